@@ -1,0 +1,150 @@
+import type { LanguageKey } from "../../edge/languages";
+import {
+  type BeaconSender,
+  createBeaconSender,
+  pageviewParams,
+  preloadParams,
+  watchNavigation,
+} from "./beacons";
+import { type Bridge, installBridge } from "./bridge";
+import { beaconOverBridge, registerAppCommands, type SharePopup } from "./bridge-commands";
+import { cookiesEnabled, describeBrowser, type SupportNotice, watchOnline } from "./environment";
+import { loadBrowserFeatureConfig } from "./features";
+import { inAppSupportNotice, interceptDeepLinks } from "./in-app";
+import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
+import { startApp } from "./startup";
+import { createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
+
+/** A notice the shell shows above the page (start-up and environment states of spec 000 §2, §4). */
+export type RuntimeNotice = "nocookies" | "offline" | SupportNotice;
+
+export type RuntimeOptions = {
+  lang: LanguageKey;
+  country: string;
+  beaconsSuppressed: boolean;
+  /** The edge's visitor id, so browser and server bucket rollouts alike. */
+  webId: string | undefined;
+  inid: string | undefined;
+  /** Client-side navigation (Remix's navigate). */
+  navigate: (path: string) => void;
+  openPopup: (popup: SharePopup) => void;
+  onNotices: (notices: RuntimeNotice[]) => void;
+};
+
+export type SiteRuntime = {
+  beacons: BeaconSender;
+  bridge: Bridge;
+  storage: SiteStorage;
+  netlog: Netlog;
+  /** A page view: the per-page statistic, and the 2500 ms navigation-timeout clock. */
+  pageview(page: { screenname: string; path: string }): void;
+  dispose(): void;
+};
+
+/**
+ * Starts the browser runtime once per document, in the spec's order: storage and visitor id,
+ * the native bridge (beacons go over it inside the app), beacons, then start-up (locale, user,
+ * feature flags and product config → ready → preload statistic). Runs only in an effect.
+ */
+export function startRuntime(options: RuntimeOptions): SiteRuntime {
+  const notices = new Set<RuntimeNotice>();
+  const publish = () => options.onNotices([...notices]);
+  const storage = createSiteStorage();
+  const visitor = ensureWebId(storage, { serverWebId: options.webId });
+  const bridge = installBridge(window);
+  const browser = describeBrowser(navigator.userAgent, navigator.maxTouchPoints);
+  const beacons = createBeaconSender({
+    suppressed: options.beaconsSuppressed,
+    country: options.country,
+    sendOverBridge: bridge.isSupported() ? beaconOverBridge(bridge) : undefined,
+    defaults: () => ({
+      lang: options.lang,
+      webId: visitor.webId,
+      newuser: visitor.newuser,
+      inid: options.inid,
+      inapp: bridge.isSupported(),
+      ua: navigator.userAgent,
+      ...browser,
+    }),
+  });
+  const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href) });
+
+  const cleanups = [
+    registerAppCommands(bridge, {
+      langKey: options.lang,
+      hasTrackView: () => document.querySelector("[data-track-view]") !== null,
+      navigate: options.navigate,
+      setParentLocation: (path) => {
+        (window.top ?? window).location.href = path;
+      },
+      openPopup: options.openPopup,
+    }),
+    interceptDeepLinks(document, {
+      inApp: bridge.isSupported(),
+      assign: (url) => window.location.assign(url),
+      sendBeacon: (href) =>
+        void beacons.send({ beaconType: "userevent", beaconId: "outbound", providerdesc: href }),
+    }),
+    bridge.onAbout((about) => {
+      const notice = inAppSupportNotice(about, { userAgent: navigator.userAgent });
+      if (notice) notices.add(notice);
+      publish();
+    }),
+    watchOnline(
+      window,
+      () => navigator.onLine,
+      (online) => {
+        if (online) notices.delete("offline");
+        else notices.add("offline");
+        publish();
+      },
+    ),
+    storage.watchOtherTabs(window),
+    () => bridge.dispose(),
+  ];
+
+  const startedAt = performance.timeOrigin;
+  void startApp({
+    loadLocale: async () => {},
+    cookiesEnabled: () =>
+      cookiesEnabled({ cookieEnabled: navigator.cookieEnabled, storageWorks: storage.isAvailable }),
+    loadUser: async () => {
+      const loggedin = storage.get("loggedin");
+      return { loggedin: loggedin.ok && loggedin.value === true };
+    },
+    loadFeatures: () => loadBrowserFeatureConfig(),
+    loadProductConfig: async () => ({}),
+    ready: (ok) => {
+      document.documentElement.dataset.ready = String(ok);
+    },
+    sendPreloadStatistic: (timespent) => beacons.send(preloadParams(timespent)),
+    startedAt,
+  }).then((state) => {
+    if (state.status === "nocookies") {
+      notices.add("nocookies");
+      publish();
+    } else if (state.status === "failed") {
+      netlog.log("startup", state.error.type, state.error.message);
+    }
+  });
+
+  let navigation: { complete(): void } | undefined;
+  return {
+    beacons,
+    bridge,
+    storage,
+    netlog,
+    pageview(page) {
+      navigation?.complete();
+      navigation = watchNavigation(beacons, {
+        ...page,
+        isComplete: () => document.readyState === "complete",
+      });
+      void beacons.send(pageviewParams(page));
+    },
+    dispose() {
+      navigation?.complete();
+      for (const cleanup of cleanups) cleanup();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { Link, NavLink } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { RootData } from "~/root";
+
+export function SiteHeader({ data }: { data: RootData }) {
+  const { t } = useTranslation("common");
+  const href = (path: string) => `${data.pathPrefix}${path}`;
+  return (
+    <header className="site-header">
+      <div className="container site-header__bar">
+        <Link to={href("/") || "/"} className="brand">
+          <span className="brand__mark" aria-hidden="true" />
+          {t("siteName")}
+        </Link>
+        <nav className="site-nav" aria-label={t("nav.label")}>
+          <NavLink to={href("/charts")}>{t("nav.charts")}</NavLink>
+          <NavLink to={href("/search")}>{t("nav.search")}</NavLink>
+          <NavLink to={href("/myshazam")}>{t("nav.library")}</NavLink>
+        </nav>
+      </div>
+    </header>
+  );
+}
+
+export function SiteFooter({ data }: { data: RootData }) {
+  const { t } = useTranslation("common");
+  const href = (path: string) => `${data.pathPrefix}${path}`;
+  return (
+    <footer className="site-footer">
+      <div className="container">
+        <ul className="site-footer__links">
+          <li>
+            <Link to={href("/apps")}>{t("footer.apps")}</Link>
+          </li>
+          <li>
+            <Link to={href("/company")}>{t("footer.company")}</Link>
+          </li>
+          <li>
+            <Link to={href("/careers")}>{t("footer.careers")}</Link>
+          </li>
+          <li>
+            <Link to={href("/terms")}>{t("footer.terms")}</Link>
+          </li>
+          <li>
+            <Link to={href("/privacy")}>{t("footer.privacy")}</Link>
+          </li>
+        </ul>
+        <nav aria-label={t("languagePicker.label")}>
+          <ul className="lang-picker">
+            {data.languageLinks.map((language) => (
+              <li key={language.key}>
+                <a
+                  href={language.href}
+                  hrefLang={language.locale}
+                  lang={language.locale}
+                  aria-current={language.key === data.lang ? "true" : undefined}
+                >
+                  {language.nativeName}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+    </footer>
+  );
+}

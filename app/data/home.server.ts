@@ -1,0 +1,40 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { chartSizes } from "../../edge/content-rules";
+import { countryName } from "../../edge/countries";
+import { localizedPath } from "../../edge/path";
+import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
+import { chartLocationsSchema } from "../../edge/schemas/charts";
+import { trackSummaryOfSong } from "./view.server";
+
+const homeChartLength = 10;
+const newReleasesLength = 5;
+
+/**
+ * The home page: what is charting in the visitor's country (the world chart where the country has
+ * none), the newest releases among the chart, and the entry points. Shared by React and AMP.
+ */
+export async function loadHomePage({ edge, services }: Pick<AppLoadContext, "edge" | "services">, now: Date) {
+  const locations = await services.getJson("/services/charts/locations", chartLocationsSchema);
+  const country = locations.countries.find((entry) => entry.id === edge.country);
+  const listid = country?.listid ?? locations.global.listid;
+  const storefront = (country?.id ?? "GB").toLowerCase();
+  const chart = await services.getJson(
+    `/services/amapi/v1/catalog/${storefront}/playlists/${listid}/tracks?limit=${chartSizes.top}&relate[songs]=artists`,
+    playlistTracksDocumentSchema,
+  );
+  const tracks = chart.data.map((song) => trackSummaryOfSong(song, edge.lang, now));
+  const newest = [...chart.data]
+    .sort((a, b) => b.attributes.releaseDate.localeCompare(a.attributes.releaseDate))
+    .slice(0, newReleasesLength)
+    .map((song) => trackSummaryOfSong(song, edge.lang, now));
+  return {
+    chartName: country ? countryName(country.id, edge.lang) : locations.global.locName,
+    chartHref: localizedPath(edge.lang, `/charts/top-200/${country?.urlName ?? locations.global.urlName}`),
+    chartsHref: localizedPath(edge.lang, "/charts"),
+    searchHref: localizedPath(edge.lang, "/search"),
+    top: tracks.slice(0, homeChartLength),
+    newReleases: newest,
+  };
+}
+
+export type HomePage = Awaited<ReturnType<typeof loadHomePage>>;

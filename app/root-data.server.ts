@@ -1,0 +1,36 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { languages } from "../edge/languages";
+import { alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../edge/path";
+import { createI18n, pickResources } from "./i18n.server";
+
+/** What every page's root needs: language, chrome strings, head links, the language picker. */
+export function rootData(context: AppLoadContext, request: Request) {
+  const { edge } = context;
+  const origin = new URL(request.url).origin;
+  const path = edge.path.canonicalPath;
+  const pageType = edge.path.pageType === "unknown" ? "error" : edge.path.pageType;
+  return {
+    lang: edge.lang,
+    locale: edge.locale,
+    dir: edge.dir,
+    country: edge.country,
+    pathPrefix: localizedPath(edge.lang, "/").replace(/\/$/, ""),
+    hideHeaderFooter: edge.hideHeaderFooter,
+    beaconsSuppressed: edge.beaconsSuppressed,
+    inApp: edge.inApp,
+    /** Spec 000 §3 beacon `screenname`: the page type. */
+    pageType,
+    webId: edge.webId,
+    inid: edge.inid,
+    strings: pickResources(edge.lang, ["common"]),
+    defaultTitle: createI18n(edge.lang, ["common"]).t(`pageTitle.${pageType}`),
+    canonical: canonicalUrl(origin, edge.lang, path),
+    alternates: alternateLinks(origin, path),
+    languageLinks: languages.map((entry) => ({
+      key: entry.key,
+      locale: entry.locale,
+      nativeName: entry.nativeName,
+      href: languagePickerHref(entry.key, path),
+    })),
+  };
+}

@@ -1,0 +1,104 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { I18nextProvider, useTranslation } from "react-i18next";
+import { ErrorPage } from "~/components/error-page";
+import { RuntimeProvider } from "~/components/runtime";
+import { SiteFooter, SiteHeader } from "~/components/site-chrome";
+import { rootData } from "~/root-data.server";
+import { useI18nFromStrings } from "~/strings";
+import styles from "~/styles/site.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ context, request }: LoaderFunctionArgs) {
+  return rootData(context, request);
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? [{ title: data.defaultTitle }] : []);
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRootData();
+  const i18n = useI18nFromStrings(data?.lang ?? "en", data?.strings);
+  return (
+    <html lang={data?.locale ?? "en-US"} dir={data?.dir ?? "ltr"}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0a5ce6" />
+        <Meta />
+        {data ? <link rel="canonical" href={data.canonical} /> : null}
+        {data?.alternates.map((alternate) => (
+          <link
+            key={alternate.hreflang}
+            rel="alternate"
+            hrefLang={alternate.hreflang}
+            href={alternate.href}
+          />
+        ))}
+        <Links />
+      </head>
+      <body>
+        <I18nextProvider i18n={i18n}>
+          <Chrome data={data}>{children}</Chrome>
+        </I18nextProvider>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function Chrome({ data, children }: { data: RootData | undefined; children: ReactNode }) {
+  const { t } = useTranslation("common");
+  const hideHeaderFooter = data?.hideHeaderFooter ?? false;
+  const page = (
+    <>
+      <a className="skip-link" href="#main">
+        {t("skipToContent")}
+      </a>
+      {hideHeaderFooter || !data ? null : <SiteHeader data={data} />}
+      <main id="main" className="site-main">
+        <div className="container">{children}</div>
+      </main>
+      {hideHeaderFooter || !data ? null : <SiteFooter data={data} />}
+    </>
+  );
+  return data ? <RuntimeProvider data={data}>{page}</RuntimeProvider> : page;
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    return <ErrorPage status={error.status} type={errorTypeOf(error.data)} />;
+  }
+  console.error(error);
+  return <ErrorPage status={500} type="jserror" />;
+}
+
+function errorTypeOf(data: unknown): string | undefined {
+  if (data && typeof data === "object" && "type" in data && typeof data.type === "string") return data.type;
+  return undefined;
+}

@@ -1,0 +1,213 @@
+import * as v from "valibot";
+import { SiteError } from "./errors";
+
+/**
+ * Statistics beacons (spec 000 §3 "Statistics beacon parameters", §5 "Beacon dynamic values",
+ * §7 metrics call). Pure: the browser sender (app/client/beacons.ts) and any server code that
+ * records statistics build the same query from the same rules.
+ */
+
+export const beaconTypes = ["pageview", "userevent", "impression", "error", "exceptions"] as const;
+export type BeaconType = (typeof beaconTypes)[number];
+
+/** Spec 000 §5: "cut to 20 characters unless length is ignored". */
+export const beaconValueMaxLength = 20;
+/** Spec 000 §8: "A failed beacon sends an error beacon with id global.ue-exception." */
+export const beaconFailureId = "global.ue-exception";
+/** Spec 000 §7: "GET /services/metrics/{route}/{time}". */
+export const metricsPath = "/services/metrics";
+/** Spec 000 §7: "Impression beacon for country IE: carries timezone, screenname and default params, no webId". */
+export const impressionWithoutWebIdCountry = "IE";
+
+export type SanitizeOptions = { ignoreLength?: boolean; preserveCase?: boolean };
+
+/**
+ * Spec 000 §5: spaces become underscores; characters other than letters, digits, hyphen,
+ * underscore and comma are removed; cut to 20 unless length is ignored; lowercased unless case
+ * is preserved. Letters are ASCII letters: beacon values are metric dimensions, and accented or
+ * non-Latin text would only multiply the distinct values without helping anyone read them.
+ */
+export function sanitizeBeaconValue(value: string, options: SanitizeOptions = {}): string {
+  const kept = value.replace(/\s/g, "_").replace(/[^A-Za-z0-9_,-]/g, "");
+  const cut = options.ignoreLength ? kept : kept.slice(0, beaconValueMaxLength);
+  return options.preserveCase ? cut : cut.toLowerCase();
+}
+
+/**
+ * How each parameter is made safe. `text` values pass the spec's sanitiser; `flag` and `number`
+ * values are typed; `shaped` values (paths, versions, time zone) would be destroyed by the
+ * sanitiser (it drops "/" and "."), so they are checked against their own pattern instead and
+ * dropped when they do not match — never sent raw.
+ */
+type ParamRule =
+  | { kind: "text"; options: SanitizeOptions }
+  | { kind: "flag" }
+  | { kind: "number" }
+  | { kind: "shaped"; pattern: RegExp; maxLength: number };
+
+const label: ParamRule = { kind: "text", options: {} };
+// Ids are compared exactly elsewhere (UUIDs, install ids, track keys): never cut, never recased.
+const identifier: ParamRule = { kind: "text", options: { ignoreLength: true, preserveCase: true } };
+const version: ParamRule = { kind: "shaped", pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/, maxLength: 40 };
+
+const paramRules = {
+  trackid: identifier,
+  screenname: label,
+  path: { kind: "shaped", pattern: /^\/[A-Za-z0-9/._~,-]*$/, maxLength: 300 },
+  timespent: { kind: "number" },
+  time: { kind: "number" },
+  cached: { kind: "flag" },
+  providername: label,
+  providerdesc: label,
+  deeplinkreferrer: label,
+  errorcode: label,
+  errordesc: label,
+  inid: identifier,
+  lang: label,
+  buildnum: version,
+  browsername: label,
+  browserver: version,
+  deviceplatform: label,
+  inapp: { kind: "flag" },
+  newuser: { kind: "flag" },
+  osver: version,
+  refid: identifier,
+  // The user agent keeps its case and length (it is read whole when bots and browsers are studied).
+  ua: { kind: "text", options: { ignoreLength: true, preserveCase: true } },
+  webId: identifier,
+  amc: { kind: "flag" },
+  aa: { kind: "flag" },
+  ea: { kind: "flag" },
+  ga: { kind: "flag" },
+  exp_name: label,
+  timezone: { kind: "shaped", pattern: /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/, maxLength: 64 },
+} satisfies Record<string, ParamRule>;
+
+export type BeaconParamName = keyof typeof paramRules;
+
+type ValueOf<R extends ParamRule> = R extends { kind: "flag" }
+  ? boolean
+  : R extends { kind: "number" }
+    ? number
+    : string;
+
+/** What callers hand in: the spec's parameters, all optional, plus `trackkey` (trackid's fallback). */
+export type BeaconParams = {
+  beaconType?: BeaconType;
+  beaconId?: string;
+  trackkey?: string;
+} & { [K in BeaconParamName]?: ValueOf<(typeof paramRules)[K]> };
+
+/** Code-chosen ids such as "global.ue-exception": dots allowed, as in the metric routes. */
+const beaconIdPattern = /^[a-z0-9][a-z0-9._-]{0,99}$/;
+
+export type BuiltBeacon = {
+  type: BeaconType | undefined;
+  /** Parameters ready for a query string or a bridge message, in a stable order. */
+  query: Record<string, string>;
+};
+
+export type BuildBeaconOptions = {
+  /** Visitor country (ISO, upper case); IE impressions drop webId and carry the time zone. */
+  country?: string;
+};
+
+/**
+ * Checks and sanitises one beacon. Throws `invalidparam` when it has neither a beaconType nor a
+ * beaconId (spec 000 §5) or when either is malformed; values that cannot be made safe are dropped.
+ */
+export function buildBeacon(params: BeaconParams, options: BuildBeaconOptions = {}): BuiltBeacon {
+  const { beaconType, beaconId, trackkey, ...rest } = params;
+  if (beaconType === undefined && beaconId === undefined) {
+    throw new SiteError("invalidparam", "A beacon needs a beaconType or a beaconId");
+  }
+  if (beaconType !== undefined && !(beaconTypes as readonly string[]).includes(beaconType)) {
+    throw new SiteError("invalidparam", `Unknown beaconType ${String(beaconType)}`);
+  }
+  if (beaconId !== undefined && !beaconIdPattern.test(beaconId)) {
+    throw new SiteError("invalidparam", `Malformed beaconId ${beaconId}`);
+  }
+  const values: Partial<Record<BeaconParamName, string | number | boolean>> = { ...rest };
+  if (values.trackid === undefined && trackkey !== undefined) values.trackid = trackkey;
+  if (beaconType === "impression" && options.country?.toUpperCase() === impressionWithoutWebIdCountry) {
+    delete values.webId;
+  } else {
+    delete values.timezone;
+  }
+
+  const query: Record<string, string> = {};
+  if (beaconType !== undefined) query.beaconType = beaconType;
+  if (beaconId !== undefined) query.beaconId = beaconId;
+  for (const name of Object.keys(paramRules) as BeaconParamName[]) {
+    const value = values[name];
+    if (value === undefined) continue;
+    const safe = safeValue(paramRules[name], value);
+    if (safe !== undefined && safe !== "") query[name] = safe;
+  }
+  return { type: beaconType, query };
+}
+
+function safeValue(rule: ParamRule, value: string | number | boolean): string | undefined {
+  switch (rule.kind) {
+    case "text":
+      return typeof value === "string" ? sanitizeBeaconValue(value, rule.options) : undefined;
+    case "flag":
+      return typeof value === "boolean" ? String(value) : undefined;
+    case "number":
+      return typeof value === "number" && Number.isFinite(value) ? String(Math.round(value)) : undefined;
+    case "shaped":
+      return typeof value === "string" && value.length <= rule.maxLength && rule.pattern.test(value)
+        ? value
+        : undefined;
+  }
+}
+
+/**
+ * The metric route of spec 000 §7: `web.error` (or `web.error.bot`) for error and exceptions
+ * beacons, else a per-page metric `web.{beaconType}.{screenname}`. A beacon with only an id is
+ * a user event (ids name user actions). The browser never sends `web.error.bot`, because bots have
+ * beacons suppressed; the route exists for server code that counts bots itself.
+ */
+export function metricRoute(beacon: BuiltBeacon, options: { isBot?: boolean } = {}): string {
+  if (beacon.type === "error" || beacon.type === "exceptions") {
+    return options.isBot ? "web.error.bot" : "web.error";
+  }
+  const page = beacon.query.screenname ?? "unknown";
+  return `web.${beacon.type ?? "userevent"}.${page}`;
+}
+
+/** `/services/metrics/{route}/{time}?{params}`. */
+export function metricsUrl(beacon: BuiltBeacon, time: number, options: { isBot?: boolean } = {}): string {
+  const search = new URLSearchParams(beacon.query).toString();
+  const base = `${metricsPath}/${metricRoute(beacon, options)}/${Math.round(time)}`;
+  return search === "" ? base : `${base}?${search}`;
+}
+
+/** The error beacon of a failed beacon: id global.ue-exception, with what went wrong. */
+export function beaconFailureParams(error: unknown, failed: BeaconParams): BeaconParams {
+  const type = error instanceof SiteError ? error.type : "jserror";
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    beaconType: "error",
+    beaconId: beaconFailureId,
+    errorcode: type,
+    errordesc: message,
+    screenname: failed.screenname,
+    path: failed.path,
+  };
+}
+
+/**
+ * The query of a metrics request as whoever records beacons reads it back (the origin, tests): a
+ * known beaconType or a well-formed beaconId, at least one of them; other parameters pass as text.
+ */
+export const metricsQuerySchema = v.pipe(
+  v.looseObject({
+    beaconType: v.optional(v.picklist(beaconTypes)),
+    beaconId: v.optional(v.pipe(v.string(), v.regex(beaconIdPattern))),
+  }),
+  v.check(
+    (query) => query.beaconType !== undefined || query.beaconId !== undefined,
+    "A beacon needs a beaconType or a beaconId",
+  ),
+);

@@ -1,0 +1,184 @@
+import { isbot } from "isbot";
+import * as v from "valibot";
+import {
+  countryCodeSchema,
+  guidSchema,
+  installIdCookie,
+  languageCookie,
+  languageTagSchema,
+  readCookies,
+  webIdCookie,
+} from "./cookies";
+import { type CountrySource, chooseCountry } from "./countries";
+import {
+  chooseLanguage,
+  type LanguageKey,
+  type LanguageSource,
+  languageOf,
+  type TextDirection,
+} from "./languages";
+import { type ParsedPath, parsePath } from "./path";
+
+/** Spec 000 §2 "device (emulate a device)": a screen size mode or a platform. */
+export const emulatedDevices = ["mobile", "tablet", "desktop", "ios", "android"] as const;
+
+/** `?flag`, `?flag=1` and `?flag=true` are on; `0` and `false` off; anything else is dropped. */
+const flagSchema = v.pipe(
+  v.string(),
+  v.toLowerCase(),
+  v.picklist(["", "1", "true", "0", "false"]),
+  v.transform((value) => value === "" || value === "1" || value === "true"),
+);
+
+/**
+ * Spec 000 §2 "Address parameters read". A value that fails its schema is dropped, as if absent;
+ * the free-text ones (referrer, refid) are held to characters that are safe in beacons and URLs.
+ */
+const paramSchemas = {
+  lang: languageTagSchema,
+  co: countryCodeSchema,
+  inid: guidSchema,
+  referrer: v.pipe(v.string(), v.maxLength(128), v.regex(/^[A-Za-z0-9._,:/-]+$/)),
+  refid: v.pipe(v.string(), v.maxLength(64), v.regex(/^[A-Za-z0-9._-]+$/)),
+  nohf: flagSchema,
+  fb_locale: v.pipe(v.string(), v.regex(/^[a-z]{2,3}_[A-Z]{2}$/)),
+  device: v.pipe(v.string(), v.toLowerCase(), v.picklist(emulatedDevices)),
+  preview: flagSchema,
+  /** Spec 000 §2 "netlog=1 (debug logging)": only 1 turns it on. */
+  netlog: v.pipe(
+    v.string(),
+    v.transform((value) => value === "1"),
+  ),
+  "stats-window-listener": flagSchema,
+} as const;
+
+type ParamSchemas = typeof paramSchemas;
+
+export type RequestParams = {
+  [Name in keyof ParamSchemas]: v.InferOutput<ParamSchemas[Name]> | undefined;
+};
+
+/** The address parameters of spec 000 §2, each validated; the first of a repeated name counts. */
+export function readParams(searchParams: URLSearchParams): RequestParams {
+  const params: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(paramSchemas)) {
+    const raw = searchParams.get(name);
+    const result = raw === null ? undefined : v.safeParse(schema, raw);
+    params[name] = result?.success ? result.output : undefined;
+  }
+  return params as RequestParams;
+}
+
+/**
+ * What the edge knows about one request, resolved once in worker/ and handed to Remix loaders
+ * (load context `edge`), amp/ and the services proxy.
+ */
+export type RequestContext = {
+  /** Interface language key as used in path prefixes ("en", "de", "pt-br"). */
+  lang: LanguageKey;
+  /** BCP 47 locale for Intl and `<html lang>` ("en-US", "de-DE"). */
+  locale: string;
+  dir: TextDirection;
+  /** Which step of the language choice decided (spec 000 §4). */
+  languageSource: LanguageSource;
+  /** Country code from the table, upper case (ISO 3166, historic codes, WORLD, GLOBAL). */
+  country: string;
+  countrySource: CountrySource;
+  path: ParsedPath;
+  /** A lightweight page under the /amp prefix. */
+  isAmp: boolean;
+  isBot: boolean;
+  /** The native app's webview: a valid `appconfig` cookie (edge/cookies.ts). */
+  inApp: boolean;
+  /** Spec 000 §6: bots and lightweight pages have beacons suppressed. */
+  beaconsSuppressed: boolean;
+  /** `nohf`: hide header and footer. */
+  hideHeaderFooter: boolean;
+  params: RequestParams;
+  /** Install id: the `inid` parameter, else the cookie it was remembered in. */
+  inid: string | undefined;
+  /** Visitor id; undefined on answers that write no cookies (bots, AMP) for a visitor without one. */
+  webId: string | undefined;
+  /** Spec 000 §4 "A visitor is new when no web id exists." */
+  newVisitor: boolean;
+  /** The request came over https (cookies are then Secure). */
+  secure: boolean;
+  /** Set-Cookie values the edge adds to the answer. */
+  setCookies: string[];
+};
+
+export type ResolveOptions = {
+  /** Makes a new visitor id; default `crypto.randomUUID`. */
+  newWebId?: () => string;
+};
+
+export function resolveRequest(
+  request: Request,
+  cf: { readonly country?: unknown } | null | undefined,
+  options: ResolveOptions = {},
+): RequestContext {
+  const url = new URL(request.url);
+  const path = parsePath(url.pathname);
+  const params = readParams(url.searchParams);
+  const cookies = readCookies(request.headers.get("cookie"));
+  const secure = url.protocol === "https:";
+
+  const language = chooseLanguage({
+    prefix: path.langKey,
+    langParam: params.lang,
+    cookie: cookies.lang,
+    acceptLanguage: request.headers.get("accept-language"),
+  });
+  const { locale, dir } = languageOf(language.key);
+  const cfCountry = v.safeParse(countryCodeSchema, cf?.country);
+  const country = chooseCountry({
+    coParam: params.co,
+    appConfigCountry: cookies.appConfig?.country,
+    cfCountry: cfCountry.success ? cfCountry.output : undefined,
+  });
+
+  const isBot = isbot(request.headers.get("user-agent"));
+  const isAmp = path.isAmp;
+  // AMP documents are cached and served by AMP caches to many visitors, and bots keep no cookies:
+  // neither answer carries per-visitor cookies.
+  const writesCookies = !isBot && !isAmp;
+  const setCookies: string[] = [];
+
+  const newVisitor = cookies.webId === undefined;
+  let webId = cookies.webId;
+  if (webId === undefined && writesCookies) {
+    webId = (options.newWebId ?? (() => crypto.randomUUID()))();
+    setCookies.push(webIdCookie(webId, secure));
+  }
+
+  const inid = params.inid ?? cookies.inid;
+  if (writesCookies && params.inid !== undefined && params.inid !== cookies.inid) {
+    setCookies.push(installIdCookie(params.inid, secure));
+  }
+
+  const chosenByVisitor = language.source === "prefix" || language.source === "lang";
+  if (writesCookies && chosenByVisitor && cookies.lang !== language.key) {
+    setCookies.push(languageCookie(language.key, secure));
+  }
+
+  return {
+    lang: language.key,
+    locale,
+    dir,
+    languageSource: language.source,
+    country: country.code,
+    countrySource: country.source,
+    path,
+    isAmp,
+    isBot,
+    inApp: cookies.appConfig !== undefined,
+    beaconsSuppressed: isBot || isAmp,
+    hideHeaderFooter: params.nohf === true,
+    params,
+    inid,
+    webId,
+    newVisitor,
+    secure,
+    setCookies,
+  };
+}

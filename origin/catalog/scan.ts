@@ -1,0 +1,128 @@
+import fs from "node:fs";
+import path from "node:path";
+import { parseFile } from "music-metadata";
+import * as v from "valibot";
+import type { AudioSource } from "./sources";
+
+/** One recording found in a source, with everything its tags and package say about it. */
+export type Recording = {
+  /** Stable identity: source package and path inside it. */
+  id: string;
+  file: string;
+  relativePath: string;
+  codec: "vorbis" | "opus";
+  title: string;
+  artist: string;
+  album: string | undefined;
+  albumDescription: string | undefined;
+  albumCover: string | undefined;
+  trackNumber: number | undefined;
+  year: number | undefined;
+  genre: string | undefined;
+  comment: string | undefined;
+  bpm: number | undefined;
+  durationMs: number;
+  licence: string;
+  copyright: string;
+  source: { binaryPackage: string; sourcePackage: string; version: string };
+};
+
+const audioExtensions = new Set([".ogg", ".oga", ".opus"]);
+
+/** Warzone 2100's per-album metadata, parsed like any other input. */
+const albumJsonSchema = v.object({
+  title: v.string(),
+  author: v.string(),
+  date: v.optional(v.string()),
+  description: v.optional(v.string()),
+  album_cover_filename: v.optional(v.string()),
+  tracks: v.array(
+    v.object({ filename: v.string(), title: v.string(), author: v.string(), bpm: v.optional(v.number()) }),
+  ),
+});
+type AlbumJson = v.InferOutput<typeof albumJsonSchema>;
+
+function listAudio(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listAudio(full));
+    else if (audioExtensions.has(path.extname(entry.name).toLowerCase())) out.push(full);
+  }
+  return out;
+}
+
+function readAlbumJson(dir: string): AlbumJson | undefined {
+  const file = path.join(dir, "album.json");
+  if (!fs.existsSync(file)) return undefined;
+  return v.parse(albumJsonSchema, JSON.parse(fs.readFileSync(file, "utf8")));
+}
+
+export type Skipped = { file: string; reason: string };
+
+/** Reads every Ogg recording of a source. Files without a title and an artist are skipped. */
+export async function scanSource(
+  source: AudioSource,
+): Promise<{ recordings: Recording[]; skipped: Skipped[] }> {
+  const recordings: Recording[] = [];
+  const skipped: Skipped[] = [];
+  for (const file of listAudio(path.join(source.root, source.musicDir))) {
+    const relativePath = path.relative(source.root, file);
+    const meta = await parseFile(file, { duration: true });
+    const albumJson = readAlbumJson(path.dirname(file));
+    const listed = albumJson?.tracks.find((t) => t.filename === path.basename(file));
+    const title = (listed?.title ?? meta.common.title)?.trim();
+    const artist = (listed?.author ?? meta.common.artist)?.trim();
+    const codec = /opus/i.test(meta.format.codec ?? "")
+      ? "opus"
+      : /vorbis/i.test(meta.format.codec ?? "")
+        ? "vorbis"
+        : undefined;
+    if (!title || !artist) {
+      skipped.push({ file: relativePath, reason: "no title or artist in tags or album.json" });
+      continue;
+    }
+    if (!codec || !meta.format.duration) {
+      skipped.push({ file: relativePath, reason: `unsupported codec ${meta.format.codec ?? "unknown"}` });
+      continue;
+    }
+    const yearText = listed ? albumJson?.date : (meta.common.year?.toString() ?? meta.common.date);
+    const year = yearText ? Number.parseInt(yearText, 10) : undefined;
+    const fromPackage = source.licenceOf(relativePath);
+    const coverFile =
+      albumJson?.album_cover_filename && path.join(path.dirname(file), albumJson.album_cover_filename);
+    recordings.push({
+      id: `${source.binaryPackage}/${relativePath}`,
+      file,
+      relativePath,
+      codec,
+      title,
+      artist,
+      album: (listed ? albumJson?.title : meta.common.album)?.trim() || undefined,
+      albumDescription: listed ? albumJson?.description : undefined,
+      albumCover: coverFile && fs.existsSync(coverFile) ? coverFile : undefined,
+      trackNumber: listed
+        ? (albumJson?.tracks.indexOf(listed) ?? 0) + 1
+        : (meta.common.track.no ?? undefined),
+      year: year && Number.isFinite(year) ? year : undefined,
+      genre: meta.common.genre?.[0]?.trim() || undefined,
+      comment: meta.common.comment?.[0]?.text?.trim() || undefined,
+      bpm: listed?.bpm,
+      durationMs: Math.round(meta.format.duration * 1000),
+      licence: fromPackage.licence || tagLicence(meta.common.license) || "unknown",
+      copyright: meta.common.copyright?.trim() || fromPackage.copyright || artist,
+      source: {
+        binaryPackage: source.binaryPackage,
+        sourcePackage: source.sourcePackage,
+        version: source.version,
+      },
+    });
+  }
+  return { recordings, skipped };
+}
+
+function tagLicence(license: string | undefined): string | undefined {
+  return license?.trim() || undefined;
+}

@@ -1,0 +1,119 @@
+import { chartSizes, cityScore, discoveryScore, listIds, rankEntries } from "../edge/content-rules";
+import * as db from "./db";
+import { notFound } from "./http";
+
+/** A chart list id resolved to what it ranks. */
+export type ChartList = {
+  listid: string;
+  kind: "world" | "country" | "discovery" | "city" | "genre";
+  name: string;
+  country: string | undefined;
+  cityId: number | undefined;
+  genreId: string | undefined;
+  /** Spec 001 §7: 200 for top, discovery and world; 50 for a city; a genre uses its count. */
+  size: number;
+};
+
+const patterns: { re: RegExp; kind: ChartList["kind"] }[] = [
+  { re: /^ip-world-chart$/, kind: "world" },
+  { re: /^genre-global-chart-(\d+)$/, kind: "genre" },
+  { re: /^ip-country-chart-([A-Z]{2})$/, kind: "country" },
+  { re: /^ip-country-discovery-([A-Z]{2})$/, kind: "discovery" },
+  { re: /^ip-city-chart-(\d+)$/, kind: "city" },
+  { re: /^genre-country-chart-([A-Z]{2})-(\d+)$/, kind: "genre" },
+];
+
+export function isChartListId(id: string): boolean {
+  return patterns.some((p) => p.re.test(id));
+}
+
+/** Spec 001 §5: chart parameters must resolve to a known country, city or genre. */
+export async function resolveChartList(d1: D1Database, listid: string): Promise<ChartList> {
+  const unknown = notFound(`No chart ${listid}`);
+  const pattern = patterns.find((p) => p.re.test(listid));
+  const match = pattern?.re.exec(listid);
+  if (!pattern || !match) throw unknown;
+  const genres = await db.genres(d1);
+  const genreOf = (id: string | undefined) => genres.find((g) => g.id === id);
+
+  if (pattern.kind === "world") {
+    return {
+      listid,
+      kind: "world",
+      name: "Top 200: World",
+      country: undefined,
+      cityId: undefined,
+      genreId: undefined,
+      size: chartSizes.world,
+    };
+  }
+  if (pattern.kind === "genre") {
+    const countryCode = match[2] ? match[1] : undefined;
+    const genre = genreOf(match[2] ?? match[1]);
+    const country = countryCode ? await db.countryById(d1, countryCode) : undefined;
+    if (!genre || (countryCode && !country)) throw unknown;
+    return {
+      listid,
+      kind: "genre",
+      name: `Top ${genre.name}: ${country?.loc_name ?? "World"}`,
+      country: country?.id,
+      cityId: undefined,
+      genreId: genre.id,
+      size: genre.count,
+    };
+  }
+  if (pattern.kind === "city") {
+    const city = await db.cityById(d1, Number(match[1]));
+    if (!city) throw unknown;
+    return {
+      listid,
+      kind: "city",
+      name: `Top 50: ${city.name}`,
+      country: city.country,
+      cityId: city.id,
+      genreId: undefined,
+      size: chartSizes.city,
+    };
+  }
+  const country = await db.countryById(d1, match[1] ?? "");
+  if (!country) throw unknown;
+  return pattern.kind === "country"
+    ? {
+        listid,
+        kind: "country",
+        name: `Top 200: ${country.loc_name}`,
+        country: country.id,
+        cityId: undefined,
+        genreId: undefined,
+        size: chartSizes.top,
+      }
+    : {
+        listid,
+        kind: "discovery",
+        name: `Discovery: ${country.loc_name}`,
+        country: country.id,
+        cityId: undefined,
+        genreId: undefined,
+        size: chartSizes.discovery,
+      };
+}
+
+/** The chart's track keys, best first, ranked from the per-country tag counts. */
+export async function rankChart(d1: D1Database, list: ChartList): Promise<number[]> {
+  const counts = await db.tagCountsIn(d1, list.country);
+  const eligible = list.genreId ? counts.filter((c) => c.genre_id === list.genreId) : counts;
+  const scored = eligible.map((c) => ({
+    trackKey: c.track_key,
+    score:
+      list.kind === "discovery"
+        ? discoveryScore(c.total, c.recent)
+        : list.kind === "city" && list.cityId !== undefined
+          ? cityScore(c.total, c.track_key, list.cityId)
+          : c.total,
+  }));
+  return rankEntries(scored)
+    .slice(0, list.size)
+    .map((e) => e.trackKey);
+}
+
+export { listIds };

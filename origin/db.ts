@@ -1,0 +1,311 @@
+import * as v from "valibot";
+
+/**
+ * Reads of the catalogue in D1. Rows are parsed back with valibot like any other payload: a
+ * catalogue built by another version of the builder fails loudly instead of answering garbage.
+ */
+
+const int = v.pipe(v.number(), v.integer());
+const text = v.string();
+const nullableText = v.nullable(v.string());
+const flag = v.pipe(
+  v.number(),
+  v.transform((n) => n === 1),
+);
+
+export const trackRowSchema = v.object({
+  key: int,
+  adamid: text,
+  title: text,
+  alias: text,
+  artist_id: int,
+  album_id: text,
+  track_number: v.nullable(int),
+  genre_id: text,
+  release_date: text,
+  release_precision: v.picklist(["year", "day"]),
+  added_date: text,
+  duration_ms: int,
+  licence: text,
+  copyright: text,
+  source_package: text,
+  binary_package: text,
+  package_version: text,
+  source_file: text,
+  comment: nullableText,
+  bpm: v.nullable(int),
+  art_id: text,
+  bkgcolor: text,
+  preview_ms: int,
+  // Joined in by every track query.
+  artist_name: text,
+  artist_adamid: text,
+  artist_alias: text,
+  artist_art_id: text,
+  album_title: text,
+  album_alias: text,
+  genre_name: text,
+  total: int,
+  has_lyrics: flag,
+});
+export type TrackRow = v.InferOutput<typeof trackRowSchema>;
+
+export const artistRowSchema = v.object({
+  id: int,
+  adamid: text,
+  name: text,
+  alias: text,
+  genre_id: text,
+  genre_name: text,
+  bio: text,
+  origin: nullableText,
+  born_or_formed: nullableText,
+  art_id: text,
+  bkgcolor: text,
+});
+export type ArtistRow = v.InferOutput<typeof artistRowSchema>;
+
+export const albumRowSchema = v.object({
+  id: text,
+  title: text,
+  alias: text,
+  artist_name: text,
+  genre_id: text,
+  genre_name: text,
+  release_date: text,
+  copyright: text,
+  description: text,
+  source_package: text,
+  art_id: text,
+  bkgcolor: text,
+  is_single: flag,
+  track_count: int,
+  artist_ids: text,
+});
+export type AlbumRow = v.InferOutput<typeof albumRowSchema>;
+
+export const playlistRowSchema = v.object({
+  id: text,
+  name: text,
+  description: text,
+  curator: text,
+  artist_id: v.nullable(int),
+  genre_id: nullableText,
+  art_id: text,
+  bkgcolor: text,
+  last_modified: text,
+  track_count: int,
+});
+export type PlaylistRow = v.InferOutput<typeof playlistRowSchema>;
+
+export const lyricsRowSchema = v.object({
+  track_key: int,
+  lyrics_id: text,
+  provider: text,
+  footer: text,
+  lines: v.pipe(text, v.parseJson(), v.array(v.string())),
+  synced: v.pipe(text, v.parseJson(), v.array(v.object({ offset: int, text: v.string() }))),
+  adamid: text,
+});
+export type LyricsRow = v.InferOutput<typeof lyricsRowSchema>;
+
+export const countryRowSchema = v.object({ id: text, url_name: text, loc_name: text });
+export const cityRowSchema = v.object({ id: int, country: text, name: text, url_name: text });
+export const genreRowSchema = v.object({ id: text, name: text, alias: text, count: int });
+export type GenreRow = v.InferOutput<typeof genreRowSchema>;
+export const countRowSchema = v.object({ track_key: int, total: int, recent: int, genre_id: text });
+export type CountRow = v.InferOutput<typeof countRowSchema>;
+
+async function all<S extends v.GenericSchema>(
+  db: D1Database,
+  schema: S,
+  sql: string,
+  ...params: unknown[]
+): Promise<v.InferOutput<S>[]> {
+  const { results } = await db
+    .prepare(sql)
+    .bind(...params)
+    .all();
+  return results.map((row) => v.parse(schema, row));
+}
+
+const trackSelect = `
+  SELECT t.*, a.name AS artist_name, a.adamid AS artist_adamid, a.alias AS artist_alias, a.art_id AS artist_art_id,
+    al.title AS album_title, al.alias AS album_alias, g.name AS genre_name,
+    COALESCE(c.total, 0) AS total, (l.track_key IS NOT NULL) AS has_lyrics
+  FROM tracks t
+  JOIN artists a ON a.id = t.artist_id
+  JOIN albums al ON al.id = t.album_id
+  JOIN genres g ON g.id = t.genre_id
+  LEFT JOIN tag_counts c ON c.track_key = t.key
+  LEFT JOIN lyrics l ON l.track_key = t.key`;
+
+/** Tracks by key, in the order of the keys asked (unknown keys are left out). */
+export async function tracksByKeys(db: D1Database, keys: readonly number[]): Promise<TrackRow[]> {
+  if (keys.length === 0) return [];
+  const rows = await all(
+    db,
+    trackRowSchema,
+    `${trackSelect} WHERE t.key IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(keys),
+  );
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  return keys.flatMap((key) => byKey.get(key) ?? []);
+}
+
+export async function tracksByAdamIds(db: D1Database, adamids: readonly string[]): Promise<TrackRow[]> {
+  if (adamids.length === 0) return [];
+  const rows = await all(
+    db,
+    trackRowSchema,
+    `${trackSelect} WHERE t.adamid IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(adamids),
+  );
+  const byId = new Map(rows.map((row) => [row.adamid, row]));
+  return adamids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export function tracksWhere(db: D1Database, where: string, ...params: unknown[]): Promise<TrackRow[]> {
+  return all(db, trackRowSchema, `${trackSelect} WHERE ${where}`, ...params);
+}
+
+const artistSelect = `SELECT a.*, g.name AS genre_name FROM artists a JOIN genres g ON g.id = a.genre_id`;
+
+export async function artistBy(
+  db: D1Database,
+  column: "id" | "adamid",
+  id: string,
+): Promise<ArtistRow | undefined> {
+  const [row] = await all(
+    db,
+    artistRowSchema,
+    `${artistSelect} WHERE a.${column} = ?`,
+    column === "id" ? Number(id) : id,
+  );
+  return row;
+}
+
+export function artistsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<ArtistRow[]> {
+  return all(db, artistRowSchema, `${artistSelect} WHERE ${where}`, ...params);
+}
+
+const albumSelect = `
+  SELECT al.*, g.name AS genre_name,
+    (SELECT COUNT(*) FROM tracks t WHERE t.album_id = al.id) AS track_count,
+    (SELECT json_group_array(DISTINCT t.artist_id) FROM tracks t WHERE t.album_id = al.id) AS artist_ids
+  FROM albums al JOIN genres g ON g.id = al.genre_id`;
+
+export function albumsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<AlbumRow[]> {
+  return all(db, albumRowSchema, `${albumSelect} WHERE ${where}`, ...params);
+}
+
+export async function albumById(db: D1Database, id: string): Promise<AlbumRow | undefined> {
+  const [row] = await albumsWhere(db, "al.id = ?", id);
+  return row;
+}
+
+const playlistSelect = `
+  SELECT p.*, (SELECT COUNT(*) FROM playlist_tracks pt WHERE pt.playlist_id = p.id) AS track_count
+  FROM playlists p`;
+
+export function playlistsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<PlaylistRow[]> {
+  return all(db, playlistRowSchema, `${playlistSelect} WHERE ${where}`, ...params);
+}
+
+export async function playlistTrackKeys(db: D1Database, playlistId: string): Promise<number[]> {
+  const rows = await all(
+    db,
+    v.object({ track_key: int }),
+    "SELECT track_key FROM playlist_tracks WHERE playlist_id = ? ORDER BY position",
+    playlistId,
+  );
+  return rows.map((row) => row.track_key);
+}
+
+export async function lyricsOf(
+  db: D1Database,
+  column: "track_key" | "adamid",
+  id: string,
+): Promise<LyricsRow | undefined> {
+  const [row] = await all(
+    db,
+    lyricsRowSchema,
+    `SELECT l.*, t.adamid FROM lyrics l JOIN tracks t ON t.key = l.track_key WHERE ${column === "adamid" ? "t.adamid" : "l.track_key"} = ?`,
+    column === "adamid" ? id : Number(id),
+  );
+  return row;
+}
+
+export function countries(db: D1Database) {
+  return all(db, countryRowSchema, "SELECT id, url_name, loc_name FROM countries ORDER BY position");
+}
+
+export async function countryById(db: D1Database, id: string) {
+  const [row] = await all(
+    db,
+    countryRowSchema,
+    "SELECT id, url_name, loc_name FROM countries WHERE id = ?",
+    id,
+  );
+  return row;
+}
+
+export function cities(db: D1Database) {
+  return all(
+    db,
+    cityRowSchema,
+    "SELECT id, country, name, url_name FROM cities ORDER BY country, population DESC, id",
+  );
+}
+
+export async function cityById(db: D1Database, id: number) {
+  const [row] = await all(
+    db,
+    cityRowSchema,
+    "SELECT id, country, name, url_name FROM cities WHERE id = ?",
+    id,
+  );
+  return row;
+}
+
+export function genres(db: D1Database) {
+  return all(
+    db,
+    genreRowSchema,
+    "SELECT g.id, g.name, g.alias, COUNT(t.key) AS count FROM genres g JOIN tracks t ON t.genre_id = g.id GROUP BY g.id ORDER BY count DESC, g.id",
+  );
+}
+
+/** Per-country tag counts (country undefined: the world, summed). */
+export function tagCountsIn(db: D1Database, country: string | undefined): Promise<CountRow[]> {
+  return country
+    ? all(
+        db,
+        countRowSchema,
+        "SELECT c.track_key, c.total, c.recent, t.genre_id FROM country_tag_counts c JOIN tracks t ON t.key = c.track_key WHERE c.country = ?",
+        country,
+      )
+    : all(
+        db,
+        countRowSchema,
+        "SELECT c.track_key, SUM(c.total) AS total, SUM(c.recent) AS recent, t.genre_id FROM country_tag_counts c JOIN tracks t ON t.key = c.track_key GROUP BY c.track_key",
+      );
+}
+
+export async function tagTotals(db: D1Database, keys: readonly number[]): Promise<Map<number, number>> {
+  const rows = await all(
+    db,
+    v.object({ track_key: int, total: int }),
+    "SELECT track_key, total FROM tag_counts WHERE track_key IN (SELECT value FROM json_each(?))",
+    JSON.stringify(keys),
+  );
+  return new Map(rows.map((row) => [row.track_key, row.total]));
+}
+
+export async function featureConfig(db: D1Database, app: string): Promise<unknown | undefined> {
+  const row = await db
+    .prepare("SELECT config FROM feature_config WHERE app = ?")
+    .bind(app)
+    .first<{ config: string }>();
+  return row ? JSON.parse(row.config) : undefined;
+}

@@ -1,0 +1,107 @@
+import type { Context } from "hono";
+import * as v from "valibot";
+import { findCountry } from "../edge/countries";
+import { SiteError, statusOfError } from "../edge/errors";
+import type { AnswerContext } from "./shapes";
+
+/**
+ * Cache-Control of every kind of answer. Catalogue answers change only with a new catalogue (and
+ * isNewRelease once a day); counts and charts move with tags; sinks and errors are never cached,
+ * except a not-found, which is cheap to remember briefly.
+ */
+export const cachePolicy = {
+  catalogue: "public, max-age=3600, s-maxage=86400",
+  charts: "public, max-age=1800",
+  counts: "public, max-age=60",
+  features: "public, max-age=300",
+  notFound: "public, max-age=60",
+  never: "no-store",
+} as const;
+
+export function json(c: Context, body: unknown, cacheControl: string, status: 200 | 201 = 200): Response {
+  return c.json(body, status, { "Cache-Control": cacheControl });
+}
+
+/** The JSON error answer: {error, message} with the catalogue's status. */
+export function errorResponse(error: SiteError, status = statusOfError(error.type, error.status)): Response {
+  return new Response(JSON.stringify({ error: error.type, message: error.message }), {
+    status,
+    headers: {
+      "Content-Type": "application/json; charset=UTF-8",
+      "Cache-Control": status === 404 ? cachePolicy.notFound : cachePolicy.never,
+    },
+  });
+}
+
+export function notFound(message: string): SiteError {
+  return new SiteError("notfound", message);
+}
+
+export function invalidParam(message: string): SiteError {
+  return new SiteError("invalidparam", message);
+}
+
+/** Parses path or query parameters; a failure is an invalidparam error with the first issue. */
+export function parseParams<const S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, input);
+  if (!parsed.success) throw invalidParam(parsed.issues[0]?.message ?? "Invalid parameters");
+  return parsed.output;
+}
+
+/** A storefront or chart country: an ISO code of the edge's country table, any case. */
+export const countrySchema = v.pipe(
+  v.string(),
+  v.check((code) => /^[a-z]{2}$/i.test(code) && findCountry(code) !== undefined, "Unknown country"),
+  v.toUpperCase(),
+);
+
+/** An interface language key or locale ("en", "pt-br", "en-US"). */
+export const languageSchema = v.pipe(
+  v.string(),
+  v.regex(/^[a-z]{2}(-[a-z0-9]{2,4})?$/i, "Unknown language"),
+  v.toLowerCase(),
+);
+
+export const platformSchema = v.picklist(["web", "iphone"], "Unknown platform");
+
+/** A catalogue id: digits only. */
+export function numericId(message: string) {
+  return v.pipe(v.string(message), v.regex(/^\d{1,15}$/, message));
+}
+
+/** An optional integer query parameter within bounds. */
+export function intParam(name: string, min: number, max: number) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, `${name} must be a whole number`),
+      v.transform(Number),
+      v.minValue(min, `${name} must be at least ${min}`),
+      v.maxValue(max, `${name} must be at most ${max}`),
+    ),
+  );
+}
+
+/** A comma-separated list parameter whose items must come from a fixed list. */
+export function listParam<const T extends readonly string[]>(name: string, allowed: T) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text) =>
+        text
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+      v.array(v.picklist(allowed, `${name} must be among ${allowed.join(", ")}`)),
+    ),
+  );
+}
+
+export function answerContext(
+  country: string,
+  lang: string,
+  platform: "web" | "iphone" = "web",
+): AnswerContext {
+  return { country, lang, platform, now: new Date() };
+}

@@ -1,0 +1,32 @@
+import { Hono } from "hono";
+import { SiteError } from "../edge/errors";
+import type { OriginEnv } from "./env";
+import { cachePolicy, errorResponse } from "./http";
+import { registerAmapi } from "./routes/amapi";
+import { registerCharts } from "./routes/charts";
+import { registerContent } from "./routes/content";
+import { registerSinks } from "./routes/sinks";
+
+export type { OriginEnv } from "./env";
+
+/**
+ * The embedded upstream: serves the `/services` API from the local catalogue in D1 when no
+ * remote origin is configured. The edge reaches it only through the Upstream interface.
+ */
+export function createOrigin() {
+  const origin = new Hono<{ Bindings: OriginEnv }>().basePath("/services");
+
+  origin.get("/health", (c) => c.json({ ok: true }, 200, { "Cache-Control": cachePolicy.never }));
+  registerCharts(origin);
+  registerContent(origin);
+  registerAmapi(origin);
+  registerSinks(origin);
+
+  origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
+  origin.onError((error) => {
+    if (error instanceof SiteError) return errorResponse(error);
+    console.error("origin:", error);
+    return errorResponse(new SiteError("serviceerror", "The catalogue could not answer"), 500);
+  });
+  return origin;
+}

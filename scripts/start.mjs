@@ -1,0 +1,20 @@
+// `npm start`: builds what is missing, prepares the embedded origin's catalogue and local D1,
+// then serves the site with `wrangler dev` in local mode (no Cloudflare account needed).
+import { spawn, spawnSync } from "node:child_process";
+
+function step(command, args) {
+  const result = spawnSync(command, args, { stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const port = process.env.PORT ?? "8787";
+step("node", ["scripts/ensure-catalog.mjs"]);
+step("npm", ["run", "--silent", "build"]);
+console.log(`\nTunewave on http://127.0.0.1:${port}\n`);
+const server = spawn(
+  "npx",
+  ["wrangler", "dev", "--ip", "127.0.0.1", "--port", port, "--show-interactive-dev-session=false"],
+  { stdio: "inherit" },
+);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,42 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { launchBrowser, openPage } from "./browser";
+
+const baseURL = inject("baseURL");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function metricsReceivedSince(since: number): Promise<number> {
+  const response = await fetch(`${baseURL}/services/metrics/received?since=${since}`);
+  const body = (await response.json()) as { metrics: number };
+  return body.metrics;
+}
+
+async function visit(userAgent: string): Promise<number> {
+  const since = Date.now();
+  const { page, errors } = await openPage(browser, { userAgent });
+  await page.goto(`${baseURL}/`, { waitUntil: "networkidle" });
+  await page.waitForTimeout(500);
+  expect(errors).toEqual([]);
+  await page.context().close();
+  return metricsReceivedSince(since);
+}
+
+// Headless Chromium's own user agent says "HeadlessChrome", which isbot rightly calls a bot.
+const personUserAgent =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
+test("a person's page view sends statistics beacons the origin receives", async () => {
+  expect(await visit(personUserAgent)).toBeGreaterThanOrEqual(1);
+});
+
+test("a bot's page view sends no beacon at all", async () => {
+  expect(await visit("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")).toBe(0);
+});

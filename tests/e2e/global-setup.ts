@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseURL: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`wrangler dev did not answer ${url} within ${timeoutMs} ms`);
+}
+
+// Starts the built site with `wrangler dev` on a free port for the browser tests, and stops it.
+export default async function setup(project: TestProject) {
+  const port = await freePort();
+  const child = spawn(
+    "npx",
+    ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"],
+    { stdio: ["ignore", "pipe", "pipe"], detached: true, env: { ...process.env, NO_D1_WARNING: "true" } },
+  );
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilServing(`${baseURL}/services/health`, child, 90_000);
+  } catch (error) {
+    console.error(output);
+    throw error;
+  }
+  project.provide("baseURL", baseURL);
+  return () => {
+    if (child.pid) process.kill(-child.pid, "SIGTERM");
+  };
+}

@@ -1,0 +1,168 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { createI18n, pickResources } from "../../app/i18n.server";
+import { siteErrorTypes } from "../../edge/errors";
+import { isLanguageKey, languageKeys, languageOf } from "../../edge/languages";
+import { pageTypes } from "../../edge/path";
+import { namespaces, resources } from "../../locales";
+import { findProblems, interpolationVariables } from "../../locales/completeness";
+
+const localesDir = path.join(import.meta.dirname, "../../locales");
+
+/**
+ * Values that may read the same as English. The brand in every language; and words the language
+ * itself uses, in the same spelling, for the same thing (German and Dutch say "Apps", German
+ * "Charts"). Every entry is a judgement of a speaker of the language, not a gap in translation.
+ */
+const allowIdentical = ["*:common:siteName", "de:common:nav.charts", "de:common:footer.apps"];
+
+const options = {
+  reference: "en",
+  englishVariants: ["gb"],
+  localeOf: (lang: string) => (isLanguageKey(lang) ? languageOf(lang).locale : lang),
+  allowIdentical,
+};
+
+describe("the bundled strings", () => {
+  test("one folder per interface language, and nothing else", () => {
+    const folders = readdirSync(localesDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.sort()).toEqual([...languageKeys].sort());
+  });
+
+  test("every folder holds one JSON file per namespace, every one of them bundled", () => {
+    for (const lang of languageKeys) {
+      const files = readdirSync(path.join(localesDir, lang)).sort();
+      expect(files, lang).toEqual(namespaces.map((namespace) => `${namespace}.json`).sort());
+      expect(Object.keys(resources[lang] ?? {}).sort(), lang).toEqual([...namespaces].sort());
+    }
+    expect(Object.keys(resources).sort()).toEqual([...languageKeys].sort());
+  });
+
+  test("every language has every key of every namespace, translated, with the same variables", () => {
+    expect(findProblems(resources, options)).toEqual([]);
+  });
+
+  test("the allow-list holds only entries that are needed", () => {
+    for (const entry of allowIdentical) {
+      const others = allowIdentical.filter((other) => other !== entry);
+      expect(findProblems(resources, { ...options, allowIdentical: others }).length, entry).toBeGreaterThan(
+        0,
+      );
+    }
+  });
+
+  test("a document title for every page type", () => {
+    const titles = resources.en?.common.pageTitle;
+    for (const pageType of pageTypes) {
+      expect(typeof (titles as Record<string, unknown>)[pageType], pageType).toBe("string");
+    }
+  });
+
+  test("an error message for the error types a page shows, and a catch-all", () => {
+    const errors = resources.en?.common.error as Record<string, unknown>;
+    for (const type of [
+      "catchall",
+      "notfound",
+      "timeout",
+      "network",
+      "serviceerror",
+      "unsupported",
+      "baddata",
+    ]) {
+      expect(typeof errors[type], type).toBe("string");
+    }
+    const messageTypes = siteErrorTypes.filter((type) => typeof errors[type] === "string");
+    expect(messageTypes.length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe("findProblems catches", () => {
+  const reference = {
+    common: { a: "Hello {{name}}", b: { c: "Song" }, songs_one: "One song", songs_other: "{{count}} songs" },
+  };
+  const good = {
+    common: { a: "Hallo {{name}}", b: { c: "Lied" }, songs_one: "Ein Lied", songs_other: "{{count}} Lieder" },
+  };
+  const check = (de: unknown, extra: Partial<typeof options> = {}) =>
+    findProblems({ en: reference, de: de as typeof good }, { ...options, allowIdentical: [], ...extra }).map(
+      (problem) => `${problem.lang}:${problem.key}:${problem.problem.split(":")[0]}`,
+    );
+
+  test.each([
+    ["nothing in a good translation", good, []],
+    ["a missing key", { common: { ...good.common, a: undefined } }, ["de:a:missing"]],
+    ["a missing nested key", { common: { ...good.common, b: {} } }, ["de:b.c:missing"]],
+    ["an extra key", { common: { ...good.common, z: "Extra" } }, ["de:z:not in the reference language"]],
+    ["an empty value", { common: { ...good.common, b: { c: " " } } }, ["de:b.c:empty"]],
+    [
+      "an object for a string",
+      { common: { ...good.common, a: { x: "y" } } },
+      ["de:a:missing", "de:a.x:not in the reference language"],
+    ],
+    ["a number for a string", { common: { ...good.common, a: 5 } }, ["de:a:not a string"]],
+    ["a value left in English", { common: { ...good.common, b: { c: "Song" } } }, ["de:b.c:identical to en"]],
+    [
+      "a renamed variable",
+      { common: { ...good.common, a: "Hallo {{nom}}" } },
+      ["de:a:variables {nom} ≠ {name}"],
+    ],
+    ["a dropped variable", { common: { ...good.common, a: "Hallo" } }, ["de:a:variables {} ≠ {name}"]],
+    ["a missing plural form", { common: { ...good.common, songs_one: undefined } }, ["de:songs_one:missing"]],
+    ["a missing namespace", {}, ["de:*:namespace missing"]],
+  ])("%s", (_name, de, expected) => {
+    expect(check(de)).toEqual(expected);
+  });
+
+  test("plural forms follow the language's own plural rules", () => {
+    const ru = {
+      common: {
+        ...good.common,
+        songs_one: "{{count}} песня",
+        songs_few: "{{count}} песни",
+        songs_many: "{{count}} песен",
+        songs_other: "{{count}} песни",
+      },
+    };
+    const result = findProblems({ en: reference, ru }, { ...options, allowIdentical: [] });
+    expect(result).toEqual([]);
+    const { songs_many: _many, ...withoutMany } = ru.common;
+    const missing = findProblems(
+      { en: reference, ru: { common: withoutMany } },
+      { ...options, allowIdentical: [] },
+    );
+    expect(missing.map((problem) => problem.key)).toEqual(["songs_many"]);
+  });
+
+  test("English variants may keep English values", () => {
+    expect(findProblems({ en: reference, gb: reference }, { ...options, allowIdentical: [] })).toEqual([]);
+  });
+
+  test("interpolationVariables", () => {
+    expect(interpolationVariables("{{a}} and {{ b }} and {{count, number}}")).toEqual(["a", "b", "count"]);
+  });
+});
+
+describe("i18n instances", () => {
+  test.each(languageKeys.map((key) => [key]))("%s answers in its own strings", (key) => {
+    const i18n = createI18n(key);
+    expect(i18n.language).toBe(key);
+    const expected = resources[key]?.common.skipToContent;
+    expect(i18n.t("skipToContent")).toBe(expected);
+    expect(i18n.t("error.sorry", { code: 404 })).toContain("404");
+  });
+
+  test("falls back to English for a key a language lacks", () => {
+    const i18n = createI18n("de");
+    i18n.addResource("en", "common", "onlyInEnglish", "Only in English");
+    expect(i18n.t("onlyInEnglish")).toBe("Only in English");
+  });
+
+  test("pickResources sends only the asked namespaces of one language", () => {
+    const strings = pickResources("pt-br", ["common"]);
+    expect(Object.keys(strings)).toEqual(["common"]);
+    expect(strings.common).toBe(resources["pt-br"]?.common);
+  });
+});

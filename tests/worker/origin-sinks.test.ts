@@ -1,0 +1,102 @@
+import { env } from "cloudflare:test";
+import * as v from "valibot";
+import { expect, test } from "vitest";
+import { evaluateFeatures, parseFeatureConfig } from "../../edge/feature-flags";
+import { serviceErrorSchema } from "../../edge/schemas/common";
+import { featureConfigSchema } from "../../edge/schemas/features";
+import { receivedBeaconsSchema } from "../../edge/schemas/metrics";
+import { createOrigin } from "../../origin";
+
+const origin = createOrigin();
+
+function call(path: string, init?: RequestInit): Promise<Response> {
+  return Promise.resolve(origin.fetch(new Request(`https://example.com/services${path}`, init), env));
+}
+
+async function received(since = 0) {
+  const response = await call(`/metrics/received?since=${since}`);
+  expect(response.headers.get("Cache-Control")).toBe("no-store");
+  return v.parse(receivedBeaconsSchema, await response.json());
+}
+
+test("an image beacon is stored and answered with an uncached pixel", async () => {
+  const before = await received();
+  const response = await call("/metrics/web.error/1700000000000?errorcode=notfound&screenname=track");
+  expect(response.status).toBe(200);
+  expect(response.headers.get("Content-Type")).toBe("image/gif");
+  expect(response.headers.get("Cache-Control")).toBe("no-store");
+  expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(0);
+  const after = await received();
+  expect(after.metrics).toBe(before.metrics + 1);
+  expect(after.routes["metrics:web.error"]).toBe((before.routes["metrics:web.error"] ?? 0) + 1);
+});
+
+test("a log post is stored, with or without a tag", async () => {
+  const before = await received();
+  expect((await call("/log", { method: "POST", body: "netlog line" })).status).toBe(204);
+  expect((await call("/log/startup", { method: "POST", body: "ready false" })).status).toBe(204);
+  const after = await received();
+  expect(after.log).toBe(before.log + 2);
+  expect(after.routes["log:startup"]).toBe((before.routes["log:startup"] ?? 0) + 1);
+  const stored = await env.DB.prepare("SELECT body FROM beacons WHERE route = 'startup'").first<{
+    body: string;
+  }>();
+  expect(stored?.body).toBe("ready false");
+});
+
+test("received counts only what arrived since the given time", async () => {
+  await call("/metrics/web.pageview/1", {});
+  const future = Date.now() + 60_000;
+  expect((await received(future)).total).toBe(0);
+  expect((await received(0)).total).toBeGreaterThan(0);
+});
+
+test.each([
+  ["a metric time that is not a number", "/metrics/web.error/soon", "GET"],
+  ["a metric route with a slash-free bad name", "/metrics/web%20error/1", "GET"],
+  ["a bad since", "/metrics/received?since=yesterday", "GET"],
+])("%s answers 400", async (_, path, method) => {
+  const response = await call(path, { method });
+  expect(response.status).toBe(400);
+  expect(v.parse(serviceErrorSchema, await response.json()).error).toBe("invalidparam");
+});
+
+test("a log body over the limit is refused", async () => {
+  const response = await call("/log", { method: "POST", body: "x".repeat(20_000) });
+  expect(response.status).toBe(400);
+});
+
+test("the feature config is one the edge evaluates, with every condition kind in use", async () => {
+  const response = await call("/config/features.json");
+  expect(response.status).toBe(200);
+  expect(response.headers.get("Cache-Control")).toBe("public, max-age=300");
+  const json: unknown = await response.json();
+  const config = v.parse(featureConfigSchema, json);
+  expect(parseFeatureConfig(json).rejected).toEqual([]);
+  const controls = Object.values(config.featureflags).flatMap((node) => Object.keys(node.control ?? {}));
+  for (const kind of ["environments", "countries", "platforms", "loggedin", "rollout"])
+    expect(controls).toContain(kind);
+  const context = {
+    environment: "www",
+    country: "GB",
+    inid: undefined,
+    platform: "web",
+    loggedin: false,
+    userId: "u1",
+  } as const;
+  const web = evaluateFeatures(config, context);
+  const ios = evaluateFeatures(config, { ...context, platform: "ios" });
+  expect(Object.keys(web)).toContain("webrec");
+  expect(Object.keys(ios)).not.toContain("webrec");
+});
+
+test("an unknown feature config is not found", async () => {
+  expect((await call("/config/features-nothing.json")).status).toBe(404);
+  expect((await call("/config/other.json")).status).toBe(404);
+});
+
+test("an unknown service is a JSON not-found", async () => {
+  const response = await call("/nothing/here");
+  expect(response.status).toBe(404);
+  expect(v.parse(serviceErrorSchema, await response.json()).error).toBe("notfound");
+});

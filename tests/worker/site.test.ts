@@ -1,0 +1,61 @@
+import { SELF } from "cloudflare:test";
+import { expect, test } from "vitest";
+
+test("unknown paths get the site's own not-found page with status 404", async () => {
+  for (const path of ["/no-such-page", "/de/no-such-page", "/xx/home", "/track"]) {
+    const response = await SELF.fetch(`https://tunewave.test${path}`);
+    expect(response.status, path).toBe(404);
+    const html = await response.text();
+    expect(html, path).toContain('class="error-page"');
+  }
+});
+
+test("the error area answers each error type with its own status", async () => {
+  const cases: [string, number][] = [
+    ["/error/notfound", 404],
+    ["/error/invalidparam", 400],
+    ["/error/unauthorized", 401],
+    ["/error/serviceerror", 502],
+    ["/error/timeout", 504],
+    ["/error/not-a-type", 404],
+    ["/de/error/notfound", 404],
+  ];
+  for (const [path, status] of cases) {
+    const response = await SELF.fetch(`https://tunewave.test${path}`);
+    expect(response.status, path).toBe(status);
+  }
+});
+
+test("static build assets are cached for a year as immutable", async () => {
+  const response = await SELF.fetch("https://tunewave.test/favicon.svg");
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toContain("image/svg+xml");
+});
+
+test("the home page is rendered at the edge with data from the embedded origin", async () => {
+  for (const path of ["/", "/home"]) {
+    const response = await SELF.fetch(`https://tunewave.test${path}`, {
+      headers: { "user-agent": "Googlebot/2.1" },
+    });
+    expect(response.status, path).toBe(200);
+    const html = await response.text();
+    expect(html).toMatch(/<html lang="en-US"/);
+    expect(html).toContain('<link rel="canonical" href="https://tunewave.test/"/>');
+    // Ten chart rows with real catalogue titles, in the HTML itself.
+    expect(html.match(/class="track-row"/g)).toHaveLength(10);
+    expect(html).toMatch(/href="\/track\/\d+\/[a-z0-9-]+"/);
+  }
+});
+
+test("a non-canonical language prefix is redirected to the canonical URL", async () => {
+  const cases: [string, string][] = [
+    ["/en/charts", "/charts"],
+    ["/DE/charts?x=1", "/de/charts?x=1"],
+    ["/zh-hk", "/zh-tw"],
+  ];
+  for (const [path, location] of cases) {
+    const response = await SELF.fetch(`https://tunewave.test${path}`, { redirect: "manual" });
+    expect(response.status, path).toBe(301);
+    expect(response.headers.get("location"), path).toBe(location);
+  }
+});

@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+// Pure logic in plain Node: edge/, app/client/, signature/, origin/ builders.
+export default defineConfig({
+  test: {
+    include: ["tests/unit/**/*.test.ts", "tests/unit/**/*.test.tsx"],
+    environment: "node",
+  },
+});
