@@ -16,10 +16,13 @@ import { RuntimeProvider } from "~/components/runtime";
 import { SiteFooter, SiteHeader } from "~/components/site-chrome";
 import { rootData } from "~/root-data.server";
 import { useI18nFromStrings } from "~/strings";
+import searchStyles from "~/styles/search.css";
 import styles from "~/styles/site.css";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
+  // The search box is in every page's header.
+  { rel: "stylesheet", href: searchStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 

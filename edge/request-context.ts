@@ -112,13 +112,23 @@ export type ResolveOptions = {
   newWebId?: () => string;
 };
 
+/**
+ * The page a request is for. Remix's client navigations fetch a page's data as `{path}.data`
+ * (`/_root.data` for the root): those resolve as the page itself, so canonical and hreflang
+ * links stay the page's own after an in-app navigation.
+ */
+export function documentPathOf(pathname: string): string {
+  if (pathname === "/_root.data") return "/";
+  return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+}
+
 export function resolveRequest(
   request: Request,
   cf: { readonly country?: unknown } | null | undefined,
   options: ResolveOptions = {},
 ): RequestContext {
   const url = new URL(request.url);
-  const path = parsePath(url.pathname);
+  const path = parsePath(documentPathOf(url.pathname));
   const params = readParams(url.searchParams);
   const cookies = readCookies(request.headers.get("cookie"));
   const secure = url.protocol === "https:";

@@ -1,5 +1,6 @@
 import { Link, NavLink } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { SearchBox } from "~/components/search-box";
 import type { RootData } from "~/root";
 
 export function SiteHeader({ data }: { data: RootData }) {
@@ -12,6 +13,7 @@ export function SiteHeader({ data }: { data: RootData }) {
           <span className="brand__mark" aria-hidden="true" />
           {t("siteName")}
         </Link>
+        <SearchBox lang={data.lang} country={data.country} pathPrefix={data.pathPrefix} />
         <nav className="site-nav" aria-label={t("nav.label")}>
           <NavLink to={href("/charts")}>{t("nav.charts")}</NavLink>
           <NavLink to={href("/search")}>{t("nav.search")}</NavLink>

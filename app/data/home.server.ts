@@ -29,7 +29,7 @@ export async function loadHomePage({ edge, services }: Pick<AppLoadContext, "edg
     .map((song) => trackSummaryOfSong(song, edge.lang, now));
   return {
     chartName: country ? countryName(country.id, edge.lang) : locations.global.locName,
-    chartHref: localizedPath(edge.lang, `/charts/top-200/${country?.urlName ?? locations.global.urlName}`),
+    chartHref: localizedPath(edge.lang, `/top-200/${country?.urlName ?? locations.global.urlName}`),
     chartsHref: localizedPath(edge.lang, "/charts"),
     searchHref: localizedPath(edge.lang, "/search"),
     top: tracks.slice(0, homeChartLength),

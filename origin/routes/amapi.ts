@@ -462,7 +462,6 @@ export function registerAmapi(origin: OriginApp) {
     const limit = query.limit ?? searchPageSize;
     if (limit > maxSearchLimit) throw invalidParam(`limit must be at most ${maxSearchLimit}`);
     const offset = query.offset ?? 0;
-    const like = `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     const sf = storefront(ctx);
     const href = (type: string, at: number) =>
       `/v1/catalog/${sf}/search?offset=${at}&term=${encodeURIComponent(query.term ?? "")}&types=${type}`;
@@ -471,8 +470,9 @@ export function registerAmapi(origin: OriginApp) {
     if (types.includes("songs")) {
       const rows = await db.tracksWhere(
         c.env.DB,
-        "(LOWER(t.title) LIKE ?1 ESCAPE '\\' OR LOWER(a.name) LIKE ?1 ESCAPE '\\' OR LOWER(al.title) LIKE ?1 ESCAPE '\\')",
-        like,
+        // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes, and a term needs no escaping.
+        "(instr(LOWER(t.title), ?1) > 0 OR instr(LOWER(a.name), ?1) > 0 OR instr(LOWER(al.title), ?1) > 0)",
+        term,
       );
       const ranked = rows.sort(
         (x, y) =>
@@ -488,7 +488,7 @@ export function registerAmapi(origin: OriginApp) {
       };
     }
     if (types.includes("artists")) {
-      const rows = await db.artistsWhere(c.env.DB, "LOWER(a.name) LIKE ? ESCAPE '\\'", like);
+      const rows = await db.artistsWhere(c.env.DB, "instr(LOWER(a.name), ?) > 0", term);
       const ranked = rows.sort(
         (x, y) => searchRank(x.name, term) - searchRank(y.name, term) || (x.name < y.name ? -1 : 1),
       );

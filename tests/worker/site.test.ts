@@ -59,3 +59,13 @@ test("a non-canonical language prefix is redirected to the canonical URL", async
     expect(response.headers.get("location"), path).toBe(location);
   }
 });
+
+test("a client navigation's data request resolves as the page itself", async () => {
+  const response = await SELF.fetch("https://tunewave.test/de.data", {
+    headers: { "user-agent": "Mozilla/5.0" },
+  });
+  expect(response.status).toBe(200);
+  const body = await response.text();
+  expect(body).toContain("https://tunewave.test/de");
+  expect(body).not.toContain(".data");
+});

@@ -1,0 +1,137 @@
+import * as v from "valibot";
+
+/**
+ * Synced lyrics after a web match (spec 001 §2 query parameters, §4 derived track rules): the
+ * track page is opened with where the song was when it was heard, and the lyrics follow it from
+ * there. Pure: the server decides the first state from the loader's clock, the browser moves on
+ * with its own.
+ *
+ * - `startDate`: when the match was heard, epoch ms (or an ISO 8601 date-time).
+ * - `offsetInMilliseconds`: where the song was at `startDate`.
+ * - `trackLength`: the song's length in ms (the track's own duration when absent).
+ * - `timeSkew`: the match's time skew, the relative speed of what was heard against the
+ *   recording (0.001 plays 0.1 % fast), as in tagging (app/client/tagging.ts).
+ */
+export type LyricsSync = {
+  startDate: number;
+  offset: number;
+  trackLength: number;
+  timeSkew: number;
+};
+
+export type SyncedLine = { offset: number; text: string };
+
+/** A time skew beyond this is not a speed difference but a broken value. */
+const maxTimeSkew = 0.5;
+
+const numberText = v.pipe(v.string(), v.regex(/^-?\d{1,16}(\.\d{1,6})?$/), v.transform(Number), v.finite());
+
+const dateParamSchema = v.union([
+  v.pipe(v.string(), v.regex(/^\d{1,16}$/), v.transform(Number)),
+  v.pipe(
+    v.string(),
+    v.isoTimestamp(),
+    v.transform((text) => Date.parse(text)),
+    v.finite(),
+  ),
+  v.pipe(
+    v.string(),
+    v.isoDateTime(),
+    v.transform((text) => Date.parse(`${text}Z`)),
+    v.finite(),
+  ),
+]);
+
+const syncParamsSchema = v.object({
+  startDate: dateParamSchema,
+  offsetInMilliseconds: v.pipe(numberText, v.transform(Math.round)),
+  trackLength: v.optional(v.pipe(numberText, v.integer(), v.minValue(1))),
+  timeSkew: v.optional(v.pipe(numberText, v.minValue(-maxTimeSkew), v.maxValue(maxTimeSkew)), "0"),
+});
+
+/**
+ * Reads the sync parameters of a track page address. Undefined without a valid `startDate` and
+ * `offsetInMilliseconds`; a bad `trackLength` or `timeSkew` makes the whole set invalid, since
+ * lyrics following the wrong clock are worse than none.
+ */
+export function readLyricsSync(search: URLSearchParams, defaultTrackLength: number): LyricsSync | undefined {
+  const raw: Record<string, string> = {};
+  for (const name of ["startDate", "offsetInMilliseconds", "trackLength", "timeSkew"]) {
+    const value = search.get(name);
+    if (value !== null) raw[name] = value;
+  }
+  const parsed = v.safeParse(syncParamsSchema, raw);
+  if (!parsed.success) return undefined;
+  const { startDate, offsetInMilliseconds, trackLength, timeSkew } = parsed.output;
+  return {
+    startDate,
+    offset: offsetInMilliseconds,
+    trackLength: trackLength ?? defaultTrackLength,
+    timeSkew: Number(timeSkew),
+  };
+}
+
+/** When the song started playing where it was heard: the match time less the offset. */
+export function trackStartOf(sync: LyricsSync): number {
+  return sync.startDate - sync.offset;
+}
+
+/**
+ * Spec 001 §4: "Synced lyrics are shown only while the current time is within track start and
+ * track start plus track length, and the offset is between 0 and track length."
+ */
+export function isSyncedLyricsShown(sync: LyricsSync, now: number): boolean {
+  if (sync.trackLength <= 0) return false;
+  if (sync.offset < 0 || sync.offset > sync.trackLength) return false;
+  const start = trackStartOf(sync);
+  return now >= start && now <= start + sync.trackLength;
+}
+
+/** Where the heard song is at `now`, ms into the recording, within [0, trackLength]. */
+export function songPosition(sync: LyricsSync, now: number): number {
+  const position = sync.offset + (now - sync.startDate) * (1 + sync.timeSkew);
+  return Math.min(Math.max(position, 0), sync.trackLength);
+}
+
+/** The line being sung at `position`: the last one started; -1 before the first. */
+export function currentLineIndex(lines: readonly SyncedLine[], position: number): number {
+  let current = -1;
+  for (const [index, line] of lines.entries()) {
+    if (line.offset <= position) current = index;
+    else break;
+  }
+  return current;
+}
+
+export type SyncedLyricsState = { shown: boolean; lineIndex: number };
+
+export function syncedLyricsState(
+  sync: LyricsSync,
+  lines: readonly SyncedLine[],
+  now: number,
+): SyncedLyricsState {
+  if (!isSyncedLyricsShown(sync, now)) return { shown: false, lineIndex: -1 };
+  return { shown: true, lineIndex: currentLineIndex(lines, songPosition(sync, now)) };
+}
+
+/**
+ * Milliseconds from `now` until the state can next change: the next line starts, the window
+ * opens, or it closes. Undefined when it never will again.
+ */
+export function msUntilNextChange(
+  sync: LyricsSync,
+  lines: readonly SyncedLine[],
+  now: number,
+): number | undefined {
+  if (sync.offset < 0 || sync.offset > sync.trackLength || sync.trackLength <= 0) return undefined;
+  const start = trackStartOf(sync);
+  const end = start + sync.trackLength;
+  if (now < start) return start - now;
+  if (now > end) return undefined;
+  const position = songPosition(sync, now);
+  const next = lines.find((line) => line.offset > position);
+  const untilWindowEnd = end - now + 1;
+  if (!next) return untilWindowEnd;
+  const untilNextLine = Math.ceil((next.offset - position) / (1 + sync.timeSkew));
+  return Math.max(1, Math.min(untilNextLine, untilWindowEnd));
+}

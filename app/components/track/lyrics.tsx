@@ -1,0 +1,98 @@
+import { type RefObject, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { msUntilNextChange, type SyncedLyricsState, syncedLyricsState } from "~/client/synced-lyrics";
+import type { TrackLyrics } from "~/data/track.server";
+
+/** The clock is read again at least this often, so a sleeping tab or a changed clock catches up. */
+const longestWaitMs = 1000;
+
+/**
+ * Synced lyrics while the heard song can be followed (spec 001 §4), the plain text otherwise.
+ * The first render uses the loader's state (no hydration mismatch); then the browser's clock
+ * moves the highlight line by line and hides the synced view when the song is over.
+ */
+function useSyncedState(synced: TrackLyrics["synced"]): SyncedLyricsState {
+  const [state, setState] = useState<SyncedLyricsState>(synced?.initial ?? { shown: false, lineIndex: -1 });
+  useEffect(() => {
+    if (!synced) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = () => {
+      const now = Date.now();
+      setState(syncedLyricsState(synced.sync, synced.lines, now));
+      const wait = msUntilNextChange(synced.sync, synced.lines, now);
+      if (wait !== undefined) timer = setTimeout(tick, Math.min(wait, longestWaitMs));
+    };
+    tick();
+    return () => clearTimeout(timer);
+  }, [synced]);
+  return state;
+}
+
+/** Keeps the sung line in the middle of the lyrics box, gently unless the visitor asks for less motion. */
+function useCenteredLine(list: RefObject<HTMLOListElement | null>, lineIndex: number) {
+  useEffect(() => {
+    const box = list.current;
+    const line = lineIndex >= 0 ? box?.children.item(lineIndex) : undefined;
+    if (!box || !(line instanceof HTMLElement)) return;
+    const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    box.scrollTo({
+      top: line.offsetTop - box.offsetTop - (box.clientHeight - line.clientHeight) / 2,
+      behavior: reduce ? "auto" : "smooth",
+    });
+  }, [list, lineIndex]);
+}
+
+export function Lyrics({ lyrics }: { lyrics: TrackLyrics }) {
+  const { t } = useTranslation("track");
+  const state = useSyncedState(lyrics.synced);
+  const list = useRef<HTMLOListElement>(null);
+  const showSynced = lyrics.synced !== undefined && state.shown;
+  useCenteredLine(list, showSynced ? state.lineIndex : -1);
+
+  return (
+    <section className="section track-lyrics" aria-labelledby="track-lyrics-title">
+      <div className="section__head">
+        <h2 id="track-lyrics-title">{t("lyrics")}</h2>
+        {lyrics.demo ? <span className="track-badge">{t("demoLyrics")}</span> : null}
+      </div>
+      <div className="card">
+        {showSynced && lyrics.synced ? (
+          <>
+            <p className="track-lyrics__note">{t("syncedLyrics")}</p>
+            <ol className="synced-lyrics" ref={list} aria-label={t("lyrics")}>
+              {lyrics.synced.lines.map((line, index) => (
+                <li
+                  key={`${line.offset}:${line.text}`}
+                  className={
+                    index === state.lineIndex
+                      ? "synced-lyrics__line is-current"
+                      : index < state.lineIndex
+                        ? "synced-lyrics__line is-past"
+                        : "synced-lyrics__line"
+                  }
+                  aria-current={index === state.lineIndex ? "true" : undefined}
+                >
+                  {line.text}
+                </li>
+              ))}
+            </ol>
+          </>
+        ) : (
+          <p className="track-lyrics__text">
+            {lyrics.lines.map((line, index) => (
+              // Lines repeat (choruses); their place is their identity.
+              // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id of their own
+              <span key={index} className="track-lyrics__line">
+                {line}
+              </span>
+            ))}
+          </p>
+        )}
+        <footer className="track-lyrics__footer">
+          <p>{lyrics.footer}</p>
+          <p>{t("lyricsProvider", { provider: lyrics.provider })}</p>
+        </footer>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,232 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  createPlayer,
+  isActive,
+  type PlaybackState,
+  type Player,
+  type PlaylistEntry,
+} from "~/client/playback";
+
+type Playback = {
+  entries: readonly PlaylistEntry[];
+  state: PlaybackState;
+  /** False during the server render and the first client render: buttons are still links. */
+  hydrated: boolean;
+  toggle(index: number): void;
+  next(): void;
+  previous(): void;
+};
+
+const PlaybackContext = createContext<Playback | undefined>(undefined);
+
+const idle: PlaybackState = { index: undefined, status: "idle" };
+
+/**
+ * The page's one player (app/client/playback.ts) over its playlist. The audio element is made on
+ * the first press, so nothing loads until the visitor asks. Mount it with `key` set to the track,
+ * so another track's page starts a new playlist.
+ */
+export function PlaybackProvider({
+  entries,
+  children,
+}: {
+  entries: readonly PlaylistEntry[];
+  children: ReactNode;
+}) {
+  const [state, setState] = useState<PlaybackState>(idle);
+  const [hydrated, setHydrated] = useState(false);
+  const player = useRef<Player | undefined>(undefined);
+
+  useEffect(() => {
+    setHydrated(true);
+    return () => player.current?.destroy();
+  }, []);
+
+  const ensurePlayer = useCallback((): Player => {
+    if (!player.current) {
+      const audio = new Audio();
+      audio.preload = "none";
+      player.current = createPlayer(entries, audio, setState);
+    }
+    return player.current;
+  }, [entries]);
+
+  const toggle = useCallback((index: number) => ensurePlayer().toggle(index), [ensurePlayer]);
+  const next = useCallback(() => ensurePlayer().next(), [ensurePlayer]);
+  const previous = useCallback(() => ensurePlayer().previous(), [ensurePlayer]);
+
+  useMediaSession(entries, state, toggle, next, previous);
+
+  return (
+    <PlaybackContext.Provider value={{ entries, state, hydrated, toggle, next, previous }}>
+      {children}
+      <NowPlaying />
+    </PlaybackContext.Provider>
+  );
+}
+
+function usePlayback(): Playback {
+  const playback = useContext(PlaybackContext);
+  if (!playback) throw new Error("PlaybackProvider is missing");
+  return playback;
+}
+
+/** The operating system's media controls (lock screen, keyboard media keys) drive the same playlist. */
+function useMediaSession(
+  entries: readonly PlaylistEntry[],
+  state: PlaybackState,
+  toggle: (index: number) => void,
+  next: () => void,
+  previous: () => void,
+) {
+  const entry = state.index === undefined ? undefined : entries[state.index];
+  useEffect(() => {
+    if (!entry || state.index === undefined || !("mediaSession" in navigator)) return;
+    const index = state.index;
+    const session = navigator.mediaSession;
+    session.metadata = new MediaMetadata({ title: entry.title, artist: entry.artist });
+    const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
+      ["play", () => toggle(index)],
+      ["pause", () => toggle(index)],
+      ["nexttrack", next],
+      ["previoustrack", previous],
+    ];
+    for (const [action, handler] of handlers) {
+      try {
+        session.setActionHandler(action, handler);
+      } catch {
+        // An action this browser does not support.
+      }
+    }
+  }, [entry, state.index, toggle, next, previous]);
+}
+
+function PlayIcon({ playing }: { playing: boolean }) {
+  return (
+    <svg
+      className="play-icon"
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+      aria-hidden="true"
+      focusable="false"
+    >
+      {playing ? (
+        <path d="M7 5h4v14H7zM13 5h4v14h-4z" fill="currentColor" />
+      ) : (
+        <path d="M8 5v14l11-7z" fill="currentColor" />
+      )}
+    </svg>
+  );
+}
+
+/**
+ * Plays or pauses one track of the playlist. Without JavaScript (and until hydration) it is a
+ * link to the preview file, which the browser plays by itself.
+ */
+export function PlayButton({
+  index,
+  entry,
+  withLabel = false,
+  className = "play-button",
+}: {
+  index: number;
+  entry: PlaylistEntry;
+  withLabel?: boolean;
+  className?: string;
+}) {
+  const { t } = useTranslation("track");
+  const playback = usePlayback();
+  const active = isActive(playback.state, index);
+  const label = active ? t("pause", { title: entry.title }) : t("play", { title: entry.title });
+  const text = active ? t("pausePreview") : t("playPreview");
+  if (!playback.hydrated) {
+    return (
+      <a
+        className={className}
+        href={entry.src}
+        type="audio/ogg"
+        aria-label={t("listen", { title: entry.title })}
+      >
+        <PlayIcon playing={false} />
+        {withLabel ? <span>{t("playPreview")}</span> : null}
+      </a>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className={className}
+      aria-label={label}
+      data-state={active ? "playing" : "idle"}
+      onClick={() => playback.toggle(index)}
+    >
+      <PlayIcon playing={active} />
+      {withLabel ? <span>{text}</span> : null}
+    </button>
+  );
+}
+
+/** What plays, for everyone: a small bar with previous / play-pause / next, and a live status. */
+function NowPlaying() {
+  const { t } = useTranslation("track");
+  const { entries, state, toggle, next, previous } = usePlayback();
+  const entry = state.index === undefined ? undefined : entries[state.index];
+  const status =
+    entry === undefined
+      ? ""
+      : state.status === "error"
+        ? t("playbackError", { title: entry.title })
+        : state.status === "playing"
+          ? t("nowPlaying", { title: entry.title, artist: entry.artist })
+          : "";
+  return (
+    <>
+      <p className="visually-hidden" aria-live="polite">
+        {status}
+      </p>
+      {entry && state.index !== undefined ? (
+        <section className="now-playing" aria-label={t("player")}>
+          <p className="now-playing__text">
+            <span className="now-playing__title">{entry.title}</span>
+            <span className="now-playing__artist">
+              {state.status === "error" ? t("playbackError", { title: entry.title }) : entry.artist}
+            </span>
+          </p>
+          {entries.length > 1 ? (
+            <button
+              type="button"
+              className="now-playing__button"
+              onClick={previous}
+              aria-label={t("previous")}
+            >
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+                <path d="M6 5h2v14H6zM20 5v14L9 12z" fill="currentColor" />
+              </svg>
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="now-playing__button now-playing__button--main"
+            onClick={() => state.index !== undefined && toggle(state.index)}
+            aria-label={
+              isActive(state, state.index)
+                ? t("pause", { title: entry.title })
+                : t("play", { title: entry.title })
+            }
+          >
+            <PlayIcon playing={isActive(state, state.index)} />
+          </button>
+          {entries.length > 1 ? (
+            <button type="button" className="now-playing__button" onClick={next} aria-label={t("next")}>
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+                <path d="M16 5h2v14h-2zM4 5v14l11-7z" fill="currentColor" />
+              </svg>
+            </button>
+          ) : null}
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,494 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import {
+  contrastRatio,
+  contrastTarget,
+  defaultImageWidth,
+  isNewRelease,
+  trackImageWidths,
+} from "../../edge/content-rules";
+import { findCountry } from "../../edge/countries";
+import { SiteError } from "../../edge/errors";
+import type { LanguageKey } from "../../edge/languages";
+import { localizedPath } from "../../edge/path";
+import { artistViewSchema } from "../../edge/schemas/amapi";
+import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
+import { tagCountSchema } from "../../edge/schemas/tagcount";
+import {
+  relatedTracksSchema,
+  type StoreName,
+  type Track,
+  type TrackSummary as TrackSummaryPayload,
+  trackSchema,
+} from "../../edge/schemas/track";
+import { describeBrowser } from "../client/environment";
+import type { PlaylistEntry } from "../client/playback";
+import {
+  type LyricsSync,
+  readLyricsSync,
+  type SyncedLine,
+  type SyncedLyricsState,
+  syncedLyricsState,
+  trackStartOf,
+} from "../client/synced-lyrics";
+import type { Image, TrackSummary } from "./view";
+import { imageFromTemplate, trackHref, trackSummaryOfSong } from "./view.server";
+
+/** Spec 001 §3 "Platform store priority". */
+export type StorePlatform = "android" | "ios" | "web";
+
+/**
+ * Spec 001 §3: Android and iOS as the spec lists them. "Other platforms: not shown" in the spec;
+ * ours: the services a browser can play in first (Spotify, Apple Music, Amazon Music), then the
+ * stores, the two tied to a device family (Google Play, Xbox Music) last.
+ */
+export const storePriority = {
+  android: ["google", "spotify", "amazon", "apple", "itunes", "xboxmusic"],
+  ios: ["apple", "spotify", "itunes", "google", "amazon", "xboxmusic"],
+  web: ["spotify", "apple", "amazon", "itunes", "google", "xboxmusic"],
+} as const satisfies Record<StorePlatform, readonly StoreName[]>;
+
+/** Brand names, the same in every language. */
+export const storeLabels: Record<StoreName, string> = {
+  apple: "Apple Music",
+  spotify: "Spotify",
+  itunes: "iTunes",
+  google: "Google Play",
+  amazon: "Amazon Music",
+  xboxmusic: "Xbox Music",
+};
+
+/** Related tracks asked of the recommendations URL. */
+export const relatedLimit = 10;
+/** Songs of the artist shown in the artist section. */
+export const artistTopSongsLimit = 5;
+/** Widths of the cover art (spec 001 §9 "tracks 75 to 300 step 75; default size 375"). */
+export const coverWidths = [...trackImageWidths, defaultImageWidth] as const;
+/** The Open Graph image: the largest square the catalogue has. */
+export const shareImageWidth = 800;
+/** The storefront asked when the visitor's country has none (world, global). */
+const defaultStorefront = "GB";
+
+const internalMessages = {
+  /** Spec 001 §8 internal message. */
+  trackNoId: "Track service No id",
+  typeNotValid: "Track data type not valid",
+} as const;
+
+/**
+ * Spec 001 §5 "Track id must be numeric (leading digits from the path)". No leading digits is an
+ * invalid parameter; more digits than an id has is not an id either.
+ */
+export function trackKeyOf(segment: string | undefined): string {
+  const digits = /^\d+/.exec(segment ?? "")?.[0];
+  if (!digits || digits.length > 15) throw new SiteError("invalidparam", internalMessages.trackNoId);
+  return digits;
+}
+
+/** The platform whose store priority applies: the emulated device (`device=`), else the user agent. */
+export function storePlatformOf(userAgent: string | null, device: string | undefined): StorePlatform {
+  if (device === "ios" || device === "android") return device;
+  return describeBrowser(userAgent ?? "").deviceplatform;
+}
+
+export type StoreLink = { name: StoreName; label: string; href: string };
+
+/** Only web addresses become links: an upstream `javascript:` or app scheme never reaches a page. */
+function webHref(uri: string | undefined): string | undefined {
+  if (!uri) return undefined;
+  try {
+    const url = new URL(uri);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A root-relative path of ours ("/media/…") or a web address; anything else is dropped. */
+function mediaHref(uri: string | undefined): string | undefined {
+  if (!uri) return undefined;
+  if (/^\/(?!\/)/.test(uri)) return uri;
+  return webHref(uri);
+}
+
+/** Each store of the track with a web link, in the platform's order (spec 001 §3). */
+export function orderedStores(stores: Track["stores"], platform: StorePlatform): StoreLink[] {
+  return storePriority[platform].flatMap((name) => {
+    const href = webHref(stores[name]?.actions.find((action) => action.uri)?.uri);
+    return href ? [{ name, label: storeLabels[name], href }] : [];
+  });
+}
+
+/** The track's preview clip: the first store that has one, in the spec's store order. */
+export function previewOf(track: Track): string | undefined {
+  for (const store of Object.values(track.stores)) {
+    const href = mediaHref(store?.previewurl);
+    if (href) return href;
+  }
+  return undefined;
+}
+
+/** An artwork URL of ours in one size ("…/400x400.jpg") as an image at the given widths. */
+export function imageOfArtworkUrl(url: string, widths: readonly number[]): Image {
+  const template = url.replace(/\/(\d+)x(\d+)\.jpg$/, "/{w}x{h}.jpg");
+  if (template !== url) return imageFromTemplate(template, widths);
+  return {
+    src: url,
+    srcSet: `${url} 1x`,
+    width: widths[widths.length - 1] ?? 300,
+    height: widths[widths.length - 1] ?? 300,
+  };
+}
+
+/** The background behind the heading: the origin's accessible colour, kept only if white text reads on it. */
+export function headingBackgroundOf(track: Track): string | undefined {
+  const colour = track.properties.colors.accessible;
+  if (!/^#[0-9a-f]{6}$/i.test(colour)) return undefined;
+  return contrastRatio(colour, "#ffffff") >= contrastTarget ? colour : undefined;
+}
+
+/** ISO 8601 duration for JSON-LD ("PT3M44S"). */
+export function isoDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = seconds % 60;
+  return `PT${hours ? `${hours}H` : ""}${hours || minutes ? `${minutes}M` : ""}${rest}S`;
+}
+
+/** "3:44", "1:02:05". */
+export function clockDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = String(seconds % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
+export function releasedText(dateInfo: Track["dateInfo"], locale: string): string {
+  const time = Date.parse(`${dateInfo.releaseDate}T00:00:00Z`);
+  if (Number.isNaN(time)) return dateInfo.releaseDate;
+  if (dateInfo.precision === "year") return String(new Date(time).getUTCFullYear());
+  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(time);
+}
+
+function albumNameOf(track: Track): string | undefined {
+  for (const section of track.sections) {
+    if (section.type === "SONG") return section.metadata.find((entry) => entry.title === "Album")?.text;
+  }
+  return undefined;
+}
+
+/** The share links of spec 002 §9 "Share options: twitter and email", from the track's share data. */
+export function shareLinks(
+  share: Track["share"],
+  origin: string,
+): { twitter: string; email: string; url: string } {
+  const url = new URL(share.href, origin).href;
+  const twitter = new URL("https://twitter.com/intent/tweet");
+  twitter.searchParams.set("text", share.twitter ?? share.text);
+  twitter.searchParams.set("url", url);
+  const email = `mailto:?subject=${encodeURIComponent(share.subject)}&body=${encodeURIComponent(`${share.text}\n\n${url}`)}`;
+  return { twitter: twitter.href, email, url };
+}
+
+const youtubeHosts = new Set(["www.youtube.com", "youtube.com", "m.youtube.com", "youtu.be"]);
+
+function videoHrefOf(track: Track): string | undefined {
+  for (const section of track.sections) {
+    if (section.type !== "VIDEO") continue;
+    const href = webHref(section.youtubeurl);
+    if (href && new URL(href).protocol === "https:" && youtubeHosts.has(new URL(href).hostname)) return href;
+  }
+  return undefined;
+}
+
+/** A row of the related list, and where it sits in the page's playlist. */
+export type RelatedTrack = TrackSummary & { playlistIndex: number | undefined };
+
+function relatedOf(summary: TrackSummaryPayload, lang: LanguageKey): TrackSummary {
+  const template = summary.images.template;
+  return {
+    key: summary.key,
+    title: summary.title,
+    artist: summary.subtitle,
+    href: trackHref(lang, summary.key, summary.alias),
+    cover: template
+      ? imageFromTemplate(template, trackImageWidths)
+      : imageOfArtworkUrl(summary.images.coverart, trackImageWidths),
+    isNewRelease: false,
+  };
+}
+
+export type TrackLyrics = {
+  lines: string[];
+  footer: string;
+  provider: string;
+  demo: boolean;
+  /** Present after a web match while the song can still be followed. */
+  synced: { lines: SyncedLine[]; sync: LyricsSync; initial: SyncedLyricsState } | undefined;
+};
+
+export type TrackPageInput = {
+  /** The track segment of the path, as written ("123", "123abc"). */
+  keySegment: string | undefined;
+  search: URLSearchParams;
+  userAgent: string | null;
+  /** Origin of the request, for absolute share and meta URLs. */
+  origin: string;
+  now: Date;
+};
+
+function siteErrorOf(error: unknown): SiteError | undefined {
+  return error instanceof SiteError ? error : undefined;
+}
+
+/** Optional parts of the page: a failure leaves the part out instead of failing the page. */
+async function optional<T>(what: string, load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (error) {
+    const siteError = siteErrorOf(error);
+    if (!siteError) throw error;
+    console.warn(`track page: no ${what}: ${siteError.type} ${siteError.message}`);
+    return undefined;
+  }
+}
+
+function withQuery(path: string, query: Record<string, string>): string {
+  const url = new URL(path, "https://services.internal");
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Spec 001 §2 parameters passed on to the track call (spec 001 §7 "with itsct and trackLength"). */
+const trackCallQuerySchema = v.object({
+  itsct: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,64}$/))),
+  trackLength: v.optional(v.pipe(v.string(), v.regex(/^\d{1,8}$/))),
+});
+
+function trackCallPath(lang: LanguageKey, country: string, key: string, search: URLSearchParams): string {
+  const query: Record<string, string> = {};
+  for (const name of ["itsct", "trackLength"] as const) {
+    const value = search.get(name);
+    const parsed = v.safeParse(trackCallQuerySchema.entries[name], value ?? undefined);
+    if (value !== null && parsed.success) query[name] = value;
+  }
+  const storefront = /^[A-Z]{2}$/.test(country) && findCountry(country) ? country : defaultStorefront;
+  return withQuery(`/services/track/v1/${lang}/${storefront}/web/${key}`, query);
+}
+
+/**
+ * The track page (spec 001 §2 /track/{trackKey}/{alias}), shared by the React route and amp/.
+ * Fails with `invalidparam` (no numeric id), `notfound` (no such track) or `baddata` (a track of
+ * another type, or data that is not a track). The caller compares `alias` with the address and
+ * redirects to `path` when they differ.
+ */
+export async function loadTrackPage(
+  { edge, services }: Pick<AppLoadContext, "edge" | "services">,
+  input: TrackPageInput,
+) {
+  const key = trackKeyOf(input.keySegment);
+  const track = await loadTrack(services, trackCallPath(edge.lang, edge.country, key, input.search));
+  const now = input.now.getTime();
+
+  const sections = new Map(track.sections.map((section) => [section.type, section]));
+  const artistSection = sections.get("ARTIST");
+  const lyricsSection = sections.get("LYRICS");
+  const relatedSection = sections.get("RELATED");
+  const artistData = artistSection?.type === "ARTIST" ? artistSection : undefined;
+  const lyricsData = lyricsSection?.type === "LYRICS" ? lyricsSection : undefined;
+  const sync = lyricsData?.url ? readLyricsSync(input.search, track.durationMs) : undefined;
+  const syncStillAhead = sync !== undefined && now <= trackStartOf(sync) + sync.trackLength;
+
+  const [related, count, topSongs, synced] = await Promise.all([
+    relatedSection?.type === "RELATED"
+      ? optional("related tracks", () =>
+          services.getJson(
+            withQuery(relatedSection.url, { limit: String(relatedLimit) }),
+            relatedTracksSchema,
+          ),
+        )
+      : undefined,
+    // Spec 001 §5 "Tag count applies only to tracks of type MUSIC".
+    track.type === "MUSIC"
+      ? optional("tag count", () =>
+          services.getJson(`/services/count/v2/web/track/${track.key}`, tagCountSchema),
+        )
+      : undefined,
+    artistData
+      ? optional("top songs", () =>
+          services.getJson(
+            withQuery(artistData.toptracks.url, { limit: String(artistTopSongsLimit + 1) }),
+            artistViewSchema,
+          ),
+        )
+      : undefined,
+    lyricsData?.url && syncStillAhead
+      ? optional("synced lyrics", () => services.getJson(lyricsData.url ?? "", syncedLyricsSchema))
+      : undefined,
+  ]);
+
+  const preview = previewOf(track);
+  const playlist: PlaylistEntry[] = [];
+  if (preview) {
+    playlist.push({
+      key: track.key,
+      title: track.title,
+      artist: track.subtitle,
+      src: preview,
+      // A campaign, video or programme is a one-off, not the first song of a playlist.
+      playlistBreak: track.type !== "MUSIC",
+    });
+  }
+  const relatedTracks: RelatedTrack[] = (related?.tracks ?? [])
+    .filter((summary) => summary.key !== track.key)
+    .map((summary) => {
+      const src = mediaHref(summary.previewurl);
+      let playlistIndex: number | undefined;
+      if (src) {
+        playlistIndex = playlist.length;
+        playlist.push({
+          key: summary.key,
+          title: summary.title,
+          artist: summary.subtitle,
+          src,
+          playlistBreak: false,
+        });
+      }
+      return { ...relatedOf(summary, edge.lang), playlistIndex };
+    });
+
+  const total = count?.total ?? (track.type === "MUSIC" ? track.properties.numberOfShazams : undefined);
+  const template = track.images.template;
+  const cover = template
+    ? imageFromTemplate(template, coverWidths)
+    : imageOfArtworkUrl(track.images.default, coverWidths);
+  const shareImage = template
+    ? imageFromTemplate(template, [shareImageWidth])
+    : imageOfArtworkUrl(track.images.coverarthq ?? track.images.default, [shareImageWidth]);
+  const path = trackPathOf(edge.lang, track);
+  const platform = storePlatformOf(input.userAgent, edge.params.device);
+  const artistHref = artistData ? localizedPath(edge.lang, artistData.url) : undefined;
+
+  let lyrics: TrackLyrics | undefined;
+  if (lyricsData) {
+    lyrics = {
+      lines: lyricsData.text,
+      footer: lyricsData.footer,
+      provider: lyricsData.beacondata.providername,
+      demo: lyricsData.demo,
+      synced:
+        sync && synced && synced.syncedtext.length > 0
+          ? { lines: synced.syncedtext, sync, initial: syncedLyricsState(sync, synced.syncedtext, now) }
+          : undefined,
+    };
+  }
+
+  return {
+    key: track.key,
+    alias: track.alias,
+    /** The page's own address, language prefix included. */
+    path,
+    type: track.type,
+    title: track.title,
+    artist: {
+      name: artistData?.name ?? track.subtitle,
+      href: artistHref,
+      avatar: artistData ? imageOfArtworkUrl(artistData.avatar, trackImageWidths) : undefined,
+      topSongs: (topSongs?.data ?? [])
+        .flatMap((item) => (item.type === "songs" ? [item] : []))
+        .filter((song) => song.attributes.shazamKey !== track.key)
+        .slice(0, artistTopSongsLimit)
+        .map((song) => trackSummaryOfSong(song, edge.lang, input.now)),
+    },
+    cover,
+    shareImage,
+    background: headingBackgroundOf(track),
+    isNewRelease: isNewRelease(track.dateInfo.releaseDate, input.now),
+    details: {
+      album: albumNameOf(track),
+      released: releasedText(track.dateInfo, edge.locale),
+      releaseDate: track.dateInfo.releaseDate,
+      genre: track.genres.primary,
+      durationMs: track.durationMs,
+      duration: clockDuration(track.durationMs),
+      durationIso: isoDuration(track.durationMs),
+    },
+    count:
+      total === undefined
+        ? undefined
+        : { total, formatted: new Intl.NumberFormat(edge.locale).format(total) },
+    platform,
+    stores: orderedStores(track.stores, platform),
+    playlist,
+    /** The main track's place in the playlist; undefined without a preview. */
+    mainIndex: preview ? 0 : undefined,
+    related: relatedTracks,
+    lyrics,
+    video: videoHrefOf(track),
+    share: shareLinks(track.share, input.origin),
+    credits: {
+      licence: track.licence.name,
+      copyright: track.licence.copyright,
+      package: track.source.binaryPackage,
+      version: track.source.version,
+      packageHref: `https://packages.debian.org/${encodeURIComponent(track.source.binaryPackage)}`,
+    },
+  };
+}
+
+export type TrackPage = Awaited<ReturnType<typeof loadTrackPage>>;
+
+/** The canonical address of a track (`/track/{key}` redirects there): the track call alone. */
+export async function loadTrackPath(
+  { edge, services }: Pick<AppLoadContext, "edge" | "services">,
+  keySegment: string | undefined,
+  search: URLSearchParams,
+): Promise<string> {
+  const key = trackKeyOf(keySegment);
+  const track = await loadTrack(services, trackCallPath(edge.lang, edge.country, key, search));
+  return trackPathOf(edge.lang, track);
+}
+
+function trackPathOf(lang: LanguageKey, track: Pick<Track, "key" | "alias">): string {
+  return localizedPath(lang, `/track/${track.key}/${encodeURIComponent(track.alias)}`);
+}
+
+/** The track call: an unknown track is not found; a payload of another type is a data error. */
+async function loadTrack(services: AppLoadContext["services"], path: string): Promise<Track> {
+  try {
+    return await services.getJson(path, trackSchema);
+  } catch (error) {
+    const siteError = siteErrorOf(error);
+    if (!siteError) throw error;
+    if (siteError.type === "serviceerror" && siteError.status === 404) {
+      throw new SiteError("notfound", `No track at ${path}`, { status: 404 });
+    }
+    if (siteError.type === "baddata" && siteError.message.includes(internalMessages.typeNotValid)) {
+      throw new SiteError("baddata", internalMessages.typeNotValid);
+    }
+    throw siteError;
+  }
+}
+
+/** schema.org MusicRecording of the page (spec issue: JSON-LD on every page). */
+export function musicRecordingJsonLd(page: TrackPage, origin: string): Record<string, unknown> {
+  const absolute = (path: string) => new URL(path, origin).href;
+  return {
+    "@context": "https://schema.org",
+    "@type": "MusicRecording",
+    name: page.title,
+    url: absolute(page.path),
+    image: absolute(page.shareImage.src),
+    duration: page.details.durationIso,
+    datePublished: page.details.releaseDate,
+    genre: page.details.genre,
+    byArtist: {
+      "@type": "MusicGroup",
+      name: page.artist.name,
+      ...(page.artist.href ? { url: absolute(page.artist.href) } : {}),
+    },
+    ...(page.details.album ? { inAlbum: { "@type": "MusicAlbum", name: page.details.album } } : {}),
+  };
+}

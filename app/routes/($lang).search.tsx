@@ -1,0 +1,176 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Cover, TrackList } from "~/components/track-list";
+import { requestMeta } from "~/data/meta.server";
+import { loadSearchPage, readSearchQuery, type SearchResultGroup } from "~/data/search.server";
+import type { ArtistSummary } from "~/data/view";
+import { loadPage, requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { pageMeta } from "~/meta";
+import { usePageStrings } from "~/strings";
+import styles from "~/styles/search.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const query = readSearchQuery(new URL(request.url).searchParams);
+  const page = await loadPage(() => loadSearchPage(context, query, new Date()));
+  const { t } = createI18n(context.edge.lang, ["common", "search"]);
+  const meta = {
+    ...requestMeta(context, request),
+    title:
+      page.kind === "results" || page.kind === "noresults"
+        ? t("search:page.metaTitle", { term: page.term })
+        : t("common:pageTitle.search"),
+    description: t("search:page.description"),
+    type: "website" as const,
+  };
+  // An overlong term is the visitor's mistake: the page says so, with the status of invalidparam.
+  return data(
+    { page, meta, strings: pickResources(context.edge.lang, ["search"]).search },
+    { status: page.kind === "toolong" ? 400 : 200 },
+  );
+}
+
+// Result pages are endless variations of one page: kept out of search engines' indexes.
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [
+        ...pageMeta(data.meta),
+        ...(data.page.kind === "empty" ? [] : [{ name: "robots", content: "noindex" }]),
+      ]
+    : [];
+
+export default function Search() {
+  const { page, strings } = useLoaderData<typeof loader>();
+  const { t } = usePageStrings("search", strings);
+  return (
+    <div className="search-page">
+      <h1 id="search-title">
+        {page.kind === "results" ? t("page.resultsFor", { term: page.term }) : t("page.title")}
+      </h1>
+      <Form
+        method="get"
+        action={page.action}
+        className="search-page__form"
+        role="search"
+        aria-labelledby="search-title"
+      >
+        <label htmlFor="search-page-term" className="search-page__label">
+          {t("page.label")}
+        </label>
+        <div className="search-page__field">
+          <input
+            key={page.term}
+            id="search-page-term"
+            className="search-page__input"
+            type="search"
+            name="term"
+            defaultValue={page.term}
+            maxLength={page.maxLength}
+            autoComplete="off"
+            enterKeyHint="search"
+            aria-invalid={page.kind === "toolong" ? true : undefined}
+            aria-describedby={page.kind === "toolong" ? "search-page-error" : undefined}
+          />
+          <button type="submit" className="button">
+            {t("page.submit")}
+          </button>
+        </div>
+        {page.kind === "toolong" ? (
+          <p id="search-page-error" className="search-page__error" role="alert">
+            {t("page.tooLong", { max: page.maxLength })}
+          </p>
+        ) : null}
+      </Form>
+      {page.kind === "empty" ? (
+        <section className="search-page__state card" aria-labelledby="search-empty">
+          <h2 id="search-empty">{t("page.emptyTitle")}</h2>
+          <p className="muted">{t("page.emptyText")}</p>
+        </section>
+      ) : null}
+      {page.kind === "noresults" ? (
+        <section className="search-page__state card" aria-labelledby="search-none">
+          <h2 id="search-none">{t("messages.noresults", { term: page.term })}</h2>
+          <p className="muted">{t("page.noResultsText")}</p>
+        </section>
+      ) : null}
+      {page.kind === "results" ? (
+        <div className="columns">
+          <section className="section" aria-labelledby="search-songs">
+            <h2 id="search-songs">{t("groups.songs")}</h2>
+            {page.songs.items.length > 0 ? (
+              <TrackList tracks={page.songs.items} ranked={false} label={t("groups.songs")} />
+            ) : (
+              <p className="muted">{t("page.noMoreSongs")}</p>
+            )}
+            <Pager
+              group={page.songs}
+              label={t("page.songsPages")}
+              next={t("page.next")}
+              previous={t("page.previous")}
+            />
+          </section>
+          <section className="section" aria-labelledby="search-artists">
+            <h2 id="search-artists">{t("groups.artists")}</h2>
+            {page.artists.items.length > 0 ? (
+              <ArtistList artists={page.artists.items} label={t("groups.artists")} />
+            ) : (
+              <p className="muted">{t("page.noMoreArtists")}</p>
+            )}
+            <Pager
+              group={page.artists}
+              label={t("page.artistsPages")}
+              next={t("page.next")}
+              previous={t("page.previous")}
+            />
+          </section>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function ArtistList({ artists, label }: { artists: ArtistSummary[]; label: string }) {
+  return (
+    <ul className="search-artists" aria-label={label}>
+      {artists.map((artist) => (
+        <li className="search-artists__row" key={artist.id}>
+          <Cover image={artist.avatar} size={56} />
+          <Link className="search-artists__name" to={artist.href}>
+            {artist.name}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Pager({
+  group,
+  label,
+  next,
+  previous,
+}: {
+  group: SearchResultGroup<unknown>;
+  label: string;
+  next: string;
+  previous: string;
+}) {
+  if (!group.nextHref && !group.previousHref) return null;
+  return (
+    <nav className="search-page__pager" aria-label={label}>
+      {group.previousHref ? (
+        <Link className="button button--quiet" to={group.previousHref} rel="prev" preventScrollReset>
+          {previous}
+        </Link>
+      ) : null}
+      {group.nextHref ? (
+        <Link className="button button--quiet" to={group.nextHref} rel="next" preventScrollReset>
+          {next}
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

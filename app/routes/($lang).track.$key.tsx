@@ -1,0 +1,21 @@
+import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
+import { Outlet } from "@remix-run/react";
+import { loadTrackPath } from "~/data/track.server";
+import { loadPage, requireKnownLanguage } from "~/http.server";
+
+/**
+ * `/track/{trackKey}`: redirects (301) to the track's canonical `/track/{trackKey}/{alias}`, with
+ * the query kept (a web match's synced-lyrics parameters must survive). The alias page is this
+ * route's child, so its loader leaves that request alone.
+ */
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  if (params.alias !== undefined) return null;
+  const url = new URL(request.url);
+  const path = await loadPage(() => loadTrackPath(context, params.key, url.searchParams));
+  throw redirect(`${path}${url.search}`, 301);
+}
+
+export default function TrackKey() {
+  return <Outlet />;
+}

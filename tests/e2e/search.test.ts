@@ -1,0 +1,273 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { searchDebounceMs, searchLiveMessageMs } from "../../edge/search-groups";
+import { launchBrowser, openPage, viewports } from "./browser";
+
+const baseURL = inject("baseURL");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const input = "header .search-box__input";
+const popup = "header .search-box__popup";
+
+/** A page with the search calls it makes recorded, hydrated and ready. */
+async function searchPage(
+  viewport: (typeof viewports)[keyof typeof viewports],
+  path = "/home",
+  colorScheme: "light" | "dark" = "light",
+) {
+  const opened = await openPage(browser, { viewport, colorScheme });
+  const searches: string[] = [];
+  opened.page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.includes("/search")) searches.push(`${url.pathname}${url.search}`);
+  });
+  await opened.page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
+  await opened.page.waitForSelector(`${input}[role=combobox]`);
+  return { ...opened, searches: () => searches.filter((url) => url.startsWith("/services/")) };
+}
+
+async function optionTexts(page: Page, group: string): Promise<string[]> {
+  return page.locator(`${popup} [role=group]:has([id$="-${group}-title"]) [role=option]`).allTextContents();
+}
+
+async function highlighted(page: Page): Promise<string | null> {
+  const id = await page.getAttribute(input, "aria-activedescendant");
+  if (!id) return null;
+  return page.locator(`[id="${id}"]`).textContent();
+}
+
+test("typing searches once after the debounce, arrows move the highlight, Enter shows more and opens a song", async () => {
+  // The country of the visit (here the co parameter) is the catalogue storefront searched.
+  const { page, errors, searches } = await searchPage(viewports.desktop, "/home?co=DE");
+  await page.click(input);
+  await page.keyboard.type("lupus", { delay: 40 });
+  await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
+  // One call for the whole word: the keystrokes came faster than the 500 ms debounce.
+  expect(searches()).toEqual(["/services/amapi/v1/catalog/de/search?types=songs,artists&term=lupus&limit=3"]);
+  expect(await page.getAttribute(input, "aria-expanded")).toBe("true");
+  const listbox = await page.getAttribute(input, "aria-controls");
+  expect(await page.locator(`[id="${listbox}"]`).getAttribute("role")).toBe("listbox");
+  const songs = await optionTexts(page, "songs");
+  expect(songs).toHaveLength(4);
+  expect(songs[3]).toBe("Show More");
+  expect(await optionTexts(page, "artists")).toEqual(["LupusMechanicus"]);
+  expect(await page.locator(`${popup} [id$="-recent-title"]`).count()).toBe(0);
+  // The polite live region announces the counts, and forgets them after 3000 ms.
+  const live = page.locator("header .search-box [role=status]");
+  expect(await live.getAttribute("aria-live")).toBe("polite");
+  expect(await live.textContent()).toBe("3 songs and 1 artist found");
+  await page.screenshot({ path: "/tmp/search-dropdown-desktop.png" });
+
+  await page.keyboard.press("ArrowDown");
+  expect(await highlighted(page)).toBe(songs[0]);
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  expect(await highlighted(page)).toBe("Show More");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(
+    (selector) =>
+      document.querySelectorAll(`${selector} [role=group]:first-child [role=option]`).length === 7,
+    popup,
+  );
+  expect(searches()[1]).toBe("/services/amapi/v1/catalog/de/search?offset=3&term=lupus&types=songs&limit=3");
+  // The highlight moved to the first song Show More brought.
+  const more = await optionTexts(page, "songs");
+  expect(await highlighted(page)).toBe(more[3]);
+  await page.waitForTimeout(searchLiveMessageMs);
+  expect(await live.textContent()).toBe("");
+  expect(errors).toEqual([]);
+
+  const target = await page.locator(`[id="${await page.getAttribute(input, "aria-activedescendant")}"]`);
+  expect(await target.getAttribute("aria-selected")).toBe("true");
+  await page.keyboard.press("Enter");
+  await page.waitForURL(/\/track\/\d+\/[a-z0-9-]+$/);
+  const stored = await page.evaluate(() => localStorage.getItem("search.recents"));
+  expect(JSON.parse(stored ?? "{}").data).toEqual(["lupus"]);
+});
+
+test("Escape, Tab and a click outside close the dropdown; focus opens it again", async () => {
+  const { page, errors } = await searchPage(viewports.desktop);
+  await page.click(input);
+  await page.keyboard.type("the");
+  await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
+
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Escape");
+  expect(await page.getAttribute(input, "aria-expanded")).toBe("false");
+  expect(await page.getAttribute(input, "aria-activedescendant")).toBeNull();
+  expect(await page.isVisible(popup)).toBe(false);
+  expect(await page.inputValue(input)).toBe("the");
+
+  await page.keyboard.press("ArrowDown");
+  expect(await page.getAttribute(input, "aria-expanded")).toBe("true");
+  await page.keyboard.press("Tab");
+  expect(await page.getAttribute(input, "aria-expanded")).toBe("false");
+  // Tab went on to the search button.
+  expect(await page.evaluate(() => document.activeElement?.className)).toBe("search-box__submit");
+
+  await page.click(input);
+  expect(await page.getAttribute(input, "aria-expanded")).toBe("true");
+  await page.mouse.click(5, 600);
+  expect(await page.getAttribute(input, "aria-expanded")).toBe("false");
+  expect(errors).toEqual([]);
+});
+
+test("recent searches: stored on submit, shown on focus with an empty box, Enter searches one again", async () => {
+  const { page, errors } = await searchPage(viewports.desktop);
+  // An empty box on first focus: the Recent group says there are none.
+  await page.click(input);
+  await page.waitForSelector(`${popup}:not([hidden])`);
+  expect(await page.locator(`${popup} .search-box__message`).textContent()).toBe("No recent searches");
+
+  // Enter with nothing highlighted submits to the search page (a client navigation once hydrated).
+  await page.keyboard.type("wesnoth");
+  await page.keyboard.press("Enter");
+  await page.waitForURL(`${baseURL}/search?term=wesnoth`);
+  await page.waitForSelector("h1:has-text('Results for “wesnoth”')");
+  await page.fill(input, "");
+  await page.keyboard.type("defeat");
+  await page.keyboard.press("Enter");
+  await page.waitForURL(`${baseURL}/search?term=defeat`);
+
+  // Both searches are remembered, newest first, as a record with an expiry.
+  const record = JSON.parse((await page.evaluate(() => localStorage.getItem("search.recents"))) ?? "{}");
+  expect(record.data).toEqual(["defeat", "wesnoth"]);
+  expect(record.expires).toBeGreaterThan(Date.now());
+
+  await page.goto(`${baseURL}/home`, { waitUntil: "networkidle" });
+  await page.waitForSelector(`${input}[role=combobox]`);
+  await page.focus(input);
+  await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
+  expect(await optionTexts(page, "recent")).toEqual(["defeat", "wesnoth"]);
+  await page.screenshot({ path: "/tmp/search-recents-desktop.png" });
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  expect(await page.inputValue(input)).toBe("wesnoth");
+  // The group's title shows while it loads; its options come with the answer.
+  await page.waitForSelector(`${popup} [role=group]:has([id$="-songs-title"]) [role=option]`);
+  expect(await page.locator(`${popup} [id$="-recent-title"]`).count()).toBe(0);
+  expect((await optionTexts(page, "songs")).length).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+});
+
+test("a failing search is only logged: the box stays usable", async () => {
+  const { page, errors } = await searchPage(viewports.desktop);
+  const warnings: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "warning") warnings.push(message.text());
+  });
+  const isSearch = (url: URL) =>
+    url.pathname.startsWith("/services/amapi/") && url.pathname.endsWith("/search");
+  await page.route(isSearch, (route) => route.abort("failed"));
+  await page.click(input);
+  await page.keyboard.type("lupus");
+  await page.waitForTimeout(searchDebounceMs + 500);
+  expect(warnings.some((text) => text.startsWith("search: the search request failed"))).toBe(true);
+  expect(await page.locator(`${popup} [role=option]`).count()).toBe(0);
+  // Failed requests are network errors in the console too; nothing else went wrong.
+  expect(errors.filter((text) => !text.startsWith("Failed to load resource"))).toEqual([]);
+
+  await page.unroute(isSearch);
+  await page.keyboard.type("m");
+  await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
+  expect((await optionTexts(page, "songs")).length).toBeGreaterThan(0);
+});
+
+test("a click on Show More and on an artist works with the mouse (tablet, dark scheme)", async () => {
+  const { page, errors } = await searchPage(viewports.tablet, "/home", "dark");
+  await page.click(input);
+  await page.keyboard.type("t");
+  await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
+  const before = (await optionTexts(page, "artists")).length;
+  await page.click(`${popup} [role=group]:has([id$="-artists-title"]) .search-box__more`);
+  await page.waitForFunction(
+    ({ selector, count }) =>
+      document.querySelectorAll(`${selector} [role=group]:last-child [role=option]:not(.search-box__more)`)
+        .length > count,
+    { selector: popup, count: before - 1 },
+  );
+  expect(await page.evaluate(() => document.activeElement?.classList.contains("search-box__input"))).toBe(
+    true,
+  );
+  await page.screenshot({ path: "/tmp/search-dropdown-tablet.png" });
+  expect(errors).toEqual([]);
+  await page.locator(`${popup} [role=group]:has([id$="-artists-title"]) [role=option]`).first().click();
+  await page.waitForURL(/\/artist\/[a-z0-9-]+\/\d+$/);
+});
+
+test("on a phone the box has its own row under the brand and the dropdown fits the screen (in German)", async () => {
+  const { page, errors } = await searchPage(viewports.phone, "/de");
+  const header = await page.locator("header").boundingBox();
+  const box = await page.locator("header .search-box").boundingBox();
+  const brand = await page.locator("header .brand").boundingBox();
+  if (!header || !box || !brand) throw new Error("the header is not drawn");
+  expect(box.y).toBeGreaterThanOrEqual(brand.y + brand.height);
+  expect(box.width).toBeGreaterThan(viewports.phone.width - 48);
+  expect(header.height).toBeLessThan(140);
+  await page.click(input);
+  await page.keyboard.type("lupus");
+  await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
+  expect(await page.locator(`${popup} [id$="-songs-title"]`).textContent()).toBe("Titel");
+  expect((await optionTexts(page, "songs")).at(-1)).toBe("Mehr anzeigen");
+  expect(await page.locator("header .search-box [role=status]").textContent()).toBe(
+    "3 Titel und 1 Künstler gefunden",
+  );
+  const dropdown = await page.locator(popup).boundingBox();
+  expect(dropdown?.width).toBe(300);
+  expect((dropdown?.x ?? 0) + (dropdown?.width ?? 0)).toBeLessThanOrEqual(viewports.phone.width);
+  await page.screenshot({ path: "/tmp/search-dropdown-phone.png" });
+  expect(errors).toEqual([]);
+});
+
+test.each([
+  ["phone", viewports.phone],
+  ["desktop", viewports.desktop],
+] as const)("the search page works without JavaScript (%s)", async (name, viewport) => {
+  const { page, errors } = await openPage(browser, { viewport, javaScriptEnabled: false });
+  await page.goto(`${baseURL}/search`);
+  await page.screenshot({ path: `/tmp/search-page-empty-${name}.png`, fullPage: true });
+  // The header box is a plain form: typing and Enter load the server-rendered results.
+  await page.fill(input, "lupus");
+  await page.press(input, "Enter");
+  await page.waitForURL(`${baseURL}/search?term=lupus`);
+  expect(await page.locator("h1").textContent()).toBe("Results for “lupus”");
+  expect(await page.locator(".search-page .track-row").count()).toBe(10);
+  expect(await page.locator(".search-artists__row").count()).toBe(1);
+  await page.screenshot({ path: `/tmp/search-page-results-${name}.png`, fullPage: true });
+  await page.click("nav[aria-label='Pages of songs'] a[rel=next]");
+  await page.waitForURL(`${baseURL}/search?term=lupus&songs=10`);
+  expect(await page.locator(".search-page .track-row").count()).toBe(10);
+  await page.click("nav[aria-label='Pages of songs'] a[rel=prev]");
+  await page.waitForURL(`${baseURL}/search?term=lupus`);
+  // The page's own form, with a term nothing matches.
+  await page.fill("#search-page-term", "qqzzxxq");
+  await page.press("#search-page-term", "Enter");
+  await page.waitForURL(`${baseURL}/search?term=qqzzxxq`);
+  expect(await page.locator(".search-page__state h2").textContent()).toBe("No results for “qqzzxxq”");
+  await page.screenshot({ path: `/tmp/search-page-none-${name}.png`, fullPage: true });
+  // Without JavaScript the box never claims to be a combobox.
+  expect(await page.getAttribute(input, "role")).toBeNull();
+  expect(errors).toEqual([]);
+});
+
+test("the search page hydrates without errors and paging works as client navigation", async () => {
+  const { page, errors } = await searchPage(viewports.desktop, "/search?term=lupus");
+  await page.evaluate(() => {
+    (window as unknown as { marker: boolean }).marker = true;
+  });
+  await page.click("nav[aria-label='Pages of songs'] a[rel=next]");
+  await page.waitForURL(`${baseURL}/search?term=lupus&songs=10`);
+  expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker)).toBe(true);
+  expect(await page.locator(".search-page .track-row").count()).toBe(10);
+  expect(errors).toEqual([]);
+});

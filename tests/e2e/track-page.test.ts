@@ -1,0 +1,255 @@
+import ogs from "open-graph-scraper";
+import type { Browser, Page } from "playwright-core";
+import * as v from "valibot";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
+import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
+import { relatedTracksSchema, trackSchema } from "../../edge/schemas/track";
+import { launchBrowser, openPage, viewports } from "./browser";
+
+const baseURL = inject("baseURL");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+// Headless Chromium's own user agent says "HeadlessChrome"; a person's browser is what we test.
+const personUserAgent =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
+async function getJson<const S extends v.GenericSchema>(path: string, schema: S): Promise<v.InferOutput<S>> {
+  const response = await fetch(`${baseURL}${path}`);
+  expect(response.status, path).toBe(200);
+  return v.parse(schema, await response.json());
+}
+
+/** A track of the world chart with lyrics, found through the site's own services. */
+async function aTrackWithLyrics() {
+  const chart = await getJson(
+    "/services/amapi/v1/catalog/gb/playlists/ip-world-chart/tracks?limit=200",
+    playlistTracksDocumentSchema,
+  );
+  const song = chart.data.find((entry) => entry.attributes.hasLyrics);
+  if (!song) throw new Error("no song of the world chart has lyrics");
+  const track = await getJson(`/services/track/v1/en/GB/web/${song.attributes.shazamKey}`, trackSchema);
+  const related = await getJson(
+    `/services/track/v1/en/GB/web/${track.key}/related?limit=10`,
+    relatedTracksSchema,
+  );
+  const synced = await getJson(
+    `/services/lyrics/v1/gb/songs/${track.trackadamid}/synced`,
+    syncedLyricsSchema,
+  );
+  return { track, related: related.tracks, synced, path: `/track/${track.key}/${track.alias}` };
+}
+
+/** Keeps every audio element the page makes reachable from the test (the player's is not in the DOM). */
+async function watchAudio(page: Page) {
+  await page.addInitScript(() => {
+    const made: HTMLAudioElement[] = [];
+    const NativeAudio = window.Audio;
+    (window as unknown as { madeAudio: HTMLAudioElement[] }).madeAudio = made;
+    window.Audio = function recordedAudio(src?: string) {
+      const audio = new NativeAudio(src);
+      made.push(audio);
+      return audio;
+    } as unknown as typeof window.Audio;
+  });
+}
+
+function audioState(page: Page) {
+  return page.evaluate(() => {
+    const audio = (window as unknown as { madeAudio: HTMLAudioElement[] }).madeAudio[0];
+    return audio ? { src: audio.src, paused: audio.paused, time: audio.currentTime } : undefined;
+  });
+}
+
+test.each(Object.entries(viewports))(
+  "the track page at %s size: laid out, hydrated, no console errors",
+  async (name, viewport) => {
+    const { track, path } = await aTrackWithLyrics();
+    const { page, errors } = await openPage(browser, { viewport, userAgent: personUserAgent });
+    await page.addInitScript(() => {
+      (window as unknown as { shifts: number }).shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          hadRecentInput: boolean;
+        })[])
+          if (!entry.hadRecentInput) (window as unknown as { shifts: number }).shifts += entry.value;
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
+    expect(await page.locator("h1").textContent()).toBe(track.title);
+    // Hydrated: the play control is a button now, not the link to the file.
+    await expect(page.locator("button.play-button--main").count()).resolves.toBe(1);
+    const cover = page.locator("img.track-hero__cover");
+    expect(await cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // Nothing wider than the screen, and no layout shift from images.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThan(0.05);
+    await page.screenshot({ path: `/tmp/track-e2e-${name}.png`, fullPage: true });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  },
+);
+
+test("the play button plays the preview and pauses it; the playlist moves on at the end of a track", async () => {
+  const { track, related, path } = await aTrackWithLyrics();
+  const { page, errors } = await openPage(browser, {
+    viewport: viewports.desktop,
+    userAgent: personUserAgent,
+  });
+  await watchAudio(page);
+  await page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
+  const button = page.locator("button.play-button--main");
+  expect(await button.getAttribute("aria-label")).toBe(`Play the preview of ${track.title}`);
+
+  await button.click();
+  await page.waitForFunction(() => {
+    const audio = (window as unknown as { madeAudio: HTMLAudioElement[] }).madeAudio[0];
+    return audio !== undefined && !audio.paused && audio.currentTime > 0.2;
+  });
+  expect(await button.getAttribute("data-state")).toBe("playing");
+  expect(await button.getAttribute("aria-label")).toBe(`Pause the preview of ${track.title}`);
+  expect((await audioState(page))?.src).toBe(`${baseURL}/media/previews/${track.key}.ogg`);
+  await expect(page.locator(".now-playing__title").textContent()).resolves.toBe(track.title);
+
+  await button.click();
+  expect(await button.getAttribute("data-state")).toBe("idle");
+  expect((await audioState(page))?.paused).toBe(true);
+
+  // Resume, then hurry to the end: the first related track follows.
+  await button.click();
+  await page.waitForFunction(() => {
+    const audio = (window as unknown as { madeAudio: HTMLAudioElement[] }).madeAudio[0];
+    return audio !== undefined && !audio.paused && Number.isFinite(audio.duration);
+  });
+  await page.evaluate(() => {
+    const audio = (window as unknown as { madeAudio: HTMLAudioElement[] }).madeAudio[0];
+    // Fast to the end (the local asset server does not answer ranges, so previews cannot seek);
+    // loading the next track resets the rate.
+    if (audio) audio.playbackRate = 16;
+  });
+  const next = related.find((entry) => entry.previewurl);
+  await page.waitForFunction(
+    (title) => document.querySelector(".now-playing__title")?.textContent === title,
+    next?.title,
+  );
+  await page.waitForFunction(() => {
+    const audio = (window as unknown as { madeAudio: HTMLAudioElement[] }).madeAudio[0];
+    return audio !== undefined && !audio.paused;
+  });
+  expect((await audioState(page))?.src).toBe(`${baseURL}/media/previews/${next?.key}.ogg`);
+  expect(await button.getAttribute("data-state")).toBe("idle");
+  expect(await page.locator("button.play-button[data-state=playing]").count()).toBe(1);
+
+  // The player bar's previous goes back to the main track.
+  await page.getByRole("button", { name: "Previous song" }).click();
+  await page.waitForFunction(
+    (title) => document.querySelector(".now-playing__title")?.textContent === title,
+    track.title,
+  );
+  expect(errors).toEqual([]);
+  await page.context().close();
+});
+
+test("after the last related track the playlist wraps to the main track", async () => {
+  const { track, related, path } = await aTrackWithLyrics();
+  const playable = related.filter((entry) => entry.previewurl);
+  const last = playable[playable.length - 1];
+  const { page, errors } = await openPage(browser, {
+    viewport: viewports.tablet,
+    userAgent: personUserAgent,
+  });
+  await watchAudio(page);
+  await page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
+  await page.locator(`button[aria-label="Play the preview of ${last?.title}"]`).click();
+  await page.waitForFunction(() => {
+    const audio = (window as unknown as { madeAudio: HTMLAudioElement[] }).madeAudio[0];
+    return audio !== undefined && !audio.paused && Number.isFinite(audio.duration);
+  });
+  await page.evaluate(() => {
+    const audio = (window as unknown as { madeAudio: HTMLAudioElement[] }).madeAudio[0];
+    // Fast to the end (the local asset server does not answer ranges, so previews cannot seek);
+    // loading the next track resets the rate.
+    if (audio) audio.playbackRate = 16;
+  });
+  await page.waitForFunction(
+    (title) => document.querySelector(".now-playing__title")?.textContent === title,
+    track.title,
+  );
+  expect(await page.locator("button.play-button--main").getAttribute("data-state")).toBe("playing");
+  expect(errors).toEqual([]);
+  await page.context().close();
+});
+
+test("synced lyrics follow the song from where it was heard, the highlight moving line by line", async () => {
+  const { track, synced, path } = await aTrackWithLyrics();
+  const [, second, third] = synced.syncedtext;
+  if (!second || !third) throw new Error("the synced lyrics have fewer than three lines");
+  const { page, errors } = await openPage(browser, {
+    viewport: viewports.phone,
+    userAgent: personUserAgent,
+    reducedMotion: "reduce",
+  });
+  // Heard 1.5 s before the second line: the first line is current, then the second.
+  const query = `startDate=${Date.now()}&offsetInMilliseconds=${second.offset - 1500}&trackLength=${track.durationMs}`;
+  await page.goto(`${baseURL}${path}?${query}`, { waitUntil: "networkidle" });
+  const current = page.locator(".synced-lyrics [aria-current=true]");
+  await page.waitForFunction(
+    (text) => document.querySelector(".synced-lyrics [aria-current=true]")?.textContent === text,
+    second.text,
+    { timeout: 5_000 },
+  );
+  expect(await page.locator(".synced-lyrics li.is-past").count()).toBe(1);
+  expect(await current.count()).toBe(1);
+  await page.locator(".track-lyrics").screenshot({ path: "/tmp/track-e2e-synced.png" });
+
+  // Long after the song ended the plain lyrics are shown instead.
+  await page.goto(
+    `${baseURL}${path}?startDate=${Date.now() - 3_600_000}&offsetInMilliseconds=1000&trackLength=${track.durationMs}`,
+    { waitUntil: "networkidle" },
+  );
+  expect(await page.locator(".synced-lyrics").count()).toBe(0);
+  expect(await page.locator(".track-lyrics__text").count()).toBe(1);
+  expect(errors).toEqual([]);
+  await page.context().close();
+});
+
+test("with JavaScript off the play control is a link to the preview file", async () => {
+  const { track, path } = await aTrackWithLyrics();
+  const { page } = await openPage(browser, { viewport: viewports.phone, javaScriptEnabled: false });
+  await page.goto(`${baseURL}${path}`);
+  const link = page.locator("a.play-button--main");
+  expect(await link.getAttribute("href")).toBe(`/media/previews/${track.key}.ogg`);
+  const preview = await fetch(`${baseURL}/media/previews/${track.key}.ogg`);
+  expect(preview.status).toBe(200);
+  expect(new Uint8Array(await preview.arrayBuffer()).slice(0, 4)).toEqual(new TextEncoder().encode("OggS"));
+  await page.context().close();
+});
+
+test("a social-card scraper reads the track's meta without running JavaScript", async () => {
+  const { track, path } = await aTrackWithLyrics();
+  const response = await fetch(`${baseURL}${path}`, { headers: { "user-agent": "Twitterbot/1.0" } });
+  expect(response.status).toBe(200);
+  const { error, result } = await ogs({ html: await response.text() });
+  expect(error).toBe(false);
+  expect(result.ogTitle).toContain(track.title);
+  expect(result.ogType).toBe("music.song");
+  expect(result.ogDescription).toContain(track.title);
+  expect(result.ogUrl).toBe(`${baseURL}${path}`);
+  expect(String(result.ogImage?.[0]?.width)).toBe("800");
+  expect(String(result.ogImage?.[0]?.height)).toBe("800");
+  expect(result.ogImage?.[0]?.url).toMatch(/\/800x800\.jpg$/);
+  expect(result.twitterCard).toBe("summary_large_image");
+  expect(result.alIosUrl).toBe(`tunewave:/${path}`);
+  expect(result.jsonLD?.[0]).toMatchObject({ "@type": "MusicRecording", name: track.title });
+  const image = await fetch(result.ogImage?.[0]?.url ?? "");
+  expect(image.status).toBe(200);
+});
