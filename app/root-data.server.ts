@@ -22,7 +22,7 @@ export function rootData(context: AppLoadContext, request: Request) {
     pageType,
     webId: edge.webId,
     inid: edge.inid,
-    strings: pickResources(edge.lang, ["common", "search"]),
+    strings: pickResources(edge.lang, ["common", "search", "app"]),
     defaultTitle: createI18n(edge.lang, ["common"]).t(`pageTitle.${pageType}`),
     canonical: canonicalUrl(origin, edge.lang, path),
     alternates: alternateLinks(origin, path),

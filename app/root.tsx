@@ -14,6 +14,7 @@ import { I18nextProvider, useTranslation } from "react-i18next";
 import { ErrorPage } from "~/components/error-page";
 import { RuntimeProvider } from "~/components/runtime";
 import { SiteFooter, SiteHeader } from "~/components/site-chrome";
+import { Upsell } from "~/components/upsell";
 import { rootData } from "~/root-data.server";
 import { useI18nFromStrings } from "~/strings";
 import searchStyles from "~/styles/search.css";
@@ -80,7 +81,10 @@ function Chrome({ data, children }: { data: RootData | undefined; children: Reac
       </a>
       {hideHeaderFooter || !data ? null : <SiteHeader data={data} />}
       <main id="main" className="site-main">
-        <div className="container">{children}</div>
+        <div className="container">
+          <Upsell />
+          {children}
+        </div>
       </main>
       {hideHeaderFooter || !data ? null : <SiteFooter data={data} />}
     </>

@@ -25,10 +25,20 @@ export const pageTypes = [
   "event",
   "campaign",
   "share",
+  "identify",
   "error",
 ] as const;
 
 export type PageType = (typeof pageTypes)[number];
+
+/** The page types that also have an AMP form under /amp (rendered by amp/router.ts). */
+export const ampPageTypes = ["home", "track", "chartsview", "artist"] as const satisfies readonly PageType[];
+
+export type AmpPageType = (typeof ampPageTypes)[number];
+
+export function hasAmpForm(pageType: PageType | "unknown"): pageType is AmpPageType {
+  return (ampPageTypes as readonly string[]).includes(pageType);
+}
 
 /** Spec 001 §2: "{type}/{country-or-world}/{cityOrGenre}[/{include}] … types are discovery, top-200, top-50, genre". */
 export const chartTypes = ["discovery", "top-200", "top-50", "genre"] as const;

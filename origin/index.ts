@@ -6,6 +6,7 @@ import { registerAmapi } from "./routes/amapi";
 import { registerCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
 import { registerSinks } from "./routes/sinks";
+import { registerWebrec } from "./routes/webrec";
 
 export type { OriginEnv } from "./env";
 
@@ -21,6 +22,7 @@ export function createOrigin() {
   registerContent(origin);
   registerAmapi(origin);
   registerSinks(origin);
+  registerWebrec(origin);
 
   origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
   origin.onError((error) => {

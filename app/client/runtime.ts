@@ -10,10 +10,16 @@ import { type Bridge, installBridge } from "./bridge";
 import { beaconOverBridge, registerAppCommands, type SharePopup } from "./bridge-commands";
 import { cookiesEnabled, describeBrowser, type SupportNotice, watchOnline } from "./environment";
 import { loadBrowserFeatureConfig } from "./features";
-import { inAppSupportNotice, interceptDeepLinks } from "./in-app";
+import { inAppSupportNotice, interceptDeepLinks, type UserFlags, userFlagsOf } from "./in-app";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
 import { startApp } from "./startup";
-import { createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
+import { connectionKey, createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
+
+/**
+ * Marks a track view: a track result from the app then navigates in-page (spec 000 §2 "If a track
+ * frame exists the site navigates in-page").
+ */
+export const trackViewSelector = "[data-track-view]";
 
 /** A notice the shell shows above the page (start-up and environment states of spec 000 §2, §4). */
 export type RuntimeNotice = "nocookies" | "offline" | SupportNotice;
@@ -36,6 +42,14 @@ export type SiteRuntime = {
   bridge: Bridge;
   storage: SiteStorage;
   netlog: Netlog;
+  /**
+   * Spec 000 §3 user object: membership from the app's member flag, the streaming-service
+   * connection, and the upsell to show. Outside the app, or before the about-bridge data arrived
+   * (membership still unknown), no upsell.
+   */
+  userFlags(): UserFlags;
+  /** Calls `listener` with the user flags after each about-bridge message and connection change. */
+  onUserFlags(listener: (flags: UserFlags) => void): () => void;
   /** A page view: the per-page statistic, and the 2500 ms navigation-timeout clock. */
   pageview(page: { screenname: string; path: string }): void;
   dispose(): void;
@@ -49,6 +63,7 @@ export type SiteRuntime = {
 export function startRuntime(options: RuntimeOptions): SiteRuntime {
   const notices = new Set<RuntimeNotice>();
   const publish = () => options.onNotices([...notices]);
+  let aboutNotice: SupportNotice | undefined;
   const storage = createSiteStorage();
   const visitor = ensureWebId(storage, { serverWebId: options.webId });
   const bridge = installBridge(window);
@@ -68,11 +83,24 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     }),
   });
   const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href) });
+  const userListeners = new Set<(flags: UserFlags) => void>();
+  const userFlags = () => {
+    const connection = storage.get(connectionKey);
+    return userFlagsOf({
+      inApp: bridge.isSupported() && bridge.about() !== undefined,
+      connected: connection.ok && connection.value !== undefined,
+      about: bridge.about(),
+    });
+  };
+  const publishUser = () => {
+    const flags = userFlags();
+    for (const listener of userListeners) listener(flags);
+  };
 
   const cleanups = [
     registerAppCommands(bridge, {
       langKey: options.lang,
-      hasTrackView: () => document.querySelector("[data-track-view]") !== null,
+      hasTrackView: () => document.querySelector(trackViewSelector) !== null,
       navigate: options.navigate,
       setParentLocation: (path) => {
         (window.top ?? window).location.href = path;
@@ -86,9 +114,15 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
         void beacons.send({ beaconType: "userevent", beaconId: "outbound", providerdesc: href }),
     }),
     bridge.onAbout((about) => {
-      const notice = inAppSupportNotice(about, { userAgent: navigator.userAgent });
-      if (notice) notices.add(notice);
+      // The app may send about-bridge again (an updated app, a new member flag): the latest counts.
+      if (aboutNotice) notices.delete(aboutNotice);
+      aboutNotice = inAppSupportNotice(about, { userAgent: navigator.userAgent });
+      if (aboutNotice) notices.add(aboutNotice);
       publish();
+      publishUser();
+    }),
+    storage.onConnection((event) => {
+      if (event.type === "connection-change") publishUser();
     }),
     watchOnline(
       window,
@@ -134,6 +168,11 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     bridge,
     storage,
     netlog,
+    userFlags,
+    onUserFlags(listener) {
+      userListeners.add(listener);
+      return () => userListeners.delete(listener);
+    },
     pageview(page) {
       navigation?.complete();
       navigation = watchNavigation(beacons, {
@@ -144,6 +183,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     },
     dispose() {
       navigation?.complete();
+      userListeners.clear();
       for (const cleanup of cleanups) cleanup();
     },
   };

@@ -1,14 +1,24 @@
 import { useLocation, useNavigate } from "@remix-run/react";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { UserFlags } from "~/client/in-app";
 import type { RuntimeNotice, SiteRuntime } from "~/client/runtime";
 import type { RootData } from "~/root";
 
 const RuntimeContext = createContext<SiteRuntime | undefined>(undefined);
+const UserFlagsContext = createContext<UserFlags | undefined>(undefined);
 
 /** The browser runtime (beacons, storage, bridge); undefined during SSR and before start-up. */
 export function useRuntime(): SiteRuntime | undefined {
   return useContext(RuntimeContext);
+}
+
+/**
+ * The user object of spec 000 §3 (membership, connection, upsell), kept current from the app's
+ * about-bridge messages and connection changes; undefined during SSR and before start-up.
+ */
+export function useUserFlags(): UserFlags | undefined {
+  return useContext(UserFlagsContext);
 }
 
 /**
@@ -20,6 +30,7 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
   const location = useLocation();
   const [runtime, setRuntime] = useState<SiteRuntime>();
   const [notices, setNotices] = useState<RuntimeNotice[]>([]);
+  const [userFlags, setUserFlags] = useState<UserFlags>();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: one runtime per document, started once.
   useEffect(() => {
@@ -37,6 +48,8 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
         openPopup: (popup) => navigate(popup.path, { state: { share: popup.data } }),
         onNotices: setNotices,
       });
+      started.onUserFlags(setUserFlags);
+      setUserFlags(started.userFlags());
       setRuntime(started);
     });
     return () => {
@@ -51,8 +64,10 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
 
   return (
     <RuntimeContext.Provider value={runtime}>
-      <Notices notices={notices} />
-      {children}
+      <UserFlagsContext.Provider value={userFlags}>
+        <Notices notices={notices} />
+        {children}
+      </UserFlagsContext.Provider>
     </RuntimeContext.Provider>
   );
 }

@@ -17,7 +17,7 @@ export function SiteHeader({ data }: { data: RootData }) {
         <nav className="site-nav" aria-label={t("nav.label")}>
           <NavLink to={href("/charts")}>{t("nav.charts")}</NavLink>
           <NavLink to={href("/search")}>{t("nav.search")}</NavLink>
-          <NavLink to={href("/myshazam")}>{t("nav.library")}</NavLink>
+          <NavLink to={href("/identify")}>{t("nav.identify")}</NavLink>
         </nav>
       </div>
     </header>
@@ -30,23 +30,6 @@ export function SiteFooter({ data }: { data: RootData }) {
   return (
     <footer className="site-footer">
       <div className="container">
-        <ul className="site-footer__links">
-          <li>
-            <Link to={href("/apps")}>{t("footer.apps")}</Link>
-          </li>
-          <li>
-            <Link to={href("/company")}>{t("footer.company")}</Link>
-          </li>
-          <li>
-            <Link to={href("/careers")}>{t("footer.careers")}</Link>
-          </li>
-          <li>
-            <Link to={href("/terms")}>{t("footer.terms")}</Link>
-          </li>
-          <li>
-            <Link to={href("/privacy")}>{t("footer.privacy")}</Link>
-          </li>
-        </ul>
         <nav aria-label={t("languagePicker.label")}>
           <ul className="lang-picker">
             {data.languageLinks.map((language) => (

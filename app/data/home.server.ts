@@ -32,6 +32,7 @@ export async function loadHomePage({ edge, services }: Pick<AppLoadContext, "edg
     chartHref: localizedPath(edge.lang, `/top-200/${country?.urlName ?? locations.global.urlName}`),
     chartsHref: localizedPath(edge.lang, "/charts"),
     searchHref: localizedPath(edge.lang, "/search"),
+    identifyHref: localizedPath(edge.lang, "/identify"),
     top: tracks.slice(0, homeChartLength),
     newReleases: newest,
   };

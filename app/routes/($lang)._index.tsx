@@ -38,7 +38,10 @@ export default function Home() {
         <h1 id="home-title">{t("heroTitle")}</h1>
         <p>{t("heroText")}</p>
         <p className="hero__actions">
-          <Link className="button button--light" to={page.searchHref}>
+          <Link className="button button--light" to={page.identifyHref}>
+            {t("identify")}
+          </Link>
+          <Link className="button button--outline" to={page.searchHref}>
             {t("searchCatalogue")}
           </Link>
           <Link className="button button--outline" to={page.chartsHref}>

@@ -85,7 +85,7 @@ export default function TrackRoute() {
   usePageStrings("track", strings);
   return (
     <PlaybackProvider key={page.key} entries={page.playlist}>
-      <article className="track-page">
+      <article className="track-page" data-track-view="">
         <TrackHero page={page} />
         <div className="track-columns">
           <div className="track-columns__listen">

@@ -4,6 +4,27 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { hash32, previewSeconds, previewUrl, slugify, unitHash } from "../../edge/content-rules";
 import {
+  computeSignature,
+  createIndexBuilder,
+  encodeSignatureBase64,
+  INDEX_VERSION,
+  loadIndex,
+  matchSignature,
+  RECORDING_CHECKPOINTS_SECONDS,
+  SIGNATURE_VERSION,
+  type Signature,
+} from "../../signature/index";
+import { decodeAudioFile } from "../../tools/audio/decode";
+import { addNoise, seededRandom } from "../../tools/audio/degrade";
+import {
+  type RecognitionManifest,
+  type RecognitionProbes,
+  recognitionAssetFolder,
+  recognitionManifestPath,
+  recognitionPartMaxBytes,
+  recognitionPartPath,
+} from "../recognition-index";
+import {
   avatarSvg,
   colourOfProfile,
   dominantColour,
@@ -148,14 +169,104 @@ function packageDate(source: AudioSource): string {
   return new Date(newest).toISOString().slice(0, 10);
 }
 
+/** Probes: how many recordings, where in them, how long and how noisy (see recognitionProbesSchema). */
+const probeCount = 6;
+const probeStartShare = 0.4;
+const probeSeconds = RECORDING_CHECKPOINTS_SECONDS[1];
+const probeSnrDb = 15;
+
 /**
- * The step that builds the recognition index over the catalogue's tracks. The lead plugs the
- * signature module's `buildIndex(...)` in here; until then the catalogue is built without one.
+ * The recognition index over the catalogue's recordings (issue 11): each recording is decoded and
+ * added to the index on its own, so only one is in memory at a time. The index is written as
+ * static assets (public/media/recognition/: a manifest and parts under the 25 MiB asset limit), and
+ * a few noisy excerpts' signatures are matched against it as a self-check and kept as probes in
+ * `outDir` for the worker tests.
  */
-export async function buildRecognitionIndex(manifest: CatalogManifest, outDir: string): Promise<void> {
-  log(
-    `recognition index: no index step plugged in (${manifest.tracks.length} tracks in ${outDir}/catalog.json)`,
+export async function buildRecognitionIndex(
+  manifest: { version: string; tracks: readonly Pick<ManifestTrack, "key" | "audioFile">[] },
+  outDir: string,
+): Promise<void> {
+  const started = Date.now();
+  const publicDir = path.join(mediaDir, "..");
+  const folder = path.join(publicDir, recognitionAssetFolder);
+  fs.mkdirSync(folder, { recursive: true });
+  const builder = createIndexBuilder();
+  const every = Math.max(1, Math.floor(manifest.tracks.length / probeCount));
+  const probes: { trackKey: string; fromMs: number; signature: Signature }[] = [];
+  let hours = 0;
+  for (const [position, track] of manifest.tracks.entries()) {
+    const trackKey = String(track.key);
+    const { samples, sampleRate } = await decodeAudioFile(track.audioFile);
+    builder.addTrack(trackKey, samples, sampleRate);
+    hours += samples.length / sampleRate / 3600;
+    const length = Math.round(probeSeconds * sampleRate);
+    if (position % every === 0 && probes.length < probeCount && samples.length > length) {
+      const from = Math.floor((samples.length - length) * probeStartShare);
+      const excerpt = addNoise(
+        samples.subarray(from, from + length),
+        sampleRate,
+        probeSnrDb,
+        "pink",
+        seededRandom(hash32(`probe:${trackKey}`)),
+      );
+      probes.push({
+        trackKey,
+        fromMs: Math.round((from / sampleRate) * 1000),
+        signature: computeSignature(excerpt, sampleRate),
+      });
+    }
+  }
+  const bytes = builder.finish();
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+
+  const parts: RecognitionManifest["parts"] = [];
+  for (let from = 0, part = 0; from < bytes.length || part === 0; from += recognitionPartMaxBytes, part++) {
+    const chunk = bytes.subarray(from, Math.min(bytes.length, from + recognitionPartMaxBytes));
+    const assetPath = recognitionPartPath(sha256, part);
+    fs.writeFileSync(path.join(publicDir, assetPath), chunk);
+    parts.push({ path: assetPath, bytes: chunk.length });
+  }
+  const indexManifest: RecognitionManifest = {
+    catalogVersion: manifest.version,
+    signatureVersion: SIGNATURE_VERSION,
+    indexVersion: INDEX_VERSION,
+    sha256,
+    bytes: bytes.length,
+    tracks: builder.trackCount,
+    hours,
+    parts,
+  };
+  fs.writeFileSync(
+    path.join(publicDir, recognitionManifestPath),
+    `${JSON.stringify(indexManifest, null, 2)}\n`,
   );
+  // Parts of earlier builds go: nothing refers to them any more.
+  const written = new Set(parts.map((part) => path.basename(part.path)));
+  for (const name of fs.readdirSync(folder)) {
+    if (name.endsWith(".bin") && !written.has(name)) fs.rmSync(path.join(folder, name));
+  }
+
+  const index = loadIndex(bytes);
+  const checked: RecognitionProbes = {
+    catalogVersion: manifest.version,
+    sha256,
+    probes: probes.map(({ trackKey, fromMs, signature }) => ({
+      trackKey,
+      fromMs,
+      seconds: probeSeconds,
+      snrDb: probeSnrDb,
+      data: encodeSignatureBase64(signature),
+      matched: matchSignature(index, signature)?.trackKey === trackKey,
+    })),
+  };
+  fs.writeFileSync(path.join(outDir, "recognition-probes.json"), `${JSON.stringify(checked, null, 2)}\n`);
+  const matched = checked.probes.filter((probe) => probe.matched).length;
+  log(
+    `recognition index: ${builder.trackCount} tracks, ${hours.toFixed(2)} h, ${builder.entryCount} hashes, ` +
+      `${(bytes.length / 1024 / 1024).toFixed(1)} MiB in ${parts.length} part(s); ` +
+      `self-check ${matched}/${checked.probes.length} probes matched; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  if (matched < checked.probes.length) log("recognition index: WARNING, a probe did not match its recording");
 }
 
 export async function buildCatalog(): Promise<{

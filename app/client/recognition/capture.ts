@@ -1,0 +1,127 @@
+import { AUDIO_BUFFER_SIZE, AUDIO_CHANNELS } from "../../../signature/index";
+import { microphoneFailure, RecognitionFailure } from "./failures";
+
+/**
+ * The microphone (spec 002 §4 Recording, §5, §9): mono capture through a ScriptProcessorNode with
+ * the spec's 4096-sample buffer, at whatever rate the AudioContext runs (the signature worker
+ * resamples). Browser only: nothing here runs before a visitor presses the listen button.
+ */
+
+export type CaptureOptions = {
+  /** Spec 002 §5: "on only when query params ec and ns equal 'true'". */
+  echoCancellation: boolean;
+  noiseSuppression: boolean;
+  /** Spec 002 §7: returnSig "only when query audiocapture=1". */
+  audioCapture: boolean;
+};
+
+export function captureOptionsOf(search: URLSearchParams): CaptureOptions {
+  return {
+    echoCancellation: search.get("ec") === "true",
+    noiseSuppression: search.get("ns") === "true",
+    audioCapture: search.get("audiocapture") === "1",
+  };
+}
+
+/** The getUserMedia audio constraints: mono, and the two filters only when asked for. */
+export function audioConstraints(options: Pick<CaptureOptions, "echoCancellation" | "noiseSuppression">) {
+  return {
+    channelCount: AUDIO_CHANNELS,
+    echoCancellation: options.echoCancellation,
+    noiseSuppression: options.noiseSuppression,
+  } satisfies MediaTrackConstraints;
+}
+
+/**
+ * Spec 002 §5: "Microphone access is detected by the existence of a labelled audio input" (browsers
+ * hide device labels until the page may use them).
+ */
+export async function hasLabelledAudioInput(
+  devices: Pick<MediaDevices, "enumerateDevices"> | undefined,
+): Promise<boolean> {
+  if (!devices) return false;
+  try {
+    const list = await devices.enumerateDevices();
+    return list.some((device) => device.kind === "audioinput" && device.label.trim() !== "");
+  } catch {
+    return false;
+  }
+}
+
+export type Microphone = {
+  sampleRate: number;
+  /** Epoch ms of the first captured sample (set with the first buffer). */
+  startedAt(): number | undefined;
+  stop(): void;
+};
+
+type AudioContextConstructor = new () => AudioContext;
+
+/**
+ * Opens the microphone and calls `onSamples` with each buffer of mono samples (a copy the caller
+ * owns). Fails with a RecognitionFailure (microphone denied, no microphone, unsupported...).
+ */
+export async function openMicrophone(
+  options: CaptureOptions,
+  onSamples: (samples: Float32Array) => void,
+  now: () => number = Date.now,
+): Promise<Microphone> {
+  const mediaDevices = globalThis.navigator?.mediaDevices;
+  const Context =
+    (globalThis as { AudioContext?: AudioContextConstructor }).AudioContext ??
+    (globalThis as { webkitAudioContext?: AudioContextConstructor }).webkitAudioContext;
+  if (!mediaDevices?.getUserMedia || !Context) {
+    throw RecognitionFailure.recording("unsupported", "No getUserMedia or AudioContext");
+  }
+  let stream: MediaStream;
+  try {
+    stream = await mediaDevices.getUserMedia({ audio: audioConstraints(options), video: false });
+  } catch (error) {
+    throw microphoneFailure(error);
+  }
+  let context: AudioContext | undefined;
+  try {
+    context = new Context();
+    const source = context.createMediaStreamSource(stream);
+    const processor = context.createScriptProcessor(AUDIO_BUFFER_SIZE, AUDIO_CHANNELS, AUDIO_CHANNELS);
+    const rate = context.sampleRate;
+    let first: number | undefined;
+    let stopped = false;
+    processor.onaudioprocess = (event) => {
+      if (stopped) return;
+      const input = event.inputBuffer.getChannelData(0);
+      // The buffer's first sample was heard one buffer before this callback.
+      first ??= now() - (input.length / rate) * 1000;
+      onSamples(new Float32Array(input));
+    };
+    source.connect(processor);
+    // The processor runs only when connected; it writes nothing, so nothing is heard.
+    processor.connect(context.destination);
+    if (context.state === "suspended") await context.resume();
+    const opened = context;
+    return {
+      sampleRate: rate,
+      startedAt: () => first,
+      stop() {
+        if (stopped) return;
+        stopped = true;
+        processor.onaudioprocess = null;
+        source.disconnect();
+        processor.disconnect();
+        for (const track of stream.getTracks()) track.stop();
+        void opened.close().catch(() => {});
+      },
+    };
+  } catch (error) {
+    for (const track of stream.getTracks()) track.stop();
+    void context?.close().catch(() => {});
+    throw microphoneFailure(error);
+  }
+}
+
+/** Spec 002 §4: "start pauses page videos" (and any other playing media, which would be heard). */
+export function pausePageMedia(root: Pick<Document, "querySelectorAll">): void {
+  for (const media of root.querySelectorAll<HTMLMediaElement>("video, audio")) {
+    if (!media.paused) media.pause();
+  }
+}

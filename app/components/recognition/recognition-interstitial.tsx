@@ -1,0 +1,54 @@
+import { useEffect, useRef } from "react";
+import type { MatchedTrack } from "~/client/recognition/session";
+
+/**
+ * Spec 002 §2 /track/webrec/interstitial: a takeover shown after a match when the visitor is
+ * already on that track page, on the track's background colour (dark text when it is light).
+ * "Follow the lyrics" reopens the page with the new match's position; Escape or Close leave it.
+ */
+export function RecognitionInterstitial(props: {
+  track: MatchedTrack;
+  labels: { label: string; follow: string; close: string };
+  onFollow: () => void;
+  onClose: () => void;
+}) {
+  const { track, labels, onClose } = props;
+  const follow = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    follow.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onClose();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [onClose]);
+
+  // Colours derived from the track's data (the origin darkens bkgcolor for white text when needed).
+  const background = track.bkgcolor ? `#${track.bkgcolor}` : undefined;
+  const light = track.bkglight === true;
+  return (
+    <div
+      className="recognition-interstitial"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="recognition-interstitial-title"
+      style={background ? { background, color: light ? "#10131c" : "#ffffff" } : undefined}
+      data-light={light ? "true" : undefined}
+    >
+      <div className="recognition-interstitial__body">
+        <p className="recognition-interstitial__label">{labels.label}</p>
+        <h2 id="recognition-interstitial-title">{track.title ?? track.trackId}</h2>
+        {track.artist ? <p className="recognition-interstitial__artist">{track.artist}</p> : null}
+        <div className="recognition-interstitial__actions">
+          <button ref={follow} type="button" className="button" onClick={props.onFollow}>
+            {labels.follow}
+          </button>
+          <button type="button" className="button button--quiet" onClick={onClose}>
+            {labels.close}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

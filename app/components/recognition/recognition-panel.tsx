@@ -1,0 +1,243 @@
+import { Link, useNavigate } from "@remix-run/react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import {
+  type CaptureOptions,
+  hasLabelledAudioInput,
+  openMicrophone,
+  pausePageMedia,
+} from "~/client/recognition/capture";
+import { lookupTrack, requestMatch, requestReturnSig } from "~/client/recognition/match-service";
+import {
+  type CapturedCheckpoint,
+  createRecognition,
+  type Recognition,
+  type RecognitionScreen,
+} from "~/client/recognition/session";
+import { createSignatureWorker, type WorkerLike } from "~/client/recognition/signature-worker-client";
+import { signatureWorkerUrl } from "~/client/recognition/worker-asset.generated";
+import { useRuntime } from "~/components/runtime";
+import { usePageStrings } from "~/strings";
+import type { LanguageKey } from "../../../edge/languages";
+import { RecognitionInterstitial } from "./recognition-interstitial";
+
+export type RecognitionPanelProps = {
+  lang: LanguageKey;
+  country: string;
+  capture: CaptureOptions;
+  /** Spec 002 §1: recognition in the browser, not inside the native app's webview. */
+  inApp: boolean;
+  /** The beacon screenname and navigation source of the page the panel is on. */
+  screenname: string;
+  /** How long a recognition listens at most (the last checkpoint), for the intro text. */
+  listenSeconds: number;
+  strings: Record<string, unknown>;
+};
+
+/**
+ * The web recognition screen (spec 001 §4, 002 §2): the listen button, the four progressive
+ * listening messages, microphone permission needed, no match with Try again, error with Refresh,
+ * and the interstitial when the match is the track page the visitor is on. The recognition runs in
+ * app/client/recognition/session.ts; this only shows its screens.
+ */
+export function RecognitionPanel(props: RecognitionPanelProps) {
+  const { t } = usePageStrings("recognition", props.strings);
+  const runtime = useRuntime();
+  const runtimeRef = useRef(runtime);
+  runtimeRef.current = runtime;
+  const navigate = useNavigate();
+  const [hydrated, setHydrated] = useState(false);
+  const [screen, setScreen] = useState<RecognitionScreen>({ screen: "idle" });
+  const [captured, setCaptured] = useState<CapturedCheckpoint>();
+  const recognition = useRef<Recognition>();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    setHydrated(true);
+    return () => recognition.current?.dispose();
+  }, []);
+
+  // Screens that replace the button take the focus, so that it is not lost and their news is read.
+  useEffect(() => {
+    if (["permission", "nomatch", "error"].includes(screen.screen)) headingRef.current?.focus();
+  }, [screen.screen]);
+
+  function recognitionOf(): Recognition {
+    recognition.current ??= createRecognition({
+      lang: props.lang,
+      country: props.country,
+      screenname: props.screenname,
+      audioCapture: props.capture.audioCapture,
+      hasLabelledAudioInput: () => hasLabelledAudioInput(navigator.mediaDevices),
+      openMicrophone: (onSamples) => openMicrophone(props.capture, onSamples),
+      createSignatureWorker: () =>
+        createSignatureWorker(() => new Worker(signatureWorkerUrl) as unknown as WorkerLike),
+      match: (body, signal) => requestMatch(body, { signal }),
+      returnSig: (body, signal) => requestReturnSig(body, { signal }),
+      lookupTrack: (trackId, signal) =>
+        lookupTrack({ lang: props.lang, country: props.country, trackId }, { signal }),
+      get storage() {
+        return runtimeRef.current?.storage;
+      },
+      sendBeacon: (params) => void runtimeRef.current?.beacons.send(params),
+      navigate: (href, state) => navigate(href, { state }),
+      currentPath: () => window.location.pathname,
+      pauseMedia: () => pausePageMedia(document),
+      now: Date.now,
+      randomId: () => crypto.randomUUID(),
+      onScreen: setScreen,
+      onCapture: setCaptured,
+    });
+    return recognition.current;
+  }
+
+  const listen = () => void recognitionOf().start();
+  const cancel = () => recognition.current?.cancel();
+
+  if (props.inApp) return <p className="recognition__note">{t("inApp")}</p>;
+
+  const listening = screen.screen === "listening" || screen.screen === "permission";
+  let status = "";
+  if (screen.screen === "listening") status = t(`listening.${screen.message}`);
+  if (screen.screen === "matched" || screen.screen === "interstitial") status = t("found");
+
+  let panel: ReactNode = null;
+  if (screen.screen === "permission") {
+    panel = (
+      <Panel heading={t("permission.title")} headingRef={headingRef} tone="notice">
+        <p>{screen.denied ? t("permission.denied") : t("permission.prompt")}</p>
+        {screen.denied ? (
+          <button type="button" className="button" onClick={listen}>
+            {t("tryAgain")}
+          </button>
+        ) : null}
+      </Panel>
+    );
+  } else if (screen.screen === "nomatch") {
+    panel = (
+      <Panel heading={t("noMatch.title")} headingRef={headingRef} tone="notice">
+        <p>{t("noMatch.text")}</p>
+        <button type="button" className="button" onClick={listen}>
+          {t("tryAgain")}
+        </button>
+      </Panel>
+    );
+  } else if (screen.screen === "error") {
+    const detail =
+      screen.failure === "unsupported"
+        ? t("error.unsupported")
+        : screen.failure === "nomicrophone"
+          ? t("error.nomicrophone")
+          : t("error.text");
+    panel = (
+      <Panel heading={t("error.title")} headingRef={headingRef} tone="error">
+        <p>{detail}</p>
+        <button type="button" className="button" onClick={() => window.location.reload()}>
+          {t("refresh")}
+        </button>
+      </Panel>
+    );
+  }
+
+  const showButton =
+    screen.screen !== "nomatch" &&
+    screen.screen !== "error" &&
+    !(screen.screen === "permission" && screen.denied);
+  return (
+    <div className="recognition__stage" data-screen={screen.screen}>
+      {showButton ? (
+        <button
+          type="button"
+          className="recognition__button"
+          data-listening={listening ? "true" : undefined}
+          onClick={listening ? cancel : listen}
+          disabled={!hydrated || screen.screen === "matched" || screen.screen === "interstitial"}
+          aria-describedby="recognition-status"
+        >
+          <span className="recognition__mark" aria-hidden="true" />
+          <span className="recognition__button-label">{listening ? t("stop") : t("listen")}</span>
+        </button>
+      ) : null}
+      <p id="recognition-status" className="recognition__status" role="status" aria-live="polite">
+        {status}
+      </p>
+      {screen.screen === "matched" ? (
+        <p>
+          <Link to={screen.track.href}>{t("openTrack")}</Link>
+        </p>
+      ) : null}
+      {panel}
+      {screen.screen === "interstitial" ? (
+        <RecognitionInterstitial
+          track={screen.track}
+          labels={{
+            label: t("interstitial.label"),
+            follow: t("interstitial.follow"),
+            close: t("interstitial.close"),
+          }}
+          onFollow={() => {
+            setScreen({ screen: "idle" });
+            navigate(screen.track.href, { replace: true });
+          }}
+          onClose={() => setScreen({ screen: "idle" })}
+        />
+      ) : null}
+      {captured ? (
+        <CapturedAudio
+          captured={captured}
+          labels={{
+            title: t("capture.title"),
+            peaks: t("capture.peaks", {
+              peaks: captured.summary.peakCount,
+              duration: captured.summary.durationMs,
+            }),
+            download: t("capture.download", { seconds: captured.seconds }),
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function Panel(props: {
+  heading: string;
+  headingRef: React.RefObject<HTMLHeadingElement>;
+  tone: "notice" | "error";
+  children: ReactNode;
+}) {
+  return (
+    <div className={`recognition__panel recognition__panel--${props.tone}`}>
+      <h2 ref={props.headingRef} tabIndex={-1}>
+        {props.heading}
+      </h2>
+      {props.children}
+    </div>
+  );
+}
+
+/** audiocapture=1: the last checkpoint's audio as a WAV and what returnSig made of its signature. */
+function CapturedAudio({
+  captured,
+  labels,
+}: {
+  captured: CapturedCheckpoint;
+  labels: { title: string; peaks: string; download: string };
+}) {
+  const [href, setHref] = useState<string>();
+  useEffect(() => {
+    if (!captured.wav) return;
+    const url = URL.createObjectURL(new Blob([new Uint8Array(captured.wav)], { type: "audio/wav" }));
+    setHref(url);
+    return () => URL.revokeObjectURL(url);
+  }, [captured.wav]);
+  return (
+    <div className="recognition__capture card">
+      <h2>{labels.title}</h2>
+      <p>{labels.peaks}</p>
+      {href ? (
+        <a href={href} download={`tunewave-capture-${captured.seconds}s.wav`}>
+          {labels.download}
+        </a>
+      ) : null}
+    </div>
+  );
+}

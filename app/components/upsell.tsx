@@ -1,0 +1,37 @@
+import { useTranslation } from "react-i18next";
+import type { UpsellType } from "~/client/in-app";
+import { useUserFlags } from "~/components/runtime";
+
+/**
+ * Where each upsell leads. Spec 002 §6 "trial goes to the subscribe page": the streaming service's
+ * own subscription page. Both are streaming-service hosts, so inside the app the deep-link rule
+ * (in-app.ts `deepLinkHosts`) hands them to the music app.
+ */
+export const upsellHrefs: Readonly<Record<UpsellType, string>> = {
+  trial: "https://music.apple.com/subscribe",
+  redemption: "https://music.apple.com/redeem",
+};
+
+/**
+ * The streaming-service upsell (spec 000 §4 "shows only in the native app when the user is neither
+ * connected nor a member"; spec 002 §6). It follows the runtime's user flags, which exist only in
+ * the browser, so nothing renders on the server and hydration matches.
+ */
+export function Upsell() {
+  const flags = useUserFlags();
+  const { t, i18n } = useTranslation("app");
+  const type = flags?.showUpsell;
+  // Without its strings the upsell would show keys: better none at all.
+  if (!type || !i18n.hasResourceBundle(i18n.language, "app")) return null;
+  return (
+    <aside className="card section" aria-labelledby="upsell-title" data-upsell={type}>
+      <p id="upsell-title">
+        <strong>{t("upsell.title")}</strong>
+      </p>
+      <p className="muted">{t(`upsell.${type}Text`)}</p>
+      <a className="button" href={upsellHrefs[type]}>
+        {t(`upsell.${type}Action`)}
+      </a>
+    </aside>
+  );
+}

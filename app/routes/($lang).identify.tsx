@@ -1,0 +1,57 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { captureOptionsOf } from "~/client/recognition/capture";
+import { RecognitionPanel } from "~/components/recognition/recognition-panel";
+import { requestMeta } from "~/data/meta.server";
+import { requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { type PageMeta, pageMeta } from "~/meta";
+import { usePageStrings } from "~/strings";
+import styles from "~/styles/recognition.css";
+import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/index";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+/** The beacon screenname of the page (spec 000 §3): what the recognition's statistics carry. */
+const screenname = "identify";
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { edge } = context;
+  const { t } = createI18n(edge.lang, ["common", "recognition"]);
+  const meta: PageMeta = {
+    ...requestMeta(context, request),
+    title: t("recognition:metaTitle"),
+    description: t("recognition:metaDescription"),
+    type: "website",
+  };
+  return {
+    meta,
+    page: {
+      lang: edge.lang,
+      country: edge.country,
+      inApp: edge.inApp,
+      capture: captureOptionsOf(new URL(request.url).searchParams),
+      listenSeconds: RECORDING_CHECKPOINTS_SECONDS[RECORDING_CHECKPOINTS_SECONDS.length - 1] ?? 12,
+    },
+    strings: pickResources(edge.lang, ["recognition"]).recognition,
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
+
+export default function Identify() {
+  const { page, strings } = useLoaderData<typeof loader>();
+  const { t } = usePageStrings("recognition", strings);
+  return (
+    <section className="recognition" aria-labelledby="recognition-title">
+      <h1 id="recognition-title">{t("title")}</h1>
+      <p className="recognition__intro">{t("intro", { seconds: page.listenSeconds })}</p>
+      <RecognitionPanel {...page} screenname={screenname} strings={strings} />
+      <noscript>
+        <p className="recognition__note">{t("noscript")}</p>
+      </noscript>
+      <p className="recognition__privacy muted">{t("privacy")}</p>
+    </section>
+  );
+}

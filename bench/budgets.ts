@@ -1,0 +1,76 @@
+import type { LighthouseCategory } from "./lighthouse";
+
+/** 1 KB = 1000 bytes (as Lighthouse and Chrome count); the worker's limit is binary, as Cloudflare's. */
+export const KB = 1000;
+export const MiB = 1024 * 1024;
+
+/** Issue 12's budgets, in its words. */
+export const budgets = {
+  /** "track page ≥ 0.25× static" (throughput as a ratio of the static asset's). */
+  trackThroughputRatio: 0.25,
+  /** "p99 ≤ 30 ms with a warm cache" (each page, 50 connections). */
+  p99Ms: 30,
+  /** Render cost: "p50 ≤ 1 ms, p99 ≤ 3 ms". */
+  renderP50Ms: 1,
+  renderP99Ms: 3,
+  /** "upstream calls for 100 concurrent identical misses (budget: 1)". */
+  coalescedUpstreamCalls: 1,
+  /** "track page JS ≤ 90 KB gzip". */
+  trackJsGzipBytes: 90 * KB,
+  /** "CSS ≤ 15 KB gzip" (held to by every page). */
+  cssGzipBytes: 15 * KB,
+  /** "AMP page ≤ 40 KB" (the document as served, uncompressed). */
+  ampBytes: 40 * KB,
+  /** "worker ≤ 1 MiB gzip". */
+  workerGzipBytes: MiB,
+  /** Lighthouse: "Budgets: 98, 100, 100, 100". */
+  lighthouse: { performance: 98, accessibility: 100, "best-practices": 100, seo: 100 } satisfies Record<
+    LighthouseCategory,
+    number
+  >,
+} as const;
+
+/** `missing`: the page answers 404 (not built yet); `info`: a figure without a budget. */
+export type Verdict = "PASS" | "FAIL" | "info" | "missing" | "not run" | "error";
+
+export type Row = { area: string; item: string; figure: string; budget: string; verdict: Verdict };
+
+export function atMost(value: number, limit: number): Verdict {
+  return Number.isFinite(value) && value <= limit ? "PASS" : "FAIL";
+}
+
+export function atLeast(value: number, limit: number): Verdict {
+  return Number.isFinite(value) && value >= limit ? "PASS" : "FAIL";
+}
+
+export function kb(bytes: number): string {
+  const value = bytes / KB;
+  return `${value < 100 ? value.toFixed(2) : value.toFixed(1)} KB`;
+}
+
+export function ms(value: number): string {
+  return `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms`;
+}
+
+/** The table printed on stdout: one line per figure, columns padded to their widest cell. */
+export function formatTable(rows: readonly Row[]): string {
+  const header: Row = { area: "area", item: "item", figure: "figure", budget: "budget", verdict: "PASS" };
+  const cells = [header, ...rows].map((row, index) => [
+    row.area,
+    row.item,
+    row.figure,
+    row.budget,
+    index === 0 ? "verdict" : row.verdict,
+  ]);
+  const widths = [0, 1, 2, 3, 4].map((column) =>
+    Math.max(...cells.map((line) => (line[column] ?? "").length)),
+  );
+  const lines = cells.map((line) =>
+    line
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join("  ")
+      .trimEnd(),
+  );
+  const rule = widths.map((width) => "-".repeat(width)).join("  ");
+  return [lines[0], rule, ...lines.slice(1)].join("\n");
+}

@@ -1,0 +1,455 @@
+/**
+ * `npm run bench` (issue 12): where the site stands, measured side by side in one run on a
+ * production build served by workerd through Miniflare, with the embedded origin. Prints a table
+ * with PASS/FAIL per budget line and writes the same figures to bench/results/site.json. Exits 0
+ * whatever the verdicts; 1 only when the bench itself cannot run.
+ *
+ *   npx vite-node bench/index.ts [--skip-build] [--skip-lighthouse]
+ *
+ * --skip-build serves the build already in build/ and public/build (after `npm run build`).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import * as v from "valibot";
+import { ampPath } from "../edge/path";
+import { ensureChromium } from "../scripts/chromium.mjs";
+import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verdict } from "./budgets";
+import { gzipSize, readManifest, scriptsOf, sizesOf, stylesheetsOf } from "./bytes";
+import { type LighthouseResult, lighthouseCategories, runLighthouse } from "./lighthouse";
+import { findPages, type Page, type PageName, settle, visitorHeaders } from "./pages";
+import type { ProxyMeasurements } from "./proxy.bench-worker";
+import { readRecognition, recognitionRows } from "./recognition-summary";
+import { type RenderCost, renderCost } from "./render";
+import {
+  proxyWorkerName,
+  removeSnapshot,
+  root,
+  type Site,
+  type Snapshot,
+  snapshotSite,
+  startSite,
+} from "./site";
+import { median, round } from "./stats";
+import {
+  connections,
+  loadTest,
+  measuredSeconds,
+  slowPageSeconds,
+  type Throughput,
+  warmupSeconds,
+} from "./throughput";
+
+/** The static asset every page is compared with, served by the same worker's assets. */
+const staticAsset = "/favicon.svg";
+/** Issue 12: Lighthouse for "home, track, artist, charts and search". */
+const lighthousePages: readonly PageName[] = ["home", "track", "artist", "charts", "search"];
+/** Pages whose first-visit JS and CSS are counted: the React pages (AMP pages load no site JS). */
+const reactPages: readonly PageName[] = ["home", "track", "artist", "charts", "search"];
+const resultsDir = path.join(root, "bench/results");
+
+const args = new Set(process.argv.slice(2));
+const started = performance.now();
+
+function log(message: string): void {
+  const seconds = ((performance.now() - started) / 1000).toFixed(0).padStart(3);
+  process.stderr.write(`bench ${seconds} s  ${message}\n`);
+}
+
+function run(title: string, command: string, commandArgs: string[], env: Record<string, string> = {}): void {
+  log(title);
+  const result = spawnSync(command, commandArgs, {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, ...env },
+  });
+  if (result.status !== 0) throw new Error(`${title} failed (${command} ${commandArgs.join(" ")})`);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A section that fails is one `error` line of the table, not the end of the run. */
+async function section<T>(area: string, rows: Row[], measure: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await measure();
+  } catch (error) {
+    log(`${area}: ${messageOf(error)}`);
+    rows.push({
+      area,
+      item: "(section)",
+      figure: messageOf(error).slice(0, 100),
+      budget: "",
+      verdict: "error",
+    });
+    return undefined;
+  }
+}
+
+function unmeasuredRow(area: string, page: Page): Row | undefined {
+  if (page.state === "ok") return undefined;
+  return {
+    area,
+    item: `${page.name} ${page.requested}`,
+    figure: page.state === "missing" ? "answers 404" : `answers ${page.status}`,
+    budget: "",
+    verdict: page.state === "missing" ? "missing" : "error",
+  };
+}
+
+/**
+ * Each page between two runs of the static asset, and its ratio to their mean: the machine's load
+ * drifts during a run (shared machines), and a ratio of neighbours drifts least.
+ */
+async function measureThroughput(site: Site, pages: Page[], rows: Row[]) {
+  const area = "edge";
+  log(
+    `throughput: ${connections} connections, ${warmupSeconds} s warm-up + ${measuredSeconds} s per address`,
+  );
+  const statics: Throughput[] = [await loadTest(site.url, staticAsset, staticAsset)];
+  const measured: { page: PageName; result: Throughput; staticRequestsPerSecond: number; ratio: number }[] =
+    [];
+  for (const page of pages) {
+    if (page.state !== "ok") continue;
+    log(`throughput ${page.path}`);
+    const result = await loadTest(site.url, page.path, staticAsset);
+    const before = statics[statics.length - 1];
+    const after = await loadTest(site.url, staticAsset, staticAsset);
+    statics.push(after);
+    const staticRequestsPerSecond = ((before?.requestsPerSecond ?? 0) + after.requestsPerSecond) / 2;
+    const ratio = round(result.requestsPerSecond / staticRequestsPerSecond, 3);
+    measured.push({ page: page.name, result, staticRequestsPerSecond, ratio });
+  }
+  const rates = statics.map((result) => result.requestsPerSecond);
+  rows.push({
+    area,
+    item: `static ${staticAsset} (${statics.length} runs, one each side of every page)`,
+    figure: `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)} req/s, p50 ${ms(median(statics.map((r) => r.p50Ms)))}, p99 ${ms(median(statics.map((r) => r.p99Ms)))} (medians)`,
+    budget: "",
+    verdict: "info",
+  });
+  for (const { page, result, ratio } of measured) {
+    const path = pages.find((candidate) => candidate.name === page)?.path ?? "";
+    const answered = result.requestsPerSecond > 0;
+    const clean = answered && result.non2xx + result.errors === 0;
+    const ratioVerdict: Verdict = page === "track" ? atLeast(ratio, budgets.trackThroughputRatio) : "info";
+    rows.push({
+      area,
+      item: `${page} ${path}`,
+      figure: answered
+        ? `${result.requestsPerSecond.toFixed(0)} req/s = ${ratio.toFixed(3)}× static, p50 ${ms(result.p50Ms)}, p99 ${ms(result.p99Ms)}` +
+          (clean ? "" : ` (${result.non2xx} non-2xx, ${result.errors} errors)`)
+        : `no answer within ${slowPageSeconds} s (${result.errors} errors)`,
+      budget: `p99 ≤ ${budgets.p99Ms} ms${page === "track" ? `, ≥ ${budgets.trackThroughputRatio}× static` : ""}`,
+      verdict: !clean || ratioVerdict === "FAIL" ? "FAIL" : atMost(result.p99Ms, budgets.p99Ms),
+    });
+  }
+  for (const page of pages) {
+    const row = unmeasuredRow(area, page);
+    if (row) rows.push(row);
+  }
+  return { statics, pages: measured };
+}
+
+async function measureRender(site: Site, pages: Page[], rows: Row[]) {
+  const area = "render";
+  const costs: { page: PageName; cost: RenderCost }[] = [];
+  for (const page of pages) {
+    if (page.state !== "ok") continue;
+    log(`render cost ${page.path}`);
+    const cost = await renderCost(site.url, page.path, staticAsset);
+    costs.push({ page: page.name, cost });
+    const p50 = atMost(cost.p50Ms, budgets.renderP50Ms);
+    const p99 = atMost(cost.p99Ms, budgets.renderP99Ms);
+    rows.push({
+      area,
+      item: `${page.name} (${cost.samples} renders)`,
+      figure: `p50 ${ms(cost.p50Ms)}, p99 ${ms(cost.p99Ms)} (request ${ms(cost.requestP50Ms)} − static ${ms(cost.staticP50Ms)})`,
+      budget: `p50 ≤ ${budgets.renderP50Ms} ms, p99 ≤ ${budgets.renderP99Ms} ms`,
+      verdict: p50 === "PASS" && p99 === "PASS" ? "PASS" : "FAIL",
+    });
+  }
+  return costs;
+}
+
+const percentilesSchema = v.object({ p50: v.number(), p99: v.number() });
+const proxyMeasurementsSchema = v.object({
+  memoryHitMs: percentilesSchema,
+  cacheApiHitMs: percentilesSchema,
+  directUpstreamMs: percentilesSchema,
+  coalescedUpstreamCalls: v.number(),
+}) satisfies v.GenericSchema<ProxyMeasurements>;
+
+async function measureProxyIn(site: Site, query: string): Promise<ProxyMeasurements> {
+  const worker = await site.miniflare.getWorker(proxyWorkerName);
+  const response = await worker.fetch(`http://bench.local/${query}`);
+  const body = await response.text();
+  if (!response.ok) throw new Error(`measureProxy: ${body}`);
+  return v.parse(proxyMeasurementsSchema, JSON.parse(body));
+}
+
+async function measureProxies(site: Site, chartListPath: string, rows: Row[]) {
+  const area = "proxy";
+  log("proxy: in front of an in-process upstream, then of the embedded origin");
+  const inProcess = await measureProxyIn(site, "");
+  const embedded = await measureProxyIn(site, `?upstream=origin&path=${encodeURIComponent(chartListPath)}`);
+  const figure = ({ p50, p99 }: { p50: number; p99: number }) => `p50 ${ms(p50)}, p99 ${ms(p99)}`;
+  for (const [upstream, result] of [
+    ["in-process upstream (4 KB JSON)", inProcess],
+    ["embedded origin, world chart list (D1)", embedded],
+  ] as const) {
+    rows.push(
+      {
+        area,
+        item: `${upstream}: direct`,
+        figure: figure(result.directUpstreamMs),
+        budget: "",
+        verdict: "info",
+      },
+      {
+        area,
+        item: `${upstream}: memory hit`,
+        figure: figure(result.memoryHitMs),
+        budget: "",
+        verdict: "info",
+      },
+      {
+        area,
+        item: `${upstream}: Cache API hit`,
+        figure: figure(result.cacheApiHitMs),
+        budget: "",
+        verdict: "info",
+      },
+      {
+        area,
+        item: `${upstream}: upstream calls, 100 concurrent misses`,
+        figure: String(result.coalescedUpstreamCalls),
+        budget: `≤ ${budgets.coalescedUpstreamCalls}`,
+        verdict: atMost(result.coalescedUpstreamCalls, budgets.coalescedUpstreamCalls),
+      },
+    );
+  }
+  return { inProcess, embeddedOrigin: { path: chartListPath, ...embedded } };
+}
+
+async function measureBytes(site: Site, snapshot: Snapshot, pages: Page[], rows: Row[]) {
+  const area = "bytes";
+  const manifest = readManifest(snapshot.publicDir, snapshot.workerSource);
+  const firstVisit: Record<string, unknown>[] = [];
+  for (const page of pages) {
+    if (!reactPages.includes(page.name) || page.state !== "ok") continue;
+    const pathname = new URL(page.path, site.url).pathname;
+    const html = await (await fetch(site.url + page.path, { headers: visitorHeaders })).text();
+    const scripts = scriptsOf(manifest, pathname);
+    const stylesheets = stylesheetsOf(manifest, pathname, html);
+    const js = sizesOf(snapshot.publicDir, scripts);
+    const css = sizesOf(snapshot.publicDir, stylesheets);
+    firstVisit.push({ page: page.name, path: page.path, js, css });
+    rows.push(
+      {
+        area,
+        item: `${page.name} JS (first visit)`,
+        figure: `${kb(js.gzipBytes)} gzip, ${kb(js.rawBytes)} raw, ${js.files} files`,
+        budget: page.name === "track" ? `≤ ${kb(budgets.trackJsGzipBytes)} gzip` : "",
+        verdict: page.name === "track" ? atMost(js.gzipBytes, budgets.trackJsGzipBytes) : "info",
+      },
+      {
+        area,
+        item: `${page.name} CSS (first visit)`,
+        figure: `${kb(css.gzipBytes)} gzip, ${kb(css.rawBytes)} raw, ${css.files} files`,
+        budget: `≤ ${kb(budgets.cssGzipBytes)} gzip`,
+        verdict: atMost(css.gzipBytes, budgets.cssGzipBytes),
+      },
+    );
+  }
+  for (const page of pages) {
+    if (reactPages.includes(page.name) && page.state !== "ok") {
+      const row = unmeasuredRow(area, page);
+      if (row) rows.push(row);
+    }
+  }
+
+  const amp: Record<string, unknown>[] = [];
+  for (const page of pages) {
+    if (!reactPages.includes(page.name) || page.state !== "ok") continue;
+    const url = new URL(page.path, site.url);
+    const ampPage = await settle(site.url, page.name, ampPath("en", url.pathname) + url.search);
+    if (ampPage.state !== "ok") {
+      amp.push({ page: page.name, path: ampPage.requested, state: ampPage.state, status: ampPage.status });
+      rows.push({
+        area,
+        item: `AMP ${page.name} ${ampPage.requested}`,
+        figure: `answers ${ampPage.status}`,
+        budget: `≤ ${kb(budgets.ampBytes)}`,
+        verdict: ampPage.state === "missing" ? "missing" : "error",
+      });
+      continue;
+    }
+    const bytes = new Uint8Array(
+      await (await fetch(site.url + ampPage.path, { headers: visitorHeaders })).arrayBuffer(),
+    );
+    amp.push({ page: page.name, path: ampPage.path, rawBytes: bytes.length, gzipBytes: gzipSize(bytes) });
+    rows.push({
+      area,
+      item: `AMP ${page.name} ${ampPage.path}`,
+      figure: `${kb(bytes.length)} raw, ${kb(gzipSize(bytes))} gzip`,
+      budget: `≤ ${kb(budgets.ampBytes)}`,
+      verdict: atMost(bytes.length, budgets.ampBytes),
+    });
+  }
+
+  const worker = {
+    rawBytes: snapshot.workerRawBytes,
+    gzipBytes: snapshot.workerGzipBytes,
+    files: snapshot.workerFiles,
+  };
+  rows.push({
+    area,
+    item: `worker script (${snapshot.workerFiles.length} module${snapshot.workerFiles.length === 1 ? "" : "s"}, minified)`,
+    figure: `${kb(worker.gzipBytes)} gzip, ${kb(worker.rawBytes)} raw`,
+    budget: `≤ ${(budgets.workerGzipBytes / MiB).toFixed(0)} MiB gzip`,
+    verdict: atMost(worker.gzipBytes, budgets.workerGzipBytes),
+  });
+  return { gzipLevel: 9, firstVisit, amp, worker };
+}
+
+async function measureLighthouse(site: Site, pages: Page[], rows: Row[]) {
+  const area = "lighthouse";
+  const chromePath = ensureChromium();
+  const results: { page: PageName; result: LighthouseResult }[] = [];
+  for (const page of pages) {
+    if (!lighthousePages.includes(page.name)) continue;
+    if (page.state !== "ok") {
+      const row = unmeasuredRow(area, page);
+      if (row) rows.push(row);
+      continue;
+    }
+    log(`lighthouse ${page.path}`);
+    try {
+      const result = await runLighthouse(root, site.url + page.path, chromePath);
+      results.push({ page: page.name, result });
+      if (result.scriptTransferBytes !== undefined)
+        rows.push({
+          area,
+          item: `${page.name} JS transferred`,
+          figure: `${kb(result.scriptTransferBytes)} (Lighthouse's network record; "bytes" counts the manifest)`,
+          budget: "",
+          verdict: "info",
+        });
+      for (const category of lighthouseCategories) {
+        const score = result.scores[category];
+        const lost = result.failing.filter((audit) => audit.category === category).map((audit) => audit.id);
+        rows.push({
+          area,
+          item: `${page.name} ${category}`,
+          figure: `${score ?? "no score"}${lost.length > 0 ? ` (${lost.slice(0, 4).join(", ")}${lost.length > 4 ? ", …" : ""})` : ""}`,
+          budget: `≥ ${budgets.lighthouse[category]}`,
+          verdict: atLeast(score ?? Number.NaN, budgets.lighthouse[category]),
+        });
+      }
+    } catch (error) {
+      rows.push({
+        area,
+        item: page.name,
+        figure: messageOf(error).slice(0, 100),
+        budget: "",
+        verdict: "error",
+      });
+    }
+  }
+  return results;
+}
+
+async function main(): Promise<void> {
+  if (!args.has("--skip-build")) {
+    run("catalogue files (built when missing or stale)", "node", [
+      "scripts/ensure-catalog.mjs",
+      "--files-only",
+    ]);
+    // vite-node runs this file with NODE_ENV=development: the build must not inherit it.
+    run("remix build", path.join(root, "node_modules/.bin/remix"), ["build"], {
+      NODE_ENV: "production",
+      VITE_CJS_IGNORE_WARNING: "true",
+    });
+  }
+  log("bundling the worker (wrangler deploy --dry-run --minify) and copying public/");
+  const snapshot = snapshotSite();
+  let site: Site | undefined;
+  try {
+    log("starting Miniflare, loading the catalogue into D1");
+    site = await startSite(snapshot);
+    const { pages, chartListPath } = await findPages(site.url);
+    for (const page of pages) log(`page ${page.name}: ${page.path} ${page.state} (${page.status})`);
+
+    const rows: Row[] = [];
+    const edge = await section("edge", rows, () => measureThroughput(site as Site, pages, rows));
+    const render = await section("render", rows, () => measureRender(site as Site, pages, rows));
+    const proxy = await section("proxy", rows, () => measureProxies(site as Site, chartListPath, rows));
+    const bytes = await section("bytes", rows, () => measureBytes(site as Site, snapshot, pages, rows));
+    let lighthouse: Awaited<ReturnType<typeof measureLighthouse>> | undefined;
+    if (args.has("--skip-lighthouse"))
+      rows.push({
+        area: "lighthouse",
+        item: "",
+        figure: "--skip-lighthouse",
+        budget: "",
+        verdict: "not run",
+      });
+    else lighthouse = await section("lighthouse", rows, () => measureLighthouse(site as Site, pages, rows));
+    const recognition = readRecognition(path.join(resultsDir, "recognition.json"));
+    rows.push(...recognitionRows(recognition));
+
+    const seconds = round((performance.now() - started) / 1000, 1);
+    const machine = {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      loadAverage: os.loadavg().map((load) => round(load, 2)),
+      node: process.version,
+    };
+    mkdirSync(resultsDir, { recursive: true });
+    const resultsFile = path.join(resultsDir, "site.json");
+    writeFileSync(
+      resultsFile,
+      `${JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          seconds,
+          machine,
+          budgets,
+          staticAsset,
+          pages,
+          edge,
+          render,
+          proxy,
+          bytes,
+          lighthouse,
+          recognition: recognition?.summary,
+          rows,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+
+    const count = (verdict: Verdict) => rows.filter((row) => row.verdict === verdict).length;
+    console.log(formatTable(rows));
+    console.log(
+      `\n${count("PASS")} pass, ${count("FAIL")} fail, ${count("missing")} missing, ${count("error")} error, ` +
+        `${count("not run")} not run · ${seconds} s · ${machine.cpus} CPUs, load ${machine.loadAverage.join(" ")} · ` +
+        `${path.relative(root, resultsFile)}`,
+    );
+  } finally {
+    await site?.close();
+    removeSnapshot(snapshot);
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`bench: cannot run: ${messageOf(error)}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,97 @@
+import * as v from "valibot";
+import { playlistTracksDocumentSchema } from "../edge/schemas/amapi";
+import { chartLocationsSchema } from "../edge/schemas/charts";
+
+/** The pages the bench measures: the issue's list, each a real address of the running site. */
+export const pageNames = ["home", "track", "artist", "charts", "search", "amp-track"] as const;
+export type PageName = (typeof pageNames)[number];
+
+/**
+ * A page as the bench found it. `missing`: the site answers 404 (the page is not built yet), so it
+ * is not measured; `error`: any other answer but 200.
+ */
+export type Page = {
+  name: PageName;
+  /** The address asked for first. */
+  requested: string;
+  /** The address measured: `requested` after the site's own redirects. */
+  path: string;
+  state: "ok" | "missing" | "error";
+  status: number;
+};
+
+/** What a first visit sends (a browser, no cookies yet): the bench asks every page with these. */
+export const visitorHeaders = {
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "accept-language": "en-US,en;q=0.9",
+  "user-agent":
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36",
+} as const;
+
+const maxRedirects = 5;
+/** Spec 001 §7: "page size … 200 for top, discovery and world". */
+const worldChartSize = 200;
+
+async function getJson<S extends v.GenericSchema>(base: string, path: string, schema: S) {
+  const response = await fetch(base + path);
+  if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
+  return v.parse(schema, await response.json());
+}
+
+/** Follows the site's own redirects (same origin only) to the address a visitor ends up on. */
+export async function settle(base: string, name: PageName, requested: string): Promise<Page> {
+  let path = requested;
+  for (let hop = 0; hop <= maxRedirects; hop++) {
+    const response = await fetch(base + path, { headers: visitorHeaders, redirect: "manual" });
+    await response.arrayBuffer();
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location) {
+      const next = new URL(location, base + path);
+      if (next.origin !== base) return { name, requested, path, state: "error", status: response.status };
+      path = next.pathname + next.search;
+      continue;
+    }
+    const state = response.status === 200 ? "ok" : response.status === 404 ? "missing" : "error";
+    return { name, requested, path, state, status: response.status };
+  }
+  return { name, requested, path, state: "error", status: 310 };
+}
+
+/** The first artist link of a rendered page, if it has one. */
+export function firstArtistLink(html: string): string | undefined {
+  const match = /href="(\/artist\/[^"#]+)[^"]*"/.exec(html);
+  return match?.[1]?.replaceAll("&amp;", "&");
+}
+
+/**
+ * Real ids from the catalogue: the world chart (from `/services/charts/locations`) gives the chart
+ * page, its list (also the proxy bench's path) and its first song the track page; the track page's artist link gives the artist page (its
+ * shape depends on a feature switch), and the song's artist name is the search term.
+ */
+export async function findPages(base: string): Promise<{ pages: Page[]; chartListPath: string }> {
+  const locations = await getJson(base, "/services/charts/locations", chartLocationsSchema);
+  const storefront = locations.countries[0]?.id;
+  if (!storefront) throw new Error("/services/charts/locations lists no country");
+  const chartListPath = `/services/amapi/v1/catalog/${storefront}/playlists/${encodeURIComponent(locations.global.listid)}/tracks?limit=${worldChartSize}&relate[songs]=artists`;
+  const chart = await getJson(base, chartListPath, playlistTracksDocumentSchema);
+  const song = chart.data[0];
+  if (!song) throw new Error(`the chart ${locations.global.listid} is empty`);
+  const { shazamKey, alias, artistName } = song.attributes;
+  const trackPath = `/track/${encodeURIComponent(shazamKey)}/${encodeURIComponent(alias)}`;
+
+  const track = await settle(base, "track", trackPath);
+  let artistPath = `/artist/-/${song.relationships?.artists?.data[0]?.id ?? ""}`;
+  if (track.state === "ok") {
+    const html = await (await fetch(base + track.path, { headers: visitorHeaders })).text();
+    artistPath = firstArtistLink(html) ?? artistPath;
+  }
+  const pages = await Promise.all([
+    settle(base, "home", "/"),
+    track,
+    settle(base, "artist", artistPath),
+    settle(base, "charts", `/top-200/${encodeURIComponent(locations.global.urlName)}`),
+    settle(base, "search", `/search?term=${encodeURIComponent(artistName)}`),
+    settle(base, "amp-track", `/amp${trackPath}`),
+  ]);
+  return { pages, chartListPath };
+}

@@ -1,0 +1,797 @@
+/**
+ * Recognition bench: builds an index from the catalogue recordings, queries it with degraded
+ * excerpts at the site's checkpoints (3, 6, 9 and 12 s) and reports top-1 accuracy per condition,
+ * the false-match rate on audio that is not in the index, the index size per hour of audio and the
+ * match latency.
+ *
+ *   npx vite-node bench/recognition.ts [--audio-dir DIR] [--excerpts N] [--jobs N] [--seed N]
+ *
+ * Without --audio-dir the Debian packages in ~/.cache/tunewave/debs are unpacked once into
+ * ~/.cache/tunewave/audio/<package>/. The work is shared by --jobs processes (default 2): each decodes and
+ * signs every jobs-th recording, cuts its excerpts, and later runs the queries of its excerpts.
+ * Excerpt positions and noise are seeded, so runs repeat.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import {
+  computeSignature,
+  createIndexBuilder,
+  FFT_SIZE,
+  HOP_SIZE,
+  indexHours,
+  loadIndex,
+  matchSignature,
+  RECORDING_CHECKPOINTS_SECONDS,
+  rankSignature,
+  resample,
+  SIGNATURE_SAMPLE_RATE,
+  type Signature,
+  type TrackIndex,
+} from "../signature/index";
+import { decodeAudioFile } from "../tools/audio/decode";
+import {
+  addNoise,
+  bandPass,
+  changeSpeed,
+  muLawRoundTrip,
+  noise,
+  type Random,
+  reverberate,
+  roomImpulseResponse,
+  seededRandom,
+} from "../tools/audio/degrade";
+
+/** Excerpts are kept at this rate: enough for every degradation, small enough to hold them all. */
+const BENCH_RATE = 16000;
+const LONGEST = Math.max(...RECORDING_CHECKPOINTS_SECONDS);
+/** Excerpts are cut a little longer than 12 s so that 2 % faster still leaves 12 s. */
+const EXCERPT_SECONDS = LONGEST + 0.5;
+/** An excerpt whose first 3 s are quieter than this (RMS, -50 dBFS) is drawn again: nothing to hear. */
+const SILENT_RMS = 0.003;
+/** Every HOLD_OUT_EVERY-th eligible recording (sorted by path) stays out of the index. */
+const HOLD_OUT_EVERY = 7;
+/**
+ * Recordings of the Debian catalogue that share passages with another one, found by matching every
+ * recording's 12 s windows against all the others (100 to 800 aligned hashes where unrelated
+ * recordings reach 30): a held-out one would be "falsely" matched to its sibling, so these are
+ * never held out.
+ */
+const SHARED_MATERIAL = [
+  ["games/warzone2100/music/menu.opus", "aftermath_soundtrack/menu_enhanced.opus"],
+  ["original_soundtrack/track3.opus", "aftermath_soundtrack/track3_enhanced.opus"],
+  ["legacy_soundtrack/track10.opus", "legacy_soundtrack/track15.opus", "legacy_soundtrack/track8.opus"],
+  ["legacy_soundtrack/track4.opus", "legacy_soundtrack/track5.opus", "aftermath_soundtrack/track27.opus"],
+  ["legacy_soundtrack/track6.opus", "legacy_soundtrack/track7.opus"],
+];
+const AUDIO_EXTENSIONS = [".ogg", ".oga", ".opus", ".mp3", ".flac", ".wav"];
+const TARGETS = { accuracy3sAt0dB: 0.95, accuracy6sAt0dB: 0.99, falseMatchRate: 0.005, matchP50Ms: 20 };
+
+type Options = { audioDir: string | undefined; excerpts: number; seed: number; jobs: number };
+
+function parseOptions(argv: string[]): Options & { worker: number | undefined } {
+  const options: Options & { worker: number | undefined } = {
+    audioDir: undefined,
+    excerpts: 2,
+    seed: 20030101,
+    jobs: 2,
+    worker: undefined,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i];
+    const value = argv[i + 1];
+    if (name === "--audio-dir" && value) options.audioDir = value;
+    else if (name === "--excerpts") options.excerpts = Number(value);
+    else if (name === "--seed") options.seed = Number(value);
+    else if (name === "--jobs") options.jobs = Number(value);
+    else if (name === "--worker") options.worker = Number(value);
+    else throw new Error(`Unknown option ${name}`);
+    i++;
+  }
+  for (const key of ["excerpts", "jobs"] as const) {
+    if (!Number.isInteger(options[key]) || options[key] < 1)
+      throw new Error(`--${key} must be a positive integer`);
+  }
+  return options;
+}
+
+/**
+ * The default catalogue: the Debian music packages of ~/.cache/tunewave/debs, each unpacked once
+ * into ~/.cache/tunewave/audio/<package>/ with the stamp the catalogue builder uses
+ * (origin/catalog/sources.ts), so the two share one copy.
+ */
+function defaultAudioDir(): string {
+  const cache = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "tunewave");
+  const audioDir = join(cache, "audio");
+  const debDir = join(cache, "debs");
+  const debs = existsSync(debDir) ? readdirSync(debDir).filter((name) => name.endsWith(".deb")) : [];
+  if (debs.length === 0) {
+    throw new Error(`No catalogue audio: put the music .deb packages in ${debDir} or pass --audio-dir DIR`);
+  }
+  for (const deb of debs.sort()) {
+    const target = join(audioDir, deb.split("_")[0] ?? deb);
+    const stamp = join(target, ".unpacked-from");
+    const identity = `${deb} ${statSync(join(debDir, deb)).size}`;
+    if (existsSync(stamp) && readFileSync(stamp, "utf8") === identity) continue;
+    console.log(`unpacking ${deb} into ${target}`);
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(target, { recursive: true });
+    execFileSync("dpkg-deb", ["-x", join(debDir, deb), target]);
+    writeFileSync(stamp, identity);
+  }
+  return audioDir;
+}
+
+function audioFiles(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (at: string) => {
+    for (const name of readdirSync(at)) {
+      const path = join(at, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (AUDIO_EXTENSIONS.some((extension) => name.toLowerCase().endsWith(extension))) found.push(path);
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+/** Which recordings stay out of the index: every 7th of those that share nothing with another. */
+function heldOutKeys(keys: readonly string[]): Set<string> {
+  const shares = (key: string) =>
+    SHARED_MATERIAL.some((group) => group.some((member) => key.endsWith(member)));
+  const eligible = keys.filter((key) => !shares(key));
+  return new Set(eligible.filter((_, i) => i % HOLD_OUT_EVERY === HOLD_OUT_EVERY - 1));
+}
+
+function rms(samples: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < samples.length; i++) sum += (samples[i] as number) ** 2;
+  return Math.sqrt(sum / Math.max(1, samples.length));
+}
+
+type Excerpt = { trackKey: string; startSeconds: number; samples: Float32Array; heldOut: boolean };
+type Catalogued = {
+  trackKey: string;
+  seconds: number;
+  signature: Signature | undefined;
+  excerpts: Excerpt[];
+};
+
+/** Decodes one recording, signs it when it goes in the index, and cuts its excerpts at BENCH_RATE. */
+async function catalogue(
+  path: string,
+  trackKey: string,
+  heldOut: boolean,
+  options: Options,
+): Promise<Catalogued> {
+  const decoded = await decodeAudioFile(path);
+  const seconds = decoded.samples.length / decoded.sampleRate;
+  const signature = heldOut ? undefined : computeSignature(decoded.samples, decoded.sampleRate);
+  const atBenchRate = resample(decoded.samples, decoded.sampleRate, BENCH_RATE);
+  const excerpts: Excerpt[] = [];
+  const length = Math.round(EXCERPT_SECONDS * BENCH_RATE);
+  const random = seededRandom(options.seed + nameHash(trackKey));
+  if (atBenchRate.length >= length) {
+    for (let e = 0; e < options.excerpts; e++) {
+      let start = 0;
+      for (let attempt = 0; attempt < 20; attempt++) {
+        start = Math.floor(random() * (atBenchRate.length - length));
+        if (rms(atBenchRate.subarray(start, start + 3 * BENCH_RATE)) >= SILENT_RMS) break;
+      }
+      excerpts.push({
+        trackKey,
+        startSeconds: start / BENCH_RATE,
+        samples: atBenchRate.slice(start, start + length),
+        heldOut,
+      });
+    }
+  }
+  return { trackKey, seconds, signature, excerpts };
+}
+
+function nameHash(name: string): number {
+  let hash = 0;
+  for (let i = 0; i < name.length; i++) hash = (Math.imul(hash, 31) + name.charCodeAt(i)) >>> 0;
+  return hash;
+}
+
+type Condition = { name: string; degrade: (samples: Float32Array, random: Random) => Float32Array };
+
+const room = roomImpulseResponse(BENCH_RATE, 0.6, 0, seededRandom(7));
+
+/**
+ * Each query is its own recording: the condition is applied to the excerpt's first seconds, so a
+ * 3 s query at 0 dB has noise as loud as its own 3 s of music.
+ */
+const CONDITIONS: Condition[] = [
+  { name: "clean", degrade: (s) => s },
+  { name: "white noise 10 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 10, "white", r) },
+  { name: "white noise 5 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 5, "white", r) },
+  { name: "white noise 0 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 0, "white", r) },
+  { name: "pink noise 10 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 10, "pink", r) },
+  { name: "pink noise 5 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 5, "pink", r) },
+  { name: "pink noise 0 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 0, "pink", r) },
+  { name: "reverb (RT60 0.6 s, DRR 0 dB)", degrade: (s) => reverberate(s, room) },
+  { name: "phone band 300-3400 Hz", degrade: (s) => bandPass(s, BENCH_RATE) },
+  { name: "mu-law 8-bit at 8 kHz", degrade: (s) => muLawRoundTrip(s, BENCH_RATE) },
+  { name: "speed +2 %", degrade: (s) => changeSpeed(s, BENCH_RATE, 1.02) },
+  { name: "speed -2 %", degrade: (s) => changeSpeed(s, BENCH_RATE, 0.98) },
+  {
+    name: "room: reverb + phone + pink 5 dB",
+    degrade: (s, r) => addNoise(bandPass(reverberate(s, room), BENCH_RATE), BENCH_RATE, 5, "pink", r),
+  },
+];
+/** Conditions the held-out excerpts are tried in, for false matches. */
+const NEGATIVE_CONDITIONS = [
+  "clean",
+  "pink noise 5 dB",
+  "phone band 300-3400 Hz",
+  "speed +2 %",
+  "reverb (RT60 0.6 s, DRR 0 dB)",
+];
+
+/** The first `seconds` of the excerpt under the condition (cut from a little more, for speed changes). */
+function queryAudio(
+  excerpt: Float32Array,
+  seconds: number,
+  condition: Condition,
+  random: Random,
+): Float32Array {
+  const length = Math.round(seconds * BENCH_RATE);
+  const source = excerpt.subarray(0, Math.min(excerpt.length, Math.ceil(length * 1.03)));
+  return condition.degrade(source, random).subarray(0, length);
+}
+
+type QueryResult = {
+  condition: string;
+  seconds: number;
+  trackKey: string | null;
+  matchedKey: string | null;
+  score: number;
+  offsetErrorMs: number | null;
+  matchMs: number;
+  signatureMs: number;
+  bestVotes: number;
+};
+
+function runQuery(
+  index: TrackIndex,
+  samples: Float32Array,
+): { match: ReturnType<typeof matchSignature>; signatureMs: number; matchMs: number; bestVotes: number } {
+  let start = performance.now();
+  const signature = computeSignature(samples, BENCH_RATE);
+  const signatureMs = performance.now() - start;
+  start = performance.now();
+  const match = matchSignature(index, signature);
+  const matchMs = performance.now() - start;
+  const bestVotes = match ? match.score : (rankSignature(index, signature).best?.votes ?? 0);
+  return { match, signatureMs, matchMs, bestVotes };
+}
+
+/** Every query of these excerpts: the indexed ones in every condition, the held-out ones in a few. */
+function queryExcerpts(index: TrackIndex, excerpts: readonly Excerpt[], seed: number): QueryResult[] {
+  const results: QueryResult[] = [];
+  for (const condition of CONDITIONS) {
+    const forHeldOut = NEGATIVE_CONDITIONS.includes(condition.name);
+    for (const excerpt of excerpts) {
+      if (excerpt.heldOut && !forHeldOut) continue;
+      const random = seededRandom(seed + nameHash(condition.name + excerpt.trackKey + excerpt.startSeconds));
+      for (const seconds of RECORDING_CHECKPOINTS_SECONDS) {
+        const { match, signatureMs, matchMs, bestVotes } = runQuery(
+          index,
+          queryAudio(excerpt.samples, seconds, condition, random),
+        );
+        results.push({
+          condition: condition.name,
+          seconds,
+          trackKey: excerpt.heldOut ? null : excerpt.trackKey,
+          matchedKey: match?.trackKey ?? null,
+          score: match?.score ?? 0,
+          offsetErrorMs:
+            match && match.trackKey === excerpt.trackKey
+              ? Math.abs(match.offsetMs - excerpt.startSeconds * 1000)
+              : null,
+          matchMs,
+          signatureMs,
+          bestVotes,
+        });
+      }
+    }
+  }
+  return results;
+}
+
+/** Synthetic audio in no catalogue: noises, steady tones, a random melody, sweeps, silence. */
+function syntheticNegatives(random: Random, count: number): { name: string; samples: Float32Array }[] {
+  const length = LONGEST * BENCH_RATE;
+  const out: { name: string; samples: Float32Array }[] = [];
+  for (let i = 0; i < count; i++) {
+    const kind = i % 6;
+    const samples = new Float32Array(length);
+    let name: string;
+    if (kind < 3) {
+      const colour = (["white", "pink", "brown"] as const)[kind] ?? "white";
+      const added = noise(length, BENCH_RATE, colour, random);
+      for (let j = 0; j < length; j++) samples[j] = 0.1 * (added[j] as number);
+      name = `${colour} noise`;
+    } else if (kind === 3) {
+      const frequencies = [0, 1, 2].map(() => 100 + random() * 3000);
+      for (let j = 0; j < length; j++) {
+        samples[j] = frequencies.reduce(
+          (sum, f) => sum + 0.1 * Math.sin((2 * Math.PI * f * j) / BENCH_RATE),
+          0,
+        );
+      }
+      name = "steady tones";
+    } else if (kind === 4) {
+      // Random notes of 250 ms with harmonics: music-like, in no catalogue.
+      const noteLength = BENCH_RATE / 4;
+      let f = 220;
+      for (let j = 0; j < length; j++) {
+        if (j % noteLength === 0) f = 110 * 2 ** (Math.floor(random() * 36) / 12);
+        const envelope = Math.exp(-((j % noteLength) / noteLength) * 3);
+        let v = 0;
+        for (let h = 1; h <= 4; h++) v += Math.sin((2 * Math.PI * f * h * j) / BENCH_RATE) / h;
+        samples[j] = 0.1 * envelope * v;
+      }
+      name = "random melody";
+    } else {
+      const from = 100 + random() * 500;
+      const to = 2000 + random() * 1500;
+      let phase = 0;
+      for (let j = 0; j < length; j++) {
+        phase += (2 * Math.PI * (from + ((to - from) * j) / length)) / BENCH_RATE;
+        samples[j] = 0.1 * Math.sin(phase);
+      }
+      name = "sweep";
+    }
+    out.push({ name, samples });
+  }
+  out.push({ name: "silence", samples: new Float32Array(length) });
+  return out;
+}
+
+/*
+ * Worker protocol: a worker is this script with --worker J. It catalogues recordings J, J + jobs,
+ * ... and writes them to DIR/catalogue-J.bin (+ .json); it then reads an index path on stdin, runs
+ * the queries of its excerpts and writes DIR/results-J.json, printing "done" after each step.
+ */
+function writeCatalogue(path: string, items: Catalogued[]): void {
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  const push = (array: Uint32Array | Uint16Array | Float32Array) => {
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    // Every part starts 4-byte aligned so it can be viewed again without a copy.
+    const padded = Math.ceil(bytes.length / 4) * 4;
+    const part = new Uint8Array(padded);
+    part.set(bytes);
+    parts.push(part);
+    const start = at;
+    at += padded;
+    return start;
+  };
+  const manifest = items.map((item) => ({
+    trackKey: item.trackKey,
+    seconds: item.seconds,
+    signature: item.signature
+      ? {
+          frameCount: item.signature.frameCount,
+          count: item.signature.frames.length,
+          frames: push(item.signature.frames),
+          bins: push(item.signature.bins),
+        }
+      : undefined,
+    excerpts: item.excerpts.map((excerpt) => ({
+      startSeconds: excerpt.startSeconds,
+      heldOut: excerpt.heldOut,
+      length: excerpt.samples.length,
+      at: push(excerpt.samples),
+    })),
+  }));
+  const body = new Uint8Array(at);
+  let offset = 0;
+  for (const part of parts) {
+    body.set(part, offset);
+    offset += part.length;
+  }
+  writeFileSync(path, body);
+  writeFileSync(`${path}.json`, JSON.stringify(manifest));
+}
+
+type Manifest = {
+  trackKey: string;
+  seconds: number;
+  signature?: { frameCount: number; count: number; frames: number; bins: number };
+  excerpts: { startSeconds: number; heldOut: boolean; length: number; at: number }[];
+}[];
+
+function readCatalogue(path: string): Catalogued[] {
+  const body = readFileSync(path);
+  const buffer = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
+  const manifest = JSON.parse(readFileSync(`${path}.json`, "utf8")) as Manifest;
+  return manifest.map((item) => ({
+    trackKey: item.trackKey,
+    seconds: item.seconds,
+    signature: item.signature
+      ? {
+          sampleRate: SIGNATURE_SAMPLE_RATE,
+          fftSize: FFT_SIZE,
+          hop: HOP_SIZE,
+          frameCount: item.signature.frameCount,
+          frames: new Uint32Array(buffer, item.signature.frames, item.signature.count),
+          bins: new Uint16Array(buffer, item.signature.bins, item.signature.count),
+        }
+      : undefined,
+    excerpts: item.excerpts.map((excerpt) => ({
+      trackKey: item.trackKey,
+      startSeconds: excerpt.startSeconds,
+      heldOut: excerpt.heldOut,
+      samples: new Float32Array(buffer, excerpt.at, excerpt.length),
+    })),
+  }));
+}
+
+async function catalogueShare(
+  files: string[],
+  audioDir: string,
+  worker: number,
+  options: Options,
+): Promise<Catalogued[]> {
+  const keys = files.map((path) => relative(audioDir, path));
+  const heldOut = heldOutKeys(keys);
+  const items: Catalogued[] = [];
+  for (let i = worker; i < files.length; i += options.jobs) {
+    const key = keys[i] as string;
+    items.push(await catalogue(files[i] as string, key, heldOut.has(key), options));
+  }
+  return items;
+}
+
+async function workerMain(worker: number, options: Options): Promise<void> {
+  const audioDir = options.audioDir ?? defaultAudioDir();
+  const dir = process.env.BENCH_DIR ?? "";
+  const items = await catalogueShare(audioFiles(audioDir), audioDir, worker, options);
+  writeCatalogue(join(dir, `catalogue-${worker}.bin`), items);
+  console.log("done");
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    const index = loadIndex(new Uint8Array(readFileSync(line.trim())));
+    const results = queryExcerpts(
+      index,
+      items.flatMap((item) => item.excerpts),
+      options.seed,
+    );
+    writeFileSync(join(dir, `results-${worker}.json`), JSON.stringify(results));
+    console.log("done");
+    break;
+  }
+}
+
+/** A worker process and a way to wait for its next "done". */
+function startWorker(worker: number, options: Options, dir: string) {
+  const viteNode = process.argv[1] ?? "vite-node";
+  const args = [
+    viteNode,
+    fileURLToPath(import.meta.url),
+    "--worker",
+    String(worker),
+    "--excerpts",
+    String(options.excerpts),
+  ];
+  args.push("--seed", String(options.seed), "--jobs", String(options.jobs));
+  if (options.audioDir) args.push("--audio-dir", options.audioDir);
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, BENCH_DIR: dir },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const waiting: (() => void)[] = [];
+  let failure: Error | undefined;
+  const failed: ((error: Error) => void)[] = [];
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
+    if (line.trim() === "done") waiting.shift()?.();
+  });
+  child.on("exit", (code) => {
+    if (code !== 0) {
+      failure = new Error(`bench worker ${worker} exited with ${code}`);
+      for (const reject of failed) reject(failure);
+    }
+  });
+  return {
+    next: () =>
+      new Promise<void>((resolve, reject) => {
+        if (failure) reject(failure);
+        waiting.push(resolve);
+        failed.push(reject);
+      }),
+    send: (line: string) => child.stdin?.write(`${line}\n`),
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+function pct(value: number): string {
+  return `${(100 * value).toFixed(1)}%`;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options.worker !== undefined) return workerMain(options.worker, options);
+  const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+  const audioDir = options.audioDir ?? defaultAudioDir();
+  const files = audioFiles(audioDir);
+  if (files.length === 0) throw new Error(`No audio files in ${audioDir}`);
+  const dir = mkdtempSync(join(tmpdir(), "tunewave-bench-"));
+  try {
+    const workers = Array.from({ length: options.jobs - 1 }, (_, j) => startWorker(j + 1, options, dir));
+    console.log(`${files.length} recordings in ${audioDir}; ${options.jobs} processes`);
+    const own = await catalogueShare(files, audioDir, 0, options);
+    await Promise.all(workers.map((worker) => worker.next()));
+    const shares = [own, ...workers.map((_, j) => readCatalogue(join(dir, `catalogue-${j + 1}.bin`)))];
+    const all = shares.flat().sort((a, b) => (a.trackKey < b.trackKey ? -1 : 1));
+    const builder = createIndexBuilder();
+    let indexedSeconds = 0;
+    for (const item of all) {
+      if (!item.signature) continue;
+      builder.addSignature(item.trackKey, item.signature);
+      indexedSeconds += item.seconds;
+    }
+    let t = performance.now();
+    const indexBytes = builder.finish();
+    const finishMs = performance.now() - t;
+    t = performance.now();
+    const index = loadIndex(indexBytes);
+    const loadMs = performance.now() - t;
+    const hours = indexHours(index);
+    const heldOutCount = all.filter((item) => !item.signature).length;
+    const indexedExcerpts = all.flatMap((item) => item.excerpts).filter((excerpt) => !excerpt.heldOut).length;
+    const heldOutExcerpts = all.flatMap((item) => item.excerpts).filter((excerpt) => excerpt.heldOut).length;
+    console.log(
+      `index: ${index.trackKeys.length} recordings, ${(indexedSeconds / 3600).toFixed(2)} h, ${index.entries.length} hashes, ` +
+        `${(indexBytes.length / 1e6).toFixed(1)} MB; finish ${finishMs.toFixed(0)} ms, load ${loadMs.toFixed(0)} ms (${elapsed()})`,
+    );
+    const indexPath = join(dir, "index.bin");
+    writeFileSync(indexPath, indexBytes);
+    for (const worker of workers) worker.send(indexPath);
+    const results = queryExcerpts(
+      index,
+      own.flatMap((item) => item.excerpts),
+      options.seed,
+    );
+    await Promise.all(workers.map((worker) => worker.next()));
+    for (let j = 1; j < options.jobs; j++) {
+      results.push(...(JSON.parse(readFileSync(join(dir, `results-${j}.json`), "utf8")) as QueryResult[]));
+    }
+    for (const negative of syntheticNegatives(seededRandom(options.seed + 1), 60)) {
+      for (const seconds of RECORDING_CHECKPOINTS_SECONDS) {
+        const { match, signatureMs, matchMs, bestVotes } = runQuery(
+          index,
+          negative.samples.subarray(0, seconds * BENCH_RATE),
+        );
+        results.push({
+          condition: `synthetic: ${negative.name}`,
+          seconds,
+          trackKey: null,
+          matchedKey: match?.trackKey ?? null,
+          score: match?.score ?? 0,
+          offsetErrorMs: null,
+          matchMs,
+          signatureMs,
+          bestVotes,
+        });
+      }
+    }
+    report(options, {
+      files,
+      hours,
+      indexBytes,
+      index,
+      heldOutCount,
+      indexedExcerpts,
+      heldOutExcerpts,
+      results,
+      started,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+type Run = {
+  files: string[];
+  hours: number;
+  indexBytes: Uint8Array;
+  index: TrackIndex;
+  heldOutCount: number;
+  indexedExcerpts: number;
+  heldOutExcerpts: number;
+  results: QueryResult[];
+  started: number;
+};
+
+/** The top directory that tells the catalogue's sources apart (here wesnoth and warzone2100). */
+function sourceOf(trackKey: string, keys: readonly string[]): string {
+  const split = keys.map((key) => key.split("/"));
+  let common = 0;
+  while (split.every((parts) => parts[common] !== undefined && parts[common] === split[0]?.[common]))
+    common++;
+  return trackKey.split("/")[common] ?? trackKey;
+}
+
+function report(options: Options, run: Run): void {
+  const { results, index, indexBytes, hours } = run;
+  const positives = results.filter((r) => r.trackKey !== null);
+  const negatives = results.filter((r) => r.trackKey === null);
+  const rows = CONDITIONS.map((condition) => {
+    const accuracy: Record<string, number> = {};
+    const wrong: Record<string, number> = {};
+    for (const seconds of RECORDING_CHECKPOINTS_SECONDS) {
+      const cell = positives.filter((r) => r.condition === condition.name && r.seconds === seconds);
+      accuracy[`${seconds}s`] =
+        cell.filter((r) => r.matchedKey === r.trackKey).length / Math.max(1, cell.length);
+      wrong[`${seconds}s`] = cell.filter((r) => r.matchedKey !== null && r.matchedKey !== r.trackKey).length;
+    }
+    return { condition: condition.name, accuracy, wrong };
+  });
+  const falseMatches = negatives.filter((r) => r.matchedKey !== null);
+  const falseMatchRate = falseMatches.length / Math.max(1, negatives.length);
+  const wrongTrack = positives.filter((r) => r.matchedKey !== null && r.matchedKey !== r.trackKey);
+  const matchTimes = results.map((r) => r.matchMs);
+  const offsetErrors = positives.flatMap((r) => (r.offsetErrorMs === null ? [] : [r.offsetErrorMs]));
+  const zeroDb = rows.filter((row) => row.condition.endsWith(" 0 dB"));
+  const worst = (key: string) => Math.min(...zeroDb.map((row) => row.accuracy[key] ?? 0));
+  const keys = index.trackKeys;
+  const bySource: Record<string, Record<string, string>> = {};
+  for (const row of zeroDb) {
+    for (const source of new Set(keys.map((key) => sourceOf(key, keys)))) {
+      for (const seconds of [3, 6]) {
+        const cell = positives.filter(
+          (r) =>
+            r.condition === row.condition &&
+            r.seconds === seconds &&
+            r.trackKey &&
+            sourceOf(r.trackKey, keys) === source,
+        );
+        const ok = cell.filter((r) => r.matchedKey === r.trackKey).length;
+        const entry = bySource[`${row.condition}, ${seconds} s`] ?? {};
+        entry[source] = `${pct(ok / Math.max(1, cell.length))} of ${cell.length}`;
+        bySource[`${row.condition}, ${seconds} s`] = entry;
+      }
+    }
+  }
+  const summary = {
+    accuracy3sAt0dB: worst("3s"),
+    accuracy6sAt0dB: worst("6s"),
+    falseMatchRate,
+    wrongTrackRate: wrongTrack.length / Math.max(1, positives.length),
+    matchP50Ms: percentile(matchTimes, 50),
+    matchP99Ms: percentile(matchTimes, 99),
+    signatureP50Ms: percentile(
+      results.filter((r) => r.seconds === 12).map((r) => r.signatureMs),
+      50,
+    ),
+    offsetErrorP50Ms: percentile(offsetErrors, 50),
+    offsetErrorP95Ms: percentile(offsetErrors, 95),
+    indexMegabytesPerHour: indexBytes.length / 1e6 / hours,
+    negativeVotesP99: percentile(
+      negatives.map((r) => r.bestVotes),
+      99,
+    ),
+  };
+  const seconds = (performance.now() - run.started) / 1000;
+
+  console.log("");
+  console.log(`| condition | ${RECORDING_CHECKPOINTS_SECONDS.map((s) => `${s} s`).join(" | ")} |`);
+  console.log(`|---|${RECORDING_CHECKPOINTS_SECONDS.map(() => "---:").join("|")}|`);
+  for (const row of rows) {
+    console.log(
+      `| ${row.condition} | ${RECORDING_CHECKPOINTS_SECONDS.map((s) => pct(row.accuracy[`${s}s`] ?? 0)).join(" | ")} |`,
+    );
+  }
+  console.log("");
+  console.log(
+    `queries per cell: ${run.indexedExcerpts} excerpts (${options.excerpts} per indexed recording of ${EXCERPT_SECONDS} s or more, seeded)`,
+  );
+  for (const [cell, sources] of Object.entries(bySource)) {
+    console.log(
+      `  ${cell}: ${Object.entries(sources)
+        .map(([source, value]) => `${source} ${value}`)
+        .join(", ")}`,
+    );
+  }
+  console.log(
+    `false matches: ${falseMatches.length} of ${negatives.length} queries (${pct(falseMatchRate)}): ` +
+      `${run.heldOutExcerpts} excerpts of ${run.heldOutCount} held-out recordings x ${NEGATIVE_CONDITIONS.length} conditions, ` +
+      `and 61 synthetic signals, each at ${RECORDING_CHECKPOINTS_SECONDS.join("/")} s`,
+  );
+  for (const r of falseMatches)
+    console.log(`  false match: ${r.condition}, ${r.seconds} s -> ${r.matchedKey} (${r.score})`);
+  console.log(
+    `wrong track on indexed queries: ${wrongTrack.length} of ${positives.length} (${pct(summary.wrongTrackRate)})`,
+  );
+  for (const r of wrongTrack.slice(0, 10))
+    console.log(`  wrong: ${r.condition}, ${r.seconds} s, ${r.trackKey} -> ${r.matchedKey}`);
+  console.log(
+    `offset error of right matches: p50 ${summary.offsetErrorP50Ms.toFixed(0)} ms, p95 ${summary.offsetErrorP95Ms.toFixed(0)} ms`,
+  );
+  console.log(
+    `index: ${(indexBytes.length / 1e6).toFixed(1)} MB for ${hours.toFixed(2)} h = ${summary.indexMegabytesPerHour.toFixed(2)} MB per hour`,
+  );
+  console.log(
+    `latency: match p50 ${summary.matchP50Ms.toFixed(1)} ms, p99 ${summary.matchP99Ms.toFixed(1)} ms over ${matchTimes.length} queries; ` +
+      `signature of 12 s p50 ${summary.signatureP50Ms.toFixed(1)} ms`,
+  );
+  const verdicts = [
+    [
+      "3 s at 0 dB (worst of white and pink)",
+      summary.accuracy3sAt0dB >= TARGETS.accuracy3sAt0dB,
+      `${pct(summary.accuracy3sAt0dB)}, target 95%`,
+    ],
+    [
+      "6 s at 0 dB (worst of white and pink)",
+      summary.accuracy6sAt0dB >= TARGETS.accuracy6sAt0dB,
+      `${pct(summary.accuracy6sAt0dB)}, target 99%`,
+    ],
+    [
+      "false matches",
+      falseMatchRate <= TARGETS.falseMatchRate,
+      `${pct(falseMatchRate)}, target at most 0.5%`,
+    ],
+    [
+      "match p50",
+      summary.matchP50Ms <= TARGETS.matchP50Ms,
+      `${summary.matchP50Ms.toFixed(1)} ms, target at most 20 ms`,
+    ],
+  ] as const;
+  for (const [name, met, text] of verdicts) console.log(`${met ? "met    " : "NOT MET"} ${name}: ${text}`);
+  console.log(`total ${seconds.toFixed(0)} s`);
+
+  const resultsDir = join(dirname(fileURLToPath(import.meta.url)), "results");
+  mkdirSync(resultsDir, { recursive: true });
+  const json = {
+    date: new Date().toISOString(),
+    options: {
+      ...options,
+      benchRate: BENCH_RATE,
+      signatureRate: SIGNATURE_SAMPLE_RATE,
+      holdOutEvery: HOLD_OUT_EVERY,
+    },
+    catalogue: {
+      recordings: run.files.length,
+      indexed: index.trackKeys.length,
+      heldOut: run.heldOutCount,
+      hours,
+    },
+    index: {
+      bytes: indexBytes.length,
+      hashes: index.entries.length,
+      megabytesPerHour: summary.indexMegabytesPerHour,
+    },
+    queriesPerCell: run.indexedExcerpts,
+    conditions: rows,
+    zeroDbBySource: bySource,
+    negatives: { queries: negatives.length, falseMatches },
+    summary,
+    targets: TARGETS,
+    seconds,
+  };
+  writeFileSync(join(resultsDir, "recognition.json"), `${JSON.stringify(json, null, 2)}\n`);
+}
+
+await main();

@@ -1,0 +1,199 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
+import { Miniflare, type WorkerOptions } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { splitSeed } from "../origin/catalog/sql";
+import { gzipSize } from "./bytes";
+
+export const root = path.resolve(import.meta.dirname, "..");
+const seedFile = path.join(root, "origin/catalog/dist/seed.sql");
+const proxyWorkerEntry = path.join(root, "bench/proxy-worker.ts");
+const wrangler = path.join(root, "node_modules/.bin/wrangler");
+/** The site's worker name in Miniflare, and the bench's own worker that runs `measureProxy`. */
+export const siteWorkerName = "tunewave-web";
+export const proxyWorkerName = "bench-proxy";
+
+/**
+ * What the bench serves, copied once into a folder of its own so that a build started elsewhere
+ * during the run cannot change it: the worker as `wrangler deploy` would upload it (the same
+ * command as scripts/report-bundle.mjs: the entry and every module beside it, minified) and the
+ * static assets folder.
+ */
+export type Snapshot = {
+  dir: string;
+  workerDir: string;
+  workerFiles: string[];
+  /** The entry module's source (it names the Remix manifest the assets must hold). */
+  workerSource: string;
+  workerRawBytes: number;
+  workerGzipBytes: number;
+  publicDir: string;
+};
+
+export type Site = {
+  /** http://127.0.0.1:port, no trailing slash. */
+  url: string;
+  miniflare: Miniflare;
+  close: () => Promise<void>;
+};
+
+/**
+ * wrangler bakes its own NODE_ENV into the bundle (`process.env.NODE_ENV`): the bench's (vite-node
+ * sets development) must not leak in, so it sees what `npm run build` gives it.
+ */
+function wranglerEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+  delete env.NODE_ENV;
+  return env;
+}
+
+function runWrangler(args: string[]): void {
+  try {
+    execFileSync(wrangler, args, {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: wranglerEnv(),
+    });
+  } catch (error) {
+    const failed = error as { stdout?: Buffer; stderr?: Buffer };
+    process.stderr.write(failed.stdout ?? "");
+    process.stderr.write(failed.stderr ?? "");
+    throw new Error(`wrangler ${args.join(" ")} failed`);
+  }
+}
+
+export function snapshotSite(): Snapshot {
+  const dir = mkdtempSync(path.join(tmpdir(), "tunewave-bench-"));
+  const workerDir = path.join(dir, "worker");
+  runWrangler(["deploy", "--dry-run", "--outdir", workerDir, "--minify"]);
+  const workerFiles = readdirSync(workerDir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.name.endsWith(".map") && entry.name !== "README.md")
+    .map((entry) => entry.name);
+  let workerRawBytes = 0;
+  let workerGzipBytes = 0;
+  for (const name of workerFiles) {
+    const bytes = readFileSync(path.join(workerDir, name));
+    workerRawBytes += bytes.length;
+    workerGzipBytes += gzipSize(bytes);
+  }
+  const publicDir = path.join(dir, "public");
+  cpSync(path.join(root, "public"), publicDir, { recursive: true });
+  return {
+    dir,
+    workerDir,
+    workerFiles,
+    workerSource: readFileSync(path.join(workerDir, "index.js"), "utf8"),
+    workerRawBytes,
+    workerGzipBytes,
+    publicDir,
+  };
+}
+
+/** A module type of Miniflare, from the file name (wrangler's default rules and our [[rules]]). */
+function moduleTypeOf(file: string): "ESModule" | "CommonJS" | "Text" | "Data" | "CompiledWasm" {
+  if (file.endsWith(".js") || file.endsWith(".mjs")) return "ESModule";
+  if (file.endsWith(".cjs")) return "CommonJS";
+  if (file.endsWith(".wasm")) return "CompiledWasm";
+  if (file.endsWith(".bin")) return "Data";
+  return "Text";
+}
+
+/**
+ * The bench's own worker (`measureProxy` and the embedded origin), bundled by wrangler like the
+ * site, from a config of its own so that nothing of wrangler.toml but the compatibility date applies.
+ */
+function bundleProxyWorker(snapshot: Snapshot, compatibilityDate: string): string {
+  const dir = path.join(snapshot.dir, proxyWorkerName);
+  mkdirSync(dir);
+  const config = path.join(dir, "wrangler.toml");
+  writeFileSync(
+    config,
+    [
+      `name = "${proxyWorkerName}"`,
+      `main = ${JSON.stringify(proxyWorkerEntry)}`,
+      `compatibility_date = "${compatibilityDate}"`,
+    ].join("\n"),
+  );
+  runWrangler(["deploy", "--dry-run", "--config", config, "--outdir", dir]);
+  return path.join(dir, `${path.basename(proxyWorkerEntry, ".ts")}.js`);
+}
+
+/**
+ * Serves the snapshot with Miniflare (workerd) as `wrangler dev --local` wires it — bindings,
+ * [vars], static assets and their _headers, compatibility date, all read from wrangler.toml by
+ * wrangler's own `unstable_getMiniflareWorkerOptions` — without wrangler's dev proxy in front.
+ * D1 is in memory: the migrations, then the catalogue seed.
+ */
+export async function startSite(snapshot: Snapshot, options: { inspectorPort?: number } = {}): Promise<Site> {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
+  if (!workerOptions.compatibilityDate) throw new Error("wrangler.toml has no compatibility_date");
+  if (!workerOptions.assets) throw new Error("wrangler.toml has no [assets]");
+  if (!snapshot.workerFiles.includes("index.js")) throw new Error(`wrangler wrote no index.js`);
+  const moduleNames = ["index.js", ...snapshot.workerFiles.filter((name) => name !== "index.js")];
+  const site = {
+    ...workerOptions,
+    name: siteWorkerName,
+    modules: moduleNames.map((name) => ({
+      type: moduleTypeOf(name),
+      path: path.join(snapshot.workerDir, name),
+    })),
+    modulesRoot: snapshot.workerDir,
+    assets: { ...workerOptions.assets, directory: snapshot.publicDir },
+  } as WorkerOptions;
+  const proxyScript = bundleProxyWorker(snapshot, workerOptions.compatibilityDate);
+  const proxyWorker: WorkerOptions = {
+    name: proxyWorkerName,
+    modules: [{ type: "ESModule", path: proxyScript }],
+    modulesRoot: path.dirname(proxyScript),
+    compatibilityDate: workerOptions.compatibilityDate,
+    compatibilityFlags: workerOptions.compatibilityFlags,
+    d1Databases: workerOptions.d1Databases,
+  };
+  const miniflare = new Miniflare({
+    host: "127.0.0.1",
+    port: 0,
+    inspectorPort: options.inspectorPort,
+    handleRuntimeStdio: forwardRuntimeOutput,
+    workers: [site, proxyWorker],
+  });
+  try {
+    const ready = await miniflare.ready;
+    await seedDatabase(miniflare);
+    return { url: ready.origin, miniflare, close: () => miniflare.dispose() };
+  } catch (error) {
+    await miniflare.dispose();
+    throw error;
+  }
+}
+
+/**
+ * workerd's output, without the one error a load test makes by design: autocannon closes its
+ * connections when its time is up, and workerd reports each answer it could not finish writing.
+ */
+function forwardRuntimeOutput(stdout: Readable, stderr: Readable): void {
+  for (const stream of [stdout, stderr]) {
+    let dropStack = false;
+    createInterface({ input: stream }).on("line", (line) => {
+      if (/disconnected: ::write.*Connection reset by peer/.test(line)) dropStack = true;
+      else if (dropStack && line.startsWith("stack: ")) dropStack = false;
+      else process.stderr.write(`${line}\n`);
+    });
+  }
+}
+
+async function seedDatabase(miniflare: Miniflare): Promise<void> {
+  const db = await miniflare.getD1Database("DB", siteWorkerName);
+  for (const migration of await readD1Migrations(path.join(root, "origin/migrations"))) {
+    await db.batch(migration.queries.map((query) => db.prepare(query)));
+  }
+  await db.batch(splitSeed(readFileSync(seedFile, "utf8")).map((statement) => db.prepare(statement)));
+}
+
+export function removeSnapshot(snapshot: Snapshot): void {
+  rmSync(snapshot.dir, { recursive: true, force: true });
+}

@@ -1,0 +1,215 @@
+import type { Context } from "hono";
+import * as v from "valibot";
+import { SiteError } from "../../edge/errors";
+import {
+  type WebrecMatchRequest,
+  type WebrecMatchResponse,
+  type WebrecSignatureSummary,
+  webrecMatchRequestSchema,
+} from "../../edge/schemas/webrec";
+import {
+  decodeSignatureBase64,
+  loadIndex,
+  matchSignature,
+  PEAK_BIN_FRACTION,
+  SIGNATURE_MAX_BASE64_LENGTH,
+  type Signature,
+  SignatureError,
+  signatureDurationMs,
+  type TrackIndex,
+} from "../../signature/index";
+import * as db from "../db";
+import type { OriginApp, OriginEnv } from "../env";
+import { cachePolicy, errorResponse, json, parseParams } from "../http";
+import { recognitionManifestPath, recognitionManifestSchema } from "../recognition-index";
+
+/** Largest request body: the largest signature's base64 and room for the other fields. */
+export const webrecMaxBodyBytes = SIGNATURE_MAX_BASE64_LENGTH + 1024;
+
+/** Asset requests need an absolute URL; the binding reads only the path. */
+const assetBase = "https://assets.internal";
+
+export type LoadedRecognitionIndex = { index: TrackIndex; sha256: string; catalogVersion: string };
+
+/** One index per isolate: loaded on the first match request, shared by every later one. */
+let loaded: Promise<LoadedRecognitionIndex> | undefined;
+
+/** The recognition index, loaded once per isolate; a failed load is retried by the next request. */
+export function recognitionIndexOf(assets: Fetcher): Promise<LoadedRecognitionIndex> {
+  if (!loaded) {
+    loaded = loadRecognitionIndex(assets).catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+  }
+  return loaded;
+}
+
+function indexUnavailable(message: string): SiteError {
+  return new SiteError("serviceerror", `Recognition index unavailable: ${message}`);
+}
+
+async function fetchAsset(assets: Fetcher, path: string): Promise<Response> {
+  const response = await assets.fetch(new Request(new URL(path, assetBase)));
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw indexUnavailable(`${path} answered ${response.status}`);
+  }
+  return response;
+}
+
+/**
+ * Reads the manifest, then streams every part into one buffer of the index's size (no second
+ * copy of 20-odd MB), checks the SHA-256 and the index's own structure.
+ */
+async function loadRecognitionIndex(assets: Fetcher): Promise<LoadedRecognitionIndex> {
+  const manifestAnswer = await fetchAsset(assets, recognitionManifestPath);
+  const manifest = v.safeParse(recognitionManifestSchema, await manifestAnswer.json().catch(() => null));
+  if (!manifest.success) throw indexUnavailable(`bad manifest (${v.summarize(manifest.issues)})`);
+  const { bytes: size, parts, sha256, catalogVersion } = manifest.output;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    const response = await fetchAsset(assets, part.path);
+    if (!response.body) throw indexUnavailable(`${part.path} is empty`);
+    const end = at + part.bytes;
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (at + value.byteLength > end) {
+        await reader.cancel();
+        throw indexUnavailable(`${part.path} is longer than the manifest says`);
+      }
+      bytes.set(value, at);
+      at += value.byteLength;
+    }
+    if (at !== end) throw indexUnavailable(`${part.path} is shorter than the manifest says`);
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  if (hex !== sha256) throw indexUnavailable("the parts do not hash to the manifest's SHA-256");
+  try {
+    return { index: loadIndex(bytes), sha256, catalogVersion };
+  } catch (error) {
+    throw indexUnavailable(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** 413: the catalogue has no type for it (invalidparam is a 400), so the status is given here. */
+function payloadTooLarge(message: string): Response {
+  return errorResponse(new SiteError("invalidparam", message), 413);
+}
+
+/** The body as text, read up to `limit` bytes; null when it is longer. */
+async function bodyText(request: Request, limit: number): Promise<string | null> {
+  if (Number(request.headers.get("content-length")) > limit) {
+    await request.body?.cancel();
+    return null;
+  }
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const joined = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(joined);
+}
+
+type ParsedRequest = { request: WebrecMatchRequest; signature: Signature } | { refused: Response };
+
+/**
+ * Spec 002 §3 web match request: a body of at most webrecMaxBodyBytes (else 413), JSON (else 400),
+ * the fields of webrecMatchRequestSchema (else 400), and a signature no longer than
+ * SIGNATURE_MAX_BASE64_LENGTH (else 413) that the signature module accepts (else 400).
+ */
+async function readMatchRequest(c: Context<{ Bindings: OriginEnv }>): Promise<ParsedRequest> {
+  const text = await bodyText(c.req.raw, webrecMaxBodyBytes);
+  if (text === null) return { refused: payloadTooLarge(`Request body over ${webrecMaxBodyBytes} bytes`) };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new SiteError("invalidparam", "The request body is not JSON");
+  }
+  const data = v.safeParse(v.object({ data: v.string() }), body);
+  if (data.success && data.output.data.length > SIGNATURE_MAX_BASE64_LENGTH) {
+    return {
+      refused: payloadTooLarge(`Signature data longer than ${SIGNATURE_MAX_BASE64_LENGTH} characters`),
+    };
+  }
+  const request = parseParams(webrecMatchRequestSchema, body);
+  try {
+    return { request, signature: decodeSignatureBase64(request.data) };
+  } catch (error) {
+    if (error instanceof SignatureError && error.reason === "toolarge")
+      return { refused: payloadTooLarge(error.message) };
+    throw error;
+  }
+}
+
+/** Spec 002 §7 returnSig "Returns a signature array": each peak as [time ms, frequency Hz]. */
+export function signatureSummary(signature: Signature): WebrecSignatureSummary {
+  const msPerFrame = (signature.hop * 1000) / signature.sampleRate;
+  const hzPerBin = signature.sampleRate / signature.fftSize / PEAK_BIN_FRACTION;
+  return {
+    sampleRate: signature.sampleRate,
+    fftSize: signature.fftSize,
+    hop: signature.hop,
+    frameCount: signature.frameCount,
+    durationMs: Math.round(signatureDurationMs(signature)),
+    peakCount: signature.frames.length,
+    signature: Array.from(signature.frames, (frame, i) => [
+      Math.round(frame * msPerFrame),
+      Math.round((signature.bins[i] as number) * hzPerBin * 10) / 10,
+    ]),
+  };
+}
+
+export function registerWebrec(origin: OriginApp) {
+  /** Spec 002 §7 `POST /services/webrec/match`: `{matches: [...]}`, empty when nothing matched. */
+  origin.post("/webrec/match", async (c) => {
+    const parsed = await readMatchRequest(c);
+    if ("refused" in parsed) return parsed.refused;
+    const { index } = await recognitionIndexOf(c.env.ASSETS);
+    const match = matchSignature(index, parsed.signature);
+    const body: WebrecMatchResponse = { matches: [] };
+    if (match) {
+      const [track] = await db.tracksByKeys(c.env.DB, [Number(match.trackKey)]);
+      // An index of another catalogue may name a track the database does not hold: no match then.
+      if (track) {
+        body.matches.push({
+          trackId: String(track.key),
+          weburl: `/track/${track.key}/${encodeURIComponent(track.alias)}`,
+          offset: match.offsetMs,
+          timeskew: match.timeskew,
+          frequencyskew: match.frequencyskew,
+        });
+      } else {
+        console.warn(`webrec: matched ${match.trackKey}, which the catalogue does not hold`);
+      }
+    }
+    return json(c, body, cachePolicy.never);
+  });
+
+  /** Spec 002 §7 `POST /services/webrec/returnSig` (audiocapture=1): the decoded signature. */
+  origin.post("/webrec/returnSig", async (c) => {
+    const parsed = await readMatchRequest(c);
+    if ("refused" in parsed) return parsed.refused;
+    return json(c, signatureSummary(parsed.signature), cachePolicy.never);
+  });
+}

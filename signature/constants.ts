@@ -1,0 +1,102 @@
+/**
+ * Every number of the audio signature in one place. The spec's own constants (002 §4, §9) come
+ * first; the rest are ours (the spec leaves the match service unshown) and are tuned with
+ * `npx vite-node bench/recognition.ts`. Changing anything below the recording constants changes the
+ * signature: bump SIGNATURE_VERSION and rebuild the index.
+ */
+
+/** Spec 002 §9: "Recording checkpoints 3, 6, 9, 12 s"; §4: "the 12 s attempt is final". */
+export const RECORDING_CHECKPOINTS_SECONDS = [3, 6, 9, 12] as const;
+/** Spec 002 §9: "audio buffer 4096". */
+export const AUDIO_BUFFER_SIZE = 4096;
+/** Spec 002 §9: "mono". */
+export const AUDIO_CHANNELS = 1;
+/** Spec 002 §9: "16-bit wav". */
+export const WAV_BITS_PER_SAMPLE = 16;
+
+/** Input rates computeSignature accepts; anything in between is resampled to the fixed rate. */
+export const MIN_INPUT_SAMPLE_RATE = 8000;
+export const MAX_INPUT_SAMPLE_RATE = 192000;
+/** The signature's fixed rate: every recording is resampled to it before analysis. */
+export const SIGNATURE_SAMPLE_RATE = 8000;
+/** Windowed-sinc resampler: zero crossings each side, Kaiser beta, pass band as a share of Nyquist. */
+export const RESAMPLER_ZERO_CROSSINGS = 10;
+export const RESAMPLER_KAISER_BETA = 8;
+export const RESAMPLER_ROLLOFF = 0.92;
+
+/** STFT: Hann window of FFT_SIZE samples (128 ms), one frame every HOP_SIZE samples (32 ms). */
+export const FFT_SIZE = 1024;
+export const HOP_SIZE = 256;
+/**
+ * Peaks are searched in these bands, each with its own density target (peaks per second, the
+ * most salient kept in any one-second window), so that a recording that lost a band (a phone's
+ * missing bass, noise drowning the treble) still has peaks in the others.
+ */
+export const PEAK_BANDS = [
+  { fromHz: 20, toHz: 60, perSecond: 3 },
+  { fromHz: 60, toHz: 250, perSecond: 6 },
+  { fromHz: 250, toHz: 600, perSecond: 10 },
+  { fromHz: 600, toHz: 1400, perSecond: 10 },
+  { fromHz: 1400, toHz: 3900, perSecond: 10 },
+] as const;
+/** A peak is the maximum of its neighbourhood: this many frames and bins on each side. */
+export const PEAK_NEIGHBOURHOOD_FRAMES = 4;
+export const PEAK_NEIGHBOURHOOD_BINS = 12;
+/** Adaptive threshold: a peak stands this many dB above the mean level of the bins around it. */
+export const PEAK_BACKGROUND_BINS = 40;
+export const PEAK_MIN_SALIENCE_DB = 6;
+/** Below this level (dB, full-scale sine = 0) nothing counts as a peak: digital silence. */
+export const PEAK_FLOOR_DB = -90;
+/** Peak frequencies are kept in 1/BIN_FRACTION of a bin (parabolic interpolation). */
+export const PEAK_BIN_FRACTION = 8;
+
+/** Target zone of the landmark pairs (Wang 2003): frames after the anchor and the frequency span. */
+export const PAIR_MIN_FRAMES = 1;
+export const PAIR_MAX_FRAMES = 64;
+/** Hash frequencies are quantised to this many FFT bins (15.6 Hz). */
+export const HASH_FREQUENCY_BINS = 2;
+/** Largest |f2 - f1| in hash frequency units. */
+export const PAIR_MAX_FREQUENCY_DELTA = 63;
+/** Pairs per anchor: the index keeps few, the query tries more, so a lost peak costs less. */
+export const INDEX_FANOUT = 6;
+export const QUERY_FANOUT = 12;
+/** The query also looks its pairs up with dt this many frames shorter and longer. */
+export const QUERY_DT_TOLERANCE_FRAMES = 1;
+/** Hash layout: f1 (8 bits) | f2 - f1 + 63 (7 bits) | dt - 1 (6 bits). */
+export const HASH_BITS = 21;
+
+/**
+ * Speed skew: the query's peaks are rescaled by each of these speed factors before hashing (1 first,
+ * the rest only when 1 finds nothing sure), so a recording played up to ±2 % fast or slow still
+ * matches.
+ */
+export const SKEW_FACTORS = [1, 0.995, 1.005, 0.99, 1.01, 0.985, 1.015, 0.98, 1.02] as const;
+/** Offset histogram: votes within this many frames of an offset count together. */
+export const MATCH_OFFSET_TOLERANCE_FRAMES = 1;
+/** A match needs at least this many aligned hashes ... */
+export const MATCH_MIN_ALIGNED = 8;
+/**
+ * ... and this many standard deviations above the best other track, its votes read as a Poisson
+ * count of chance alignments (b + 2.5 sqrt(b + 1): 9 against 2, 25 against 15, 76 against 57).
+ */
+export const MATCH_MARGIN = 2.5;
+/**
+ * Unless the other track itself stands this far above the third: then the two share the recording
+ * (a remaster, a medley) and the better one is the answer.
+ */
+export const MATCH_SHARED_MARGIN = 6;
+/** A match at speed 1 with this many aligned hashes skips the skew scan. */
+export const MATCH_SURE_ALIGNED = 24;
+
+/** Signature binary format. */
+export const SIGNATURE_MAGIC = "TWSG";
+export const SIGNATURE_VERSION = 1;
+/** Reject signatures of recordings longer than this (the last checkpoint is 12 s). */
+export const SIGNATURE_MAX_SECONDS = 30;
+/** Reject encoded signatures above this size (bytes before base64); 12 s take about 1.5 KB. */
+export const SIGNATURE_MAX_BYTES = 8192;
+export const SIGNATURE_MAX_BASE64_LENGTH = Math.ceil(SIGNATURE_MAX_BYTES / 3) * 4;
+
+/** Index binary format. */
+export const INDEX_MAGIC = "TWIX";
+export const INDEX_VERSION = 1;

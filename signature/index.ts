@@ -1,0 +1,28 @@
+/**
+ * The audio signature shared by the browser (in a Web Worker), the catalogue builder, the origin's
+ * match service and the command line: pure TypeScript, no DOM, Workers or Node APIs.
+ */
+export * from "./constants";
+export { SignatureError, type SignatureErrorReason } from "./errors";
+export { type Match, matchSignature, type Ranking, rankSignature } from "./match";
+export { resample } from "./resample";
+export {
+  computeSignature,
+  decodeSignature,
+  decodeSignatureBase64,
+  encodeSignature,
+  encodeSignatureBase64,
+  mixToMono,
+  type Signature,
+  signatureDurationMs,
+} from "./signature";
+export {
+  buildIndex,
+  createIndexBuilder,
+  type IndexBuilder,
+  type IndexTrack,
+  indexHours,
+  loadIndex,
+  type TrackIndex,
+} from "./track-index";
+export { encodeWav16 } from "./wav";

@@ -1,0 +1,306 @@
+import {
+  FFT_SIZE,
+  MATCH_MARGIN,
+  MATCH_MIN_ALIGNED,
+  MATCH_OFFSET_TOLERANCE_FRAMES,
+  MATCH_SHARED_MARGIN,
+  MATCH_SURE_ALIGNED,
+  PEAK_BIN_FRACTION,
+  QUERY_DT_TOLERANCE_FRAMES,
+  QUERY_FANOUT,
+  SIGNATURE_SAMPLE_RATE,
+  SKEW_FACTORS,
+} from "./constants";
+import { anchorFrequency, forEachLandmark, landmarkPeaks } from "./landmarks";
+import type { Signature } from "./signature";
+import type { TrackIndex } from "./track-index";
+
+/** A recognised recording: which track, where in it the recording starts, and how fast it played. */
+export type Match = {
+  trackKey: string;
+  /** Hashes of the recording aligned with the track at the matched offset. */
+  score: number;
+  /** Position in the track of the recording's first sample. */
+  offsetMs: number;
+  /** Recording's tempo over the track's, minus 1 (+0.02: 2 % fast), from the alignment's slope. */
+  timeskew: number;
+  /** Recording's frequencies over the track's, minus 1 (+0.02: 2 % higher), from the aligned peaks. */
+  frequencyskew: number;
+};
+
+/** One hypothesis: the recording is `track` from frame `offset` on, played `speed` times as fast. */
+export type Candidate = {
+  track: number;
+  offset: number;
+  speed: number;
+  /** Aligned hashes in the offset histogram, within MATCH_OFFSET_TOLERANCE_FRAMES of the offset. */
+  votes: number;
+};
+
+/** The matcher's view before its decision: the best candidate and the best one of another track. */
+export type Ranking = { best: Candidate | null; second: Candidate | null; third: Candidate | null };
+
+// Local copies: these are read in the innermost loops.
+const TOLERANCE = MATCH_OFFSET_TOLERANCE_FRAMES;
+/** The largest speed difference the alignment looks for around the speed that matched. */
+const MAX_SKEW = 0.02;
+/** Anchors from 600 Hz up measure the frequency skew (in 1/PEAK_BIN_FRACTION bins). */
+const SKEW_MIN_FREQUENCY = (600 / (SIGNATURE_SAMPLE_RATE / FFT_SIZE)) * PEAK_BIN_FRACTION;
+/** Offsets are shifted so that a recording starting a little before the track stays non-negative. */
+const OFFSET_BIAS = 4096;
+
+/** Counts votes per (track, offset) key in an open-addressing table sized for the votes to come. */
+class VoteTable {
+  readonly keys: Float64Array;
+  readonly counts: Uint32Array;
+  private readonly shift: number;
+  private readonly mask: number;
+
+  constructor(expected: number) {
+    const bits = Math.max(8, Math.ceil(Math.log2(Math.max(1, expected) * 2)));
+    this.keys = new Float64Array(2 ** bits).fill(-1);
+    this.counts = new Uint32Array(2 ** bits);
+    this.shift = 32 - bits;
+    this.mask = 2 ** bits - 1;
+  }
+
+  private slot(key: number): number {
+    const low = key % 4294967296;
+    const high = Math.floor(key / 4294967296);
+    let at = Math.imul(low ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+    for (;;) {
+      const found = this.keys[at] as number;
+      if (found === key || found === -1) return at;
+      at = (at + 1) & this.mask;
+    }
+  }
+
+  add(key: number): void {
+    const at = this.slot(key);
+    this.keys[at] = key;
+    this.counts[at] = (this.counts[at] as number) + 1;
+  }
+
+  get(key: number): number {
+    return this.counts[this.slot(key)] as number;
+  }
+
+  /** Votes within TOLERANCE of the key's offset. */
+  window(key: number): number {
+    let sum = this.get(key);
+    for (let d = 1; d <= TOLERANCE; d++) sum += this.get(key - d) + this.get(key + d);
+    return sum;
+  }
+}
+
+/**
+ * Wang 2003: the query's hashes that are in the index vote for (track, time offset); a true match
+ * piles its votes on one offset. Returns each voted track's best cell at one speed hypothesis.
+ */
+function vote(index: TrackIndex, signature: Signature, speed: number): Candidate[] {
+  const peaks = landmarkPeaks(signature.frames, signature.bins, speed);
+  const hashes: number[] = [];
+  const anchors: number[] = [];
+  forEachLandmark(
+    peaks,
+    QUERY_FANOUT,
+    (hash, anchor) => {
+      hashes.push(hash);
+      anchors.push(anchor);
+    },
+    QUERY_DT_TOLERANCE_FRAMES,
+  );
+  const { offsets, entries, timeBits } = index;
+  const span = 2 ** timeBits + 2 * OFFSET_BIAS;
+  const frameMask = 2 ** timeBits - 1;
+  let expected = 0;
+  for (const hash of hashes) expected += (offsets[hash + 1] as number) - (offsets[hash] as number);
+  const table = new VoteTable(expected);
+  for (let q = 0; q < hashes.length; q++) {
+    const hash = hashes[q] as number;
+    const time = peaks.times[anchors[q] as number] as number;
+    const end = offsets[hash + 1] as number;
+    for (let e = offsets[hash] as number; e < end; e++) {
+      const entry = entries[e] as number;
+      const offset = Math.round((entry & frameMask) - time) + OFFSET_BIAS;
+      if (offset >= 0) table.add((entry >>> timeBits) * span + offset);
+    }
+  }
+  // Each track's best cell: the podium compares tracks.
+  const bestOfTrack = new Map<number, Candidate>();
+  const { keys } = table;
+  for (let slot = 0; slot < keys.length; slot++) {
+    const key = keys[slot] as number;
+    if (key < 0) continue;
+    const votes = table.window(key);
+    const track = Math.floor(key / span);
+    const offset = (key % span) - OFFSET_BIAS;
+    const known = bestOfTrack.get(track);
+    if (!known || votes > known.votes || (votes === known.votes && offset < known.offset)) {
+      bestOfTrack.set(track, { track, offset, speed, votes });
+    }
+  }
+  return [...bestOfTrack.values()];
+}
+
+function outranks(a: Candidate, b: Candidate | null): boolean {
+  if (b === null) return true;
+  if (a.votes !== b.votes) return a.votes > b.votes;
+  if (a.track !== b.track) return a.track < b.track;
+  return Math.abs(a.speed - 1) < Math.abs(b.speed - 1);
+}
+
+/** The best candidate, then the best of each of the next two tracks. */
+function podium(candidates: readonly Candidate[]): [Candidate | null, Candidate | null, Candidate | null] {
+  let best: Candidate | null = null;
+  for (const candidate of candidates) if (outranks(candidate, best)) best = candidate;
+  let second: Candidate | null = null;
+  for (const candidate of candidates) {
+    if (best && candidate.track !== best.track && outranks(candidate, second)) second = candidate;
+  }
+  let third: Candidate | null = null;
+  for (const candidate of candidates) {
+    if (
+      best &&
+      second &&
+      candidate.track !== best.track &&
+      candidate.track !== second.track &&
+      outranks(candidate, third)
+    ) {
+      third = candidate;
+    }
+  }
+  return [best, second, third];
+}
+
+/** Votes `a` stand `margin` standard deviations above `b`, read as a Poisson count of chance votes. */
+function isAhead(a: number, b: number, margin: number): boolean {
+  return a >= b + margin * Math.sqrt(b + 1);
+}
+
+/**
+ * The best track must have `minimum` votes and stand MATCH_MARGIN above the next track. When the
+ * next track itself stands MATCH_SHARED_MARGIN above the third, the two share the recording (a
+ * remaster, a medley): the better one is the answer.
+ */
+function isMatch(
+  best: Candidate | null,
+  second: Candidate | null,
+  third: Candidate | null,
+  minimum: number,
+): boolean {
+  if (best === null || best.votes < minimum) return false;
+  const secondVotes = second?.votes ?? 0;
+  if (isAhead(best.votes, secondVotes, MATCH_MARGIN)) return true;
+  return secondVotes >= minimum && isAhead(secondVotes, third?.votes ?? 0, MATCH_SHARED_MARGIN);
+}
+
+/**
+ * Scores the index's tracks against the signature through the offset histogram of its hashes.
+ * Speed 1 first; the other SKEW_FACTORS only when speed 1 finds nothing sure.
+ */
+export function rankSignature(index: TrackIndex, signature: Signature): Ranking {
+  const [first, ...others] = SKEW_FACTORS;
+  const cells = vote(index, signature, first);
+  const [best, second, third] = podium(cells);
+  if (!isMatch(best, second, third, MATCH_SURE_ALIGNED)) {
+    for (const speed of others) cells.push(...vote(index, signature, speed));
+  }
+  const [finalBest, finalSecond, finalThird] = podium(cells);
+  return { best: finalBest, second: finalSecond, third: finalThird };
+}
+
+/**
+ * The track a signature comes from, or null. The skews are measured on the aligned anchors: time
+ * skew from the slope of track frames over recording frames, frequency skew from the recording's
+ * anchor frequencies over the track's (as far as the hash's frequency steps tell them).
+ */
+export function matchSignature(index: TrackIndex, signature: Signature): Match | null {
+  const { best, second, third } = rankSignature(index, signature);
+  if (!best || !isMatch(best, second, third, MATCH_MIN_ALIGNED)) return null;
+  const trackKey = index.trackKeys[best.track];
+  if (trackKey === undefined) return null;
+  let { slope, start, frequencyRatio } = alignment(index, signature, best);
+  // A match found at one speed can hold a recording a little off it (a sure match at speed 1 skips
+  // the scan): the anchors are gathered again at the speed the slope says, where the frequency
+  // steps of the hashes no longer favour the anchors that agree with the first speed.
+  if (Math.abs(slope - best.speed) > 0.0025) {
+    ({ slope, start, frequencyRatio } = alignment(index, signature, {
+      ...best,
+      speed: slope,
+      offset: Math.round(start),
+    }));
+  }
+  const msPerFrame = (signature.hop * 1000) / signature.sampleRate;
+  return {
+    trackKey,
+    score: best.votes,
+    offsetMs: Math.round(start * msPerFrame),
+    timeskew: Number((slope - 1).toFixed(5)),
+    frequencyskew: Number((frequencyRatio - 1).toFixed(5)),
+  };
+}
+
+/** Recording frame, track frame, and the recording's anchor frequency over the track's. */
+type Anchor = { x: number; y: number; ratio: number; frequency: number };
+
+/** The query anchors whose hashes hit the track near the candidate's line, drift allowed. */
+function anchorsNear(index: TrackIndex, signature: Signature, best: Candidate): Anchor[] {
+  const peaks = landmarkPeaks(signature.frames, signature.bins, best.speed);
+  const { offsets, entries, timeBits } = index;
+  const frameMask = 2 ** timeBits - 1;
+  // A sure match at speed 1 can come from a recording a little off speed: allow its drift.
+  const window = TOLERANCE + 1 + MAX_SKEW * signature.frameCount;
+  const found: Anchor[] = [];
+  forEachLandmark(
+    peaks,
+    QUERY_FANOUT,
+    (hash, anchor) => {
+      const time = peaks.times[anchor] as number;
+      const end = offsets[hash + 1] as number;
+      for (let e = offsets[hash] as number; e < end; e++) {
+        const entry = entries[e] as number;
+        if (entry >>> timeBits !== best.track) continue;
+        const frame = entry & frameMask;
+        if (Math.abs(frame - time - best.offset) > window) continue;
+        const frequency = anchorFrequency(hash);
+        const bin = signature.bins[anchor] as number;
+        found.push({ x: signature.frames[anchor] as number, y: frame, ratio: bin / frequency, frequency });
+      }
+    },
+    QUERY_DT_TOLERANCE_FRAMES,
+  );
+  return found;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+/**
+ * The line through the aligned anchors (recording frame x, track frame y), robust to stray
+ * anchors: the median slope between anchors half the list apart (Theil-Sen), trusted over a
+ * second or more of anchors; the start is the median of y - slope x, the line at x = 0.
+ */
+function alignment(
+  index: TrackIndex,
+  signature: Signature,
+  best: Candidate,
+): { slope: number; start: number; frequencyRatio: number } {
+  const anchors = anchorsNear(index, signature, best).sort((a, b) => a.x - b.x);
+  const half = Math.floor(anchors.length / 2);
+  const slopes: number[] = [];
+  for (let i = 0; i + half < anchors.length; i++) {
+    const a = anchors[i] as Anchor;
+    const b = anchors[i + half] as Anchor;
+    if (b.x - a.x >= signature.sampleRate / signature.hop) slopes.push((b.y - a.y) / (b.x - a.x));
+  }
+  const fitted = slopes.length >= 6 ? median(slopes) : best.speed;
+  const slope = Math.abs(fitted - best.speed) <= MAX_SKEW ? fitted : best.speed;
+  const start = anchors.length > 0 ? median(anchors.map((a) => a.y - slope * a.x)) : best.offset;
+  const kept = anchors.filter((a) => Math.abs(a.y - (start + slope * a.x)) <= TOLERANCE + 0.5);
+  // Low anchors say little: one frequency step is a large share of a low frequency.
+  const ratios = kept.filter((a) => a.frequency >= SKEW_MIN_FREQUENCY).map((a) => a.ratio);
+  return { slope, start, frequencyRatio: ratios.length >= 8 ? median(ratios) : best.speed };
+}

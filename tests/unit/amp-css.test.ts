@@ -1,0 +1,103 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "vitest";
+import { ampCss, byteLength, checkCssBudget, cssBudgetBytes, inlineStylesOf } from "../../amp/css";
+import { type StylesheetName, stylesheetFiles } from "../../amp/stylesheets";
+
+const root = path.join(import.meta.dirname, "..", "..");
+
+function stylesheetText(name: StylesheetName): string {
+  return readFileSync(path.join(root, stylesheetFiles[name]), "utf8");
+}
+
+test.each([
+  ["!important is dropped, the declaration kept", "a{color:red !important}", "a{color:red}"],
+  ["!important with spaces and any case", "a{color:red ! IMPORTANT;margin:0}", "a{color:red;margin:0}"],
+  ["@import is removed", '@import url("x.css");a{color:red}', "a{color:red}"],
+  ["@charset is removed", '@charset "utf-8";a{color:red}', "a{color:red}"],
+  ["@layer and other unknown at-rules are removed", "@layer base{a{color:red}}b{margin:0}", "b{margin:0}"],
+  ["behavior is removed", "a{behavior:url(x.htc);color:red}", "a{color:red}"],
+  ["-moz-binding is removed", "a{-moz-binding:url(x.xml);color:red}", "a{color:red}"],
+  ["a progid filter is removed", "a{filter:progid:DXImageTransform.Microsoft.Alpha(opacity=50)}", ""],
+  ["i-amphtml- selectors are removed", ".i-amphtml-sizer{display:none}a{color:red}", "a{color:red}"],
+  ["comments are removed", "/* x */a{/* y */color:red}", "a{color:red}"],
+  ["whitespace is squeezed", "a ,\n b  {\n  color :  red ;\n}\n", "a,b{color:red}"],
+  [
+    "media blocks are kept and cleaned",
+    "@media (min-width: 650px) { a { color: red !important } }",
+    "@media (min-width: 650px){a{color:red}}",
+  ],
+  [
+    "supports blocks are kept",
+    "@supports (display: grid) { a { display: grid } }",
+    "@supports (display: grid){a{display:grid}}",
+  ],
+  [
+    "keyframes are kept",
+    "@keyframes spin { from { opacity: 0 } to { opacity: 1 } }",
+    "@keyframes spin{from{opacity:0}to{opacity:1}}",
+  ],
+  ["strings keep their ; { and spaces", 'a::before{content:"a; {b}  c"}', 'a::before{content:"a; {b}  c"}'],
+  [
+    "parentheses keep their ;",
+    "a{background:url(data:image/png;base64,AA)}",
+    "a{background:url(data:image/png;base64,AA)}",
+  ],
+  [
+    "descendant combinators keep their space",
+    ".track-hero :focus-visible{outline-color:#fff}",
+    ".track-hero :focus-visible{outline-color:#fff}",
+  ],
+  ["empty rules go", "a{}b{color:red}", "b{color:red}"],
+])("ampCss: %s", (_name, input, expected) => {
+  expect(ampCss([input]).css).toBe(expected);
+});
+
+test("ampCss reports what it removed", () => {
+  const { removed } = ampCss([
+    '@import "x.css";a{color:red !important;behavior:url(x)}.i-amphtml-x{color:red}',
+  ]);
+  expect(removed).toEqual([
+    'at-rule: @import "x.css"',
+    "!important in color",
+    "forbidden property: behavior",
+    "selector: .i-amphtml-x",
+  ]);
+});
+
+test("ampCss never lets markup through", () => {
+  expect(() => ampCss(['a::before{content:"</style><script>"}'])).toThrow(/markup/);
+  expect(() => ampCss(["a{color:red"])).toThrow(/unterminated/);
+});
+
+test("every stylesheet of the site converts with nothing removed and no !important", () => {
+  for (const name of Object.keys(stylesheetFiles) as StylesheetName[]) {
+    const text = stylesheetText(name);
+    expect(text.length, name).toBeGreaterThan(0);
+    const { css, removed } = ampCss([text]);
+    expect(removed, name).toEqual([]);
+    expect(css, name).not.toMatch(/!\s*important/i);
+    expect(css.length, name).toBeLessThan(text.length);
+  }
+});
+
+test("all stylesheets together fit AMP's budget", () => {
+  const all = (Object.keys(stylesheetFiles) as StylesheetName[]).map(stylesheetText);
+  const { css } = ampCss(all);
+  const budget = checkCssBudget(css, []);
+  expect(budget.totalBytes).toBeLessThanOrEqual(cssBudgetBytes);
+  expect(budget.customBytes).toBe(byteLength(css));
+});
+
+test("the budget counts inline styles and refuses a page over 75 000 bytes", () => {
+  const rule = "a{color:red}";
+  const almost = rule.repeat(Math.floor(cssBudgetBytes / rule.length));
+  expect(checkCssBudget(almost, []).totalBytes).toBeLessThanOrEqual(cssBudgetBytes);
+  expect(() => checkCssBudget(almost, ["--track-bg:#123456;".repeat(10)])).toThrow(/over the budget/);
+  expect(() => checkCssBudget("", ["a".repeat(1001)])).toThrow(/inline style of 1001 bytes/);
+  expect(checkCssBudget("é", ["x"])).toEqual({ customBytes: 2, inlineBytes: 1, totalBytes: 3 });
+});
+
+test("inlineStylesOf finds every style attribute of rendered markup", () => {
+  expect(inlineStylesOf('<p style="a:b">x</p><p>style="no"</p><i style="c:d"></i>')).toEqual(["a:b", "c:d"]);
+});

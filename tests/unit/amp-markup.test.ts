@@ -1,0 +1,483 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { createElement } from "react";
+import { expect, test } from "vitest";
+import { type AmpPageContent, ampRuntimeUrl, renderAmpDocument } from "../../amp/document";
+import { ArtistBody } from "../../amp/pages/artist";
+import { ChartBody, LandingBody } from "../../amp/pages/charts";
+import { errorAmpContent } from "../../amp/pages/error";
+import { HomeBody } from "../../amp/pages/home";
+import { TrackBody } from "../../amp/pages/track";
+import { ampTranslator } from "../../amp/strings";
+import { type StylesheetName, type Stylesheets, stylesheetFiles } from "../../amp/stylesheets";
+import type { ArtistPage, ArtistRelease } from "../../app/data/artist.server";
+import type { ChartPage, ChartsLanding } from "../../app/data/charts.server";
+import type { HomePage } from "../../app/data/home.server";
+import type { TrackPage } from "../../app/data/track.server";
+import type { Image, TrackSummary } from "../../app/data/view";
+import type { PageMeta } from "../../app/meta";
+import { rootData } from "../../app/root-data.server";
+import { resolveRequest } from "../../edge/request-context";
+import { describeErrors, validateAmp } from "../amp-validator";
+
+/** Loading the validator the first time fetches it from the registry. */
+const validatorTimeout = 120_000;
+
+// What hostile data can hold: markup, attribute breakouts, script and data URLs, CSS breakouts.
+const scriptTag = "<script>alert(1)</script>";
+const breakout = '" onload="alert(1)" x="';
+const jsUrl = "javascript:alert(1)";
+const hostileText = `${scriptTag}${breakout}</title></style><amp-analytics></amp-analytics>{{title}}`;
+
+const root = path.join(import.meta.dirname, "..", "..");
+const stylesheets = Object.fromEntries(
+  (Object.keys(stylesheetFiles) as StylesheetName[]).map((name) => [
+    name,
+    readFileSync(path.join(root, stylesheetFiles[name]), "utf8"),
+  ]),
+) as Stylesheets;
+
+function contextFor(url: string) {
+  const request = new Request(url, { headers: { "user-agent": "Mozilla/5.0" } });
+  const edge = resolveRequest(request, undefined);
+  // rootData and requestMeta read the edge only.
+  const context = { edge } as unknown as AppLoadContext;
+  return { request, context, root: rootData(context, request) };
+}
+
+function image(src: string, srcSet = `${src} 300w`): Image {
+  return { src, srcSet, width: 300, height: 300 };
+}
+
+function track(overrides: Partial<TrackSummary> = {}): TrackSummary {
+  return {
+    key: "1",
+    title: hostileText,
+    artist: hostileText,
+    href: jsUrl,
+    cover: image(jsUrl, `${jsUrl} 75w`),
+    isNewRelease: true,
+    ...overrides,
+  };
+}
+
+function hostileHome(): HomePage {
+  return {
+    chartName: hostileText,
+    chartHref: "//evil.example/chart",
+    chartsHref: breakout,
+    identifyHref: "javascript:alert(1)",
+    searchHref: "data:text/html,<script>alert(1)</script>",
+    top: [
+      track(),
+      track({
+        key: "2",
+        href: "/track/2/ok",
+        cover: image("/media/a.jpg", "/media/a.jpg 75w, javascript:x 150w"),
+      }),
+    ],
+    newReleases: [track({ key: "3", cover: undefined })],
+  };
+}
+
+function hostileTrack(): TrackPage {
+  return {
+    key: "1",
+    alias: "a",
+    path: jsUrl,
+    type: "MUSIC",
+    title: hostileText,
+    artist: {
+      name: hostileText,
+      href: `/artist/x${breakout}`,
+      avatar: image(`data:image/svg+xml,${scriptTag}`),
+      topSongs: [track({ key: "4" })],
+    },
+    cover: image(`/media/c.jpg${breakout}`),
+    shareImage: image("/media/c.jpg"),
+    background: "#123456;background:url(javascript:alert(1))",
+    isNewRelease: true,
+    details: {
+      album: hostileText,
+      released: hostileText,
+      releaseDate: `2020-01-01${breakout}`,
+      genre: hostileText,
+      durationMs: 200_000,
+      duration: "3:20",
+      durationIso: "PT3M20S",
+    },
+    count: { total: 5, formatted: hostileText },
+    platform: "web",
+    stores: [{ name: "spotify", label: hostileText, href: jsUrl }],
+    playlist: [{ key: "1", title: hostileText, artist: hostileText, src: jsUrl, playlistBreak: false }],
+    mainIndex: 0,
+    related: [{ ...track({ key: "5" }), playlistIndex: 0 }],
+    lyrics: {
+      lines: [hostileText, hostileText],
+      footer: hostileText,
+      provider: hostileText,
+      demo: true,
+      synced: undefined,
+    },
+    video: jsUrl,
+    share: {
+      twitter: jsUrl,
+      email: `mailto:?subject=${encodeURIComponent(scriptTag)}`,
+      url: "https://tunewave.test/x",
+    },
+    credits: {
+      licence: hostileText,
+      copyright: hostileText,
+      package: hostileText,
+      version: hostileText,
+      packageHref: jsUrl,
+    },
+  };
+}
+
+function hostileChart(): ChartPage {
+  const row = {
+    ...track(),
+    rank: 1,
+    rankLabel: hostileText,
+    album: hostileText,
+    releaseDate: "2020-01-01",
+    artistHref: jsUrl,
+  };
+  return {
+    chart: {
+      type: "genre",
+      countryCode: "WORLD",
+      countryUrlName: hostileText,
+      city: undefined,
+      genre: { urlName: hostileText, name: hostileText },
+      include: "artists",
+      listid: hostileText,
+      size: 2,
+      path: jsUrl,
+      title: hostileText,
+      description: hostileText,
+      countryName: hostileText,
+      href: jsUrl,
+      pageHref: breakout,
+      artistsHref: jsUrl,
+      csvHref: "data:text/csv,x",
+      jsonHref: jsUrl,
+      image: image(jsUrl),
+    },
+    rows: [row, { ...row, key: "2", href: "/track/2/ok", artistHref: "/artist/x/1" }],
+    artists: [{ id: "9", name: hostileText, href: jsUrl, avatar: image(`data:image/png,${breakout}`) }],
+    tabs: [{ type: "genre", href: jsUrl, current: true }],
+    picker: {
+      action: jsUrl,
+      type: "genre",
+      countries: [{ value: hostileText, label: hostileText }],
+      country: hostileText,
+      cities: [],
+      city: undefined,
+      genres: [{ value: hostileText, label: hostileText }],
+      genre: hostileText,
+    },
+    landingHref: jsUrl,
+  };
+}
+
+function hostileLanding(): ChartsLanding {
+  const links = [{ name: hostileText, count: 3, href: jsUrl }];
+  return {
+    picker: { action: jsUrl, countries: [{ value: hostileText, label: hostileText }], country: hostileText },
+    topInMyCountryHref: jsUrl,
+    world: { name: hostileText, top200Href: jsUrl, genres: links },
+    country: {
+      name: hostileText,
+      top200Href: jsUrl,
+      discoveryHref: breakout,
+      cities: [{ name: hostileText, href: jsUrl }],
+      genres: links,
+    },
+    preview: { title: hostileText, href: jsUrl, tracks: [track()] },
+  };
+}
+
+function hostileArtist(): ArtistPage {
+  const release: ArtistRelease = {
+    key: "r",
+    title: hostileText,
+    subtitle: hostileText,
+    href: jsUrl,
+    external: true,
+    image: image(jsUrl),
+    releaseDate: "2020-01-01",
+    releaseDateLabel: hostileText,
+    trackCount: 3,
+    isSingle: false,
+  };
+  return {
+    artist: {
+      id: "1",
+      adamid: "2",
+      name: hostileText,
+      alias: hostileText,
+      genre: hostileText,
+      origin: hostileText,
+      bornOrFormed: hostileText,
+      bio: hostileText,
+      avatar: image(`/media/a.jpg${breakout}`),
+      share: { subject: hostileText, text: hostileText },
+      background: `#000000;background:url(${jsUrl})`,
+      path: jsUrl,
+      href: jsUrl,
+    },
+    latestRelease: release,
+    topSongs: [track()],
+    albums: [release],
+    appearsOn: [{ ...release, key: "s", image: undefined }],
+    playlists: [{ ...release, key: "p" }],
+    similarArtists: [{ ...release, key: "a", external: false, href: breakout }],
+  };
+}
+
+function hostileMeta(base: Pick<PageMeta, "canonical" | "appPath" | "locale">): PageMeta {
+  return {
+    ...base,
+    title: hostileText,
+    description: hostileText,
+    type: "music.song",
+    image: { url: "https://tunewave.test/media/c.jpg", width: 800, height: 800, alt: hostileText },
+    jsonLd: { "@context": "https://schema.org", "@type": "MusicRecording", name: hostileText, url: jsUrl },
+  };
+}
+
+type Tag = { name: string; attributes: Map<string, string> };
+
+function decodeEntities(value: string): string {
+  return value
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#x27;", "'")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
+}
+
+/** Every start tag of the markup. Attribute values are quoted and escaped, so `>` ends a tag. */
+function tagsOf(html: string): Tag[] {
+  const withoutRaw = html
+    .replace(/(<script type="application\/ld\+json">)[\s\S]*?(<\/script>)/g, "$1$2")
+    .replace(/(<style amp-custom>)[\s\S]*?(<\/style>)/g, "$1$2");
+  return [...withoutRaw.matchAll(/<([a-zA-Z][\w-]*)((?:\s+[^\s=>]+(?:="[^"]*")?)*)\s*\/?>/g)].map(
+    (match) => ({
+      name: (match[1] ?? "").toLowerCase(),
+      attributes: new Map(
+        [...(match[2] ?? "").matchAll(/\s+([^\s=>]+)(?:="([^"]*)")?/g)].map((attribute) => [
+          (attribute[1] ?? "").toLowerCase(),
+          decodeEntities(attribute[2] ?? ""),
+        ]),
+      ),
+    }),
+  );
+}
+
+/** The elements an AMP page of ours may hold: no iframe, form, embed, analytics, pixel or ad. */
+const allowedTags = new Set([
+  "html",
+  "head",
+  "meta",
+  "title",
+  "link",
+  "script",
+  "style",
+  "noscript",
+  "body",
+  "a",
+  "span",
+  "div",
+  "p",
+  "h1",
+  "h2",
+  "h3",
+  "section",
+  "article",
+  "header",
+  "footer",
+  "main",
+  "nav",
+  "aside",
+  "ul",
+  "ol",
+  "li",
+  "dl",
+  "dt",
+  "dd",
+  "time",
+  "br",
+  "svg",
+  "path",
+  "amp-img",
+]);
+
+/** What the markup must never carry, whatever the data says. */
+function expectNoActiveContent(html: string): void {
+  const tags = tagsOf(html);
+  for (const tag of tags) {
+    expect(allowedTags.has(tag.name), `<${tag.name}>`).toBe(true);
+    for (const [name, value] of tag.attributes) {
+      expect(name.startsWith("on"), `${tag.name} ${name}`).toBe(false);
+      if (["href", "src", "srcset", "action", "formaction", "xlink:href"].includes(name)) {
+        expect(value.trim(), `${tag.name} ${name}`).not.toMatch(
+          /^(javascript|data|vbscript):|^\/\/|javascript:/i,
+        );
+      }
+      if (name === "style") expect(value, tag.name).toMatch(/^--(track-bg|artist-background):#[0-9a-f]{6}$/i);
+    }
+  }
+  const scripts = tags.filter((tag) => tag.name === "script");
+  expect(scripts.filter((tag) => tag.attributes.get("src") === ampRuntimeUrl)).toHaveLength(1);
+  for (const script of scripts) {
+    const isRuntime = script.attributes.get("src") === ampRuntimeUrl && script.attributes.has("async");
+    expect(isRuntime || script.attributes.get("type") === "application/ld+json", "script").toBe(true);
+  }
+  expect(tags.filter((tag) => tag.name === "style")).toHaveLength(3);
+  expect(html).not.toContain(scriptTag);
+  expect(html).not.toMatch(/<amp-(analytics|pixel)/i);
+  // Inside the JSON-LD nothing can close the script element.
+  for (const json of html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)) {
+    expect(json[1]).not.toMatch(/[<>]/);
+  }
+}
+
+function render(url: string, content: (context: ReturnType<typeof contextFor>) => AmpPageContent) {
+  const context = contextFor(url);
+  const t = ampTranslator(context.context.edge.lang, ["home", "track", "charts", "artist"]);
+  return { t, ...renderAmpDocument({ root: context.root, page: content(context), stylesheets, t }) };
+}
+
+test(
+  "hostile home data reaches the AMP page as text only, and the page stays valid AMP",
+  async () => {
+    const { html } = render("https://tunewave.test/amp", () => ({
+      meta: hostileMeta({ canonical: "https://tunewave.test/", appPath: "/home", locale: "en-US" }),
+      stylesheets: [],
+      body: createElement(HomeBody, { page: hostileHome(), t: ampTranslator("en", ["home"]) }),
+    }));
+    expectNoActiveContent(html);
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    // A safe image of a row survives; its srcset with a script URL does not.
+    expect(html).toContain(
+      '<amp-img class="track-row__cover" src="/media/a.jpg" width="56" height="56" layout="fixed" alt="">',
+    );
+    const result = await validateAmp(html);
+    expect(result.status, describeErrors(result)).toBe("PASS");
+  },
+  validatorTimeout,
+);
+
+test(
+  "hostile track data reaches the AMP page as text only, and the page stays valid AMP",
+  async () => {
+    const { html } = render("https://tunewave.test/amp/de/track/1/a", () => ({
+      meta: hostileMeta({
+        canonical: "https://tunewave.test/de/track/1/a",
+        appPath: "/track/1/a",
+        locale: "de-DE",
+      }),
+      extraMeta: [{ property: "music:musician", content: hostileText }],
+      stylesheets: ["track"],
+      body: createElement(TrackBody, { page: hostileTrack(), t: ampTranslator("de", ["track"]) }),
+    }));
+    expectNoActiveContent(html);
+    // The hostile colour is dropped with its style attribute; plays degrade to links, never audio.
+    expect(html).not.toContain("style=");
+    expect(html).not.toMatch(/<audio|<button/);
+    const result = await validateAmp(html);
+    expect(result.status, describeErrors(result)).toBe("PASS");
+  },
+  validatorTimeout,
+);
+
+test.each([
+  [
+    "chart",
+    () =>
+      createElement(ChartBody, {
+        page: hostileChart(),
+        canonical: jsUrl,
+        t: ampTranslator("ja", ["charts"]),
+      }),
+    "charts",
+  ],
+  [
+    "charts landing",
+    () => createElement(LandingBody, { page: hostileLanding(), t: ampTranslator("pt-br", ["charts"]) }),
+    "charts",
+  ],
+  [
+    "artist",
+    () =>
+      createElement(ArtistBody, {
+        page: hostileArtist(),
+        canonical: jsUrl,
+        t: ampTranslator("de", ["artist"]),
+      }),
+    "artist",
+  ],
+] as const)(
+  "hostile %s data reaches the AMP page as text only, and the page stays valid AMP",
+  async (_name, body, stylesheet) => {
+    const { html } = render("https://tunewave.test/amp/x", () => ({
+      meta: hostileMeta({ canonical: "https://tunewave.test/x", appPath: "/x", locale: "en-US" }),
+      stylesheets: [stylesheet],
+      body: body(),
+    }));
+    expectNoActiveContent(html);
+    expect(html).not.toContain("style=");
+    const result = await validateAmp(html);
+    expect(result.status, describeErrors(result)).toBe("PASS");
+  },
+  validatorTimeout,
+);
+
+test("a safe track colour is the one inline style, and it counts in the CSS budget", () => {
+  const page = { ...hostileTrack(), background: "#3931a3" };
+  const { html, css } = render("https://tunewave.test/amp/track/1/a", () => ({
+    meta: hostileMeta({
+      canonical: "https://tunewave.test/track/1/a",
+      appPath: "/track/1/a",
+      locale: "en-US",
+    }),
+    stylesheets: ["track"],
+    body: createElement(TrackBody, { page, t: ampTranslator("en", ["track"]) }),
+  }));
+  expect(html).toContain('style="--track-bg:#3931a3"');
+  expect(css.inlineBytes).toBe("--track-bg:#3931a3".length);
+  expectNoActiveContent(html);
+});
+
+test(
+  "the AMP error page is valid AMP and marked not to index",
+  async () => {
+    const context = contextFor("https://tunewave.test/amp/ja/no-such-page");
+    const t = ampTranslator("ja", []);
+    const page = errorAmpContent({
+      context: context.context,
+      request: context.request,
+      status: 404,
+      type: "notfound",
+      t,
+    });
+    const { html } = renderAmpDocument({ root: context.root, page, stylesheets, t });
+    expect(html).toContain('<html amp lang="ja-JP" dir="ltr">');
+    expect(html).toContain('<meta name="robots" content="noindex"/>');
+    expect(html).toContain(t("common:error.notfound"));
+    expectNoActiveContent(html);
+    const result = await validateAmp(html);
+    expect(result.status, describeErrors(result)).toBe("PASS");
+  },
+  validatorTimeout,
+);
+
+test("a string key the page does not have fails loudly instead of printing the key", () => {
+  const t = ampTranslator("de", ["track"]);
+  expect(t("track:lyrics")).not.toBe("track:lyrics");
+  expect(() => t("track:noSuchKey")).toThrow(/no string track:noSuchKey/);
+});

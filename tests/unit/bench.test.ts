@@ -1,0 +1,133 @@
+import { describe, expect, test } from "vitest";
+import { atLeast, atMost, formatTable, kb } from "../../bench/budgets";
+import { matchedRoutes, parseManifest, scriptsOf, stylesheetsOf } from "../../bench/bytes";
+import { firstArtistLink } from "../../bench/pages";
+import { quantile } from "../../bench/stats";
+
+function manifestSource(): string {
+  const manifest = {
+    entry: { module: "/build/entry.client-A.js", imports: ["/build/_shared/react-B.js"] },
+    routes: {
+      root: { id: "root", path: "", module: "/build/root-C.js", imports: ["/build/_shared/react-B.js"] },
+      "routes/$": { id: "routes/$", parentId: "root", path: "*", module: "/build/routes/$-D.js" },
+      "routes/($lang)._index": {
+        id: "routes/($lang)._index",
+        parentId: "root",
+        path: ":lang?",
+        index: true,
+        module: "/build/routes/($lang)._index-E.js",
+        imports: ["/build/_shared/list-F.js"],
+      },
+      "routes/($lang).track.$key.$alias": {
+        id: "routes/($lang).track.$key.$alias",
+        parentId: "root",
+        path: ":lang?/track/:key/:alias",
+        module: "/build/routes/($lang).track.$key.$alias-G.js",
+        imports: ["/build/_shared/list-F.js", "/build/_shared/player-H.js"],
+        css: ["/build/css-bundle-I.css"],
+      },
+    },
+  };
+  return `window.__remixManifest=${JSON.stringify(manifest)};`;
+}
+
+describe("first-visit files from the Remix manifest", () => {
+  const manifest = parseManifest(manifestSource());
+
+  test.each([
+    ["/", ["root", "routes/($lang)._index"]],
+    ["/de", ["root", "routes/($lang)._index"]],
+    ["/track/1/song", ["root", "routes/($lang).track.$key.$alias"]],
+    ["/de/track/1/song", ["root", "routes/($lang).track.$key.$alias"]],
+    ["/no/such/page/here", ["root", "routes/$"]],
+  ])("%s renders %j", (pathname, ids) => {
+    expect(matchedRoutes(manifest, pathname).map((route) => route.id)).toEqual(ids);
+  });
+
+  test("scripts: the entry, then each route's module and imports, each once", () => {
+    expect(scriptsOf(manifest, "/track/1/song")).toEqual([
+      "/build/entry.client-A.js",
+      "/build/_shared/react-B.js",
+      "/build/root-C.js",
+      "/build/routes/($lang).track.$key.$alias-G.js",
+      "/build/_shared/list-F.js",
+      "/build/_shared/player-H.js",
+    ]);
+  });
+
+  test("stylesheets: the manifest's css and the page's own stylesheet links, not preloads or other hosts", () => {
+    const html = [
+      '<link rel="stylesheet" href="/build/_assets/site-J.css"/>',
+      '<link rel="preload" as="style" href="/build/_assets/later-K.css"/>',
+      '<link rel="stylesheet" href="https://fonts.example/x.css"/>',
+      '<link href="/build/css-bundle-I.css" rel="stylesheet"/>',
+    ].join("");
+    expect(stylesheetsOf(manifest, "/track/1/song", html)).toEqual([
+      "/build/css-bundle-I.css",
+      "/build/_assets/site-J.css",
+    ]);
+  });
+
+  test("a file that is not a manifest is refused", () => {
+    expect(() => parseManifest("window.__remixManifest={};")).toThrow();
+  });
+});
+
+describe("verdicts", () => {
+  test.each([
+    [atMost, 30, 30, "PASS"],
+    [atMost, 30.01, 30, "FAIL"],
+    [atMost, Number.NaN, 30, "FAIL"],
+    [atLeast, 0.25, 0.25, "PASS"],
+    [atLeast, 0.249, 0.25, "FAIL"],
+    [atLeast, Number.NaN, 98, "FAIL"],
+  ] as const)("%o(%d, %d) is %s", (verdict, value, limit, expected) => {
+    expect(verdict(value, limit)).toBe(expected);
+  });
+
+  test("sizes are in KB of 1000 bytes", () => {
+    expect(kb(40_000)).toBe("40.00 KB");
+    expect(kb(40_130)).toBe("40.13 KB");
+    expect(kb(1_234_567)).toBe("1234.6 KB");
+  });
+});
+
+describe("table", () => {
+  test("columns line up under a header and a rule", () => {
+    const table = formatTable([
+      { area: "edge", item: "track", figure: "120 req/s", budget: "p99 ≤ 30 ms", verdict: "FAIL" },
+      { area: "bytes", item: "worker script", figure: "493.6 KB gzip", budget: "", verdict: "info" },
+    ]).split("\n");
+    expect(table).toHaveLength(4);
+    expect(table[0]?.startsWith("area ")).toBe(true);
+    const verdictColumn = table[0]?.indexOf("verdict");
+    expect(table[2]?.indexOf("FAIL")).toBe(verdictColumn);
+    expect(table[3]?.indexOf("info")).toBe(verdictColumn);
+  });
+});
+
+describe("helpers", () => {
+  test.each([
+    [[5, 1, 4, 2, 3], 0.5, 3],
+    [[5, 1, 4, 2, 3], 0.99, 5],
+    [[5, 1, 4, 2, 3], 0, 1],
+    [Array.from({ length: 100 }, (_, i) => i + 1), 0.99, 99],
+  ])("quantile(%j, %d) = %d", (values, q, expected) => {
+    expect(quantile(values, q)).toBe(expected);
+  });
+
+  test("quantile of nothing is NaN", () => {
+    expect(quantile([], 0.5)).toBeNaN();
+  });
+
+  test.each([
+    [
+      '<a href="/track/1/x">t</a><a href="/artist/doug-kaufman/153832252">Doug</a>',
+      "/artist/doug-kaufman/153832252",
+    ],
+    ['<a href="/artist/a%20b/1?x=1#top">', "/artist/a%20b/1?x=1"],
+    ['<a href="/track/1/x">', undefined],
+  ])("firstArtistLink(%s)", (html, expected) => {
+    expect(firstArtistLink(html)).toBe(expected);
+  });
+});

@@ -1,0 +1,185 @@
+import { describe, expect, test } from "vitest";
+import {
+  buildIndex,
+  computeSignature,
+  createIndexBuilder,
+  indexHours,
+  loadIndex,
+  matchSignature,
+  SignatureError,
+} from "../../signature/index";
+import { composeTrack, renderTrack, whiteNoise } from "./signature-music";
+
+const TRACK_SECONDS = 40;
+const SEEDS = [11, 12, 13, 14, 15, 16];
+const catalogue = SEEDS.map((seed) => ({ key: `track-${seed}`, notes: composeTrack(seed, TRACK_SECONDS) }));
+const INDEX_RATE = 16000;
+const tracks = catalogue.map(({ key, notes }) => ({
+  trackKey: key,
+  samples: renderTrack(notes, { fromSecond: 0, seconds: TRACK_SECONDS, sampleRate: INDEX_RATE }),
+  sampleRate: INDEX_RATE,
+}));
+const indexBytes = buildIndex(tracks);
+const index = loadIndex(indexBytes);
+
+function excerpt(track: number, fromSecond: number, seconds: number, sampleRate: number, speed = 1) {
+  const notes = catalogue[track]?.notes ?? [];
+  return renderTrack(notes, { fromSecond, seconds, sampleRate, speed });
+}
+
+/** Byte equality without the test runner's element-by-element diff (the index is megabytes). */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
+    Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+  );
+}
+
+function addWhiteNoise(samples: Float32Array, snrDb: number, seed: number): Float32Array {
+  let power = 0;
+  for (const value of samples) power += value * value;
+  power /= samples.length;
+  const noise = whiteNoise(samples.length, seed, 1);
+  // Uniform noise in [-1, 1] has power 1/3.
+  const gain = Math.sqrt((power / 10 ** (snrDb / 10)) * 3);
+  return samples.map((value, i) => value + gain * (noise[i] as number));
+}
+
+describe("index", () => {
+  test("holds every track and its length", () => {
+    expect(index.trackKeys).toEqual(catalogue.map((track) => track.key));
+    expect(indexHours(index) * 3600).toBeGreaterThan(TRACK_SECONDS * SEEDS.length - 1);
+    expect(index.entries.length).toBeGreaterThan(1000);
+  });
+
+  test("built track by track is byte for byte the one built at once", () => {
+    const builder = createIndexBuilder();
+    for (const track of tracks) builder.addTrack(track.trackKey, track.samples, track.sampleRate);
+    expect(builder.trackCount).toBe(SEEDS.length);
+    expect(sameBytes(builder.finish(), indexBytes)).toBe(true);
+  });
+
+  test("built from signatures computed elsewhere is the same", () => {
+    const builder = createIndexBuilder();
+    for (const track of tracks)
+      builder.addSignature(track.trackKey, computeSignature(track.samples, track.sampleRate));
+    expect(sameBytes(builder.finish(), indexBytes)).toBe(true);
+  });
+
+  test("loads from bytes at any alignment", () => {
+    const shifted = new Uint8Array(indexBytes.length + 1);
+    shifted.set(indexBytes, 1);
+    const loaded = loadIndex(shifted.subarray(1));
+    expect(loaded.trackKeys).toEqual(index.trackKeys);
+    expect(
+      sameBytes(
+        new Uint8Array(loaded.entries.buffer, loaded.entries.byteOffset, loaded.entries.byteLength),
+        new Uint8Array(index.entries.buffer, index.entries.byteOffset, index.entries.byteLength),
+      ),
+    ).toBe(true);
+  });
+
+  test("refuses a track key twice", () => {
+    const builder = createIndexBuilder();
+    builder.addTrack("same", new Float32Array(8000), 8000);
+    expect(() => builder.addTrack("same", new Float32Array(8000), 8000)).toThrow(SignatureError);
+  });
+
+  const patched = (at: number, value: number) => {
+    const bytes = indexBytes.slice();
+    bytes[at] = value;
+    return bytes;
+  };
+  const bad: { name: string; bytes: () => Uint8Array; reason: string }[] = [
+    { name: "empty", bytes: () => new Uint8Array(0), reason: "malformed" },
+    { name: "wrong magic", bytes: () => patched(0, 0), reason: "malformed" },
+    { name: "other version", bytes: () => patched(4, 9), reason: "unsupportedversion" },
+    { name: "other hash size", bytes: () => patched(7, 20), reason: "mismatchedparameters" },
+    { name: "truncated", bytes: () => indexBytes.slice(0, indexBytes.length - 5), reason: "malformed" },
+    { name: "bad offsets", bytes: () => patched(32 + 4 * 1000, 255), reason: "malformed" },
+  ];
+  for (const { name, bytes, reason } of bad) {
+    test(`loadIndex refuses ${name}`, () => {
+      try {
+        loadIndex(bytes());
+        expect.unreachable();
+      } catch (caught) {
+        expect(caught).toBeInstanceOf(SignatureError);
+        expect((caught as SignatureError).reason).toBe(reason);
+      }
+    });
+  }
+});
+
+describe("matchSignature", () => {
+  const offsets: number[] = [];
+  for (const sampleRate of [8000, 22050, 44100, 48000]) {
+    test(`the same excerpt at ${sampleRate} Hz matches its track at its offset`, () => {
+      const signature = computeSignature(excerpt(3, 17.3, 6, sampleRate), sampleRate);
+      const match = matchSignature(index, signature);
+      expect(match?.trackKey).toBe("track-14");
+      expect(Math.abs((match?.offsetMs ?? 0) - 17300)).toBeLessThan(40);
+      expect(Math.abs(match?.timeskew ?? 1)).toBeLessThan(0.005);
+      offsets.push(match?.offsetMs ?? 0);
+      expect(Math.max(...offsets) - Math.min(...offsets)).toBeLessThan(40);
+    });
+  }
+
+  for (const [track, fromSecond] of [
+    [0, 0],
+    [1, 9.5],
+    [2, 33.2],
+    [4, 21.9],
+    [5, 4.4],
+  ] as const) {
+    test(`3 s of track ${track} from ${fromSecond} s match`, () => {
+      const match = matchSignature(index, computeSignature(excerpt(track, fromSecond, 3, 44100), 44100));
+      expect(match?.trackKey).toBe(catalogue[track]?.key);
+      expect(Math.abs((match?.offsetMs ?? 0) - fromSecond * 1000)).toBeLessThan(40);
+    });
+  }
+
+  for (const speed of [1.02, 0.98, 1.01]) {
+    test(`played at ${speed} times the speed, it matches with the skew`, () => {
+      const match = matchSignature(index, computeSignature(excerpt(2, 12, 9, 44100, speed), 44100));
+      expect(match?.trackKey).toBe("track-13");
+      expect(Math.abs((match?.offsetMs ?? 0) - 12000)).toBeLessThan(60);
+      expect(Math.abs((match?.timeskew ?? 0) - (speed - 1))).toBeLessThan(0.004);
+      expect(Math.abs((match?.frequencyskew ?? 0) - (speed - 1))).toBeLessThan(0.006);
+    });
+  }
+
+  test("with white noise at 5 dB SNR it still matches", () => {
+    const noisy = addWhiteNoise(excerpt(1, 20, 6, 16000), 5, 3);
+    expect(matchSignature(index, computeSignature(noisy, 16000))?.trackKey).toBe("track-12");
+  });
+
+  const unknown = composeTrack(99, 20);
+  const nonMatches: { name: string; samples: () => Float32Array }[] = [
+    { name: "silence", samples: () => new Float32Array(16000 * 12) },
+    { name: "white noise", samples: () => whiteNoise(16000 * 12, 8, 0.3) },
+    {
+      name: "a steady chord",
+      samples: () =>
+        Float32Array.from({ length: 16000 * 12 }, (_, i) =>
+          [220, 277, 330].reduce((sum, f) => sum + 0.2 * Math.sin((2 * Math.PI * f * i) / 16000), 0),
+        ),
+    },
+    {
+      name: "music that is not in the index",
+      samples: () => renderTrack(unknown, { fromSecond: 2, seconds: 12, sampleRate: 16000 }),
+    },
+  ];
+  for (const { name, samples } of nonMatches) {
+    for (const seconds of [3, 12]) {
+      test(`${name}, ${seconds} s, matches nothing`, () => {
+        const signature = computeSignature(samples().subarray(0, seconds * 16000), 16000);
+        expect(matchSignature(index, signature)).toBeNull();
+      });
+    }
+  }
+
+  test("an empty index matches nothing", () => {
+    const empty = loadIndex(createIndexBuilder().finish());
+    expect(matchSignature(empty, computeSignature(excerpt(0, 1, 6, 16000), 16000))).toBeNull();
+  });
+});

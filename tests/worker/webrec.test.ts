@@ -1,0 +1,174 @@
+import { SELF } from "cloudflare:test";
+import * as v from "valibot";
+import { describe, expect, test } from "vitest";
+import { serviceErrorSchema } from "../../edge/schemas/common";
+import { trackSchema } from "../../edge/schemas/track";
+import { webrecMatchResponseSchema, webrecSignatureSummarySchema } from "../../edge/schemas/webrec";
+import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
+import { recognitionProbesSchema } from "../../origin/recognition-index";
+import { webrecMaxBodyBytes } from "../../origin/routes/webrec";
+import {
+  computeSignature,
+  decodeSignatureBase64,
+  encodeSignatureBase64,
+  FFT_SIZE,
+  HOP_SIZE,
+  PEAK_BIN_FRACTION,
+  SIGNATURE_MAGIC,
+  SIGNATURE_MAX_BASE64_LENGTH,
+  SIGNATURE_SAMPLE_RATE,
+  SIGNATURE_VERSION,
+} from "../../signature/index";
+
+// The match service through the whole site: the Worker's /services proxy, then the embedded origin
+// with the recognition index read from the static assets (public/media/recognition/).
+
+const probes = v.parse(recognitionProbesSchema, JSON.parse(probesText)).probes;
+
+function post(path: string, body: unknown): Promise<Response> {
+  return SELF.fetch(`https://tunewave.test/services/webrec/${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+function request(data: string) {
+  return { data, sessionId: "0f6f2c1e-5b8a-4c7e-9d2a-1b3c4d5e6f70", lang: "en", country: "GB" };
+}
+
+async function matches(data: string) {
+  const response = await post("match", request(data));
+  expect(response.status).toBe(200);
+  expect(response.headers.get("Cache-Control")).toBe("no-store");
+  return v.parse(webrecMatchResponseSchema, await response.json()).matches;
+}
+
+async function expectRefused(response: Response, status: number) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("Cache-Control")).toBe("no-store");
+  const body = v.parse(serviceErrorSchema, await response.json());
+  expect(body.error).toBe("invalidparam");
+  return body;
+}
+
+/** Tones gliding over noise: music-like peaks that are in no recording of the catalogue. */
+function unknownAudio(seconds: number, sampleRate: number): Float32Array {
+  const samples = new Float32Array(seconds * sampleRate);
+  let seed = 12345;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648 - 0.5;
+  };
+  for (let i = 0; i < samples.length; i++) {
+    const t = i / sampleRate;
+    const note = 220 * 2 ** (Math.floor(t * 3) / 7);
+    samples[i] =
+      0.3 * Math.sin(2 * Math.PI * note * t) +
+      0.2 * Math.sin(2 * Math.PI * (note * 1.51 + 40 * Math.sin(t)) * t) +
+      0.05 * random();
+  }
+  return samples;
+}
+
+/** A signature header that claims more frames than the longest recording allowed. */
+function overlongSignature(): string {
+  const bytes = new Uint8Array(24);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < 4; i++) bytes[i] = SIGNATURE_MAGIC.charCodeAt(i);
+  view.setUint8(4, SIGNATURE_VERSION);
+  view.setUint8(5, PEAK_BIN_FRACTION);
+  view.setUint16(6, FFT_SIZE, true);
+  view.setUint16(8, HOP_SIZE, true);
+  view.setUint32(12, SIGNATURE_SAMPLE_RATE, true);
+  view.setUint32(16, 0xffffff, true);
+  return btoa(String.fromCharCode(...bytes));
+}
+
+describe("POST /services/webrec/match", () => {
+  test("there are probes to send, made from several recordings", () => {
+    expect(probes.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(probes.map((probe) => probe.trackKey)).size).toBe(probes.length);
+  });
+
+  test.each(probes.map((probe) => [probe.trackKey, probe.fromMs, probe]))(
+    "a noisy excerpt of track %s from %d ms matches that track, where it was cut",
+    async (_key, _from, probe) => {
+      const found = await matches(probe.data);
+      expect(found).toHaveLength(1);
+      const [match] = found;
+      const track = await SELF.fetch(`https://tunewave.test/services/track/v1/en/GB/web/${probe.trackKey}`);
+      const { key, alias } = v.parse(trackSchema, await track.json());
+      expect(match?.trackId).toBe(probe.trackKey);
+      expect(match?.weburl).toBe(`/track/${key}/${alias}`);
+      expect(Math.abs((match?.offset ?? Number.NaN) - probe.fromMs)).toBeLessThan(100);
+      expect(Math.abs(match?.timeskew ?? Number.NaN)).toBeLessThan(0.005);
+      expect(Math.abs(match?.frequencyskew ?? Number.NaN)).toBeLessThan(0.005);
+    },
+  );
+
+  test("audio that is in no recording answers an empty list", async () => {
+    for (const seconds of [3, 12]) {
+      const data = encodeSignatureBase64(computeSignature(unknownAudio(seconds, 16000), 16000));
+      expect(await matches(data), `${seconds} s`).toEqual([]);
+    }
+  });
+
+  test("silence answers an empty list", async () => {
+    const data = encodeSignatureBase64(computeSignature(new Float32Array(6 * 8000), 8000));
+    expect(await matches(data)).toEqual([]);
+  });
+
+  test.each([
+    ["a body that is not JSON", "{data:"],
+    ["no data", { sessionId: "abc", lang: "en", country: "GB" }],
+    ["data that is not base64", request("not base64!")],
+    ["empty data", request("")],
+    ["base64 that is not a signature", request(btoa("RIFF....WAVEfmt garbage"))],
+    ["a truncated signature", request((probes[0]?.data ?? "").slice(0, 40))],
+    ["a bad session id", { ...request(probes[0]?.data ?? ""), sessionId: "a b" }],
+    ["an unknown language", { ...request(probes[0]?.data ?? ""), lang: "xx" }],
+    ["an unknown country", { ...request(probes[0]?.data ?? ""), country: "ZZ" }],
+    ["a number for data", { ...request(""), data: 42 }],
+  ])("%s answers 400", async (_name, body) => {
+    await expectRefused(await post("match", body), 400);
+  });
+
+  test.each([
+    ["data longer than the largest signature", () => request("A".repeat(SIGNATURE_MAX_BASE64_LENGTH + 4))],
+    [
+      "a body longer than a request can be",
+      () => ({ ...request(probes[0]?.data ?? ""), padding: "x".repeat(webrecMaxBodyBytes) }),
+    ],
+    ["a signature longer than a recording may be", () => request(overlongSignature())],
+  ])("%s answers 413", async (_name, body) => {
+    await expectRefused(await post("match", body()), 413);
+  });
+});
+
+describe("POST /services/webrec/returnSig", () => {
+  test("answers the decoded signature: its length and every peak", async () => {
+    const probe = probes[0];
+    if (!probe) throw new Error("no probe");
+    const response = await post("returnSig", request(probe.data));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    const summary = v.parse(webrecSignatureSummarySchema, await response.json());
+    const signature = decodeSignatureBase64(probe.data);
+    expect(summary.peakCount).toBe(signature.frames.length);
+    expect(summary.signature).toHaveLength(signature.frames.length);
+    // Whole analysis frames only: up to one FFT window (128 ms) short of the excerpt.
+    expect(summary.durationMs).toBeGreaterThan(probe.seconds * 1000 - 130);
+    expect(summary.durationMs).toBeLessThanOrEqual(probe.seconds * 1000);
+    for (const [timeMs, frequencyHz] of summary.signature) {
+      expect(timeMs).toBeLessThanOrEqual(summary.durationMs);
+      expect(frequencyHz).toBeGreaterThan(0);
+      expect(frequencyHz).toBeLessThanOrEqual(summary.sampleRate / 2);
+    }
+  });
+
+  test("refuses what match refuses", async () => {
+    await expectRefused(await post("returnSig", request("not base64!")), 400);
+    await expectRefused(await post("returnSig", request("A".repeat(SIGNATURE_MAX_BASE64_LENGTH + 4))), 413);
+  });
+});
