@@ -66,8 +66,8 @@ const HOLD_OUT_EVERY = 7;
 /**
  * Recordings of the Debian catalogue that share passages with another one, found by matching every
  * recording's 12 s windows against all the others (100 to 800 aligned hashes where unrelated
- * recordings reach 30): a held-out one would be "falsely" matched to its sibling, so these are
- * never held out.
+ * recordings reach 30, or offsets that advance with the window over 40 s and more): a held-out one
+ * would be "falsely" matched to its sibling, so these are never held out.
  */
 const SHARED_MATERIAL = [
   ["games/warzone2100/music/menu.opus", "aftermath_soundtrack/menu_enhanced.opus"],
@@ -75,9 +75,10 @@ const SHARED_MATERIAL = [
   ["legacy_soundtrack/track10.opus", "legacy_soundtrack/track15.opus", "legacy_soundtrack/track8.opus"],
   ["legacy_soundtrack/track4.opus", "legacy_soundtrack/track5.opus", "aftermath_soundtrack/track27.opus"],
   ["legacy_soundtrack/track6.opus", "legacy_soundtrack/track7.opus"],
+  ["core/music/revelation.ogg", "core/music/loyalists.ogg"],
 ];
 const AUDIO_EXTENSIONS = [".ogg", ".oga", ".opus", ".mp3", ".flac", ".wav"];
-const TARGETS = { accuracy3sAt0dB: 0.95, accuracy6sAt0dB: 0.99, falseMatchRate: 0.005, matchP50Ms: 20 };
+const TARGETS = { accuracy3sAt0dB: 0.95, accuracy6sAt0dB: 0.99, falseMatchRate: 0.005, p50Ms: 20 };
 
 type Options = { audioDir: string | undefined; excerpts: number; seed: number; jobs: number };
 
@@ -755,7 +756,7 @@ function report(options: Options, run: Run): void {
     ],
     [
       "match p50",
-      summary.matchP50Ms <= TARGETS.matchP50Ms,
+      summary.matchP50Ms <= TARGETS.p50Ms,
       `${summary.matchP50Ms.toFixed(1)} ms, target at most 20 ms`,
     ],
   ] as const;

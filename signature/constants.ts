@@ -62,12 +62,14 @@ export const INDEX_FANOUT = 6;
 export const QUERY_FANOUT = 12;
 /** The query also looks its pairs up with dt this many frames shorter and longer. */
 export const QUERY_DT_TOLERANCE_FRAMES = 1;
+/** A query hash votes once in this many frames (1 s): a steady tone repeats its hashes all along. */
+export const QUERY_REPEAT_FRAMES = 31;
 /** Hash layout: f1 (8 bits) | f2 - f1 + 63 (7 bits) | dt - 1 (6 bits). */
 export const HASH_BITS = 21;
 
 /**
- * Speed skew: the query's peaks are rescaled by each of these speed factors before hashing (1 first,
- * the rest only when 1 finds nothing sure), so a recording played up to ±2 % fast or slow still
+ * Speed skew: the query's peaks are rescaled by each of these speed factors before hashing, in
+ * this order until one finds a sure match, so a recording played up to ±2 % fast or slow still
  * matches.
  */
 export const SKEW_FACTORS = [1, 0.995, 1.005, 0.99, 1.01, 0.985, 1.015, 0.98, 1.02] as const;
@@ -85,7 +87,7 @@ export const MATCH_MARGIN = 2.5;
  * (a remaster, a medley) and the better one is the answer.
  */
 export const MATCH_SHARED_MARGIN = 6;
-/** A match at speed 1 with this many aligned hashes skips the skew scan. */
+/** A match this sure at one speed ends the skew scan (SKEW_FACTORS are tried in order). */
 export const MATCH_SURE_ALIGNED = 24;
 
 /** Signature binary format. */

@@ -8,6 +8,7 @@ import {
   PEAK_BIN_FRACTION,
   QUERY_DT_TOLERANCE_FRAMES,
   QUERY_FANOUT,
+  QUERY_REPEAT_FRAMES,
   SIGNATURE_SAMPLE_RATE,
   SKEW_FACTORS,
 } from "./constants";
@@ -49,19 +50,36 @@ const SKEW_MIN_FREQUENCY = (600 / (SIGNATURE_SAMPLE_RATE / FFT_SIZE)) * PEAK_BIN
 /** Offsets are shifted so that a recording starting a little before the track stays non-negative. */
 const OFFSET_BIAS = 4096;
 
-/** Counts votes per (track, offset) key in an open-addressing table sized for the votes to come. */
+/**
+ * Counts votes per (track, offset) key in an open-addressing table. One table is kept and cleared
+ * between uses (only its used slots), so a match allocates nothing in proportion to the index.
+ */
 class VoteTable {
-  readonly keys: Float64Array;
-  readonly counts: Uint32Array;
-  private readonly shift: number;
-  private readonly mask: number;
+  private keys = new Float64Array(0);
+  private counts = new Uint32Array(0);
+  private used = new Int32Array(0);
+  private usedCount = 0;
+  private shift = 32;
+  private mask = 0;
 
-  constructor(expected: number) {
-    const bits = Math.max(8, Math.ceil(Math.log2(Math.max(1, expected) * 2)));
-    this.keys = new Float64Array(2 ** bits).fill(-1);
-    this.counts = new Uint32Array(2 ** bits);
-    this.shift = 32 - bits;
-    this.mask = 2 ** bits - 1;
+  /** Empties the table and makes room for `expected` keys at most half full. */
+  reset(expected: number): void {
+    const bits = Math.max(10, Math.ceil(Math.log2(Math.max(1, expected) * 2)));
+    if (this.keys.length < 2 ** bits) {
+      this.keys = new Float64Array(2 ** bits).fill(-1);
+      this.counts = new Uint32Array(2 ** bits);
+      this.used = new Int32Array(2 ** bits);
+    } else {
+      for (let i = 0; i < this.usedCount; i++) {
+        const at = this.used[i] as number;
+        this.keys[at] = -1;
+        this.counts[at] = 0;
+      }
+    }
+    this.usedCount = 0;
+    const size = this.keys.length;
+    this.shift = 32 - Math.log2(size);
+    this.mask = size - 1;
   }
 
   private slot(key: number): number {
@@ -77,7 +95,10 @@ class VoteTable {
 
   add(key: number): void {
     const at = this.slot(key);
-    this.keys[at] = key;
+    if (this.keys[at] === -1) {
+      this.keys[at] = key;
+      this.used[this.usedCount++] = at;
+    }
     this.counts[at] = (this.counts[at] as number) + 1;
   }
 
@@ -91,20 +112,33 @@ class VoteTable {
     for (let d = 1; d <= TOLERANCE; d++) sum += this.get(key - d) + this.get(key + d);
     return sum;
   }
+
+  forEachKey(visit: (key: number) => void): void {
+    for (let i = 0; i < this.usedCount; i++) visit(this.keys[this.used[i] as number] as number);
+  }
 }
+
+const table = new VoteTable();
 
 /**
  * Wang 2003: the query's hashes that are in the index vote for (track, time offset); a true match
- * piles its votes on one offset. Returns each voted track's best cell at one speed hypothesis.
+ * piles its votes on one offset. A hash value votes once per QUERY_REPEAT_FRAMES: a steady tone
+ * repeats the same hashes all along and would otherwise line up with any sustained note. Returns
+ * each voted track's best cell at one speed hypothesis.
  */
 function vote(index: TrackIndex, signature: Signature, speed: number): Candidate[] {
   const peaks = landmarkPeaks(signature.frames, signature.bins, speed);
   const hashes: number[] = [];
   const anchors: number[] = [];
+  const lastSeen = new Map<number, number>();
   forEachLandmark(
     peaks,
     QUERY_FANOUT,
     (hash, anchor) => {
+      const time = peaks.times[anchor] as number;
+      const seen = lastSeen.get(hash);
+      if (seen !== undefined && time - seen < QUERY_REPEAT_FRAMES) return;
+      lastSeen.set(hash, time);
       hashes.push(hash);
       anchors.push(anchor);
     },
@@ -115,7 +149,7 @@ function vote(index: TrackIndex, signature: Signature, speed: number): Candidate
   const frameMask = 2 ** timeBits - 1;
   let expected = 0;
   for (const hash of hashes) expected += (offsets[hash + 1] as number) - (offsets[hash] as number);
-  const table = new VoteTable(expected);
+  table.reset(expected);
   for (let q = 0; q < hashes.length; q++) {
     const hash = hashes[q] as number;
     const time = peaks.times[anchors[q] as number] as number;
@@ -128,10 +162,7 @@ function vote(index: TrackIndex, signature: Signature, speed: number): Candidate
   }
   // Each track's best cell: the podium compares tracks.
   const bestOfTrack = new Map<number, Candidate>();
-  const { keys } = table;
-  for (let slot = 0; slot < keys.length; slot++) {
-    const key = keys[slot] as number;
-    if (key < 0) continue;
+  table.forEachKey((key) => {
     const votes = table.window(key);
     const track = Math.floor(key / span);
     const offset = (key % span) - OFFSET_BIAS;
@@ -139,7 +170,7 @@ function vote(index: TrackIndex, signature: Signature, speed: number): Candidate
     if (!known || votes > known.votes || (votes === known.votes && offset < known.offset)) {
       bestOfTrack.set(track, { track, offset, speed, votes });
     }
-  }
+  });
   return [...bestOfTrack.values()];
 }
 
@@ -196,18 +227,18 @@ function isMatch(
 }
 
 /**
- * Scores the index's tracks against the signature through the offset histogram of its hashes.
- * Speed 1 first; the other SKEW_FACTORS only when speed 1 finds nothing sure.
+ * Scores the index's tracks against the signature through the offset histogram of its hashes, at
+ * each of SKEW_FACTORS in turn until one finds a sure match.
  */
 export function rankSignature(index: TrackIndex, signature: Signature): Ranking {
-  const [first, ...others] = SKEW_FACTORS;
-  const cells = vote(index, signature, first);
-  const [best, second, third] = podium(cells);
-  if (!isMatch(best, second, third, MATCH_SURE_ALIGNED)) {
-    for (const speed of others) cells.push(...vote(index, signature, speed));
+  const cells: Candidate[] = [];
+  for (const speed of SKEW_FACTORS) {
+    cells.push(...vote(index, signature, speed));
+    const [best, second, third] = podium(cells);
+    if (isMatch(best, second, third, MATCH_SURE_ALIGNED)) break;
   }
-  const [finalBest, finalSecond, finalThird] = podium(cells);
-  return { best: finalBest, second: finalSecond, third: finalThird };
+  const [best, second, third] = podium(cells);
+  return { best, second, third };
 }
 
 /**
