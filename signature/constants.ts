@@ -79,14 +79,20 @@ export const MATCH_OFFSET_TOLERANCE_FRAMES = 1;
 export const MATCH_MIN_ALIGNED = 8;
 /**
  * ... and this many standard deviations above the best other track, its votes read as a Poisson
- * count of chance alignments (b + 2.5 sqrt(b + 1): 9 against 2, 25 against 15, 76 against 57).
+ * count of chance alignments (b + 3 sqrt(b + 1): 27 against 15, 80 against 57).
  */
-export const MATCH_MARGIN = 2.5;
+export const MATCH_MARGIN = 3;
 /**
  * Unless the other track itself stands this far above the third: then the two share the recording
  * (a remaster, a medley) and the better one is the answer.
  */
 export const MATCH_SHARED_MARGIN = 6;
+/**
+ * Stop list: a hash whose index bucket holds more than this many times the mean entries of a
+ * non-empty bucket (and at least MATCH_MIN_COMMON_BUCKET) is too common to vote.
+ */
+export const MATCH_COMMON_BUCKET_FACTOR = 16;
+export const MATCH_MIN_COMMON_BUCKET = 64;
 /** A match this sure at one speed ends the skew scan (SKEW_FACTORS are tried in order). */
 export const MATCH_SURE_ALIGNED = 24;
 
@@ -102,3 +108,34 @@ export const SIGNATURE_MAX_BASE64_LENGTH = Math.ceil(SIGNATURE_MAX_BYTES / 3) * 
 /** Index binary format. */
 export const INDEX_MAGIC = "TWIX";
 export const INDEX_VERSION = 1;
+
+/**
+ * A 24-bit checksum (FNV-1a) of every constant that shapes the index's peaks and hashes, written in
+ * the index header: an index built with other parameters is refused instead of matching badly.
+ */
+export const INDEX_PARAMETERS_CHECKSUM = (() => {
+  const text = JSON.stringify([
+    SIGNATURE_SAMPLE_RATE,
+    RESAMPLER_ZERO_CROSSINGS,
+    RESAMPLER_KAISER_BETA,
+    RESAMPLER_ROLLOFF,
+    FFT_SIZE,
+    HOP_SIZE,
+    PEAK_BANDS,
+    PEAK_NEIGHBOURHOOD_FRAMES,
+    PEAK_NEIGHBOURHOOD_BINS,
+    PEAK_BACKGROUND_BINS,
+    PEAK_MIN_SALIENCE_DB,
+    PEAK_FLOOR_DB,
+    PEAK_BIN_FRACTION,
+    PAIR_MIN_FRAMES,
+    PAIR_MAX_FRAMES,
+    HASH_FREQUENCY_BINS,
+    PAIR_MAX_FREQUENCY_DELTA,
+    INDEX_FANOUT,
+    HASH_BITS,
+  ]);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash & 0xffffff;
+})();

@@ -123,8 +123,9 @@ const table = new VoteTable();
 /**
  * Wang 2003: the query's hashes that are in the index vote for (track, time offset); a true match
  * piles its votes on one offset. A hash value votes once per QUERY_REPEAT_FRAMES: a steady tone
- * repeats the same hashes all along and would otherwise line up with any sustained note. Returns
- * each voted track's best cell at one speed hypothesis.
+ * repeats the same hashes all along and would otherwise line up with any sustained note. The
+ * commonest hashes of the catalogue (see MATCH_COMMON_BUCKET_FACTOR) do not vote: they cost most of
+ * the time and tell tracks apart least. Returns each voted track's best cell at one speed.
  */
 function vote(index: TrackIndex, signature: Signature, speed: number): Candidate[] {
   const peaks = landmarkPeaks(signature.frames, signature.bins, speed);
@@ -144,7 +145,7 @@ function vote(index: TrackIndex, signature: Signature, speed: number): Candidate
     },
     QUERY_DT_TOLERANCE_FRAMES,
   );
-  const { offsets, entries, timeBits } = index;
+  const { offsets, entries, timeBits, commonBucketSize } = index;
   const span = 2 ** timeBits + 2 * OFFSET_BIAS;
   const frameMask = 2 ** timeBits - 1;
   let expected = 0;
@@ -154,6 +155,7 @@ function vote(index: TrackIndex, signature: Signature, speed: number): Candidate
     const hash = hashes[q] as number;
     const time = peaks.times[anchors[q] as number] as number;
     const end = offsets[hash + 1] as number;
+    if (end - (offsets[hash] as number) > commonBucketSize) continue;
     for (let e = offsets[hash] as number; e < end; e++) {
       const entry = entries[e] as number;
       const offset = Math.round((entry & frameMask) - time) + OFFSET_BIAS;

@@ -4,7 +4,10 @@ import {
   HOP_SIZE,
   INDEX_FANOUT,
   INDEX_MAGIC,
+  INDEX_PARAMETERS_CHECKSUM,
   INDEX_VERSION,
+  MATCH_COMMON_BUCKET_FACTOR,
+  MATCH_MIN_COMMON_BUCKET,
   PEAK_BIN_FRACTION,
   SIGNATURE_SAMPLE_RATE,
 } from "./constants";
@@ -22,6 +25,8 @@ export type TrackIndex = {
   /** track << timeBits | anchor frame, sorted by hash, then track, then frame. */
   entries: Uint32Array;
   timeBits: number;
+  /** Buckets above this size hold the catalogue's commonest hashes; the matcher skips them. */
+  commonBucketSize: number;
 };
 
 /** Anchor frames take at most this many bits of an entry (9 hours at 32 ms a frame). */
@@ -44,7 +49,7 @@ export type IndexBuilder = {
  * File layout (little-endian, every array 4-byte aligned):
  *   0  "TWIX"               4  version u16          6  bin fraction u8     7  hash bits u8
  *   8  sample rate u32      12 FFT size u16         14 hop u16
- *   16 time bits u8, 3 reserved bytes               20 track count u32
+ *   16 time bits u8, parameters checksum u24         20 track count u32
  *   24 entry count u32      28 key bytes u32
  *   32 offsets: (2^hash bits + 1) u32, entries: entry count u32, track frames: track count u32,
  *      keys: per track u16 length and UTF-8 bytes.
@@ -126,6 +131,8 @@ export function createIndexBuilder(): IndexBuilder {
     view.setUint16(12, FFT_SIZE, true);
     view.setUint16(14, HOP_SIZE, true);
     view.setUint8(16, timeBits);
+    view.setUint8(17, INDEX_PARAMETERS_CHECKSUM & 0xff);
+    view.setUint16(18, INDEX_PARAMETERS_CHECKSUM >>> 8, true);
     view.setUint32(20, trackKeys.length, true);
     view.setUint32(24, entryCount, true);
     view.setUint32(28, keyBytes, true);
@@ -198,7 +205,8 @@ export function loadIndex(input: Uint8Array): TrackIndex {
     view.getUint8(7) !== HASH_BITS ||
     view.getUint32(8, true) !== SIGNATURE_SAMPLE_RATE ||
     view.getUint16(12, true) !== FFT_SIZE ||
-    view.getUint16(14, true) !== HOP_SIZE
+    view.getUint16(14, true) !== HOP_SIZE ||
+    (view.getUint8(17) | (view.getUint16(18, true) << 8)) !== INDEX_PARAMETERS_CHECKSUM
   ) {
     throw new SignatureError("mismatchedparameters", "Index built with other signature parameters");
   }
@@ -214,8 +222,16 @@ export function loadIndex(input: Uint8Array): TrackIndex {
   if (keysStart + keyBytes !== bytes.byteOffset + bytes.length) malformed("sizes do not add up");
   const offsets = new Uint32Array(bytes.buffer, offsetsStart, BUCKETS + 1);
   if (offsets[0] !== 0 || offsets[BUCKETS] !== entryCount) malformed("bad offsets");
-  for (let h = 0; h < BUCKETS; h++)
-    if ((offsets[h] as number) > (offsets[h + 1] as number)) malformed("bad offsets");
+  let nonEmpty = 0;
+  for (let h = 0; h < BUCKETS; h++) {
+    const size = (offsets[h + 1] as number) - (offsets[h] as number);
+    if (size < 0) malformed("bad offsets");
+    if (size > 0) nonEmpty++;
+  }
+  const commonBucketSize = Math.max(
+    MATCH_MIN_COMMON_BUCKET,
+    Math.ceil((MATCH_COMMON_BUCKET_FACTOR * entryCount) / Math.max(1, nonEmpty)),
+  );
   const entries = new Uint32Array(bytes.buffer, entriesStart, entryCount);
   const trackFrames = new Uint32Array(bytes.buffer, framesStart, trackCount);
 
@@ -230,7 +246,7 @@ export function loadIndex(input: Uint8Array): TrackIndex {
     at += 2 + length;
   }
   if (at !== bytes.length) malformed("trailing bytes");
-  return { trackKeys, trackFrames, offsets, entries, timeBits };
+  return { trackKeys, trackFrames, offsets, entries, timeBits, commonBucketSize };
 }
 
 /** Hours of audio an index covers. */

@@ -94,6 +94,11 @@ describe("index", () => {
     { name: "wrong magic", bytes: () => patched(0, 0), reason: "malformed" },
     { name: "other version", bytes: () => patched(4, 9), reason: "unsupportedversion" },
     { name: "other hash size", bytes: () => patched(7, 20), reason: "mismatchedparameters" },
+    {
+      name: "other peak or pair parameters",
+      bytes: () => patched(18, (indexBytes[18] ?? 0) ^ 1),
+      reason: "mismatchedparameters",
+    },
     { name: "truncated", bytes: () => indexBytes.slice(0, indexBytes.length - 5), reason: "malformed" },
     { name: "bad offsets", bytes: () => patched(32 + 4 * 1000, 255), reason: "malformed" },
   ];
