@@ -26,7 +26,6 @@ export function SiteHeader({ data }: { data: RootData }) {
 
 export function SiteFooter({ data }: { data: RootData }) {
   const { t } = useTranslation("common");
-  const href = (path: string) => `${data.pathPrefix}${path}`;
   return (
     <footer className="site-footer">
       <div className="container">

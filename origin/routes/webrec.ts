@@ -9,19 +9,17 @@ import {
 } from "../../edge/schemas/webrec";
 import {
   decodeSignatureBase64,
-  loadIndex,
   matchSignature,
   PEAK_BIN_FRACTION,
   SIGNATURE_MAX_BASE64_LENGTH,
   type Signature,
   SignatureError,
   signatureDurationMs,
-  type TrackIndex,
 } from "../../signature/index";
 import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";
 import { cachePolicy, errorResponse, json, parseParams } from "../http";
-import { recognitionManifestPath, recognitionManifestSchema } from "../recognition-index";
+import { type LoadedRecognitionIndex, loadRecognitionIndex } from "../recognition-index-load";
 
 /** Largest request body: the largest signature's base64 and room for the other fields. */
 export const webrecMaxBodyBytes = SIGNATURE_MAX_BASE64_LENGTH + 1024;
@@ -29,71 +27,20 @@ export const webrecMaxBodyBytes = SIGNATURE_MAX_BASE64_LENGTH + 1024;
 /** Asset requests need an absolute URL; the binding reads only the path. */
 const assetBase = "https://assets.internal";
 
-export type LoadedRecognitionIndex = { index: TrackIndex; sha256: string; catalogVersion: string };
-
 /** One index per isolate: loaded on the first match request, shared by every later one. */
 let loaded: Promise<LoadedRecognitionIndex> | undefined;
 
 /** The recognition index, loaded once per isolate; a failed load is retried by the next request. */
 export function recognitionIndexOf(assets: Fetcher): Promise<LoadedRecognitionIndex> {
   if (!loaded) {
-    loaded = loadRecognitionIndex(assets).catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    });
+    loaded = loadRecognitionIndex((path) => assets.fetch(new Request(new URL(path, assetBase)))).catch(
+      (error: unknown) => {
+        loaded = undefined;
+        throw error;
+      },
+    );
   }
   return loaded;
-}
-
-function indexUnavailable(message: string): SiteError {
-  return new SiteError("serviceerror", `Recognition index unavailable: ${message}`);
-}
-
-async function fetchAsset(assets: Fetcher, path: string): Promise<Response> {
-  const response = await assets.fetch(new Request(new URL(path, assetBase)));
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw indexUnavailable(`${path} answered ${response.status}`);
-  }
-  return response;
-}
-
-/**
- * Reads the manifest, then streams every part into one buffer of the index's size (no second
- * copy of 20-odd MB), checks the SHA-256 and the index's own structure.
- */
-async function loadRecognitionIndex(assets: Fetcher): Promise<LoadedRecognitionIndex> {
-  const manifestAnswer = await fetchAsset(assets, recognitionManifestPath);
-  const manifest = v.safeParse(recognitionManifestSchema, await manifestAnswer.json().catch(() => null));
-  if (!manifest.success) throw indexUnavailable(`bad manifest (${v.summarize(manifest.issues)})`);
-  const { bytes: size, parts, sha256, catalogVersion } = manifest.output;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    const response = await fetchAsset(assets, part.path);
-    if (!response.body) throw indexUnavailable(`${part.path} is empty`);
-    const end = at + part.bytes;
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (at + value.byteLength > end) {
-        await reader.cancel();
-        throw indexUnavailable(`${part.path} is longer than the manifest says`);
-      }
-      bytes.set(value, at);
-      at += value.byteLength;
-    }
-    if (at !== end) throw indexUnavailable(`${part.path} is shorter than the manifest says`);
-  }
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  const hex = [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-  if (hex !== sha256) throw indexUnavailable("the parts do not hash to the manifest's SHA-256");
-  try {
-    return { index: loadIndex(bytes), sha256, catalogVersion };
-  } catch (error) {
-    throw indexUnavailable(error instanceof Error ? error.message : String(error));
-  }
 }
 
 /** 413: the catalogue has no type for it (invalidparam is a 400), so the status is given here. */

@@ -1,6 +1,11 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { lookupTrack, requestMatch, requestReturnSig } from "../../app/client/recognition/match-service";
+import {
+  lookupTrack,
+  matchRequestBody,
+  requestMatch,
+  requestReturnSig,
+} from "../../app/client/recognition/match-service";
 import { SiteError } from "../../edge/errors";
 import {
   webrecMatchRequestSchema,
@@ -40,6 +45,13 @@ describe("the web match request", () => {
     ["no country", { ...valid, country: undefined }, false],
   ])("%s: valid %s", (_name, input, expected) => {
     expect(v.safeParse(webrecMatchRequestSchema, input).success).toBe(expected);
+  });
+
+  test("matchRequestBody: a checkpoint's signature in its session, as the origin expects it", () => {
+    const data = encodeSignatureBase64(computeSignature(new Float32Array(8000 * 3), 8000));
+    const body = matchRequestBody(data, { sessionId: "5f0c-11aa", lang: "pt-br", country: "BR" });
+    expect(body).toEqual({ data, sessionId: "5f0c-11aa", lang: "pt-br", country: "BR" });
+    expect(v.safeParse(webrecMatchRequestSchema, body).success).toBe(true);
   });
 
   test("the country is upper-cased", () => {

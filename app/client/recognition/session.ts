@@ -6,7 +6,7 @@ import { RECORDING_CHECKPOINTS_SECONDS } from "../../../signature/index";
 import type { SiteStorage } from "../storage";
 import type { Microphone } from "./capture";
 import { microphoneFailure, RecognitionFailure } from "./failures";
-import type { MatchRequestBody, TrackLookup } from "./match-service";
+import { type MatchRequestBody, matchRequestBody, type TrackLookup } from "./match-service";
 import {
   isOnTrackPage,
   navigationStateOf,
@@ -184,12 +184,11 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
       // The final signature holds all there is to hear.
       if (final) current.microphone?.stop();
       if (current.finished) return;
-      const body: MatchRequestBody = {
-        data: signature.data,
+      const body = matchRequestBody(signature.data, {
         sessionId: current.sessionId,
         lang: deps.lang,
         country: deps.country,
-      };
+      });
       if (deps.audioCapture) {
         deps
           .returnSig(body, current.abort.signal)
