@@ -193,6 +193,25 @@ test("--json, every file read: exit 0", async () => {
   expect(status).toBe(0);
 }, 60_000);
 
+test("a memo whose song starts after 14 s of talk-like noise is found later in the file", async () => {
+  const excerpt = excerpts[0];
+  if (!excerpt) throw new Error("no excerpt");
+  const rate = 16_000;
+  const decoded = await decodeAudioFile(join(dir, excerpt.file));
+  const song = resample(decoded.samples, decoded.sampleRate, rate);
+  const talk = noise(14 * rate, rate, "brown", seededRandom(8)).map((x) => x * 0.1);
+  const memo = new Float32Array(talk.length + song.length);
+  memo.set(talk);
+  memo.set(song, talk.length);
+  writeFileSync(join(dir, "late-start.wav"), encodeWav16(memo, rate));
+  const { status, lines } = await run(["--local", "--json", "late-start.wav"]);
+  const line = JSON.parse(lines[0] ?? "");
+  // The beginning (0 to 12 s) is noise; the stretch from 12 s holds 2 s of it, then the song.
+  expect(line).toMatchObject({ trackKey: excerpt.key, heardAtMs: 12_000 });
+  expect(Math.abs(line.offsetMs - (excerpt.fromMs - 2000))).toBeLessThan(100);
+  expect(status).toBe(0);
+}, 60_000);
+
 /** The environment without INIT_CWD, which npm sets to where it is run (here: the test's folder). */
 function npmEnvironment(): NodeJS.ProcessEnv {
   const env = { ...process.env };
