@@ -25,7 +25,7 @@ const ampViewport = "width=device-width,minimum-scale=1,initial-scale=1";
 export type AmpPageContent = {
   /** The React page's meta: the same title, description, social cards and JSON-LD. */
   meta: PageMeta;
-  /** Meta the React route adds to `pageMeta` (for example `music:duration`). */
+  /** Meta the page adds to `pageMeta` (for example the error page's `robots`). */
   extraMeta?: readonly MetaDescriptor[];
   /** The page's own stylesheets, after the site's and AMP's. */
   stylesheets: readonly StylesheetName[];

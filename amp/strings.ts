@@ -1,9 +1,8 @@
-import { createI18n } from "../app/i18n.server";
+import { createI18n, type Translate } from "../app/i18n.server";
 import type { LanguageKey } from "../edge/languages";
 import type { Namespace } from "../locales";
 
-/** A string lookup: `namespace:key` with i18next options. */
-export type Translate = (key: string, options?: Record<string, unknown>) => string;
+export type { Translate };
 
 /**
  * The page's strings, from the same namespaces the React page uses. A key that exists in no

@@ -16,13 +16,15 @@ export type PageMeta = {
   type: "website" | "music.song" | "music.musician" | "music.playlist";
   /** schema.org data (MusicRecording, MusicGroup, MusicPlaylist). */
   jsonLd?: Record<string, unknown>;
+  /** Open Graph `music.song` properties: the length in seconds and the artist page's absolute URL. */
+  song?: { durationSeconds: number; musicianUrl?: string };
   locale: string;
 };
 
 /**
  * Every page's head: title, description, Open Graph (with image size), Twitter card, app links
- * and the app banner, `rel=amphtml`, and JSON-LD. Canonical and hreflang come from the root.
- * Scrapers get all of it in the server-rendered HTML.
+ * and the app banner, `rel=amphtml`, JSON-LD and a song's Open Graph music properties. Canonical
+ * and hreflang come from the root. Scrapers get all of it in the server-rendered HTML.
  */
 export function pageMeta(meta: PageMeta): MetaDescriptor[] {
   const deepLink = appDeepLink(meta.appPath);
@@ -58,5 +60,9 @@ export function pageMeta(meta: PageMeta): MetaDescriptor[] {
   }
   if (meta.amphtml) tags.push({ tagName: "link", rel: "amphtml", href: meta.amphtml });
   if (meta.jsonLd) tags.push({ "script:ld+json": meta.jsonLd });
+  if (meta.song) {
+    tags.push({ property: "music:duration", content: String(meta.song.durationSeconds) });
+    if (meta.song.musicianUrl) tags.push({ property: "music:musician", content: meta.song.musicianUrl });
+  }
   return tags;
 }

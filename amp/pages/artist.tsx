@@ -3,15 +3,13 @@ import {
   type ArtistPage,
   type ArtistRelease,
   type ArtistTile,
+  artistPageMeta,
   featureOptionsOf,
   isAdamIdRouteOn,
   isCanonicalArtistPath,
   loadArtistPage,
   parseArtistRoute,
-  shortDescription,
 } from "../../app/data/artist.server";
-import { absoluteUrl, requestMeta } from "../../app/data/meta.server";
-import type { PageMeta } from "../../app/meta";
 import { SiteError } from "../../edge/errors";
 import { AmpImg, AmpLink, AmpTrackList } from "../components";
 import { type AmpPageRenderer, ampLocationOf } from "../page";
@@ -42,53 +40,14 @@ export const artistAmpPage: AmpPageRenderer = async ({ context, request, url, no
   }
 
   const t = ampTranslator(edge.lang, ["artist"]);
-  // The React route's meta, key for key.
-  const base = requestMeta(context, request);
-  const { artist } = page;
-  const avatarUrl = absoluteUrl(request, artist.avatar.src);
-  const description = artist.bio
-    ? shortDescription(artist.bio)
-    : t("artist:metaDescription", { name: artist.name });
-  const meta: PageMeta = {
-    ...base,
-    title: t("artist:metaTitle", { name: artist.name }),
-    description,
-    type: "music.musician",
-    image: {
-      url: avatarUrl,
-      width: artist.avatar.width,
-      height: artist.avatar.height,
-      alt: t("artist:avatarAlt", { name: artist.name }),
-    },
-    jsonLd: {
-      "@context": "https://schema.org",
-      "@type": "MusicGroup",
-      name: artist.name,
-      url: base.canonical,
-      image: avatarUrl,
-      ...(artist.bio ? { description: artist.bio } : {}),
-      ...(artist.genre ? { genre: artist.genre } : {}),
-      ...(artist.origin ? { foundingLocation: { "@type": "Place", name: artist.origin } } : {}),
-      track: page.topSongs.map((song) => ({
-        "@type": "MusicRecording",
-        name: song.title,
-        url: absoluteUrl(request, song.href),
-      })),
-      album: page.albums.map((album) => ({
-        "@type": "MusicAlbum",
-        name: album.title,
-        datePublished: album.releaseDate,
-        url: album.href,
-      })),
-    },
-  };
+  const meta = artistPageMeta(page, context, request, t);
   return {
     kind: "page",
     t,
     content: {
       meta,
       stylesheets: ["artist"],
-      body: <ArtistBody page={page} canonical={base.canonical} t={t} />,
+      body: <ArtistBody page={page} canonical={meta.canonical} t={t} />,
     },
   };
 };

@@ -4,18 +4,18 @@ import { featureOptionsOf, isAdamIdRouteOn } from "../../app/data/artist.server"
 import {
   type ChartPage,
   type ChartsLanding,
+  chartPageMeta,
   chartPagePath,
   chartPathOutsideCharts,
   chartPickerQuerySchema,
   chartRouteOf,
+  chartsLandingMeta,
   loadChartPage,
   loadChartsLanding,
   loadLocations,
   pickedChartPath,
   topInCountryPath,
 } from "../../app/data/charts.server";
-import { absoluteUrl, requestMeta } from "../../app/data/meta.server";
-import type { PageMeta } from "../../app/meta";
 import { SiteError } from "../../edge/errors";
 import { ampPath } from "../../edge/path";
 import { AmpImg, AmpLink, AmpTileGrid, AmpTrackList, listCoverSize } from "../components";
@@ -61,21 +61,7 @@ async function chartsLanding({ context, request, url, now }: AmpRequest): Promis
   }
   const page = await loadChartsLanding(context, query, now);
   const t = ampTranslator(edge.lang, ["charts"]);
-  // The React route's meta (app/routes/($lang).charts._index.tsx), key for key.
-  const base = requestMeta(context, request);
-  const meta: PageMeta = {
-    ...base,
-    title: t("common:pageTitle.chartsview"),
-    description: t("charts:landing.metaDescription"),
-    type: "website",
-    jsonLd: {
-      "@context": "https://schema.org",
-      "@type": "CollectionPage",
-      name: t("charts:landing.title"),
-      description: t("charts:landing.metaDescription"),
-      url: base.canonical,
-    },
-  };
+  const meta = chartsLandingMeta(context, request, t);
   return {
     kind: "page",
     t,
@@ -108,53 +94,14 @@ async function chartPage({ context, request, url, now }: AmpRequest): Promise<Am
     return { kind: "redirect", location: `${ampLocationOf(edge, canonical)}${url.search}` };
 
   const t = ampTranslator(edge.lang, ["charts"]);
-  // The React route's meta (app/routes/($lang).top-200.$country.($include).tsx), key for key.
-  const base = requestMeta(context, request);
-  const image = page.chart.image;
-  const meta: PageMeta = {
-    ...base,
-    title: `${page.chart.title} | ${t("common:siteName")}`,
-    description: page.chart.description,
-    type: "music.playlist",
-    ...(image
-      ? {
-          image: {
-            url: absoluteUrl(request, image.src),
-            width: image.width,
-            height: image.height,
-            alt: page.chart.title,
-          },
-        }
-      : {}),
-    jsonLd: {
-      "@context": "https://schema.org",
-      "@type": "MusicPlaylist",
-      name: page.chart.title,
-      description: page.chart.description,
-      url: base.canonical,
-      numTracks: page.rows.length,
-      ...(image ? { image: absoluteUrl(request, image.src) } : {}),
-      track: page.rows.map((row) => ({
-        "@type": "MusicRecording",
-        position: row.rank,
-        name: row.title,
-        url: absoluteUrl(request, row.href),
-        inAlbum: { "@type": "MusicAlbum", name: row.album },
-        byArtist: {
-          "@type": "MusicGroup",
-          name: row.artist,
-          ...(row.artistHref ? { url: absoluteUrl(request, row.artistHref) } : {}),
-        },
-      })),
-    },
-  };
+  const meta = chartPageMeta(page, context, request, t);
   return {
     kind: "page",
     t,
     content: {
       meta,
       stylesheets: ["charts"],
-      body: <ChartBody page={page} canonical={base.canonical} t={t} />,
+      body: <ChartBody page={page} canonical={meta.canonical} t={t} />,
     },
   };
 }

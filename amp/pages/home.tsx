@@ -1,6 +1,4 @@
-import { type HomePage, loadHomePage } from "../../app/data/home.server";
-import { requestMeta } from "../../app/data/meta.server";
-import type { PageMeta } from "../../app/meta";
+import { type HomePage, homePageMeta, loadHomePage } from "../../app/data/home.server";
 import { AmpLink, AmpTrackList } from "../components";
 import type { AmpPageRenderer } from "../page";
 import { ampTranslator, type Translate } from "../strings";
@@ -10,20 +8,7 @@ export const homeAmpPage: AmpPageRenderer = async ({ context, request, now }) =>
   if (context.edge.path.segments.length !== 1) return undefined;
   const page = await loadHomePage(context, now);
   const t = ampTranslator(context.edge.lang, ["home"]);
-  // The React route's meta (app/routes/($lang)._index.tsx), key for key.
-  const base = requestMeta(context, request);
-  const meta: PageMeta = {
-    ...base,
-    title: t("common:pageTitle.home"),
-    description: t("home:heroText"),
-    type: "website",
-    jsonLd: {
-      "@context": "https://schema.org",
-      "@type": "WebSite",
-      name: t("common:siteName"),
-      url: base.canonical,
-    },
-  };
+  const meta = homePageMeta(context, request, t);
   return { kind: "page", t, content: { meta, stylesheets: [], body: <HomeBody page={page} t={t} /> } };
 };
 

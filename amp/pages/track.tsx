@@ -1,12 +1,4 @@
-import type { MetaDescriptor } from "@remix-run/cloudflare";
-import { absoluteUrl, requestMeta } from "../../app/data/meta.server";
-import {
-  loadTrackPage,
-  loadTrackPath,
-  musicRecordingJsonLd,
-  type TrackPage,
-} from "../../app/data/track.server";
-import type { PageMeta } from "../../app/meta";
+import { loadTrackPage, loadTrackPath, type TrackPage, trackPageMeta } from "../../app/data/track.server";
 import { AmpImg, AmpLink, AmpTrackList, listCoverSize } from "../components";
 import { type AmpPageRenderer, ampPathOf } from "../page";
 import { safeColour } from "../safe";
@@ -40,31 +32,11 @@ export const trackAmpPage: AmpPageRenderer = async ({ context, request, url, now
   }
 
   const t = ampTranslator(context.edge.lang, ["track"]);
-  // The React route's meta, key for key.
-  const names = { title: page.title, artist: page.artist.name };
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("track:metaTitle", names),
-    description: t("track:metaDescription", names),
-    type: "music.song",
-    image: {
-      url: absoluteUrl(request, page.shareImage.src),
-      width: page.shareImage.width,
-      height: page.shareImage.height,
-      alt: t("track:coverAlt", names),
-    },
-    jsonLd: musicRecordingJsonLd(page, url.origin),
-  };
-  const extraMeta: MetaDescriptor[] = [
-    { property: "music:duration", content: String(Math.round(page.details.durationMs / 1000)) },
-    ...(page.artist.href
-      ? [{ property: "music:musician", content: absoluteUrl(request, page.artist.href) }]
-      : []),
-  ];
+  const meta = trackPageMeta(page, context, request, t);
   return {
     kind: "page",
     t,
-    content: { meta, extraMeta, stylesheets: ["track"], body: <TrackBody page={page} t={t} /> },
+    content: { meta, stylesheets: ["track"], body: <TrackBody page={page} t={t} /> },
   };
 };
 

@@ -21,6 +21,9 @@ import {
   type Song,
 } from "../../edge/schemas/amapi";
 import { type Artist, artistSchema } from "../../edge/schemas/artist";
+import type { Translate } from "../i18n.server";
+import type { PageMeta } from "../meta";
+import { absoluteUrl, requestMeta } from "./meta.server";
 import type { Image, TrackSummary } from "./view";
 import { imageFromTemplate, trackSummaryOfSong } from "./view.server";
 
@@ -334,4 +337,51 @@ export function isCanonicalArtistPath(
     `/artist/${encodeURIComponent(requested.artistIdOrName)}/${encodeURIComponent(requested.adamIdOrAlias)}` ===
     page.artist.path
   );
+}
+
+/** The artist page's head, for the React route and its AMP form. */
+export function artistPageMeta(
+  page: ArtistPage,
+  context: Pick<AppLoadContext, "edge">,
+  request: Request,
+  t: Translate,
+): PageMeta {
+  const base = requestMeta(context, request);
+  const { artist } = page;
+  const avatarUrl = absoluteUrl(request, artist.avatar.src);
+  return {
+    ...base,
+    title: t("artist:metaTitle", { name: artist.name }),
+    description: artist.bio
+      ? shortDescription(artist.bio)
+      : t("artist:metaDescription", { name: artist.name }),
+    type: "music.musician",
+    image: {
+      url: avatarUrl,
+      width: artist.avatar.width,
+      height: artist.avatar.height,
+      alt: t("artist:avatarAlt", { name: artist.name }),
+    },
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "MusicGroup",
+      name: artist.name,
+      url: base.canonical,
+      image: avatarUrl,
+      ...(artist.bio ? { description: artist.bio } : {}),
+      ...(artist.genre ? { genre: artist.genre } : {}),
+      ...(artist.origin ? { foundingLocation: { "@type": "Place", name: artist.origin } } : {}),
+      track: page.topSongs.map((song) => ({
+        "@type": "MusicRecording",
+        name: song.title,
+        url: absoluteUrl(request, song.href),
+      })),
+      album: page.albums.map((album) => ({
+        "@type": "MusicAlbum",
+        name: album.title,
+        datePublished: album.releaseDate,
+        url: album.href,
+      })),
+    },
+  };
 }

@@ -13,8 +13,10 @@ import {
   type ChartLocations,
   chartLocationsSchema,
 } from "../../edge/schemas/charts";
-import { createI18n } from "../i18n.server";
+import { createI18n, type Translate } from "../i18n.server";
+import type { PageMeta } from "../meta";
 import { artistPath, featureOptionsOf, isAdamIdRouteOn } from "./artist.server";
+import { absoluteUrl, requestMeta } from "./meta.server";
 import type { Image, TrackSummary } from "./view";
 import { imageFromTemplate, trackSummaryOfSong } from "./view.server";
 
@@ -447,6 +449,54 @@ export async function loadChartPage(
 
 export type ChartPage = Awaited<ReturnType<typeof loadChartPage>>;
 
+/** A chart page's head, for the React route and its AMP form. */
+export function chartPageMeta(
+  page: ChartPage,
+  context: Pick<AppLoadContext, "edge">,
+  request: Request,
+  t: Translate,
+): PageMeta {
+  const base = requestMeta(context, request);
+  const image = page.chart.image;
+  return {
+    ...base,
+    title: `${page.chart.title} | ${t("common:siteName")}`,
+    description: page.chart.description,
+    type: "music.playlist",
+    ...(image
+      ? {
+          image: {
+            url: absoluteUrl(request, image.src),
+            width: image.width,
+            height: image.height,
+            alt: page.chart.title,
+          },
+        }
+      : {}),
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "MusicPlaylist",
+      name: page.chart.title,
+      description: page.chart.description,
+      url: base.canonical,
+      numTracks: page.rows.length,
+      ...(image ? { image: absoluteUrl(request, image.src) } : {}),
+      track: page.rows.map((row) => ({
+        "@type": "MusicRecording",
+        position: row.rank,
+        name: row.title,
+        url: absoluteUrl(request, row.href),
+        inAlbum: { "@type": "MusicAlbum", name: row.album },
+        byArtist: {
+          "@type": "MusicGroup",
+          name: row.artist,
+          ...(row.artistHref ? { url: absoluteUrl(request, row.artistHref) } : {}),
+        },
+      })),
+    },
+  };
+}
+
 /**
  * The charts landing (spec 001 §2 "/charts"): entry points for the world and the chosen country
  * (the visitor's, until the picker chooses another): top 200, discovery, city top 50s, genres,
@@ -514,6 +564,28 @@ export async function loadChartsLanding(context: Context, query: ChartPickerQuer
 }
 
 export type ChartsLanding = Awaited<ReturnType<typeof loadChartsLanding>>;
+
+/** The charts landing's head, for the React route and its AMP form. */
+export function chartsLandingMeta(
+  context: Pick<AppLoadContext, "edge">,
+  request: Request,
+  t: Translate,
+): PageMeta {
+  const base = requestMeta(context, request);
+  return {
+    ...base,
+    title: t("common:pageTitle.chartsview"),
+    description: t("charts:landing.metaDescription"),
+    type: "website",
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "CollectionPage",
+      name: t("charts:landing.title"),
+      description: t("charts:landing.metaDescription"),
+      url: base.canonical,
+    },
+  };
+}
 
 /**
  * A spreadsheet cell (RFC 4180): quoted when it holds a quote, comma or line break, quotes doubled.

@@ -4,6 +4,9 @@ import { countryName } from "../../edge/countries";
 import { localizedPath } from "../../edge/path";
 import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
 import { chartLocationsSchema } from "../../edge/schemas/charts";
+import type { Translate } from "../i18n.server";
+import type { PageMeta } from "../meta";
+import { requestMeta } from "./meta.server";
 import { trackSummaryOfSong } from "./view.server";
 
 const homeChartLength = 10;
@@ -39,3 +42,24 @@ export async function loadHomePage({ edge, services }: Pick<AppLoadContext, "edg
 }
 
 export type HomePage = Awaited<ReturnType<typeof loadHomePage>>;
+
+/** The home page's head, for the React route and its AMP form. */
+export function homePageMeta(
+  context: Pick<AppLoadContext, "edge">,
+  request: Request,
+  t: Translate,
+): PageMeta {
+  const base = requestMeta(context, request);
+  return {
+    ...base,
+    title: t("common:pageTitle.home"),
+    description: t("home:heroText"),
+    type: "website",
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "WebSite",
+      name: t("common:siteName"),
+      url: base.canonical,
+    },
+  };
+}

@@ -31,6 +31,9 @@ import {
   syncedLyricsState,
   trackStartOf,
 } from "../client/synced-lyrics";
+import type { Translate } from "../i18n.server";
+import type { PageMeta } from "../meta";
+import { absoluteUrl, requestMeta } from "./meta.server";
 import type { Image, TrackSummary } from "./view";
 import { imageFromTemplate, trackHref, trackSummaryOfSong } from "./view.server";
 
@@ -490,5 +493,32 @@ export function musicRecordingJsonLd(page: TrackPage, origin: string): Record<st
       ...(page.artist.href ? { url: absolute(page.artist.href) } : {}),
     },
     ...(page.details.album ? { inAlbum: { "@type": "MusicAlbum", name: page.details.album } } : {}),
+  };
+}
+
+/** The track page's head, for the React route and its AMP form. */
+export function trackPageMeta(
+  page: TrackPage,
+  context: Pick<AppLoadContext, "edge">,
+  request: Request,
+  t: Translate,
+): PageMeta {
+  const names = { title: page.title, artist: page.artist.name };
+  return {
+    ...requestMeta(context, request),
+    title: t("track:metaTitle", names),
+    description: t("track:metaDescription", names),
+    type: "music.song",
+    image: {
+      url: absoluteUrl(request, page.shareImage.src),
+      width: page.shareImage.width,
+      height: page.shareImage.height,
+      alt: t("track:coverAlt", names),
+    },
+    jsonLd: musicRecordingJsonLd(page, new URL(request.url).origin),
+    song: {
+      durationSeconds: Math.round(page.details.durationMs / 1000),
+      musicianUrl: page.artist.href ? absoluteUrl(request, page.artist.href) : undefined,
+    },
   };
 }

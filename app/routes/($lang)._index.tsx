@@ -1,8 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { TrackList } from "~/components/track-list";
-import { loadHomePage } from "~/data/home.server";
-import { requestMeta } from "~/data/meta.server";
+import { homePageMeta, loadHomePage } from "~/data/home.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { pageMeta } from "~/meta";
@@ -12,18 +11,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const page = await loadPage(() => loadHomePage(context, new Date()));
   const { t } = createI18n(context.edge.lang, ["common", "home"]);
-  const meta = {
-    ...requestMeta(context, request),
-    title: t("common:pageTitle.home"),
-    description: t("home:heroText"),
-    type: "website" as const,
-    jsonLd: {
-      "@context": "https://schema.org",
-      "@type": "WebSite",
-      name: t("common:siteName"),
-      url: requestMeta(context, request).canonical,
-    },
-  };
+  const meta = homePageMeta(context, request, t);
   return { page, meta, strings: pickResources(context.edge.lang, ["home"]).home };
 }
 

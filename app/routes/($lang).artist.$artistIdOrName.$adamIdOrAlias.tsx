@@ -11,17 +11,16 @@ import { LatestRelease } from "~/components/artist/latest-release";
 import { ShareLinks } from "~/components/charts/share-links";
 import { TrackList } from "~/components/track-list";
 import {
+  artistPageMeta,
   featureOptionsOf,
   isAdamIdRouteOn,
   isCanonicalArtistPath,
   loadArtistPage,
   parseArtistRoute,
-  shortDescription,
 } from "~/data/artist.server";
-import { absoluteUrl, requestMeta } from "~/data/meta.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import artistStyles from "~/styles/artist.css";
 import { SiteError } from "../../edge/errors";
@@ -55,45 +54,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     );
   }
   const { t } = createI18n(edge.lang, ["common", "artist"]);
-  const base = requestMeta(context, request);
-  const { artist } = page;
-  const avatarUrl = absoluteUrl(request, artist.avatar.src);
-  const description = artist.bio
-    ? shortDescription(artist.bio)
-    : t("artist:metaDescription", { name: artist.name });
-  const meta: PageMeta = {
-    ...base,
-    title: t("artist:metaTitle", { name: artist.name }),
-    description,
-    type: "music.musician",
-    image: {
-      url: avatarUrl,
-      width: artist.avatar.width,
-      height: artist.avatar.height,
-      alt: t("artist:avatarAlt", { name: artist.name }),
-    },
-    jsonLd: {
-      "@context": "https://schema.org",
-      "@type": "MusicGroup",
-      name: artist.name,
-      url: base.canonical,
-      image: avatarUrl,
-      ...(artist.bio ? { description: artist.bio } : {}),
-      ...(artist.genre ? { genre: artist.genre } : {}),
-      ...(artist.origin ? { foundingLocation: { "@type": "Place", name: artist.origin } } : {}),
-      track: page.topSongs.map((song) => ({
-        "@type": "MusicRecording",
-        name: song.title,
-        url: absoluteUrl(request, song.href),
-      })),
-      album: page.albums.map((album) => ({
-        "@type": "MusicAlbum",
-        name: album.title,
-        datePublished: album.releaseDate,
-        url: album.href,
-      })),
-    },
-  };
+  const meta = artistPageMeta(page, context, request, t);
   return { page, meta, strings: pickResources(edge.lang, ["artist"]).artist };
 }
 

@@ -11,14 +11,14 @@ import { TrackList } from "~/components/track-list";
 
 import {
   chartPickerQuerySchema,
+  chartsLandingMeta,
   loadChartsLanding,
   loadLocations,
   pickedChartPath,
 } from "~/data/charts.server";
-import { requestMeta } from "~/data/meta.server";
 import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
 import { SiteError } from "../../edge/errors";
@@ -49,20 +49,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   }
   const page = await loadPage(() => loadChartsLanding(context, query, new Date()));
   const { t } = createI18n(edge.lang, ["common", "charts"]);
-  const base = requestMeta(context, request);
-  const meta: PageMeta = {
-    ...base,
-    title: t("common:pageTitle.chartsview"),
-    description: t("charts:landing.metaDescription"),
-    type: "website",
-    jsonLd: {
-      "@context": "https://schema.org",
-      "@type": "CollectionPage",
-      name: t("charts:landing.title"),
-      description: t("charts:landing.metaDescription"),
-      url: base.canonical,
-    },
-  };
+  const meta = chartsLandingMeta(context, request, t);
   return { page, meta, strings: pickResources(edge.lang, ["charts"]).charts };
 }
 

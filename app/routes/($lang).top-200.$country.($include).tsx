@@ -10,11 +10,16 @@ import { ChartPicker } from "~/components/charts/chart-picker";
 import { ShareLinks } from "~/components/charts/share-links";
 import { TileGrid } from "~/components/track-list";
 import { featureOptionsOf, isAdamIdRouteOn } from "~/data/artist.server";
-import { chartPagePath, chartRouteOf, loadChartPage, redirectChartsPrefix } from "~/data/charts.server";
-import { absoluteUrl, requestMeta } from "~/data/meta.server";
+import {
+  chartPageMeta,
+  chartPagePath,
+  chartRouteOf,
+  loadChartPage,
+  redirectChartsPrefix,
+} from "~/data/charts.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
 
@@ -42,45 +47,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     throw redirect(`${params.lang ? `/${params.lang}` : ""}${canonical}${new URL(request.url).search}`, 301);
   }
   const { t } = createI18n(edge.lang, ["common", "charts"]);
-  const base = requestMeta(context, request);
-  const image = page.chart.image;
-  const meta: PageMeta = {
-    ...base,
-    title: `${page.chart.title} | ${t("common:siteName")}`,
-    description: page.chart.description,
-    type: "music.playlist",
-    ...(image
-      ? {
-          image: {
-            url: absoluteUrl(request, image.src),
-            width: image.width,
-            height: image.height,
-            alt: page.chart.title,
-          },
-        }
-      : {}),
-    jsonLd: {
-      "@context": "https://schema.org",
-      "@type": "MusicPlaylist",
-      name: page.chart.title,
-      description: page.chart.description,
-      url: base.canonical,
-      numTracks: page.rows.length,
-      ...(image ? { image: absoluteUrl(request, image.src) } : {}),
-      track: page.rows.map((row) => ({
-        "@type": "MusicRecording",
-        position: row.rank,
-        name: row.title,
-        url: absoluteUrl(request, row.href),
-        inAlbum: { "@type": "MusicAlbum", name: row.album },
-        byArtist: {
-          "@type": "MusicGroup",
-          name: row.artist,
-          ...(row.artistHref ? { url: absoluteUrl(request, row.artistHref) } : {}),
-        },
-      })),
-    },
-  };
+  const meta = chartPageMeta(page, context, request, t);
   return { page, meta, strings: pickResources(edge.lang, ["charts"]).charts };
 }
 

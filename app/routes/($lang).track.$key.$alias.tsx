@@ -12,11 +12,10 @@ import {
   StoreLinks,
   VideoSection,
 } from "~/components/track/track-sections";
-import { absoluteUrl, requestMeta } from "~/data/meta.server";
-import { loadTrackPage, musicRecordingJsonLd } from "~/data/track.server";
+import { loadTrackPage, trackPageMeta } from "~/data/track.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/track.css";
 
@@ -42,22 +41,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     throw redirect(`${page.path}${url.search}`, 301);
 
   const { t } = createI18n(context.edge.lang, ["common", "track"]);
-  const names = { title: page.title, artist: page.artist.name };
-  const meta: PageMeta & { durationSeconds: number; artistUrl: string | undefined } = {
-    ...requestMeta(context, request),
-    title: t("track:metaTitle", names),
-    description: t("track:metaDescription", names),
-    type: "music.song",
-    image: {
-      url: absoluteUrl(request, page.shareImage.src),
-      width: page.shareImage.width,
-      height: page.shareImage.height,
-      alt: t("track:coverAlt", names),
-    },
-    jsonLd: musicRecordingJsonLd(page, url.origin),
-    durationSeconds: Math.round(page.details.durationMs / 1000),
-    artistUrl: page.artist.href ? absoluteUrl(request, page.artist.href) : undefined,
-  };
+  const meta = trackPageMeta(page, context, request, t);
   return { page, meta, strings: pickResources(context.edge.lang, ["track"]).track };
 }
 
@@ -66,8 +50,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const { meta, page } = data;
   return [
     ...pageMeta(meta),
-    { property: "music:duration", content: String(meta.durationSeconds) },
-    ...(meta.artistUrl ? [{ property: "music:musician", content: meta.artistUrl }] : []),
     // Spec 002 §2 "/track/{trackId} preloads the track cover art".
     {
       tagName: "link",
