@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { LanguagePicker } from "../app/components/language-picker";
 import type { Image, TrackSummary } from "../app/data/view";
 import type { rootData } from "../app/root-data.server";
 import { safeHref, safeImageSrc, safeSrcSet } from "./safe";
@@ -217,22 +218,7 @@ export function AmpChrome({ root, t, children }: { root: RootData; t: Translate;
       {root.hideHeaderFooter ? null : (
         <footer className="site-footer">
           <div className="container">
-            <nav aria-label={t("common:languagePicker.label")}>
-              <ul className="lang-picker">
-                {root.languageLinks.map((language) => (
-                  <li key={language.key}>
-                    <a
-                      href={language.href}
-                      hrefLang={language.locale}
-                      lang={language.locale}
-                      aria-current={language.key === root.lang ? "true" : undefined}
-                    >
-                      {language.nativeName}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </nav>
+            <LanguagePicker links={root.languageLinks} current={root.lang} t={t} />
           </div>
         </footer>
       )}

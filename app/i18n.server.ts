@@ -10,8 +10,7 @@ const bundled: Readonly<Record<LanguageKey, LanguageResources>> = resources as R
   LanguageResources
 >;
 
-/** A string lookup: `namespace:key` with i18next options (an i18next `t`, or AMP's strict one). */
-export type Translate = (key: string, options?: Record<string, unknown>) => string;
+export type { Translate } from "./strings";
 
 /** The strings of one language a page needs, by namespace: what the root loader sends to the browser. */
 export function pickResources<TNamespace extends Namespace>(

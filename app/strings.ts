@@ -3,6 +3,12 @@ import { useMemo } from "react";
 import { initReactI18next, useTranslation } from "react-i18next";
 import { defaultLanguageKey, languageKeys } from "../edge/languages";
 
+/**
+ * A string lookup: `namespace:key` with i18next options (an i18next `t`, or AMP's strict one).
+ * Here, not in `i18n.server.ts`, so that components shared by the React and AMP pages can take it.
+ */
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
+
 /** The strings one page needs, by namespace: what the root loader sends to the browser. */
 export type PageStrings = Record<string, unknown>;
 

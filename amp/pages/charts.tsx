@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { CountryCharts, WorldCharts } from "../../app/components/charts/landing-sections";
 import { ShareLinks } from "../../app/components/charts/share-links";
 import { featureOptionsOf, isAdamIdRouteOn } from "../../app/data/artist.server";
 import {
@@ -254,47 +255,8 @@ export function LandingBody({ page, t }: { page: ChartsLanding; t: Translate }) 
               {t("charts:landing.topInMyCountry")}
             </AmpLink>
           </p>
-          {country ? (
-            <section className="section" aria-labelledby="charts-country">
-              <h2 id="charts-country">{country.name}</h2>
-              <ul className="chart-entries">
-                <li>
-                  <AmpLink className="chart-entry" href={country.top200Href}>
-                    {t("charts:tabs.top-200")}
-                  </AmpLink>
-                </li>
-                <li>
-                  <AmpLink className="chart-entry" href={country.discoveryHref}>
-                    {t("charts:tabs.discovery")}
-                  </AmpLink>
-                </li>
-              </ul>
-              {country.cities.length > 0 ? (
-                <>
-                  <h3>{t("charts:landing.cityCharts")}</h3>
-                  <ul className="chart-links">
-                    {country.cities.map((city) => (
-                      <li key={city.href}>
-                        <AmpLink href={city.href}>{city.name}</AmpLink>
-                      </li>
-                    ))}
-                  </ul>
-                </>
-              ) : null}
-              <GenreLinks genres={country.genres} t={t} />
-            </section>
-          ) : null}
-          <section className="section" aria-labelledby="charts-world">
-            <h2 id="charts-world">{world.name}</h2>
-            <ul className="chart-entries">
-              <li>
-                <AmpLink className="chart-entry" href={world.top200Href}>
-                  {t("charts:tabs.top-200")}
-                </AmpLink>
-              </li>
-            </ul>
-            <GenreLinks genres={world.genres} t={t} />
-          </section>
+          {country ? <CountryCharts country={country} t={t} LinkComponent={AmpLink} /> : null}
+          <WorldCharts world={world} t={t} LinkComponent={AmpLink} />
         </div>
         <aside className="chart-layout__side" aria-labelledby="charts-preview">
           <div className="section__head">
@@ -307,22 +269,5 @@ export function LandingBody({ page, t }: { page: ChartsLanding; t: Translate }) 
         </aside>
       </div>
     </div>
-  );
-}
-
-function GenreLinks({ genres, t }: { genres: ChartsLanding["world"]["genres"]; t: Translate }) {
-  if (genres.length === 0) return null;
-  return (
-    <>
-      <h3>{t("charts:landing.genreCharts")}</h3>
-      <ul className="chart-links">
-        {genres.map((genre) => (
-          <li key={genre.href}>
-            <AmpLink href={genre.href}>{genre.name}</AmpLink>{" "}
-            <span className="muted">({t("charts:songCount", { count: genre.count })})</span>
-          </li>
-        ))}
-      </ul>
-    </>
   );
 }

@@ -1,3 +1,4 @@
+import { TrackCount, TrackFacts } from "../../app/components/track/track-facts";
 import { loadTrackPage, loadTrackPath, type TrackPage, trackPageMeta } from "../../app/data/track.server";
 import { AmpImg, AmpLink, AmpTrackList, listCoverSize } from "../components";
 import { type AmpPageRenderer, ampPathOf } from "../page";
@@ -88,35 +89,8 @@ export function TrackBody({ page, t }: { page: TrackPage; t: Translate }) {
           <p className="track-hero__artist">
             <AmpLink href={page.artist.href}>{page.artist.name}</AmpLink>
           </p>
-          <dl className="track-facts" aria-label={t("track:details")}>
-            {page.details.album ? (
-              <div>
-                <dt>{t("track:album")}</dt>
-                <dd>{page.details.album}</dd>
-              </div>
-            ) : null}
-            <div>
-              <dt>{t("track:released")}</dt>
-              <dd>
-                <time dateTime={page.details.releaseDate}>{page.details.released}</time>
-              </dd>
-            </div>
-            <div>
-              <dt>{t("track:genre")}</dt>
-              <dd>{page.details.genre}</dd>
-            </div>
-            <div>
-              <dt>{t("track:duration")}</dt>
-              <dd>
-                <time dateTime={page.details.durationIso}>{page.details.duration}</time>
-              </dd>
-            </div>
-          </dl>
-          {page.count ? (
-            <p className="track-hero__count">
-              {t("track:identified", { count: page.count.total, formatted: page.count.formatted })}
-            </p>
-          ) : null}
+          <TrackFacts details={page.details} t={t} />
+          {page.count ? <TrackCount count={page.count} t={t} /> : null}
           {page.mainIndex !== undefined ? (
             <AmpLink className="button button--light play-button play-button--main" href={page.path}>
               <PlayIcon />

@@ -1,5 +1,6 @@
 import { Link, NavLink } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { LanguagePicker } from "~/components/language-picker";
 import { SearchBox } from "~/components/search-box";
 import type { RootData } from "~/root";
 
@@ -29,22 +30,7 @@ export function SiteFooter({ data }: { data: RootData }) {
   return (
     <footer className="site-footer">
       <div className="container">
-        <nav aria-label={t("languagePicker.label")}>
-          <ul className="lang-picker">
-            {data.languageLinks.map((language) => (
-              <li key={language.key}>
-                <a
-                  href={language.href}
-                  hrefLang={language.locale}
-                  lang={language.locale}
-                  aria-current={language.key === data.lang ? "true" : undefined}
-                >
-                  {language.nativeName}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <LanguagePicker links={data.languageLinks} current={data.lang} t={t} />
       </div>
     </footer>
   );

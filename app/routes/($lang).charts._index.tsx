@@ -5,8 +5,10 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import type { ComponentProps } from "react";
 import * as v from "valibot";
 import { ChartPicker } from "~/components/charts/chart-picker";
+import { CountryCharts, type SiteLink, WorldCharts } from "~/components/charts/landing-sections";
 import { TrackList } from "~/components/track-list";
 
 import {
@@ -84,55 +86,8 @@ export default function ChartsLanding() {
               {t("landing.topInMyCountry")}
             </a>
           </p>
-          {country ? (
-            <section className="section" aria-labelledby="charts-country">
-              <h2 id="charts-country">{country.name}</h2>
-              <ul className="chart-entries">
-                <li>
-                  <Link className="chart-entry" to={country.top200Href}>
-                    {t("tabs.top-200")}
-                  </Link>
-                </li>
-                <li>
-                  <Link className="chart-entry" to={country.discoveryHref}>
-                    {t("tabs.discovery")}
-                  </Link>
-                </li>
-              </ul>
-              {country.cities.length > 0 ? (
-                <>
-                  <h3>{t("landing.cityCharts")}</h3>
-                  <ul className="chart-links">
-                    {country.cities.map((city) => (
-                      <li key={city.href}>
-                        <Link to={city.href}>{city.name}</Link>
-                      </li>
-                    ))}
-                  </ul>
-                </>
-              ) : null}
-              <GenreLinks
-                heading={t("landing.genreCharts")}
-                genres={country.genres}
-                songCount={(count) => t("songCount", { count })}
-              />
-            </section>
-          ) : null}
-          <section className="section" aria-labelledby="charts-world">
-            <h2 id="charts-world">{world.name}</h2>
-            <ul className="chart-entries">
-              <li>
-                <Link className="chart-entry" to={world.top200Href}>
-                  {t("tabs.top-200")}
-                </Link>
-              </li>
-            </ul>
-            <GenreLinks
-              heading={t("landing.genreCharts")}
-              genres={world.genres}
-              songCount={(count) => t("songCount", { count })}
-            />
-          </section>
+          {country ? <CountryCharts country={country} t={t} LinkComponent={RouteLink} /> : null}
+          <WorldCharts world={world} t={t} LinkComponent={RouteLink} />
         </div>
         <aside className="chart-layout__side" aria-labelledby="charts-preview">
           <h2 id="charts-preview">{page.preview.title}</h2>
@@ -146,27 +101,6 @@ export default function ChartsLanding() {
   );
 }
 
-function GenreLinks({
-  heading,
-  genres,
-  songCount,
-}: {
-  heading: string;
-  genres: { name: string; count: number; href: string }[];
-  songCount: (count: number) => string;
-}) {
-  if (genres.length === 0) return null;
-  return (
-    <>
-      <h3>{heading}</h3>
-      <ul className="chart-links">
-        {genres.map((genre) => (
-          <li key={genre.href}>
-            <Link to={genre.href}>{genre.name}</Link>{" "}
-            <span className="muted">({songCount(genre.count)})</span>
-          </li>
-        ))}
-      </ul>
-    </>
-  );
+function RouteLink({ href, ...rest }: ComponentProps<SiteLink>) {
+  return <Link to={href} {...rest} />;
 }

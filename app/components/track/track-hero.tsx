@@ -3,6 +3,7 @@ import type { CSSProperties } from "react";
 import { useTranslation } from "react-i18next";
 import type { TrackPage } from "~/data/track.server";
 import { PlayButton } from "./playback";
+import { TrackCount, TrackFacts } from "./track-facts";
 
 /** Sizes the cover is shown at: 200px on phones, 248px above (spec 002 §9 preload sizes). */
 export const coverSizes = "(max-width: 649px) 200px, 248px";
@@ -35,35 +36,8 @@ export function TrackHero({ page }: { page: TrackPage }) {
         <p className="track-hero__artist">
           {page.artist.href ? <Link to={page.artist.href}>{page.artist.name}</Link> : page.artist.name}
         </p>
-        <dl className="track-facts" aria-label={t("details")}>
-          {page.details.album ? (
-            <div>
-              <dt>{t("album")}</dt>
-              <dd>{page.details.album}</dd>
-            </div>
-          ) : null}
-          <div>
-            <dt>{t("released")}</dt>
-            <dd>
-              <time dateTime={page.details.releaseDate}>{page.details.released}</time>
-            </dd>
-          </div>
-          <div>
-            <dt>{t("genre")}</dt>
-            <dd>{page.details.genre}</dd>
-          </div>
-          <div>
-            <dt>{t("duration")}</dt>
-            <dd>
-              <time dateTime={page.details.durationIso}>{page.details.duration}</time>
-            </dd>
-          </div>
-        </dl>
-        {page.count ? (
-          <p className="track-hero__count" data-count={page.count.total}>
-            {t("identified", { count: page.count.total, formatted: page.count.formatted })}
-          </p>
-        ) : null}
+        <TrackFacts details={page.details} t={t} />
+        {page.count ? <TrackCount count={page.count} t={t} /> : null}
         {mainEntry && page.mainIndex !== undefined ? (
           <PlayButton
             index={page.mainIndex}
