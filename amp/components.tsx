@@ -199,14 +199,16 @@ export function AmpChrome({ root, t, children }: { root: RootData; t: Translate;
           <div className="container site-header__bar">
             <a href={href("/") || "/"} className="brand">
               <span className="brand__mark" aria-hidden="true" />
-              {t("common:siteName")}
+              <span className="brand__name">{t("common:siteName")}</span>
             </a>
             <a className="amp-search-link" href={href("/search")}>
               {t("common:search.placeholder")}
             </a>
             <nav className="site-nav" aria-label={t("common:nav.label")}>
               <a href={href("/charts")}>{t("common:nav.charts")}</a>
-              <a href={href("/search")}>{t("common:nav.search")}</a>
+              <a href={href("/search")} className="site-nav__search">
+                {t("common:nav.search")}
+              </a>
               <a href={href("/identify")}>{t("common:nav.identify")}</a>
             </nav>
           </div>

@@ -12,12 +12,14 @@ export function SiteHeader({ data }: { data: RootData }) {
       <div className="container site-header__bar">
         <Link to={href("/") || "/"} className="brand">
           <span className="brand__mark" aria-hidden="true" />
-          {t("siteName")}
+          <span className="brand__name">{t("siteName")}</span>
         </Link>
         <SearchBox lang={data.lang} country={data.country} pathPrefix={data.pathPrefix} />
         <nav className="site-nav" aria-label={t("nav.label")}>
           <NavLink to={href("/charts")}>{t("nav.charts")}</NavLink>
-          <NavLink to={href("/search")}>{t("nav.search")}</NavLink>
+          <NavLink to={href("/search")} className="site-nav__search">
+            {t("nav.search")}
+          </NavLink>
           <NavLink to={href("/identify")}>{t("nav.identify")}</NavLink>
         </nav>
       </div>
