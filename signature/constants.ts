@@ -79,9 +79,15 @@ export const MATCH_OFFSET_TOLERANCE_FRAMES = 1;
 export const MATCH_MIN_ALIGNED = 8;
 /**
  * ... and this many standard deviations above the best other track, its votes read as a Poisson
- * count of chance alignments (b + 3 sqrt(b + 1): 27 against 15, 80 against 57).
+ * count of chance alignments (b + 3 sqrt(b + 1): 27 against 15, 80 against 57), when both are
+ * cells of the first scan, at the catalogue's own speed: most recordings play at it.
  */
-export const MATCH_MARGIN = 3;
+export const MATCH_MARGIN_AT_CATALOGUE_SPEED = 3;
+/**
+ * Across the whole skew scan the best cell is the largest of nine scans' chance cells, so it must
+ * stand further above the next track (b + 3.5 sqrt(b + 1): 29 against 15).
+ */
+export const MATCH_MARGIN = 3.5;
 /**
  * Unless the other track itself stands this far above the third: then the two share the recording
  * (a remaster, a medley) and the better one is the answer.
@@ -93,7 +99,7 @@ export const MATCH_SHARED_MARGIN = 6;
  */
 export const MATCH_COMMON_BUCKET_FACTOR = 16;
 export const MATCH_MIN_COMMON_BUCKET = 64;
-/** A match this sure at one speed ends the skew scan (SKEW_FACTORS are tried in order). */
+/** A match this sure ends the skew scan early (SKEW_FACTORS are tried in order, 1 first). */
 export const MATCH_SURE_ALIGNED = 24;
 
 /** Signature binary format. */

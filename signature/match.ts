@@ -1,6 +1,7 @@
 import {
   FFT_SIZE,
   MATCH_MARGIN,
+  MATCH_MARGIN_AT_CATALOGUE_SPEED,
   MATCH_MIN_ALIGNED,
   MATCH_OFFSET_TOLERANCE_FRAMES,
   MATCH_SHARED_MARGIN,
@@ -38,8 +39,16 @@ export type Candidate = {
   votes: number;
 };
 
-/** The matcher's view before its decision: the best candidate and the best one of another track. */
-export type Ranking = { best: Candidate | null; second: Candidate | null; third: Candidate | null };
+/**
+ * The matcher's view: the podium it decided on (the best candidate, then the best of each of the
+ * next two tracks) and whether the best is a match.
+ */
+export type Ranking = {
+  best: Candidate | null;
+  second: Candidate | null;
+  third: Candidate | null;
+  isMatch: boolean;
+};
 
 // Local copies: these are read in the innermost loops.
 const TOLERANCE = MATCH_OFFSET_TOLERANCE_FRAMES;
@@ -183,10 +192,14 @@ function outranks(a: Candidate, b: Candidate | null): boolean {
   return Math.abs(a.speed - 1) < Math.abs(b.speed - 1);
 }
 
-/** The best candidate, then the best of each of the next two tracks. */
-function podium(candidates: readonly Candidate[]): [Candidate | null, Candidate | null, Candidate | null] {
+type Podium = [best: Candidate | null, second: Candidate | null, third: Candidate | null];
+
+/** The best candidate (of `track` when given), then the best of each of the next two tracks. */
+function podium(candidates: readonly Candidate[], track?: number): Podium {
   let best: Candidate | null = null;
-  for (const candidate of candidates) if (outranks(candidate, best)) best = candidate;
+  for (const candidate of candidates) {
+    if ((track === undefined || candidate.track === track) && outranks(candidate, best)) best = candidate;
+  }
   let second: Candidate | null = null;
   for (const candidate of candidates) {
     if (best && candidate.track !== best.track && outranks(candidate, second)) second = candidate;
@@ -212,35 +225,52 @@ function isAhead(a: number, b: number, margin: number): boolean {
 }
 
 /**
- * The best track must have `minimum` votes and stand MATCH_MARGIN above the next track. When the
- * next track itself stands MATCH_SHARED_MARGIN above the third, the two share the recording (a
+ * The best track must have `minimum` votes and stand `margin` above the next track. When the next
+ * track itself stands MATCH_SHARED_MARGIN above the third, the two share the recording (a
  * remaster, a medley): the better one is the answer.
  */
-function isMatch(
-  best: Candidate | null,
-  second: Candidate | null,
-  third: Candidate | null,
-  minimum: number,
-): boolean {
+function isMatch([best, second, third]: Podium, minimum: number, margin: number): boolean {
   if (best === null || best.votes < minimum) return false;
   const secondVotes = second?.votes ?? 0;
-  if (isAhead(best.votes, secondVotes, MATCH_MARGIN)) return true;
+  if (isAhead(best.votes, secondVotes, margin)) return true;
   return secondVotes >= minimum && isAhead(secondVotes, third?.votes ?? 0, MATCH_SHARED_MARGIN);
 }
 
 /**
+ * The decision over the scanned cells. The whole scan's best must stand MATCH_MARGIN above the
+ * next track. The first scan, at the catalogue's speed, is also judged alone against its own
+ * chance cells, with the narrower MATCH_MARGIN_AT_CATALOGUE_SPEED: most recordings play at that
+ * speed, and a track it singles out is the answer (its best cell over all speeds, so that the
+ * skew is still measured).
+ */
+export function judge(atCatalogueSpeed: readonly Candidate[], scanned: readonly Candidate[]): Ranking {
+  const scan = podium(scanned);
+  if (isMatch(scan, MATCH_MIN_ALIGNED, MATCH_MARGIN)) return toRanking(scan, true);
+  const [heard] = podium(atCatalogueSpeed);
+  if (heard && isMatch(podium(atCatalogueSpeed), MATCH_MIN_ALIGNED, MATCH_MARGIN_AT_CATALOGUE_SPEED)) {
+    return toRanking(podium(scanned, heard.track), true);
+  }
+  return toRanking(scan, false);
+}
+
+function toRanking([best, second, third]: Podium, matched: boolean): Ranking {
+  return { best, second, third, isMatch: matched };
+}
+
+/**
  * Scores the index's tracks against the signature through the offset histogram of its hashes, at
- * each of SKEW_FACTORS in turn until one finds a sure match.
+ * each of SKEW_FACTORS in turn (1 first) until one finds a sure match, and judges the cells.
  */
 export function rankSignature(index: TrackIndex, signature: Signature): Ranking {
   const cells: Candidate[] = [];
+  let atCatalogueSpeed: Candidate[] = [];
   for (const speed of SKEW_FACTORS) {
-    cells.push(...vote(index, signature, speed));
-    const [best, second, third] = podium(cells);
-    if (isMatch(best, second, third, MATCH_SURE_ALIGNED)) break;
+    const scanned = vote(index, signature, speed);
+    if (speed === 1) atCatalogueSpeed = scanned;
+    cells.push(...scanned);
+    if (isMatch(podium(cells), MATCH_SURE_ALIGNED, MATCH_MARGIN)) break;
   }
-  const [best, second, third] = podium(cells);
-  return { best, second, third };
+  return judge(atCatalogueSpeed, cells);
 }
 
 /**
@@ -249,8 +279,8 @@ export function rankSignature(index: TrackIndex, signature: Signature): Ranking 
  * anchor frequencies over the track's (as far as the hash's frequency steps tell them).
  */
 export function matchSignature(index: TrackIndex, signature: Signature): Match | null {
-  const { best, second, third } = rankSignature(index, signature);
-  if (!best || !isMatch(best, second, third, MATCH_MIN_ALIGNED)) return null;
+  const { best, isMatch: matched } = rankSignature(index, signature);
+  if (!best || !matched) return null;
   const trackKey = index.trackKeys[best.track];
   if (trackKey === undefined) return null;
   let { slope, start, frequencyRatio } = alignment(index, signature, best);

@@ -8,6 +8,7 @@ import {
   matchSignature,
   SignatureError,
 } from "../../signature/index";
+import { type Candidate, judge } from "../../signature/match";
 import { composeTrack, renderTrack, whiteNoise } from "./signature-music";
 
 const TRACK_SECONDS = 40;
@@ -186,5 +187,51 @@ describe("matchSignature", () => {
   test("an empty index matches nothing", () => {
     const empty = loadIndex(createIndexBuilder().finish());
     expect(matchSignature(empty, computeSignature(excerpt(0, 1, 6, 16000), 16000))).toBeNull();
+  });
+});
+
+describe("judge", () => {
+  const cell = (track: number, votes: number, speed = 1, offset = 100): Candidate => ({
+    track,
+    votes,
+    speed,
+    offset,
+  });
+  // [case, cells of the first scan (speed 1), cells of the other speeds, matched track or null, its
+  // speed]. Real scans always hold chance cells of many tracks; a few stand for them.
+  const cases: [string, Candidate[], Candidate[], number | null, number][] = [
+    ["a clear lead over the whole scan", [cell(0, 40), cell(1, 10)], [cell(2, 12, 1.01)], 0, 1],
+    ["too few aligned hashes, whatever the lead", [cell(0, 7)], [], null, 1],
+    // 20 ≥ 9 + 3√10 at speed 1 alone, but not 20 ≥ 12 + 3.5√13 over the whole scan.
+    [
+      "singled out at the catalogue's speed only",
+      [cell(0, 20), cell(1, 9), cell(3, 8)],
+      [cell(2, 12, 0.99)],
+      0,
+      1,
+    ],
+    ["no lead at either", [cell(0, 15), cell(1, 9), cell(3, 8)], [cell(2, 12, 0.99)], null, 1],
+    // The track heard at speed 1 is answered with its best cell over every speed: the skew.
+    [
+      "singled out at speed 1, best cell elsewhere",
+      [cell(0, 20), cell(1, 9), cell(3, 8)],
+      [cell(0, 22, 1.005), cell(2, 13, 0.98)],
+      0,
+      1.005,
+    ],
+    [
+      "a lead at another speed only",
+      [cell(0, 9), cell(1, 8)],
+      [cell(2, 45, 1.02), cell(1, 10, 1.02)],
+      2,
+      1.02,
+    ],
+    // Two tracks far above the third share the recording (a remaster): the better one.
+    ["two tracks sharing the recording", [cell(0, 30), cell(1, 28), cell(2, 3)], [], 0, 1],
+  ];
+  test.each(cases)("%s", (_, atCatalogueSpeed, otherSpeeds, track, speed) => {
+    const ranking = judge(atCatalogueSpeed, [...atCatalogueSpeed, ...otherSpeeds]);
+    expect(ranking.isMatch ? ranking.best?.track : null).toBe(track);
+    if (track !== null) expect(ranking.best?.speed).toBe(speed);
   });
 });
