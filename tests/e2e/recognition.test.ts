@@ -244,9 +244,10 @@ describe("failures", () => {
       await page.goto(`${baseURL}/identify`);
       await pressListen(page);
       await page.getByRole("heading", { name: "Microphone permission needed" }).waitFor({ timeout: 10_000 });
-      expect(await page.getByText("Your browser is blocking the microphone.", { exact: false }).count()).toBe(
-        1,
-      );
+      // The screen asks first (the prompt is pending) and says "blocking" once the browser refuses.
+      await page
+        .getByText("Your browser is blocking the microphone.", { exact: false })
+        .waitFor({ timeout: 10_000 });
       await expect.poll(() => requests.beaconIds()).toContain("webrec.error");
       const beacon = requests.beacons.find((url) => url.searchParams.get("beaconId") === "webrec.error");
       expect(beacon?.searchParams.get("errordesc")).toBe("microphonedenied");
