@@ -51,6 +51,12 @@ test.each(Object.entries(viewports))("a chart page at %s", async (name, viewport
     "Top 50 by city",
   );
   await expectSoundLayout(page);
+  // WCAG 2.5.8: a row's title and artist links, one above the other, are each 24 px tall at least.
+  const linkHeights = await page
+    .locator(".chart-row .track-row__title, .chart-row .chart-row__artist")
+    .evaluateAll((links) => links.map((link) => link.getBoundingClientRect().height));
+  expect(linkHeights.length).toBeGreaterThan(50);
+  expect(Math.min(...linkHeights)).toBeGreaterThanOrEqual(24);
   await page.screenshot({ path: `/tmp/charts-page-${name}.png` });
   await page.screenshot({ path: `/tmp/charts-page-${name}-full.png`, fullPage: true });
   expect(errors).toEqual([]);
