@@ -186,7 +186,7 @@ function cleanDeclarations(body: string, removed: string[]): string {
     .join(";");
 }
 
-function cleanBlocks(text: string, removed: string[]): string {
+function cleanBlocks(text: string, removed: string[], used: ReadonlySet<string> | undefined): string {
   let out = "";
   for (const { prelude, body } of splitBlocks(text)) {
     const head = squeeze(prelude);
@@ -197,7 +197,7 @@ function cleanBlocks(text: string, removed: string[]): string {
         continue;
       }
       const inner = groupingAtRules.has(name)
-        ? cleanBlocks(body, removed)
+        ? cleanBlocks(body, removed, used)
         : cleanKeyframesOrDeclarations(name, body, removed);
       if (inner !== "") out += `${head}{${inner}}`;
       continue;
@@ -210,6 +210,7 @@ function cleanBlocks(text: string, removed: string[]): string {
       removed.push(`selector: ${head}`);
       continue;
     }
+    if (used && !canMatch(head, used)) continue;
     const declarations = cleanDeclarations(body, removed);
     if (declarations !== "") out += `${head}{${declarations}}`;
   }
@@ -223,14 +224,61 @@ function cleanKeyframesOrDeclarations(name: string, body: string, removed: strin
     .join("");
 }
 
+/** A selector list split at its top-level commas (not those inside parentheses, brackets or strings). */
+function splitSelectors(list: string): string[] {
+  const selectors: string[] = [];
+  let start = 0;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < list.length; i += 1) {
+    const char = list[i];
+    if (quote) {
+      if (char === "\\") i += 1;
+      else if (char === quote) quote = undefined;
+    } else if (char === '"' || char === "'") quote = char;
+    else if (char === "(" || char === "[") depth += 1;
+    else if (char === ")" || char === "]") depth = Math.max(0, depth - 1);
+    else if (char === "," && depth === 0) {
+      selectors.push(list.slice(start, i));
+      start = i + 1;
+    }
+  }
+  selectors.push(list.slice(start));
+  return selectors;
+}
+
+/**
+ * Whether a rule can apply to markup whose class attributes hold only the `used` classes: one of
+ * its selectors needs no other class. Classes inside :not() match by their absence, and those inside
+ * :is(), :where() and :has() are alternatives or relatives: they do not count (the rule stays).
+ */
+function canMatch(selectorList: string, used: ReadonlySet<string>): boolean {
+  return splitSelectors(selectorList).some((selector) => {
+    // Attribute values (a[href$=".pdf"]) hold no classes either.
+    const needed = selector.replace(/:(?:not|is|where|has)\((?:[^()]|\([^()]*\))*\)|\[[^\]]*\]/g, "");
+    return [...needed.matchAll(/\.(-?[_a-zA-Z][-_a-zA-Z0-9]*)/g)].every((match) => used.has(match[1] ?? ""));
+  });
+}
+
+/** The classes the `class` attributes of rendered markup use (React writes them double-quoted). */
+export function classesOf(html: string): Set<string> {
+  const classes = new Set<string>();
+  for (const match of html.matchAll(/\sclass="([^"]*)"/g)) {
+    for (const name of (match[1] ?? "").split(/\s+/)) if (name !== "") classes.add(name);
+  }
+  return classes;
+}
+
 /**
  * The site's stylesheets as one AMP stylesheet: comments out, `@import`/`@charset` and other
  * at-rules AMP does not know out, `!important` dropped from its declaration, forbidden properties
  * and `i-amphtml-` selectors out, whitespace squeezed. A `</style` can never survive: it is not CSS.
+ * Given the classes a page uses, rules that need any other class are left out too: AMP documents
+ * carry their CSS inline, so every unused rule is bytes on every page view.
  */
-export function ampCss(sources: readonly string[]): AmpCss {
+export function ampCss(sources: readonly string[], usedClasses?: ReadonlySet<string>): AmpCss {
   const removed: string[] = [];
-  const css = sources.map((source) => cleanBlocks(withoutComments(source), removed)).join("");
+  const css = sources.map((source) => cleanBlocks(withoutComments(source), removed, usedClasses)).join("");
   if (/<\/?style/i.test(css) || css.includes("<")) throw new Error("AMP CSS: markup inside a stylesheet");
   return { css, removed };
 }

@@ -3,7 +3,7 @@ import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { type PageMeta, pageMeta } from "../app/meta";
 import { AmpChrome, type RootData } from "./components";
-import { ampCss, type CssBudget, checkCssBudget, inlineStylesOf } from "./css";
+import { ampCss, type CssBudget, checkCssBudget, classesOf, inlineStylesOf } from "./css";
 import { jsonLdText, safeHref } from "./safe";
 import type { Translate } from "./strings";
 import type { StylesheetName, Stylesheets } from "./stylesheets";
@@ -137,7 +137,10 @@ export function renderAmpDocument({
     </AmpChrome>,
   );
   const names: StylesheetName[] = ["site", "amp", ...page.stylesheets];
-  const { css } = ampCss(names.map((name) => stylesheets[name]));
+  const { css } = ampCss(
+    names.map((name) => stylesheets[name]),
+    classesOf(body),
+  );
   const budget = checkCssBudget(css, inlineStylesOf(body));
   const html = [
     "<!doctype html>",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { ampCss, byteLength, checkCssBudget, cssBudgetBytes, inlineStylesOf } from "../../amp/css";
+import { ampCss, byteLength, checkCssBudget, classesOf, cssBudgetBytes, inlineStylesOf } from "../../amp/css";
 import { type StylesheetName, stylesheetFiles } from "../../amp/stylesheets";
 
 const root = path.join(import.meta.dirname, "..", "..");
@@ -51,6 +51,29 @@ test.each([
   ["empty rules go", "a{}b{color:red}", "b{color:red}"],
 ])("ampCss: %s", (_name, input, expected) => {
   expect(ampCss([input]).css).toBe(expected);
+});
+
+// Rules kept for a page whose markup uses the classes "row" and "row__title" only.
+test.each([
+  ["element and :root rules stay", ":root{--x:1}a{color:red}", ":root{--x:1}a{color:red}"],
+  ["a rule of a used class stays", ".row{margin:0}", ".row{margin:0}"],
+  ["a rule of an unused class goes", ".tile{margin:0}", ""],
+  ["a rule needing a used and an unused class goes", ".row .tile{margin:0}", ""],
+  ["one usable selector keeps the whole list", ".tile,.row__title{margin:0}", ".tile,.row__title{margin:0}"],
+  ["classes inside :not() do not count", "a:not(.tile){color:red}", "a:not(.tile){color:red}"],
+  ["nor do attribute values", 'a[href$=".pdf"]{color:red}', 'a[href$=".pdf"]{color:red}'],
+  ["classes inside :is() do not count either", ":is(.tile,.x) a{color:red}", ":is(.tile,.x) a{color:red}"],
+  [
+    "media blocks keep their used rules",
+    "@media (min-width:650px){.row{margin:0}.tile{margin:0}}",
+    "@media (min-width:650px){.row{margin:0}}",
+  ],
+  ["media blocks left empty go", "@media (min-width:650px){.tile{margin:0}}", ""],
+  ["keyframes stay", "@keyframes spin{to{opacity:1}}", "@keyframes spin{to{opacity:1}}"],
+])("ampCss for a page's classes: %s", (_name, input, expected) => {
+  const used = classesOf('<li class="row"><a class="row__title" href="/a">A</a><span class="">x</span></li>');
+  expect([...used].sort()).toEqual(["row", "row__title"]);
+  expect(ampCss([input], used).css).toBe(expected);
 });
 
 test("ampCss reports what it removed", () => {
