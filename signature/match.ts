@@ -246,9 +246,9 @@ function isMatch([best, second, third]: Podium, minimum: number, margin: number)
 export function judge(atCatalogueSpeed: readonly Candidate[], scanned: readonly Candidate[]): Ranking {
   const scan = podium(scanned);
   if (isMatch(scan, MATCH_MIN_ALIGNED, MATCH_MARGIN)) return toRanking(scan, true);
-  const [heard] = podium(atCatalogueSpeed);
-  if (heard && isMatch(podium(atCatalogueSpeed), MATCH_MIN_ALIGNED, MATCH_MARGIN_AT_CATALOGUE_SPEED)) {
-    return toRanking(podium(scanned, heard.track), true);
+  const first = podium(atCatalogueSpeed);
+  if (first[0] && isMatch(first, MATCH_MIN_ALIGNED, MATCH_MARGIN_AT_CATALOGUE_SPEED)) {
+    return toRanking(podium(scanned, first[0].track), true);
   }
   return toRanking(scan, false);
 }
