@@ -127,7 +127,11 @@ class VoteTable {
   }
 }
 
-const table = new VoteTable();
+/*
+ * Made on the first match, not when the module loads: a module-level `new` is a side effect the
+ * bundler must keep, which put the matcher into the browser's signature worker, which never matches.
+ */
+let sharedTable: VoteTable | undefined;
 
 /**
  * Wang 2003: the query's hashes that are in the index vote for (track, time offset); a true match
@@ -159,6 +163,8 @@ function vote(index: TrackIndex, signature: Signature, speed: number): Candidate
   const frameMask = 2 ** timeBits - 1;
   let expected = 0;
   for (const hash of hashes) expected += (offsets[hash + 1] as number) - (offsets[hash] as number);
+  sharedTable ??= new VoteTable();
+  const table = sharedTable;
   table.reset(expected);
   for (let q = 0; q < hashes.length; q++) {
     const hash = hashes[q] as number;
