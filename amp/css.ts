@@ -108,27 +108,34 @@ function splitBlocks(text: string): Block[] {
   return blocks.filter((block) => block.prelude.trim() !== "" || block.body !== undefined);
 }
 
-/** Declarations of a block, split at `;` outside strings and parentheses. */
-function splitDeclarations(body: string): string[] {
-  const declarations: string[] = [];
+/** `text` split at each `separator` outside strings, parentheses and brackets. */
+function splitOutside(text: string, separator: ";" | ","): string[] {
+  const pieces: string[] = [];
   let start = 0;
-  let parens = 0;
+  let depth = 0;
   let quote: string | undefined;
-  for (let i = 0; i < body.length; i += 1) {
-    const char = body[i];
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
     if (quote) {
       if (char === "\\") i += 1;
       else if (char === quote) quote = undefined;
     } else if (char === '"' || char === "'") quote = char;
-    else if (char === "(") parens += 1;
-    else if (char === ")") parens = Math.max(0, parens - 1);
-    else if (char === ";" && parens === 0) {
-      declarations.push(body.slice(start, i));
+    else if (char === "(" || char === "[") depth += 1;
+    else if (char === ")" || char === "]") depth = Math.max(0, depth - 1);
+    else if (char === separator && depth === 0) {
+      pieces.push(text.slice(start, i));
       start = i + 1;
     }
   }
-  declarations.push(body.slice(start));
-  return declarations.map((declaration) => declaration.trim()).filter((declaration) => declaration !== "");
+  pieces.push(text.slice(start));
+  return pieces;
+}
+
+/** Declarations of a block: split at `;` outside strings and parentheses, empty ones dropped. */
+function splitDeclarations(body: string): string[] {
+  return splitOutside(body, ";")
+    .map((declaration) => declaration.trim())
+    .filter((declaration) => declaration !== "");
 }
 
 /** Whitespace runs to one space, none next to `{};,` or after `:` in declarations; strings kept. */
@@ -224,36 +231,13 @@ function cleanKeyframesOrDeclarations(name: string, body: string, removed: strin
     .join("");
 }
 
-/** A selector list split at its top-level commas (not those inside parentheses, brackets or strings). */
-function splitSelectors(list: string): string[] {
-  const selectors: string[] = [];
-  let start = 0;
-  let depth = 0;
-  let quote: string | undefined;
-  for (let i = 0; i < list.length; i += 1) {
-    const char = list[i];
-    if (quote) {
-      if (char === "\\") i += 1;
-      else if (char === quote) quote = undefined;
-    } else if (char === '"' || char === "'") quote = char;
-    else if (char === "(" || char === "[") depth += 1;
-    else if (char === ")" || char === "]") depth = Math.max(0, depth - 1);
-    else if (char === "," && depth === 0) {
-      selectors.push(list.slice(start, i));
-      start = i + 1;
-    }
-  }
-  selectors.push(list.slice(start));
-  return selectors;
-}
-
 /**
  * Whether a rule can apply to markup whose class attributes hold only the `used` classes: one of
  * its selectors needs no other class. Classes inside :not() match by their absence, and those inside
  * :is(), :where() and :has() are alternatives or relatives: they do not count (the rule stays).
  */
 function canMatch(selectorList: string, used: ReadonlySet<string>): boolean {
-  return splitSelectors(selectorList).some((selector) => {
+  return splitOutside(selectorList, ",").some((selector) => {
     // Attribute values (a[href$=".pdf"]) hold no classes either.
     const needed = selector.replace(/:(?:not|is|where|has)\((?:[^()]|\([^()]*\))*\)|\[[^\]]*\]/g, "");
     return [...needed.matchAll(/\.(-?[_a-zA-Z][-_a-zA-Z0-9]*)/g)].every((match) => used.has(match[1] ?? ""));
