@@ -146,7 +146,7 @@ describe("an excerpt of a catalogue recording", () => {
       lang: "en",
       country: expect.any(String),
     });
-    await expect.poll(() => requests.beaconIds()).toContain("webrec.match");
+    await expect.poll(() => requests.beaconIds(), { timeout: 5_000 }).toContain("webrec.match");
     const matchBeacon = requests.beacons.find(
       (beacon) => beacon.searchParams.get("beaconId") === "webrec.match",
     );
@@ -185,7 +185,7 @@ describe("audio that is in no recording", () => {
     await heading.waitFor({ timeout: 30_000 });
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("No result");
     expect(requests.matches).toHaveLength(4);
-    await expect.poll(() => requests.beaconIds()).toContain("webrec.nomatch");
+    await expect.poll(() => requests.beaconIds(), { timeout: 5_000 }).toContain("webrec.nomatch");
     expect(new URL(page.url()).pathname).toBe("/identify");
     await page.screenshot({ path: "/tmp/recognition-nomatch-phone.png", fullPage: true });
     await page.getByRole("button", { name: "Try again" }).click();
@@ -193,7 +193,7 @@ describe("audio that is in no recording", () => {
       .poll(() => page.locator("#recognition-status").textContent(), { timeout: 5000 })
       .toBe("Listening");
     await page.getByRole("button", { name: "Stop listening" }).click();
-    await expect.poll(() => requests.beaconIds()).toContain("webrec.cancel");
+    await expect.poll(() => requests.beaconIds(), { timeout: 5_000 }).toContain("webrec.cancel");
     expect(errors).toEqual([]);
   });
 });
@@ -226,7 +226,7 @@ describe("failures", () => {
     await pressListen(page);
     await page.getByRole("heading", { name: "Something went wrong" }).waitFor({ timeout: 10_000 });
     expect(await page.getByRole("button", { name: "Refresh" }).count()).toBe(1);
-    await expect.poll(() => requests.beaconIds()).toContain("webrec.error");
+    await expect.poll(() => requests.beaconIds(), { timeout: 5_000 }).toContain("webrec.error");
     const beacon = requests.beacons.find((url) => url.searchParams.get("beaconId") === "webrec.error");
     expect(beacon?.searchParams.get("errorcode")).toBe("serviceerror");
     // The beacon rules of spec 000 §5 drop the colon and cut to 20 characters.
@@ -241,6 +241,11 @@ describe("failures", () => {
     try {
       const { page } = await openPage(refusing, { viewport: viewports.phone, userAgent: personUserAgent });
       const requests = watchRequests(page);
+      // A slow runtime chunk: a press before it arrives would fail at once and send no statistic.
+      await page.route("**/build/_shared/runtime-*.js", async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
       await page.goto(`${baseURL}/identify`);
       await pressListen(page);
       await page.getByRole("heading", { name: "Microphone permission needed" }).waitFor({ timeout: 10_000 });
@@ -248,7 +253,7 @@ describe("failures", () => {
       await page
         .getByText("Your browser is blocking the microphone.", { exact: false })
         .waitFor({ timeout: 10_000 });
-      await expect.poll(() => requests.beaconIds()).toContain("webrec.error");
+      await expect.poll(() => requests.beaconIds(), { timeout: 5_000 }).toContain("webrec.error");
       const beacon = requests.beacons.find((url) => url.searchParams.get("beaconId") === "webrec.error");
       expect(beacon?.searchParams.get("errordesc")).toBe("microphonedenied");
       expect(requests.matches).toEqual([]);

@@ -45,16 +45,12 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
   const runtimeRef = useRef(runtime);
   runtimeRef.current = runtime;
   const navigate = useNavigate();
-  const [hydrated, setHydrated] = useState(false);
   const [screen, setScreen] = useState<RecognitionScreen>({ screen: "idle" });
   const [captured, setCaptured] = useState<CapturedCheckpoint>();
   const recognition = useRef<Recognition>();
   const headingRef = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => {
-    setHydrated(true);
-    return () => recognition.current?.dispose();
-  }, []);
+  useEffect(() => () => recognition.current?.dispose(), []);
 
   // Screens that replace the button take the focus, so that it is not lost and their news is read.
   useEffect(() => {
@@ -138,6 +134,9 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
     );
   }
 
+  // The runtime starts after hydration. A recognition sends its statistics and keeps its match
+  // through it, so the button waits for it: a refused microphone fails at once and would go uncounted.
+  const ready = runtime !== undefined;
   const showButton =
     screen.screen !== "nomatch" &&
     screen.screen !== "error" &&
@@ -150,7 +149,7 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
           className="recognition__button"
           data-listening={listening ? "true" : undefined}
           onClick={listening ? cancel : listen}
-          disabled={!hydrated || screen.screen === "matched" || screen.screen === "interstitial"}
+          disabled={!ready || screen.screen === "matched" || screen.screen === "interstitial"}
           aria-describedby="recognition-status"
         >
           <span className="recognition__mark" aria-hidden="true" />
