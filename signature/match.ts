@@ -54,6 +54,8 @@ export type Ranking = {
 const TOLERANCE = MATCH_OFFSET_TOLERANCE_FRAMES;
 /** The largest speed difference the alignment looks for around the speed that matched. */
 const MAX_SKEW = 0.02;
+/** A fitted slope is trusted this far from the speed that matched: a recording at the scan's edge fits a little beyond it. */
+const MAX_FITTED_SKEW = MAX_SKEW + 0.005;
 /** Anchors from 600 Hz up measure the frequency skew (in 1/PEAK_BIN_FRACTION bins). */
 const SKEW_MIN_FREQUENCY = (600 / (SIGNATURE_SAMPLE_RATE / FFT_SIZE)) * PEAK_BIN_FRACTION;
 /** Offsets are shifted so that a recording starting a little before the track stays non-negative. */
@@ -366,7 +368,7 @@ function alignment(
     if (b.x - a.x >= signature.sampleRate / signature.hop) slopes.push((b.y - a.y) / (b.x - a.x));
   }
   const fitted = slopes.length >= 6 ? median(slopes) : best.speed;
-  const slope = Math.abs(fitted - best.speed) <= MAX_SKEW ? fitted : best.speed;
+  const slope = Math.abs(fitted - best.speed) <= MAX_FITTED_SKEW ? fitted : best.speed;
   const start = anchors.length > 0 ? median(anchors.map((a) => a.y - slope * a.x)) : best.offset;
   const kept = anchors.filter((a) => Math.abs(a.y - (start + slope * a.x)) <= TOLERANCE + 0.5);
   // Low anchors say little: one frequency step is a large share of a low frequency.
