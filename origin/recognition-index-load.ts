@@ -29,7 +29,7 @@ async function fetchAsset(readAsset: ReadAsset, path: string): Promise<Response>
 
 /**
  * Reads the manifest, then streams every part into one buffer of the index's size (no second
- * copy of 20-odd MB), checks the SHA-256 and the index's own structure. Every failure is a
+ * copy of some 30 MB), checks the SHA-256 and the index's own structure. Every failure is a
  * `serviceerror`.
  */
 export async function loadRecognitionIndex(readAsset: ReadAsset): Promise<LoadedRecognitionIndex> {

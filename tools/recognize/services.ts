@@ -38,7 +38,7 @@ export type MatchService = {
 /** The language and country every request is made in (the site's English, its default country). */
 export const cliSession: Omit<MatchSession, "sessionId"> = { lang: "en", country: "GB" };
 
-/** A site's first match loads its index (20-odd MB): more patience than a page's 10 s. */
+/** A site's first match loads its index (some 30 MB): more patience than a page's 10 s. */
 export const siteMatchTimeoutMs = 30_000;
 
 /** The page's requests are relative to the site it is on; here, to the site asked. */
