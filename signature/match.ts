@@ -54,7 +54,7 @@ export type Ranking = {
 const TOLERANCE = MATCH_OFFSET_TOLERANCE_FRAMES;
 /** The largest speed difference the alignment looks for around the speed that matched. */
 const MAX_SKEW = 0.02;
-/** A fitted slope is trusted this far from the speed that matched: a recording at the scan's edge fits a little beyond it. */
+/** A fitted slope is trusted this far from the speed that matched: an edge of the scan fits beyond it. */
 const MAX_FITTED_SKEW = MAX_SKEW + 0.005;
 /** Anchors from 600 Hz up measure the frequency skew (in 1/PEAK_BIN_FRACTION bins). */
 const SKEW_MIN_FREQUENCY = (600 / (SIGNATURE_SAMPLE_RATE / FFT_SIZE)) * PEAK_BIN_FRACTION;
