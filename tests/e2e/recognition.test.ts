@@ -90,7 +90,15 @@ function watchRequests(page: Page) {
       matches.push(request.postData() ?? "");
     if (url.pathname.startsWith("/services/metrics/")) beacons.push(url);
   });
-  return { matches, beacons, beaconIds: () => beacons.map((url) => url.searchParams.get("beaconId")) };
+  const beaconIds = () => beacons.map((url) => url.searchParams.get("beaconId"));
+  return {
+    matches,
+    /** Waits for the statistic (an image load can lag on a busy machine) and answers its URL. */
+    async beacon(beaconId: string): Promise<URL | undefined> {
+      await expect.poll(beaconIds, { timeout: 5_000 }).toContain(beaconId);
+      return beacons.find((url) => url.searchParams.get("beaconId") === beaconId);
+    },
+  };
 }
 
 async function pressListen(page: Page) {
@@ -146,10 +154,7 @@ describe("an excerpt of a catalogue recording", () => {
       lang: "en",
       country: expect.any(String),
     });
-    await expect.poll(() => requests.beaconIds(), { timeout: 5_000 }).toContain("webrec.match");
-    const matchBeacon = requests.beacons.find(
-      (beacon) => beacon.searchParams.get("beaconId") === "webrec.match",
-    );
+    const matchBeacon = await requests.beacon("webrec.match");
     expect(matchBeacon?.searchParams.get("trackid")).toBe(track.key);
     expect(errors).toEqual([]);
   });
@@ -185,7 +190,7 @@ describe("audio that is in no recording", () => {
     await heading.waitFor({ timeout: 30_000 });
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("No result");
     expect(requests.matches).toHaveLength(4);
-    await expect.poll(() => requests.beaconIds(), { timeout: 5_000 }).toContain("webrec.nomatch");
+    await requests.beacon("webrec.nomatch");
     expect(new URL(page.url()).pathname).toBe("/identify");
     await page.screenshot({ path: "/tmp/recognition-nomatch-phone.png", fullPage: true });
     await page.getByRole("button", { name: "Try again" }).click();
@@ -193,7 +198,7 @@ describe("audio that is in no recording", () => {
       .poll(() => page.locator("#recognition-status").textContent(), { timeout: 5000 })
       .toBe("Listening");
     await page.getByRole("button", { name: "Stop listening" }).click();
-    await expect.poll(() => requests.beaconIds(), { timeout: 5_000 }).toContain("webrec.cancel");
+    await requests.beacon("webrec.cancel");
     expect(errors).toEqual([]);
   });
 });
@@ -226,8 +231,7 @@ describe("failures", () => {
     await pressListen(page);
     await page.getByRole("heading", { name: "Something went wrong" }).waitFor({ timeout: 10_000 });
     expect(await page.getByRole("button", { name: "Refresh" }).count()).toBe(1);
-    await expect.poll(() => requests.beaconIds(), { timeout: 5_000 }).toContain("webrec.error");
-    const beacon = requests.beacons.find((url) => url.searchParams.get("beaconId") === "webrec.error");
+    const beacon = await requests.beacon("webrec.error");
     expect(beacon?.searchParams.get("errorcode")).toBe("serviceerror");
     // The beacon rules of spec 000 §5 drop the colon and cut to 20 characters.
     expect(beacon?.searchParams.get("errordesc")).toBe("service-errorservice");
@@ -253,8 +257,7 @@ describe("failures", () => {
       await page
         .getByText("Your browser is blocking the microphone.", { exact: false })
         .waitFor({ timeout: 10_000 });
-      await expect.poll(() => requests.beaconIds(), { timeout: 5_000 }).toContain("webrec.error");
-      const beacon = requests.beacons.find((url) => url.searchParams.get("beaconId") === "webrec.error");
+      const beacon = await requests.beacon("webrec.error");
       expect(beacon?.searchParams.get("errordesc")).toBe("microphonedenied");
       expect(requests.matches).toEqual([]);
       await page.screenshot({ path: "/tmp/recognition-permission-phone.png", fullPage: true });
