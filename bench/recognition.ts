@@ -265,6 +265,11 @@ type QueryResult = {
   matchMs: number;
   signatureMs: number;
   bestVotes: number;
+  /**
+   * The track the matcher ranked first, sure or not: how often it is the right one is the ceiling
+   * any decision rule (thresholds, margins) could reach with this fingerprint.
+   */
+  rankedKey: string | null;
 };
 
 /** Every LATENCY_SAMPLE-th query of the main process is timed again alone, after the parallel phase. */
@@ -274,7 +279,9 @@ function runQuery(
   index: TrackIndex,
   samples: Float32Array,
   keep?: Signature[],
-): { match: ReturnType<typeof matchSignature>; signatureMs: number; matchMs: number; bestVotes: number } {
+): Pick<QueryResult, "signatureMs" | "matchMs" | "bestVotes" | "rankedKey"> & {
+  match: ReturnType<typeof matchSignature>;
+} {
   let start = performance.now();
   const signature = computeSignature(samples, BENCH_RATE);
   const signatureMs = performance.now() - start;
@@ -282,8 +289,10 @@ function runQuery(
   start = performance.now();
   const match = matchSignature(index, signature);
   const matchMs = performance.now() - start;
-  const bestVotes = match ? match.score : (rankSignature(index, signature).best?.votes ?? 0);
-  return { match, signatureMs, matchMs, bestVotes };
+  const unsure = match ? undefined : rankSignature(index, signature).best;
+  const bestVotes = match ? match.score : (unsure?.votes ?? 0);
+  const rankedKey = match ? match.trackKey : unsure ? (index.trackKeys[unsure.track] ?? null) : null;
+  return { match, signatureMs, matchMs, bestVotes, rankedKey };
 }
 
 /** Every query of these excerpts: the indexed ones in every condition, the held-out ones in a few. */
@@ -303,7 +312,7 @@ function queryExcerpts(
       for (const seconds of RECORDING_CHECKPOINTS_SECONDS) {
         const sample = count++ % LATENCY_SAMPLE === 0 ? keep : undefined;
         const audio = queryAudio(excerpt.samples, seconds, condition, random);
-        const { match, signatureMs, matchMs, bestVotes } = runQuery(index, audio, sample);
+        const { match, signatureMs, matchMs, bestVotes, rankedKey } = runQuery(index, audio, sample);
         results.push({
           condition: condition.name,
           seconds,
@@ -317,6 +326,7 @@ function queryExcerpts(
           matchMs,
           signatureMs,
           bestVotes,
+          rankedKey,
         });
       }
     }
@@ -599,7 +609,7 @@ async function main(): Promise<void> {
     }
     for (const negative of syntheticNegatives(seededRandom(options.seed + 1), 60)) {
       for (const seconds of RECORDING_CHECKPOINTS_SECONDS) {
-        const { match, signatureMs, matchMs, bestVotes } = runQuery(
+        const { match, signatureMs, matchMs, bestVotes, rankedKey } = runQuery(
           index,
           negative.samples.subarray(0, seconds * BENCH_RATE),
         );
@@ -613,6 +623,7 @@ async function main(): Promise<void> {
           matchMs,
           signatureMs,
           bestVotes,
+          rankedKey,
         });
       }
     }
@@ -670,14 +681,17 @@ function report(options: Options, run: Run): void {
   const negatives = results.filter((r) => r.trackKey === null);
   const rows = CONDITIONS.map((condition) => {
     const accuracy: Record<string, number> = {};
+    const rankedFirst: Record<string, number> = {};
     const wrong: Record<string, number> = {};
     for (const seconds of RECORDING_CHECKPOINTS_SECONDS) {
       const cell = positives.filter((r) => r.condition === condition.name && r.seconds === seconds);
       accuracy[`${seconds}s`] =
         cell.filter((r) => r.matchedKey === r.trackKey).length / Math.max(1, cell.length);
+      rankedFirst[`${seconds}s`] =
+        cell.filter((r) => r.rankedKey === r.trackKey).length / Math.max(1, cell.length);
       wrong[`${seconds}s`] = cell.filter((r) => r.matchedKey !== null && r.matchedKey !== r.trackKey).length;
     }
-    return { condition: condition.name, accuracy, wrong };
+    return { condition: condition.name, accuracy, rankedFirst, wrong };
   });
   const falseMatches = negatives.filter((r) => r.matchedKey !== null);
   const falseMatchRate = falseMatches.length / Math.max(1, negatives.length);
@@ -686,7 +700,8 @@ function report(options: Options, run: Run): void {
   const parallelMatchTimes = results.map((r) => r.matchMs);
   const offsetErrors = positives.flatMap((r) => (r.offsetErrorMs === null ? [] : [r.offsetErrorMs]));
   const zeroDb = rows.filter((row) => row.condition.endsWith(" 0 dB"));
-  const worst = (key: string) => Math.min(...zeroDb.map((row) => row.accuracy[key] ?? 0));
+  const worst = (key: string, of: "accuracy" | "rankedFirst" = "accuracy") =>
+    Math.min(...zeroDb.map((row) => row[of][key] ?? 0));
   const keys = index.trackKeys;
   const bySource: Record<string, Record<string, string>> = {};
   for (const row of zeroDb) {
@@ -709,6 +724,8 @@ function report(options: Options, run: Run): void {
   const summary = {
     accuracy3sAt0dB: worst("3s"),
     accuracy6sAt0dB: worst("6s"),
+    rankedFirst3sAt0dB: worst("3s", "rankedFirst"),
+    rankedFirst6sAt0dB: worst("6s", "rankedFirst"),
     falseMatchRate,
     wrongTrackRate: wrongTrack.length / Math.max(1, positives.length),
     matchP50Ms: percentile(matchTimes, 50),
@@ -737,6 +754,12 @@ function report(options: Options, run: Run): void {
     );
   }
   console.log("");
+  for (const row of zeroDb) {
+    console.log(
+      `${row.condition}, right track ranked first, sure or not (the ceiling of any threshold): ` +
+        RECORDING_CHECKPOINTS_SECONDS.map((s) => `${s} s ${pct(row.rankedFirst[`${s}s`] ?? 0)}`).join(", "),
+    );
+  }
   console.log(
     `queries per cell: ${run.indexedExcerpts} excerpts (${options.excerpts} per indexed recording of ${EXCERPT_SECONDS} s or more, seeded)`,
   );
