@@ -11,7 +11,10 @@ const baseURL = inject("baseURL");
 let browser: Browser;
 const paths = new Map<string, string>();
 
+// The runtime's script is async in the head: on a long page it can run before the parser reaches
+// the body, so, like the real runtime, the stand-in waits for the document.
 const runtimeStandIn = `
+function standIn() {
 document.querySelectorAll("amp-img").forEach(function (element) {
   var width = Number(element.getAttribute("width"));
   var height = Number(element.getAttribute("height"));
@@ -28,6 +31,9 @@ document.querySelectorAll("amp-img").forEach(function (element) {
   element.appendChild(img);
 });
 document.body.style.animation = "none";
+}
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", standIn);
+else standIn();
 `;
 
 async function openAmp(
