@@ -1,11 +1,12 @@
 /**
- * Remix classic compiler, configured for Cloudflare Workers: the server bundle is one ESM file
- * with every dependency inlined, imported by the Hono entry in worker/index.ts.
+ * Remix classic compiler, configured for Cloudflare Workers. The server entry is the Worker itself
+ * (worker/index.ts: Hono, the services proxy, the embedded origin, AMP): one ESM bundle with every
+ * dependency inlined once, built in production mode, which is what `wrangler deploy` ships.
  * @type {import('@remix-run/dev').AppConfig}
  */
 export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.*"],
-  server: undefined,
+  server: "./worker/index.ts",
   serverBuildPath: "build/index.js",
   serverConditions: ["workerd", "worker", "browser"],
   serverDependenciesToBundle: "all",

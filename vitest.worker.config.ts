@@ -1,13 +1,12 @@
 import path from "node:path";
 import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
 
-// Request handling in workerd: the real worker (wrangler.toml) through SELF.fetch, with the
+// Request handling in workerd: the real worker as built (wrangler.toml's main, the Remix server
+// build that `npm run build` makes) through SELF.fetch, with the
 // embedded origin's D1 migrated and seeded from the catalogue before each test file.
 export default defineWorkersConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "origin/migrations"));
   return {
-    // wrangler.toml's [alias] is not read by the pool: the same alias for the Remix server build.
-    resolve: { alias: { "@remix-build": path.join(import.meta.dirname, "build/index.js") } },
     test: {
       include: ["tests/worker/**/*.test.ts"],
       setupFiles: ["tests/worker/apply-migrations.ts"],

@@ -1,12 +1,14 @@
 import type { MetaDescriptor } from "@remix-run/cloudflare";
+import type { i18n as I18n } from "i18next";
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { type PageMeta, pageMeta } from "../app/meta";
-import { AmpChrome, type RootData } from "./components";
+import { I18nextProvider } from "react-i18next";
+import { PrimitivesProvider } from "../app/components/primitives";
+import type { RootData } from "../app/root-data.server";
+import { AmpChrome } from "./chrome";
 import { ampCss, type CssBudget, checkCssBudget, classesOf, inlineStylesOf } from "./css";
+import { ampPrimitives } from "./primitives";
 import { jsonLdText, safeHref } from "./safe";
-import type { Translate } from "./strings";
-import type { StylesheetName, Stylesheets } from "./stylesheets";
 
 /** The AMP runtime: the one script an AMP page loads. */
 export const ampRuntimeUrl = "https://cdn.ampproject.org/v0.js";
@@ -20,17 +22,6 @@ const themeColour = "#0a5ce6";
 
 /** AMP's viewport: the width of the device, no zoom below 1. */
 const ampViewport = "width=device-width,minimum-scale=1,initial-scale=1";
-
-/** What an AMP page renderer hands to the shell. */
-export type AmpPageContent = {
-  /** The React page's meta: the same title, description, social cards and JSON-LD. */
-  meta: PageMeta;
-  /** Meta the page adds to `pageMeta` (for example the error page's `robots`). */
-  extraMeta?: readonly MetaDescriptor[];
-  /** The page's own stylesheets, after the site's and AMP's. */
-  stylesheets: readonly StylesheetName[];
-  body: ReactElement;
-};
 
 export type AmpDocument = { html: string; css: CssBudget };
 
@@ -106,22 +97,27 @@ function HeadTags({ descriptors }: { descriptors: readonly MetaDescriptor[] }) {
 /**
  * A whole AMP document: `<html amp>`, the charset, the runtime, the React page's head (title,
  * social meta, JSON-LD; canonical and hreflang alternates from the root's data), the boilerplate,
- * one `<style amp-custom>` with all CSS, and the page in the site's chrome. Rendered to static
- * markup: no React markers, no script but the runtime and JSON-LD, no event handler.
+ * one `<style amp-custom>` with the CSS rules the markup can use, and the page's view in the site's
+ * chrome, drawn with the AMP primitives. Rendered to static markup: no React markers, no script
+ * but the runtime and JSON-LD, no event handler.
  */
 export function renderAmpDocument({
   root,
-  page,
+  descriptors,
+  view,
   stylesheets,
-  t,
+  i18n,
 }: {
   root: RootData;
-  page: AmpPageContent;
-  /** The CSS texts by name (the Worker's bundled ones, or read from disk in Node). */
-  stylesheets: Stylesheets;
-  t: Translate;
+  /** The page's head, as its route's `meta` gives it to Remix's `<Meta>`. */
+  descriptors: readonly MetaDescriptor[];
+  /** The page's view (the same component the React page renders). */
+  view: ReactElement;
+  /** The CSS texts the React page links, then AMP's own. */
+  stylesheets: readonly string[];
+  /** The page's strings: what its view and the chrome look up. */
+  i18n: I18n;
 }): AmpDocument {
-  const descriptors = [...pageMeta(page.meta), ...(page.extraMeta ?? [])];
   const head = renderToStaticMarkup(
     <>
       <HeadTags descriptors={descriptors} />
@@ -132,15 +128,13 @@ export function renderAmpDocument({
     </>,
   );
   const body = renderToStaticMarkup(
-    <AmpChrome root={root} t={t}>
-      {page.body}
-    </AmpChrome>,
+    <I18nextProvider i18n={i18n}>
+      <PrimitivesProvider primitives={ampPrimitives}>
+        <AmpChrome root={root}>{view}</AmpChrome>
+      </PrimitivesProvider>
+    </I18nextProvider>,
   );
-  const names: StylesheetName[] = ["site", "amp", ...page.stylesheets];
-  const { css } = ampCss(
-    names.map((name) => stylesheets[name]),
-    classesOf(body),
-  );
+  const { css } = ampCss(stylesheets, classesOf(body));
   const budget = checkCssBudget(css, inlineStylesOf(body));
   const html = [
     "<!doctype html>",

@@ -37,11 +37,6 @@ export function safeSrcSet(srcSet: string | undefined): string | undefined {
   return safe ? srcSet : undefined;
 }
 
-/** A colour for a `style` attribute: a hex colour only. */
-export function safeColour(colour: string | undefined): string | undefined {
-  return colour !== undefined && /^#[0-9a-f]{3}([0-9a-f]{3})?$/i.test(colour) ? colour : undefined;
-}
-
 /**
  * JSON for a `<script type="application/ld+json">`: `<`, `>`, `&` and the line separators as
  * escapes, so no string of the data can close the script element.

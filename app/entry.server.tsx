@@ -1,6 +1,7 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { renderToReadableStream } from "react-dom/server";
+import { renderAmpPage } from "../amp/render";
 
 const streamTimeoutMs = 5_000;
 
@@ -11,6 +12,9 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // /amp/… (amp/request.ts): the same route and loader data, drawn by the AMP renderer.
+  if (loadContext.edge.isAmp) return renderAmpPage(remixContext, loadContext, request);
+
   const controller = new AbortController();
   const timeout = setTimeout(() => controller.abort(), streamTimeoutMs);
   const body = await renderToReadableStream(

@@ -34,3 +34,5 @@ export function rootData(context: AppLoadContext, request: Request) {
     })),
   };
 }
+
+export type RootData = ReturnType<typeof rootData>;

@@ -11,11 +11,11 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
-import { ErrorPage } from "~/components/error-page";
+import { ErrorPage, errorTypeOf } from "~/components/error-page";
 import { RuntimeProvider } from "~/components/runtime";
 import { SiteFooter, SiteHeader } from "~/components/site-chrome";
 import { Upsell } from "~/components/upsell";
-import { rootData } from "~/root-data.server";
+import { type RootData, rootData } from "~/root-data.server";
 import { useI18nFromStrings } from "~/strings";
 import searchStyles from "~/styles/search.css";
 import styles from "~/styles/site.css";
@@ -33,7 +33,7 @@ export async function loader({ context, request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? [{ title: data.defaultTitle }] : []);
 
-export type RootData = Awaited<ReturnType<typeof loader>>;
+export type { RootData };
 
 export function useRootData(): RootData | undefined {
   return useRouteLoaderData<typeof loader>("root");
@@ -98,14 +98,10 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const homeHref = `${useRootData()?.pathPrefix ?? ""}/`;
   if (isRouteErrorResponse(error)) {
-    return <ErrorPage status={error.status} type={errorTypeOf(error.data)} />;
+    return <ErrorPage status={error.status} type={errorTypeOf(error.data)} homeHref={homeHref} />;
   }
   console.error(error);
-  return <ErrorPage status={500} type="jserror" />;
-}
-
-function errorTypeOf(data: unknown): string | undefined {
-  if (data && typeof data === "object" && "type" in data && typeof data.type === "string") return data.type;
-  return undefined;
+  return <ErrorPage status={500} type="jserror" homeHref={homeHref} />;
 }

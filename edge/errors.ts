@@ -27,20 +27,8 @@ export function isSiteErrorType(value: string): value is SiteErrorType {
   return (siteErrorTypes as readonly string[]).includes(value);
 }
 
-// The worker and the Remix server build each bundle their own copy of this module, so a class
-// identity check would fail for errors crossing between them (the services proxy lives in the
-// worker, loaders in the Remix build). A registered symbol is the same in both copies.
-const siteErrorBrand = Symbol.for("tunewave.SiteError");
-
 /** Spec 000 §3 "Error object": type, message, forceshow, args. */
 export class SiteError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class asked about; subclasses keep the ordinary check.
-    if (this !== SiteError) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return typeof value === "object" && value !== null && siteErrorBrand in value;
-  }
-
-  readonly [siteErrorBrand] = true;
   readonly type: SiteErrorType;
   readonly status: number | undefined;
   readonly body: string | undefined;

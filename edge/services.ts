@@ -56,7 +56,9 @@ export type ServicesProxy = {
   /** Answers a browser's `/services/*` request. Upstream statuses pass through; proxy errors are JSON. */
   handle(request: Request, context?: { waitUntil(promise: Promise<unknown>): void }): Promise<Response>;
   /** GETs `path` (e.g. `/services/charts/locations`) and parses it; failures throw `SiteError`. */
-  getJson<const S extends v.GenericSchema>(
+  // No `const` modifier here: Remix's esbuild (0.17.6) rejects it on a method signature, and a
+  // schema argument gains nothing from it.
+  getJson<S extends v.GenericSchema>(
     path: string,
     schema: S,
     options?: ServicesCallOptions,

@@ -1,10 +1,8 @@
-import * as build from "@remix-build";
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import * as build from "@remix-run/dev/server-build";
 import { createRequestHandler } from "@remix-run/server-runtime";
 import { Hono } from "hono";
-import { ampCacheControl, ampRedirectLocation, renderAmp } from "../amp/router";
-import { bundledStylesheets } from "../amp/stylesheets";
-import { ampEdge, ampRequest } from "../amp/visitor";
+import { answerAmp } from "../amp/request";
 import { localizedPath } from "../edge/path";
 import { type RequestContext, resolveRequest } from "../edge/request-context";
 import { createServicesProxy, type ServicesProxy } from "../edge/services";
@@ -46,8 +44,6 @@ app.all("/services/*", (c) => servicesFor(c.env).handle(c.req.raw, c.executionCt
 app.all("*", async (c) => {
   const request = c.req.raw;
   const edge = resolveRequest(request, request.cf as { country?: string } | undefined);
-  const url = new URL(request.url);
-
   const loadContext: AppLoadContext = {
     cloudflare: {
       env: c.env,
@@ -58,28 +54,17 @@ app.all("*", async (c) => {
     services: servicesFor(c.env),
   };
 
-  // /amp/…: the lightweight page from the same page data, at its one AMP address. The document
+  // /amp/…: the lightweight page, from the same route, at its one AMP address. The document
   // depends on its URL only (amp/visitor.ts): its answer varies by nothing and sets no cookie.
   if (edge.isAmp) {
-    const location = ampRedirectLocation(edge.path, url.pathname);
-    if (location !== undefined) {
-      return new Response(null, {
-        status: 301,
-        headers: { Location: location + url.search, "Cache-Control": ampCacheControl.page },
-      });
-    }
-    const amp = ampEdge(edge);
-    const response = await renderAmp(
-      { context: { ...loadContext, edge: amp }, request: ampRequest(request), url, now: new Date() },
-      bundledStylesheets,
+    return answerAmp(request, edge, (ampRequest, ampEdge) =>
+      handleRemixRequest(ampRequest, { ...loadContext, edge: ampEdge }),
     );
-    response.headers.set("Content-Language", amp.locale);
-    return response;
   }
 
   // /en/…, /zh-hk/…, /DE/…: one canonical URL per page and language.
   if (edge.path.nonCanonicalPrefix !== undefined) {
-    const target = localizedPath(edge.lang, edge.path.canonicalPath) + url.search;
+    const target = localizedPath(edge.lang, edge.path.canonicalPath) + new URL(request.url).search;
     return withEdgeHeaders(new Response(null, { status: 301, headers: { Location: target } }), edge);
   }
 

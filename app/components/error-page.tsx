@@ -1,22 +1,41 @@
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { useRootData } from "~/root";
+import { usePrimitives } from "~/components/primitives";
+
+/** The apology for an error: the not-found one for a 404, else the type's, else the catch-all. */
+export function errorMessageKey(status: number, type: string | undefined, exists: (key: string) => boolean) {
+  const key = status === 404 ? "error.notfound" : `error.${type ?? "catchall"}`;
+  return exists(key) ? key : "error.catchall";
+}
+
+/** The error type a page's error answer carries (`throwSiteError` in app/http.server.ts). */
+export function errorTypeOf(data: unknown): string | undefined {
+  if (data && typeof data === "object" && "type" in data && typeof data.type === "string") return data.type;
+  return undefined;
+}
 
 /**
  * Spec 002 §8 "Error page": a localized apology chosen by error type, else the catch-all, with a
- * link home; the heading shows "sorry" plus the code.
+ * link home; the heading shows "sorry" plus the code. The React root and the AMP renderer both
+ * draw it.
  */
-export function ErrorPage({ status, type }: { status: number; type: string | undefined }) {
+export function ErrorPage({
+  status,
+  type,
+  homeHref,
+}: {
+  status: number;
+  type: string | undefined;
+  homeHref: string;
+}) {
   const { t, i18n } = useTranslation("common");
-  const data = useRootData();
-  const key = status === 404 ? "error.notfound" : `error.${type ?? "catchall"}`;
-  const message = i18n.exists(key, { ns: "common" }) ? t(key) : t("error.catchall");
+  const { Link } = usePrimitives();
+  const message = t(errorMessageKey(status, type, (key) => i18n.exists(key, { ns: "common" })));
   return (
     <section className="error-page" aria-labelledby="error-title">
       <p className="error-page__code">{t("error.sorry", { code: status })}</p>
       <h1 id="error-title">{status === 404 ? t("error.notfoundTitle") : t("error.title")}</h1>
       <p className="muted">{message}</p>
-      <Link className="button" to={`${data?.pathPrefix ?? ""}/`}>
+      <Link className="button" href={homeHref}>
         {t("error.home")}
       </Link>
     </section>

@@ -1,20 +1,29 @@
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { usePrimitives } from "~/components/primitives";
 import type { Image, TrackSummary } from "~/data/view";
 
-export function Cover({ image, size, alt = "" }: { image: Image | undefined; size: number; alt?: string }) {
-  if (!image) return <span className="track-row__cover" aria-hidden="true" />;
+/** The size covers are shown at in lists. */
+export const listCoverSize = 56;
+
+export function Cover({
+  image,
+  size = listCoverSize,
+  alt = "",
+}: {
+  image: Image | undefined;
+  size?: number;
+  alt?: string;
+}) {
+  const { Image: Picture } = usePrimitives();
   return (
-    <img
-      className="track-row__cover"
-      src={image.src}
-      srcSet={image.srcSet}
-      sizes={`${size}px`}
+    <Picture
+      image={image}
       width={size}
       height={size}
+      layout="fixed"
       alt={alt}
-      loading="lazy"
-      decoding="async"
+      className="track-row__cover"
+      placeholder
     />
   );
 }
@@ -24,20 +33,24 @@ export function TrackList({
   tracks,
   ranked = true,
   label,
+  rankLabels,
 }: {
-  tracks: TrackSummary[];
+  tracks: readonly TrackSummary[];
   ranked?: boolean;
   label: string;
+  /** Ranks as the page writes them (charts: in the locale's digits); default 1, 2, 3… */
+  rankLabels?: readonly string[];
 }) {
   const { t } = useTranslation("common");
+  const { Link } = usePrimitives();
   return (
     <ol className="track-list" aria-label={label}>
       {tracks.map((track, index) => (
         <li className={ranked ? "track-row" : "track-row track-row--unranked"} key={track.key}>
-          {ranked ? <span className="track-row__rank">{index + 1}</span> : null}
-          <Cover image={track.cover} size={56} />
+          {ranked ? <span className="track-row__rank">{rankLabels?.[index] ?? index + 1}</span> : null}
+          <Cover image={track.cover} />
           <span>
-            <Link className="track-row__title" to={track.href}>
+            <Link className="track-row__title" href={track.href}>
               {track.title}
             </Link>
             <span className="track-row__artist">
@@ -51,31 +64,31 @@ export function TrackList({
   );
 }
 
+export type Tile = {
+  key: string;
+  title: string;
+  subtitle?: string | undefined;
+  href: string;
+  image: Image | undefined;
+  external?: boolean;
+};
+
 /** Square tiles: new releases, albums, similar artists. */
-export function TileGrid({
-  items,
-  label,
-}: {
-  items: { key: string; title: string; subtitle?: string; href: string; image: Image | undefined }[];
-  label: string;
-}) {
+export function TileGrid({ items, label }: { items: readonly Tile[]; label: string }) {
+  const { Link, Image: Picture } = usePrimitives();
   return (
     <ul className="tile-grid" aria-label={label}>
       {items.map((item) => (
         <li className="tile" key={item.key}>
-          <Link to={item.href}>
-            {item.image ? (
-              <img
-                src={item.image.src}
-                srcSet={item.image.srcSet}
-                sizes="(max-width: 650px) 50vw, 200px"
-                width={item.image.width}
-                height={item.image.height}
-                alt=""
-                loading="lazy"
-                decoding="async"
-              />
-            ) : null}
+          <Link href={item.href} external={item.external}>
+            <Picture
+              image={item.image}
+              width={item.image?.width ?? 1}
+              height={item.image?.height ?? 1}
+              layout="responsive"
+              sizes="(max-width: 650px) 50vw, 200px"
+              alt=""
+            />
             <span className="tile__title">{item.title}</span>
             {item.subtitle ? <span className="tile__subtitle">{item.subtitle}</span> : null}
           </Link>

@@ -25,3 +25,8 @@ export type ArtistSummary = {
   href: string;
   avatar: Image | undefined;
 };
+
+/** A colour from the data for a `style` attribute: a hex colour only, else none. */
+export function safeColour(colour: string | undefined): string | undefined {
+  return colour !== undefined && /^#[0-9a-f]{3}([0-9a-f]{3})?$/i.test(colour) ? colour : undefined;
+}

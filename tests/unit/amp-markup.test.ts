@@ -1,24 +1,22 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import type { AppLoadContext } from "@remix-run/cloudflare";
-import { createElement } from "react";
+import type { AppLoadContext, MetaDescriptor } from "@remix-run/cloudflare";
+import { createElement, type ReactElement } from "react";
 import { expect, test } from "vitest";
-import { type AmpPageContent, ampRuntimeUrl, renderAmpDocument } from "../../amp/document";
-import { ArtistBody } from "../../amp/pages/artist";
-import { ChartBody, LandingBody } from "../../amp/pages/charts";
-import { errorAmpContent } from "../../amp/pages/error";
-import { HomeBody } from "../../amp/pages/home";
-import { TrackBody } from "../../amp/pages/track";
-import { ampTranslator } from "../../amp/strings";
-import { type StylesheetName, type Stylesheets, stylesheetFiles } from "../../amp/stylesheets";
+import { ampRuntimeUrl, renderAmpDocument } from "../../amp/document";
+import { ampErrorDocument, strictI18n } from "../../amp/render";
 import type { ArtistPage, ArtistRelease } from "../../app/data/artist.server";
 import type { ChartPage, ChartsLanding } from "../../app/data/charts.server";
-import type { HomePage } from "../../app/data/home.server";
 import type { TrackPage } from "../../app/data/track.server";
 import type { Image, TrackSummary } from "../../app/data/view";
-import type { PageMeta } from "../../app/meta";
+import { type PageMeta, pageMeta } from "../../app/meta";
 import { rootData } from "../../app/root-data.server";
+import type { HomePage } from "../../app/routes/($lang)._index/page.server";
+import { ampView as homeAmpView } from "../../app/routes/($lang)._index/route";
+import { ampView as artistAmpView } from "../../app/routes/($lang).artist.$artistIdOrName.$adamIdOrAlias/route";
+import { ampView as landingAmpView } from "../../app/routes/($lang).charts._index/route";
+import { ampView as chartAmpView } from "../../app/routes/($lang).top-200.$country.($include)/route";
+import { ampView as trackAmpView } from "../../app/routes/($lang).track.$key.$alias/route";
 import { resolveRequest } from "../../edge/request-context";
+import { stylesheetFiles, stylesheetText } from "../amp-stylesheets";
 import { describeErrors, validateAmp } from "../amp-validator";
 
 /** Loading the validator the first time fetches it from the registry. */
@@ -30,13 +28,7 @@ const breakout = '" onload="alert(1)" x="';
 const jsUrl = "javascript:alert(1)";
 const hostileText = `${scriptTag}${breakout}</title></style><amp-analytics></amp-analytics>{{title}}`;
 
-const root = path.join(import.meta.dirname, "..", "..");
-const stylesheets = Object.fromEntries(
-  (Object.keys(stylesheetFiles) as StylesheetName[]).map((name) => [
-    name,
-    readFileSync(path.join(root, stylesheetFiles[name]), "utf8"),
-  ]),
-) as Stylesheets;
+const stylesheets = stylesheetFiles.map(stylesheetText);
 
 function contextFor(url: string) {
   const request = new Request(url, { headers: { "user-agent": "Mozilla/5.0" } });
@@ -346,20 +338,35 @@ function expectNoActiveContent(html: string): void {
   }
 }
 
-function render(url: string, content: (context: ReturnType<typeof contextFor>) => AmpPageContent) {
+/** A page's AMP entry (its route's `ampView`) rendered into the AMP document, as amp/render.tsx does. */
+function render(
+  url: string,
+  page: { meta: PageMeta; extraMeta?: MetaDescriptor[]; view: (meta: PageMeta) => ReactElement },
+) {
   const context = contextFor(url);
-  const t = ampTranslator(context.context.edge.lang, ["home", "track", "charts", "artist"]);
-  return { t, ...renderAmpDocument({ root: context.root, page: content(context), stylesheets, t }) };
+  const i18n = strictI18n(context.context.edge.lang);
+  return renderAmpDocument({
+    root: context.root,
+    descriptors: [...pageMeta(page.meta), ...(page.extraMeta ?? [])],
+    view: page.view(page.meta),
+    stylesheets,
+    i18n,
+  });
+}
+
+// The AMP entries take the loader's data; these tests give them hostile data of the same shape.
+type AmpEntry = (props: { data: never }) => ReactElement | null;
+function entry(view: unknown, data: Record<string, unknown>): ReactElement {
+  return createElement(view as AmpEntry, { data: data as never });
 }
 
 test(
   "hostile home data reaches the AMP page as text only, and the page stays valid AMP",
   async () => {
-    const { html } = render("https://tunewave.test/amp", () => ({
+    const { html } = render("https://tunewave.test/amp", {
       meta: hostileMeta({ canonical: "https://tunewave.test/", appPath: "/home", locale: "en-US" }),
-      stylesheets: [],
-      body: createElement(HomeBody, { page: hostileHome(), t: ampTranslator("en", ["home"]) }),
-    }));
+      view: (meta) => entry(homeAmpView, { page: hostileHome(), meta }),
+    });
     expectNoActiveContent(html);
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
     // A safe image of a row survives; its srcset with a script URL does not.
@@ -375,16 +382,15 @@ test(
 test(
   "hostile track data reaches the AMP page as text only, and the page stays valid AMP",
   async () => {
-    const { html } = render("https://tunewave.test/amp/de/track/1/a", () => ({
+    const { html } = render("https://tunewave.test/amp/de/track/1/a", {
       meta: hostileMeta({
         canonical: "https://tunewave.test/de/track/1/a",
         appPath: "/track/1/a",
         locale: "de-DE",
       }),
       extraMeta: [{ property: "music:musician", content: hostileText }],
-      stylesheets: ["track"],
-      body: createElement(TrackBody, { page: hostileTrack(), t: ampTranslator("de", ["track"]) }),
-    }));
+      view: (meta) => entry(trackAmpView, { page: hostileTrack(), meta }),
+    });
     expectNoActiveContent(html);
     // The hostile colour is dropped with its style attribute; plays degrade to links, never audio.
     expect(html).not.toContain("style=");
@@ -398,37 +404,26 @@ test(
 test.each([
   [
     "chart",
-    () =>
-      createElement(ChartBody, {
-        page: hostileChart(),
-        canonical: jsUrl,
-        t: ampTranslator("ja", ["charts"]),
-      }),
-    "charts",
+    "https://tunewave.test/amp/ja/x",
+    () => entry(chartAmpView, { page: hostileChart(), meta: { canonical: jsUrl } }),
   ],
   [
     "charts landing",
-    () => createElement(LandingBody, { page: hostileLanding(), t: ampTranslator("pt-br", ["charts"]) }),
-    "charts",
+    "https://tunewave.test/amp/pt-br/x",
+    () => entry(landingAmpView, { page: hostileLanding() }),
   ],
   [
     "artist",
-    () =>
-      createElement(ArtistBody, {
-        page: hostileArtist(),
-        canonical: jsUrl,
-        t: ampTranslator("de", ["artist"]),
-      }),
-    "artist",
+    "https://tunewave.test/amp/de/x",
+    () => entry(artistAmpView, { page: hostileArtist(), meta: { canonical: jsUrl } }),
   ],
 ] as const)(
   "hostile %s data reaches the AMP page as text only, and the page stays valid AMP",
-  async (_name, body, stylesheet) => {
-    const { html } = render("https://tunewave.test/amp/x", () => ({
+  async (_name, url, view) => {
+    const { html } = render(url, {
       meta: hostileMeta({ canonical: "https://tunewave.test/x", appPath: "/x", locale: "en-US" }),
-      stylesheets: [stylesheet],
-      body: body(),
-    }));
+      view,
+    });
     expectNoActiveContent(html);
     expect(html).not.toContain("style=");
     const result = await validateAmp(html);
@@ -439,15 +434,14 @@ test.each([
 
 test("a safe track colour is the one inline style, and it counts in the CSS budget", () => {
   const page = { ...hostileTrack(), background: "#3931a3" };
-  const { html, css } = render("https://tunewave.test/amp/track/1/a", () => ({
+  const { html, css } = render("https://tunewave.test/amp/track/1/a", {
     meta: hostileMeta({
       canonical: "https://tunewave.test/track/1/a",
       appPath: "/track/1/a",
       locale: "en-US",
     }),
-    stylesheets: ["track"],
-    body: createElement(TrackBody, { page, t: ampTranslator("en", ["track"]) }),
-  }));
+    view: (meta) => entry(trackAmpView, { page, meta }),
+  });
   expect(html).toContain('style="--track-bg:#3931a3"');
   expect(css.inlineBytes).toBe("--track-bg:#3931a3".length);
   expectNoActiveContent(html);
@@ -457,18 +451,19 @@ test(
   "the AMP error page is valid AMP and marked not to index",
   async () => {
     const context = contextFor("https://tunewave.test/amp/ja/no-such-page");
-    const t = ampTranslator("ja", []);
-    const page = errorAmpContent({
+    const i18n = strictI18n("ja");
+    const { html } = ampErrorDocument({
       context: context.context,
       request: context.request,
+      root: context.root,
+      i18n,
       status: 404,
       type: "notfound",
-      t,
+      stylesheets,
     });
-    const { html } = renderAmpDocument({ root: context.root, page, stylesheets, t });
     expect(html).toContain('<html amp lang="ja-JP" dir="ltr">');
     expect(html).toContain('<meta name="robots" content="noindex"/>');
-    expect(html).toContain(t("common:error.notfound"));
+    expect(html).toContain(i18n.t("common:error.notfound"));
     expectNoActiveContent(html);
     const result = await validateAmp(html);
     expect(result.status, describeErrors(result)).toBe("PASS");
@@ -477,7 +472,7 @@ test(
 );
 
 test("a string key the page does not have fails loudly instead of printing the key", () => {
-  const t = ampTranslator("de", ["track"]);
+  const { t } = strictI18n("de");
   expect(t("track:lyrics")).not.toBe("track:lyrics");
   expect(() => t("track:noSuchKey")).toThrow(/no string track:noSuchKey/);
 });

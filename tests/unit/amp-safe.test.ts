@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
-import { ampPathOf } from "../../amp/page";
-import { ampRedirectLocation } from "../../amp/router";
-import { jsonLdText, safeColour, safeHref, safeImageSrc, safeSrcSet } from "../../amp/safe";
-import { parsePath } from "../../edge/path";
+import { ampRedirectLocation } from "../../amp/request";
+import { jsonLdText, safeHref, safeImageSrc, safeSrcSet } from "../../amp/safe";
+import { safeColour } from "../../app/data/view";
+import { ampPath, parsePath } from "../../edge/path";
 
 test.each([
   ["/track/1/a", "/track/1/a"],
@@ -81,10 +81,10 @@ test.each([
 });
 
 test.each([
-  ["/", "/amp"],
-  ["/de", "/amp/de"],
-  ["/track/1/a", "/amp/track/1/a"],
-  ["/pt-br/track/1/a", "/amp/pt-br/track/1/a"],
-])("ampPathOf(%s) is %s", (path, expected) => {
-  expect(ampPathOf(path)).toBe(expected);
+  ["en", "/home", "/amp"],
+  ["de", "/home", "/amp/de"],
+  ["en", "/track/1/a", "/amp/track/1/a"],
+  ["pt-br", "/track/1/a", "/amp/pt-br/track/1/a"],
+] as const)("ampPath(%s, %s) is %s", (lang, path, expected) => {
+  expect(ampPath(lang, path)).toBe(expected);
 });

@@ -1,8 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { ampCss } from "../../amp/css";
-import { ampCacheControl } from "../../amp/router";
-import { bundledStylesheets, type StylesheetName } from "../../amp/stylesheets";
+import { ampCacheControl } from "../../amp/http";
 
 const origin = "https://tunewave.test";
 const browser = {
@@ -203,10 +202,21 @@ test("AMP pages are read-only", async () => {
   expect(response.headers.get("allow")).toBe("GET, HEAD");
 });
 
-test("the Worker bundles every stylesheet as text, and each converts to AMP CSS whole", () => {
-  for (const [name, text] of Object.entries(bundledStylesheets) as [StylesheetName, string][]) {
-    expect(text.length, name).toBeGreaterThan(100);
-    expect(ampCss([text]).removed, name).toEqual([]);
+test("every stylesheet a page links is served, and each converts to AMP CSS whole", async () => {
+  const path = await firstTrackPath();
+  const { chart, artist } = await chartAndArtistPaths();
+  const hrefs = new Set<string>();
+  for (const page of ["/", path, chart, "/charts", artist]) {
+    const html = await (await get(page)).text();
+    for (const link of html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)) hrefs.add(link[1] ?? "");
+  }
+  expect(hrefs.size).toBeGreaterThanOrEqual(5);
+  for (const href of hrefs) {
+    const response = await get(href);
+    expect(response.status, href).toBe(200);
+    const text = await response.text();
+    expect(text.length, href).toBeGreaterThan(100);
+    expect(ampCss([text]).removed, href).toEqual([]);
   }
 });
 

@@ -4,7 +4,7 @@ import { afterEach, expect, test, vi } from "vitest";
 import { chartLocationsSchema } from "../../edge/schemas/charts";
 import { trackSchema } from "../../edge/schemas/track";
 import { createOrigin } from "../../origin";
-import worker from "../../worker";
+import worker from "./built-worker";
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -2,7 +2,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { contrastRatio } from "../../edge/content-rules";
 import { createOrigin } from "../../origin";
-import worker from "../../worker";
+import worker from "./built-worker";
 
 afterEach(() => {
   vi.restoreAllMocks();

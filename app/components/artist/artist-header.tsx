@@ -1,26 +1,36 @@
 import type { CSSProperties } from "react";
 import { useTranslation } from "react-i18next";
+import { usePrimitives } from "~/components/primitives";
 import type { ArtistPage } from "~/data/artist.server";
+import { safeColour } from "~/data/view";
+
+/** The avatar's box (`.artist-hero__avatar`): 128px, 200px on desktops. */
+const avatarSize = 200;
 
 /** Avatar, name and facts on the artist's own colour (darkened until white text reads at 4.5:1). */
 export function ArtistHeader({ artist }: { artist: ArtistPage["artist"] }) {
   const { t } = useTranslation("artist");
+  const { Image } = usePrimitives();
+  const background = safeColour(artist.background);
   const facts = [
     artist.genre,
     artist.origin ? t("origin", { origin: artist.origin }) : undefined,
     artist.bornOrFormed ? t("bornOrFormed", { date: artist.bornOrFormed }) : undefined,
   ].filter((fact): fact is string => Boolean(fact));
   return (
-    <header className="artist-hero" style={{ "--artist-background": artist.background } as CSSProperties}>
-      <img
+    <header
+      className="artist-hero"
+      style={background ? ({ "--artist-background": background } as CSSProperties) : undefined}
+    >
+      <Image
         className="artist-hero__avatar"
-        src={artist.avatar.src}
-        srcSet={artist.avatar.srcSet}
+        image={artist.avatar}
+        width={avatarSize}
+        height={avatarSize}
+        layout="responsive"
         sizes="(min-width: 800px) 200px, 128px"
-        width={200}
-        height={200}
         alt={t("avatarAlt", { name: artist.name })}
-        decoding="async"
+        eager
       />
       <div className="artist-hero__text">
         <p className="artist-hero__eyebrow">{t("eyebrow")}</p>

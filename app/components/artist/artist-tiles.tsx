@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { usePrimitives } from "~/components/primitives";
 import type { ArtistTile } from "~/data/artist.server";
 
 /**
@@ -14,9 +14,11 @@ export function ArtistTiles({
 }: {
   id: string;
   heading: string;
-  tiles: ArtistTile[];
+  tiles: readonly ArtistTile[];
   round?: boolean;
 }) {
+  const { t } = useTranslation("artist");
+  const { Link, Image } = usePrimitives();
   if (tiles.length === 0) return null;
   return (
     <section className="section" aria-labelledby={id}>
@@ -24,41 +26,26 @@ export function ArtistTiles({
       <ul className={round ? "tile-grid artist-tiles artist-tiles--round" : "tile-grid artist-tiles"}>
         {tiles.map((tile) => (
           <li className="tile" key={tile.key}>
-            <TileLink tile={tile} />
+            <Link href={tile.href} external={tile.external}>
+              {tile.image ? (
+                <Image
+                  image={tile.image}
+                  width={tile.image.width}
+                  height={tile.image.height}
+                  layout="responsive"
+                  sizes="(min-width: 800px) 200px, (min-width: 650px) 33vw, 50vw"
+                  alt=""
+                />
+              ) : (
+                <span className="artist-tiles__placeholder" aria-hidden="true" />
+              )}
+              <span className="tile__title">{tile.title}</span>
+              {tile.subtitle ? <span className="tile__subtitle">{tile.subtitle}</span> : null}
+              {tile.external ? <span className="visually-hidden"> ({t("opensExternally")})</span> : null}
+            </Link>
           </li>
         ))}
       </ul>
     </section>
-  );
-}
-
-function TileLink({ tile }: { tile: ArtistTile }) {
-  const { t } = useTranslation("artist");
-  const content = (
-    <>
-      {tile.image ? (
-        <img
-          src={tile.image.src}
-          srcSet={tile.image.srcSet}
-          sizes="(min-width: 800px) 200px, (min-width: 650px) 33vw, 50vw"
-          width={tile.image.width}
-          height={tile.image.height}
-          alt=""
-          loading="lazy"
-          decoding="async"
-        />
-      ) : (
-        <span className="artist-tiles__placeholder" aria-hidden="true" />
-      )}
-      <span className="tile__title">{tile.title}</span>
-      {tile.subtitle ? <span className="tile__subtitle">{tile.subtitle}</span> : null}
-    </>
-  );
-  if (!tile.external) return <Link to={tile.href}>{content}</Link>;
-  return (
-    <a href={tile.href} rel="noopener noreferrer">
-      {content}
-      <span className="visually-hidden"> ({t("opensExternally")})</span>
-    </a>
   );
 }

@@ -1,25 +1,26 @@
 import { useTranslation } from "react-i18next";
+import { usePrimitives } from "~/components/primitives";
 import type { ArtistRelease } from "~/data/artist.server";
+
+/** The latest release's cover. */
+const coverSize = 120;
 
 /** The artist's latest release (spec 001 §3 view latest-release). */
 export function LatestRelease({ release }: { release: ArtistRelease }) {
   const { t } = useTranslation("artist");
+  const { Link, Image } = usePrimitives();
   return (
     <section className="latest-release card" aria-labelledby="artist-latest">
       <h2 id="artist-latest">{t("latestRelease")}</h2>
       <div className="latest-release__body">
-        {release.image ? (
-          <img
-            className="latest-release__cover"
-            src={release.image.src}
-            srcSet={release.image.srcSet}
-            sizes="120px"
-            width={120}
-            height={120}
-            alt=""
-            decoding="async"
-          />
-        ) : null}
+        <Image
+          className="latest-release__cover"
+          image={release.image}
+          width={coverSize}
+          height={coverSize}
+          layout="fixed"
+          alt=""
+        />
         <div>
           <p className="latest-release__title">{release.title}</p>
           <p className="muted">
@@ -27,9 +28,9 @@ export function LatestRelease({ release }: { release: ArtistRelease }) {
             <br />
             {t("trackCount", { count: release.trackCount })}
           </p>
-          <a href={release.href} rel="noopener noreferrer">
+          <Link href={release.href} external>
             {t("listen")}
-          </a>
+          </Link>
         </div>
       </div>
     </section>

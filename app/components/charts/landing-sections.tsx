@@ -1,9 +1,6 @@
-import type { ComponentType, ReactNode } from "react";
+import { usePrimitives } from "~/components/primitives";
 import type { ChartsLanding } from "~/data/charts.server";
 import type { Translate } from "~/strings";
-
-/** A link to a page of the site: Remix's `Link` on the React page, a plain link in AMP. */
-export type SiteLink = ComponentType<{ href: string; className?: string; children: ReactNode }>;
 
 type Genres = ChartsLanding["world"]["genres"];
 
@@ -11,25 +8,24 @@ type Genres = ChartsLanding["world"]["genres"];
 export function CountryCharts({
   country,
   t,
-  LinkComponent,
 }: {
   country: NonNullable<ChartsLanding["country"]>;
   t: Translate;
-  LinkComponent: SiteLink;
 }) {
+  const { Link } = usePrimitives();
   return (
     <section className="section" aria-labelledby="charts-country">
       <h2 id="charts-country">{country.name}</h2>
       <ul className="chart-entries">
         <li>
-          <LinkComponent className="chart-entry" href={country.top200Href}>
+          <Link className="chart-entry" href={country.top200Href}>
             {t("charts:tabs.top-200")}
-          </LinkComponent>
+          </Link>
         </li>
         <li>
-          <LinkComponent className="chart-entry" href={country.discoveryHref}>
+          <Link className="chart-entry" href={country.discoveryHref}>
             {t("charts:tabs.discovery")}
-          </LinkComponent>
+          </Link>
         </li>
       </ul>
       {country.cities.length > 0 ? (
@@ -38,43 +34,37 @@ export function CountryCharts({
           <ul className="chart-links">
             {country.cities.map((city) => (
               <li key={city.href}>
-                <LinkComponent href={city.href}>{city.name}</LinkComponent>
+                <Link href={city.href}>{city.name}</Link>
               </li>
             ))}
           </ul>
         </>
       ) : null}
-      <GenreLinks genres={country.genres} t={t} LinkComponent={LinkComponent} />
+      <GenreLinks genres={country.genres} t={t} />
     </section>
   );
 }
 
 /** The charts landing's section for the world: its top 200 and genres. */
-export function WorldCharts({
-  world,
-  t,
-  LinkComponent,
-}: {
-  world: ChartsLanding["world"];
-  t: Translate;
-  LinkComponent: SiteLink;
-}) {
+export function WorldCharts({ world, t }: { world: ChartsLanding["world"]; t: Translate }) {
+  const { Link } = usePrimitives();
   return (
     <section className="section" aria-labelledby="charts-world">
       <h2 id="charts-world">{world.name}</h2>
       <ul className="chart-entries">
         <li>
-          <LinkComponent className="chart-entry" href={world.top200Href}>
+          <Link className="chart-entry" href={world.top200Href}>
             {t("charts:tabs.top-200")}
-          </LinkComponent>
+          </Link>
         </li>
       </ul>
-      <GenreLinks genres={world.genres} t={t} LinkComponent={LinkComponent} />
+      <GenreLinks genres={world.genres} t={t} />
     </section>
   );
 }
 
-function GenreLinks({ genres, t, LinkComponent }: { genres: Genres; t: Translate; LinkComponent: SiteLink }) {
+function GenreLinks({ genres, t }: { genres: Genres; t: Translate }) {
+  const { Link } = usePrimitives();
   if (genres.length === 0) return null;
   return (
     <>
@@ -82,7 +72,7 @@ function GenreLinks({ genres, t, LinkComponent }: { genres: Genres; t: Translate
       <ul className="chart-links">
         {genres.map((genre) => (
           <li key={genre.href}>
-            <LinkComponent href={genre.href}>{genre.name}</LinkComponent>{" "}
+            <Link href={genre.href}>{genre.name}</Link>{" "}
             <span className="muted">({t("charts:songCount", { count: genre.count })})</span>
           </li>
         ))}

@@ -7,6 +7,8 @@ import {
   type Player,
   type PlaylistEntry,
 } from "~/client/playback";
+import type { PlayControlProps } from "~/components/primitives";
+import { PlayIcon } from "./play-icon";
 
 type Playback = {
   entries: readonly PlaylistEntry[];
@@ -102,40 +104,11 @@ function useMediaSession(
   }, [entry, state.index, toggle, next, previous]);
 }
 
-function PlayIcon({ playing }: { playing: boolean }) {
-  return (
-    <svg
-      className="play-icon"
-      viewBox="0 0 24 24"
-      width="20"
-      height="20"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {playing ? (
-        <path d="M7 5h4v14H7zM13 5h4v14h-4z" fill="currentColor" />
-      ) : (
-        <path d="M8 5v14l11-7z" fill="currentColor" />
-      )}
-    </svg>
-  );
-}
-
 /**
  * Plays or pauses one track of the playlist. Without JavaScript (and until hydration) it is a
  * link to the preview file, which the browser plays by itself.
  */
-export function PlayButton({
-  index,
-  entry,
-  withLabel = false,
-  className = "play-button",
-}: {
-  index: number;
-  entry: PlaylistEntry;
-  withLabel?: boolean;
-  className?: string;
-}) {
+export function PlayButton({ index, entry, withLabel = false, className = "play-button" }: PlayControlProps) {
   const { t } = useTranslation("track");
   const playback = usePlayback();
   const active = isActive(playback.state, index);

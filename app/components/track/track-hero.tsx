@@ -1,12 +1,14 @@
-import { Link } from "@remix-run/react";
 import type { CSSProperties } from "react";
 import { useTranslation } from "react-i18next";
+import { usePrimitives } from "~/components/primitives";
 import type { TrackPage } from "~/data/track.server";
-import { PlayButton } from "./playback";
+import { safeColour } from "~/data/view";
 import { TrackCount, TrackFacts } from "./track-facts";
 
 /** Sizes the cover is shown at: 200px on phones, 248px above (spec 002 §9 preload sizes). */
 export const coverSizes = "(max-width: 649px) 200px, 248px";
+/** The cover's box (`.track-hero__cover`) at its largest. */
+const coverSize = 248;
 
 /**
  * The heading band: cover, title, artist, facts, count and the main play button, on the track's
@@ -15,18 +17,22 @@ export const coverSizes = "(max-width: 649px) 200px, 248px";
 export function TrackHero({ page }: { page: TrackPage }) {
   const { t } = useTranslation("track");
   const { t: common } = useTranslation("common");
-  const style = page.background ? ({ "--track-bg": page.background } as CSSProperties) : undefined;
+  const { Link, Image, PlayControl } = usePrimitives();
+  const background = safeColour(page.background);
+  const style = background ? ({ "--track-bg": background } as CSSProperties) : undefined;
   const mainEntry = page.mainIndex === undefined ? undefined : page.playlist[page.mainIndex];
   return (
     <section className="track-hero" style={style} aria-labelledby="track-title">
-      <img
+      <Image
         className="track-hero__cover"
-        src={page.cover.src}
-        srcSet={page.cover.srcSet}
+        image={page.cover}
+        width={coverSize}
+        height={coverSize}
+        layout="responsive"
         sizes={coverSizes}
-        width={page.cover.width}
-        height={page.cover.height}
         alt={t("coverAlt", { title: page.title, artist: page.artist.name })}
+        eager
+        ownSize
       />
       <div className="track-hero__text">
         {page.isNewRelease ? <p className="track-hero__badge">{common("newRelease")}</p> : null}
@@ -34,14 +40,15 @@ export function TrackHero({ page }: { page: TrackPage }) {
           {page.title}
         </h1>
         <p className="track-hero__artist">
-          {page.artist.href ? <Link to={page.artist.href}>{page.artist.name}</Link> : page.artist.name}
+          <Link href={page.artist.href}>{page.artist.name}</Link>
         </p>
         <TrackFacts details={page.details} t={t} />
         {page.count ? <TrackCount count={page.count} t={t} /> : null}
         {mainEntry && page.mainIndex !== undefined ? (
-          <PlayButton
+          <PlayControl
             index={page.mainIndex}
             entry={mainEntry}
+            href={page.path}
             withLabel
             className="button button--light play-button play-button--main"
           />

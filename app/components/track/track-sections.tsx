@@ -1,12 +1,15 @@
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { usePrimitives } from "~/components/primitives";
 import { Cover, TrackList } from "~/components/track-list";
 import type { TrackPage } from "~/data/track.server";
-import { PlayButton } from "./playback";
+
+/** The artist's picture in the artist card. */
+const avatarSize = 72;
 
 /** Spec 001 §3 stores and streams, in the visitor's platform's order. */
 export function StoreLinks({ page }: { page: TrackPage }) {
   const { t } = useTranslation("track");
+  const { Link } = usePrimitives();
   if (page.stores.length === 0) return null;
   return (
     <section className="section" aria-labelledby="track-stores-title">
@@ -14,15 +17,15 @@ export function StoreLinks({ page }: { page: TrackPage }) {
       <ul className="store-links" data-platform={page.platform}>
         {page.stores.map((store) => (
           <li key={store.name}>
-            <a
+            <Link
               className="store-link"
               href={store.href}
-              data-store={store.name}
-              rel="noopener noreferrer"
-              aria-label={t("openIn", { title: page.title, store: store.label })}
+              external
+              data={{ store: store.name }}
+              label={t("openIn", { title: page.title, store: store.label })}
             >
               {store.label}
-            </a>
+            </Link>
           </li>
         ))}
       </ul>
@@ -33,19 +36,20 @@ export function StoreLinks({ page }: { page: TrackPage }) {
 /** Spec 002 §9 "Share options: twitter and email". */
 export function ShareLinks({ page }: { page: TrackPage }) {
   const { t } = useTranslation("track");
+  const { Link } = usePrimitives();
   return (
     <section className="section" aria-labelledby="track-share-title">
       <h2 id="track-share-title">{t("share")}</h2>
       <ul className="store-links">
         <li>
-          <a className="store-link" href={page.share.twitter} target="_blank" rel="noopener noreferrer">
+          <Link className="store-link" href={page.share.twitter} newWindow>
             {t("shareTwitter")}
-          </a>
+          </Link>
         </li>
         <li>
-          <a className="store-link" href={page.share.email}>
+          <Link className="store-link" href={page.share.email}>
             {t("shareEmail")}
-          </a>
+          </Link>
         </li>
       </ul>
     </section>
@@ -55,6 +59,7 @@ export function ShareLinks({ page }: { page: TrackPage }) {
 /** The rest of the page's playlist: each row plays in turn after the main track. */
 export function RelatedTracks({ page }: { page: TrackPage }) {
   const { t } = useTranslation("track");
+  const { Link, PlayControl } = usePrimitives();
   if (page.related.length === 0) return null;
   return (
     <section className="section" aria-labelledby="track-related-title">
@@ -64,15 +69,15 @@ export function RelatedTracks({ page }: { page: TrackPage }) {
           const entry = track.playlistIndex === undefined ? undefined : page.playlist[track.playlistIndex];
           return (
             <li className="track-row track-row--playable" key={track.key}>
-              <Cover image={track.cover} size={56} />
+              <Cover image={track.cover} />
               <span className="track-row__body">
-                <Link className="track-row__title" to={track.href}>
+                <Link className="track-row__title" href={track.href}>
                   {track.title}
                 </Link>
                 <span className="track-row__artist">{track.artist}</span>
               </span>
               {entry && track.playlistIndex !== undefined ? (
-                <PlayButton index={track.playlistIndex} entry={entry} />
+                <PlayControl index={track.playlistIndex} entry={entry} href={track.href} />
               ) : null}
             </li>
           );
@@ -84,27 +89,23 @@ export function RelatedTracks({ page }: { page: TrackPage }) {
 
 export function ArtistSection({ page }: { page: TrackPage }) {
   const { t } = useTranslation("track");
+  const { Link, Image } = usePrimitives();
   const { artist } = page;
   return (
     <section className="section" aria-labelledby="track-artist-title">
       <h2 id="track-artist-title">{t("artist")}</h2>
       <div className="card track-artist">
         <div className="track-artist__head">
-          {artist.avatar ? (
-            <img
-              className="track-artist__avatar"
-              src={artist.avatar.src}
-              srcSet={artist.avatar.srcSet}
-              sizes="72px"
-              width={72}
-              height={72}
-              alt=""
-              loading="lazy"
-              decoding="async"
-            />
-          ) : null}
+          <Image
+            className="track-artist__avatar"
+            image={artist.avatar}
+            width={avatarSize}
+            height={avatarSize}
+            layout="fixed"
+            alt=""
+          />
           <p className="track-artist__name">
-            {artist.href ? <Link to={artist.href}>{artist.name}</Link> : artist.name}
+            <Link href={artist.href}>{artist.name}</Link>
           </p>
         </div>
         {artist.topSongs.length > 0 ? (
@@ -119,7 +120,7 @@ export function ArtistSection({ page }: { page: TrackPage }) {
         ) : null}
         {artist.href ? (
           <p className="track-artist__more">
-            <Link to={artist.href}>{t("artistPage", { artist: artist.name })}</Link>
+            <Link href={artist.href}>{t("artistPage", { artist: artist.name })}</Link>
           </p>
         ) : null}
       </div>
@@ -130,14 +131,15 @@ export function ArtistSection({ page }: { page: TrackPage }) {
 /** The track's video, when the data has one: a link to where it plays. */
 export function VideoSection({ page }: { page: TrackPage }) {
   const { t } = useTranslation("track");
+  const { Link } = usePrimitives();
   if (!page.video) return null;
   return (
     <section className="section" aria-labelledby="track-video-title">
       <h2 id="track-video-title">{t("video")}</h2>
       <p className="card">
-        <a href={page.video} rel="noopener noreferrer" target="_blank">
+        <Link href={page.video} newWindow>
           {t("watchVideo", { title: page.title })}
-        </a>
+        </Link>
       </p>
     </section>
   );
@@ -146,6 +148,7 @@ export function VideoSection({ page }: { page: TrackPage }) {
 /** The recording's free licence and the Debian package it comes from. */
 export function Credits({ page }: { page: TrackPage }) {
   const { t } = useTranslation("track");
+  const { Link } = usePrimitives();
   const { credits } = page;
   return (
     <section className="track-credits" aria-labelledby="track-credits-title">
@@ -156,9 +159,9 @@ export function Credits({ page }: { page: TrackPage }) {
         {t("licence", { licence: credits.licence })}
         {" · "}
         {t("source")}{" "}
-        <a href={credits.packageHref} rel="noopener noreferrer">
+        <Link href={credits.packageHref} external>
           {credits.package} {credits.version}
-        </a>
+        </Link>
       </p>
       <p>© {credits.copyright}</p>
     </section>

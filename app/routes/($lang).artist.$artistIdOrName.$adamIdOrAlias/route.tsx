@@ -5,11 +5,7 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { ArtistHeader } from "~/components/artist/artist-header";
-import { ArtistTiles } from "~/components/artist/artist-tiles";
-import { LatestRelease } from "~/components/artist/latest-release";
-import { ShareLinks } from "~/components/charts/share-links";
-import { TrackList } from "~/components/track-list";
+import type { AmpView } from "~/amp-view";
 import {
   artistPageMeta,
   featureOptionsOf,
@@ -23,7 +19,8 @@ import { createI18n, pickResources } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import artistStyles from "~/styles/artist.css";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../../edge/errors";
+import { ArtistView } from "./view";
 
 // Spec 001 §2 `/artist/{artistIdOrName}/{adamIdOrAlias}`, also `/artist/-/{id}`.
 
@@ -60,47 +57,12 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
 
+export const ampView: AmpView<typeof loader> = ({ data }) => (
+  <ArtistView page={data.page} canonical={data.meta.canonical} />
+);
+
 export default function ArtistRoute() {
   const { page, meta, strings } = useLoaderData<typeof loader>();
-  const { t } = usePageStrings("artist", strings);
-  const { artist } = page;
-  return (
-    <article className="artist-page">
-      <ArtistHeader artist={artist} />
-      <div className="artist-layout">
-        <div className="artist-layout__main">
-          {page.topSongs.length > 0 ? (
-            <section className="section" aria-labelledby="artist-top-songs">
-              <h2 id="artist-top-songs">{t("topSongs")}</h2>
-              <TrackList tracks={page.topSongs} label={t("topSongs")} />
-            </section>
-          ) : null}
-          {artist.bio ? (
-            <section className="section artist-bio" aria-labelledby="artist-about">
-              <h2 id="artist-about">{t("about", { name: artist.name })}</h2>
-              <p>{artist.bio}</p>
-            </section>
-          ) : null}
-        </div>
-        <aside className="artist-layout__side">
-          {page.latestRelease ? <LatestRelease release={page.latestRelease} /> : null}
-          <ShareLinks
-            className="card"
-            url={meta.canonical}
-            subject={artist.share.subject}
-            text={artist.share.text}
-            labels={{ heading: t("share.heading"), twitter: t("share.twitter"), email: t("share.email") }}
-          />
-        </aside>
-      </div>
-      <ArtistTiles id="artist-albums" heading={t("albums", { name: artist.name })} tiles={page.albums} />
-      <ArtistTiles id="artist-appears-on" heading={t("appearsOn")} tiles={page.appearsOn} />
-      <ArtistTiles
-        id="artist-playlists"
-        heading={t("playlists", { name: artist.name })}
-        tiles={page.playlists}
-      />
-      <ArtistTiles id="artist-similar" heading={t("similarArtists")} tiles={page.similarArtists} round />
-    </article>
-  );
+  usePageStrings("artist", strings);
+  return <ArtistView page={page} canonical={meta.canonical} />;
 }

@@ -4,12 +4,12 @@ import {
   type MetaFunction,
   redirect,
 } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
-import type { ComponentProps } from "react";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
 import * as v from "valibot";
+import type { AmpView } from "~/amp-view";
 import { ChartPicker } from "~/components/charts/chart-picker";
-import { CountryCharts, type SiteLink, WorldCharts } from "~/components/charts/landing-sections";
-import { TrackList } from "~/components/track-list";
+import { PickerLink } from "~/components/charts/picker-link";
 
 import {
   chartPickerQuerySchema,
@@ -23,8 +23,9 @@ import { createI18n, pickResources } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
-import { SiteError } from "../../edge/errors";
-import { localizedPath } from "../../edge/path";
+import { SiteError } from "../../../edge/errors";
+import { localizedPath } from "../../../edge/path";
+import { LandingView } from "./view";
 
 // Spec 001 §2 "/charts": the charts landing. Its picker is a GET form to this URL: with a chart type
 // it redirects to that chart, with a country only it shows that country's charts.
@@ -57,50 +58,33 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
 
+/** The picker is a form, which AMP pages do not carry: there, the link to the interactive landing. */
+export const ampView: AmpView<typeof loader> = ({ data }) => {
+  const { t } = useTranslation("charts");
+  return (
+    <LandingView
+      page={data.page}
+      picker={<PickerLink href={data.page.picker.action} label={t("landing.pickerHeading")} />}
+    />
+  );
+};
+
 export default function ChartsLanding() {
   const { page, strings } = useLoaderData<typeof loader>();
   const { t } = usePageStrings("charts", strings);
-  const { country, world } = page;
-  return (
-    <div className="charts-landing">
-      <header className="chart-head">
-        <h1>{t("landing.title")}</h1>
-        <p className="muted">{t("landing.intro")}</p>
-      </header>
-      <div className="chart-layout">
-        <div className="chart-layout__main">
-          <ChartPicker
-            action={page.picker.action}
-            countries={page.picker.countries}
-            country={page.picker.country}
-            labels={{
-              heading: t("landing.pickerHeading"),
-              country: t("picker.country"),
-              city: t("picker.city"),
-              genre: t("picker.genre"),
-              submit: t("landing.showCharts"),
-            }}
-          />
-          <p className="charts-landing__mine">
-            <a className="button button--quiet" href={page.topInMyCountryHref}>
-              {t("landing.topInMyCountry")}
-            </a>
-          </p>
-          {country ? <CountryCharts country={country} t={t} LinkComponent={RouteLink} /> : null}
-          <WorldCharts world={world} t={t} LinkComponent={RouteLink} />
-        </div>
-        <aside className="chart-layout__side" aria-labelledby="charts-preview">
-          <h2 id="charts-preview">{page.preview.title}</h2>
-          <TrackList tracks={page.preview.tracks} label={page.preview.title} />
-          <p className="charts-landing__more">
-            <Link to={page.preview.href}>{t("landing.fullChart")}</Link>
-          </p>
-        </aside>
-      </div>
-    </div>
+  const picker = (
+    <ChartPicker
+      action={page.picker.action}
+      countries={page.picker.countries}
+      country={page.picker.country}
+      labels={{
+        heading: t("landing.pickerHeading"),
+        country: t("picker.country"),
+        city: t("picker.city"),
+        genre: t("picker.genre"),
+        submit: t("landing.showCharts"),
+      }}
+    />
   );
-}
-
-function RouteLink({ href, ...rest }: ComponentProps<SiteLink>) {
-  return <Link to={href} {...rest} />;
+  return <LandingView page={page} picker={picker} />;
 }

@@ -1,20 +1,20 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { chartSizes } from "../../edge/content-rules";
-import { countryName } from "../../edge/countries";
-import { localizedPath } from "../../edge/path";
-import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
-import { chartLocationsSchema } from "../../edge/schemas/charts";
-import type { Translate } from "../i18n.server";
-import type { PageMeta } from "../meta";
-import { requestMeta } from "./meta.server";
-import { trackSummaryOfSong } from "./view.server";
+import { requestMeta } from "~/data/meta.server";
+import { trackSummaryOfSong } from "~/data/view.server";
+import type { Translate } from "~/i18n.server";
+import type { PageMeta } from "~/meta";
+import { chartSizes } from "../../../edge/content-rules";
+import { countryName } from "../../../edge/countries";
+import { localizedPath } from "../../../edge/path";
+import { playlistTracksDocumentSchema } from "../../../edge/schemas/amapi";
+import { chartLocationsSchema } from "../../../edge/schemas/charts";
 
 const homeChartLength = 10;
 const newReleasesLength = 5;
 
 /**
  * The home page: what is charting in the visitor's country (the world chart where the country has
- * none), the newest releases among the chart, and the entry points. Shared by React and AMP.
+ * none), the newest releases among the chart, and the entry points. One module for both renderers.
  */
 export async function loadHomePage({ edge, services }: Pick<AppLoadContext, "edge" | "services">, now: Date) {
   const locations = await services.getJson("/services/charts/locations", chartLocationsSchema);

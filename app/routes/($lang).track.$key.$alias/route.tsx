@@ -1,23 +1,17 @@
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { Lyrics } from "~/components/track/lyrics";
-import { PlaybackProvider } from "~/components/track/playback";
-import { coverSizes, TrackHero } from "~/components/track/track-hero";
-import {
-  ArtistSection,
-  Credits,
-  RelatedTracks,
-  ShareLinks,
-  StoreLinks,
-  VideoSection,
-} from "~/components/track/track-sections";
+import type { AmpView } from "~/amp-view";
+import { type Primitives, PrimitivesProvider, reactPrimitives } from "~/components/primitives";
+import { PlayButton, PlaybackProvider } from "~/components/track/playback";
+import { coverSizes } from "~/components/track/track-hero";
 import { loadTrackPage, trackPageMeta } from "~/data/track.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/track.css";
+import { TrackView } from "./view";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -62,29 +56,26 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
+/**
+ * Lyrics that follow the song are interactive, and an AMP document is cached for an hour: the AMP
+ * page shows the plain text.
+ */
+export const ampView: AmpView<typeof loader> = ({ data }) => {
+  const { lyrics } = data.page;
+  return <TrackView page={{ ...data.page, lyrics: lyrics && { ...lyrics, synced: undefined } }} />;
+};
+
+/** The track page plays its previews: its play controls are its player's buttons. */
+const trackPrimitives: Primitives = { ...reactPrimitives, PlayControl: PlayButton };
+
 export default function TrackRoute() {
   const { page, strings } = useLoaderData<typeof loader>();
   usePageStrings("track", strings);
   return (
     <PlaybackProvider key={page.key} entries={page.playlist}>
-      <article className="track-page" data-track-view="">
-        <TrackHero page={page} />
-        <div className="track-columns">
-          <div className="track-columns__listen">
-            <StoreLinks page={page} />
-            <ShareLinks page={page} />
-          </div>
-          <div className="track-columns__main">
-            {page.lyrics ? <Lyrics lyrics={page.lyrics} /> : null}
-            <VideoSection page={page} />
-            <RelatedTracks page={page} />
-          </div>
-          <div className="track-columns__artist">
-            <ArtistSection page={page} />
-          </div>
-        </div>
-        <Credits page={page} />
-      </article>
+      <PrimitivesProvider primitives={trackPrimitives}>
+        <TrackView page={page} />
+      </PrimitivesProvider>
     </PlaybackProvider>
   );
 }

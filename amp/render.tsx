@@ -1,0 +1,148 @@
+import type { AppLoadContext, EntryContext, LinkDescriptor } from "@remix-run/cloudflare";
+import { isRouteErrorResponse } from "@remix-run/react";
+import type { i18n as I18n } from "i18next";
+import type { AmpPageData, AmpView } from "../app/amp-view";
+import { ErrorPage, errorMessageKey, errorTypeOf } from "../app/components/error-page";
+import { requestMeta } from "../app/data/meta.server";
+import { createI18n } from "../app/i18n.server";
+import { type PageMeta, pageMeta } from "../app/meta";
+import { type RootData, rootData } from "../app/root-data.server";
+import type { LanguageKey } from "../edge/languages";
+import { localizedPath } from "../edge/path";
+import ampStylesheet from "./amp.css";
+import { type AmpDocument, renderAmpDocument } from "./document";
+import { ampCacheControl, ampHtmlHeaders } from "./http";
+
+/**
+ * The AMP renderer of a page. The worker hands `/amp/…` to Remix like any page (amp/request.ts),
+ * so the route, its loader and its redirects are the React page's; where Remix would render the
+ * React document, this renders the leaf route's `ampView` (the page's own view) with the AMP
+ * primitives into an AMP document. A route without an `ampView` has no AMP form: the AMP 404.
+ */
+export async function renderAmpPage(
+  remix: EntryContext,
+  context: AppLoadContext,
+  request: Request,
+): Promise<Response> {
+  const handled = remix.staticHandlerContext;
+  const root = (handled.loaderData.root as RootData | undefined) ?? rootData(context, request);
+  const i18n = strictI18n(context.edge.lang);
+  const rootHrefs = stylesheetHrefs(remix, ["root"]);
+  const assets = context.cloudflare.env.ASSETS;
+
+  const error = handled.errors ? Object.values(handled.errors)[0] : undefined;
+  const leaf = handled.matches.at(-1);
+  const leafView = leaf && (remix.routeModules[leaf.route.id] as { ampView?: AmpView<never> }).ampView;
+  if (handled.errors || !leaf || !leafView) {
+    const status = handled.errors ? handled.statusCode : 404;
+    const type = isRouteErrorResponse(error)
+      ? errorTypeOf(error.data)
+      : handled.errors
+        ? "jserror"
+        : "notfound";
+    if (handled.errors && !isRouteErrorResponse(error)) console.error("AMP page failed", error);
+    const stylesheets = await stylesheetTexts(assets, [...rootHrefs, ampStylesheet]);
+    const { html } = ampErrorDocument({ context, request, root, i18n, status, type, stylesheets });
+    const cacheControl = status === 404 ? ampCacheControl.notFound : ampCacheControl.failure;
+    return new Response(html, { status, headers: ampHtmlHeaders(cacheControl) });
+  }
+
+  const data = handled.loaderData[leaf.route.id] as AmpPageData;
+  const pageHrefs = stylesheetHrefs(
+    remix,
+    handled.matches.map((match) => match.route.id).filter((id) => id !== "root"),
+  );
+  const css = await stylesheetTexts(assets, [...rootHrefs, ampStylesheet, ...pageHrefs]);
+  const View = leafView as AmpView<() => AmpPageData>;
+  const { html } = renderAmpDocument({
+    root,
+    descriptors: pageMeta(data.meta),
+    view: <View data={data} />,
+    stylesheets: css,
+    i18n,
+  });
+  return new Response(html, { status: 200, headers: ampHtmlHeaders(ampCacheControl.page) });
+}
+
+/** The site's error page as an AMP document (the React root's `ErrorBoundary` draws the same view). */
+export function ampErrorDocument({
+  context,
+  request,
+  root,
+  i18n,
+  status,
+  type,
+  stylesheets,
+}: {
+  context: Pick<AppLoadContext, "edge">;
+  request: Request;
+  root: RootData;
+  i18n: I18n;
+  status: number;
+  type: string | undefined;
+  stylesheets: readonly string[];
+}): AmpDocument {
+  const t = i18n.getFixedT(null, "common");
+  const meta: PageMeta = {
+    ...requestMeta(context, request),
+    title: t("pageTitle.error"),
+    description: t(errorMessageKey(status, type, (key) => i18n.exists(key, { ns: "common" }))),
+    type: "website",
+  };
+  return renderAmpDocument({
+    root,
+    // An error answer is no page to index.
+    descriptors: [...pageMeta(meta), { name: "robots", content: "noindex" }],
+    view: <ErrorPage status={status} type={type} homeHref={localizedPath(context.edge.lang, "/")} />,
+    stylesheets,
+    i18n,
+  });
+}
+
+/**
+ * The page's strings, as the React page has them, with one difference: a key that exists in no
+ * language fails loudly instead of printing the key (an AMP document is cached for an hour).
+ */
+export function strictI18n(lang: LanguageKey): I18n {
+  const i18n = createI18n(lang);
+  i18n.options.saveMissing = true;
+  i18n.options.missingKeyHandler = (_languages, namespace, key) => {
+    throw new Error(`AMP: no string ${namespace}:${key}`);
+  };
+  return i18n;
+}
+
+/** The stylesheets the given routes link (their `links`), as the React page links them. */
+function stylesheetHrefs(remix: EntryContext, routeIds: readonly string[]): string[] {
+  const hrefs: string[] = [];
+  for (const id of routeIds) {
+    const links: LinkDescriptor[] = remix.routeModules[id]?.links?.() ?? [];
+    for (const link of links) {
+      if ("rel" in link && link.rel === "stylesheet" && typeof link.href === "string") hrefs.push(link.href);
+    }
+  }
+  return hrefs;
+}
+
+/**
+ * Stylesheet texts by their built address (`/build/_assets/site-HASH.css`), read once per isolate
+ * from the static assets: an address names one content for ever, so the copy never goes stale.
+ */
+const stylesheetCache = new Map<string, Promise<string>>();
+
+function stylesheetTexts(assets: Fetcher, hrefs: readonly string[]): Promise<string[]> {
+  return Promise.all(
+    [...new Set(hrefs)].map((href) => {
+      let text = stylesheetCache.get(href);
+      if (text === undefined) {
+        text = assets.fetch(new URL(href, "https://assets.invalid")).then(async (response) => {
+          if (!response.ok) throw new Error(`AMP: stylesheet ${href} answered ${response.status}`);
+          return response.text();
+        });
+        text.catch(() => stylesheetCache.delete(href));
+        stylesheetCache.set(href, text);
+      }
+      return text;
+    }),
+  );
+}

@@ -1,0 +1,179 @@
+import { Link as RemixLink } from "@remix-run/react";
+import { type ComponentType, createContext, type ReactNode, useContext } from "react";
+import { useTranslation } from "react-i18next";
+import type { PlaylistEntry } from "~/client/playback";
+import { PlayIcon } from "~/components/track/play-icon";
+import type { Image as ImageData } from "~/data/view";
+
+/**
+ * The elements whose markup differs between the two renderers of a page: a link and an image. A
+ * page's view is written against these; the React page uses the ones below (Remix links, lazy
+ * `<img>`), the AMP page supplies its own (amp/primitives.tsx: checked addresses, `amp-img`).
+ * Everything else in a view is the same markup for both.
+ */
+export type LinkProps = {
+  href: string | undefined;
+  className?: string;
+  children: ReactNode;
+  /** Leaves the site (stores, streaming services). */
+  external?: boolean;
+  /** The page itself, as a `NavLink` marks it. */
+  current?: boolean;
+  /** Opens in a new window (share and video links). */
+  newWindow?: boolean;
+  /** An accessible name other than the text. */
+  label?: string;
+  /** A file to save (a chart's CSV), not a page to open. */
+  download?: boolean;
+  /** `data-*` attributes the page's script reads (`{ store: "apple" }` is `data-store="apple"`). */
+  data?: Readonly<Record<string, string>>;
+};
+
+export type ImageProps = {
+  image: ImageData | undefined;
+  width: number;
+  height: number;
+  /** `fixed`: shown at width × height; `responsive`: fills its box at the image's ratio. */
+  layout: "fixed" | "responsive";
+  sizes?: string;
+  alt: string;
+  className?: string;
+  /** Without a picture, an empty box of the same class keeps the layout (list rows). */
+  placeholder?: boolean;
+  /** Above the fold (a heading's picture): loaded at once, not when scrolled to. */
+  eager?: boolean;
+  /**
+   * The `<img>` states the picture's own size instead of its box's (the same ratio). AMP's
+   * `amp-img` always takes the box: its layout is computed from it.
+   */
+  ownSize?: boolean;
+};
+
+export type PlayControlProps = {
+  /** The entry of the page's playlist this control plays. */
+  index: number;
+  entry: PlaylistEntry;
+  /** The song's page: where a control without a player leads. */
+  href: string;
+  /** Shows "Play preview" beside the icon; without it the name is read out only. */
+  withLabel?: boolean;
+  className?: string;
+};
+
+export type Primitives = {
+  Link: ComponentType<LinkProps>;
+  Image: ComponentType<ImageProps>;
+  /** Plays a preview where the page has a player (the track page's); elsewhere the song's page. */
+  PlayControl: ComponentType<PlayControlProps>;
+};
+
+/** `data` as attributes. */
+export function dataAttributes(data: LinkProps["data"]): Record<string, string> | undefined {
+  return data && Object.fromEntries(Object.entries(data).map(([key, value]) => [`data-${key}`, value]));
+}
+
+function ReactLink({
+  href,
+  className,
+  children,
+  external,
+  current,
+  newWindow,
+  label,
+  download,
+  data,
+}: LinkProps) {
+  if (!href) return className ? <span className={className}>{children}</span> : children;
+  const rel = external || newWindow ? "noopener noreferrer" : undefined;
+  const target = newWindow ? "_blank" : undefined;
+  if (href.startsWith("/") && !href.startsWith("//") && !external && !newWindow && !download) {
+    return (
+      <RemixLink
+        className={className}
+        to={href}
+        aria-current={current ? "page" : undefined}
+        aria-label={label}
+        {...dataAttributes(data)}
+      >
+        {children}
+      </RemixLink>
+    );
+  }
+  return (
+    <a
+      className={className}
+      href={href}
+      rel={rel}
+      target={target}
+      aria-label={label}
+      download={download}
+      {...dataAttributes(data)}
+    >
+      {children}
+    </a>
+  );
+}
+
+function ReactImage({
+  image,
+  width,
+  height,
+  sizes,
+  alt,
+  className,
+  placeholder = false,
+  eager = false,
+  ownSize = false,
+}: ImageProps) {
+  if (!image) return placeholder ? <span className={className} aria-hidden="true" /> : null;
+  return (
+    <img
+      className={className}
+      src={image.src}
+      srcSet={image.srcSet}
+      sizes={sizes ?? `${width}px`}
+      width={ownSize ? image.width : width}
+      height={ownSize ? image.height : height}
+      alt={alt}
+      loading={eager ? undefined : "lazy"}
+      decoding="async"
+    />
+  );
+}
+
+/**
+ * A play control without a player: the link to the song's page, where its preview plays. What AMP
+ * pages draw, and the React pages' default (the track page provides its player's button).
+ */
+export function PlayLink({ entry, href, withLabel = false, className = "play-button" }: PlayControlProps) {
+  const { t } = useTranslation("track");
+  const { Link } = usePrimitives();
+  return (
+    <Link className={className} href={href}>
+      <PlayIcon />
+      {withLabel ? (
+        <span>{t("playPreview")}</span>
+      ) : (
+        <span className="visually-hidden">{t("play", { title: entry.title })}</span>
+      )}
+    </Link>
+  );
+}
+
+export const reactPrimitives: Primitives = { Link: ReactLink, Image: ReactImage, PlayControl: PlayLink };
+
+const PrimitivesContext = createContext<Primitives>(reactPrimitives);
+
+export function PrimitivesProvider({
+  primitives,
+  children,
+}: {
+  primitives: Primitives;
+  children: ReactNode;
+}) {
+  return <PrimitivesContext.Provider value={primitives}>{children}</PrimitivesContext.Provider>;
+}
+
+export function usePrimitives(): Primitives {
+  return useContext(PrimitivesContext);
+}

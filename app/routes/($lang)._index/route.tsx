@@ -1,0 +1,27 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import type { AmpView } from "~/amp-view";
+import { loadPage, requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { pageMeta } from "~/meta";
+import { usePageStrings } from "~/strings";
+import { homePageMeta, loadHomePage } from "./page.server";
+import { HomeView } from "./view";
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const page = await loadPage(() => loadHomePage(context, new Date()));
+  const { t } = createI18n(context.edge.lang, ["common", "home"]);
+  const meta = homePageMeta(context, request, t);
+  return { page, meta, strings: pickResources(context.edge.lang, ["home"]).home };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
+
+export const ampView: AmpView<typeof loader> = ({ data }) => <HomeView page={data.page} />;
+
+export default function Home() {
+  const { page, strings } = useLoaderData<typeof loader>();
+  usePageStrings("home", strings);
+  return <HomeView page={page} />;
+}

@@ -1,0 +1,45 @@
+import { useTranslation } from "react-i18next";
+import { usePrimitives } from "~/components/primitives";
+import { TrackList } from "~/components/track-list";
+import type { HomePage } from "./page.server";
+
+/** The home page: the hero with its entry points, the country's chart and the new releases. */
+export function HomeView({ page }: { page: HomePage }) {
+  const { t } = useTranslation("home");
+  const { Link } = usePrimitives();
+  const topLabel = t("topIn", { country: page.chartName });
+  return (
+    <>
+      <section className="hero" aria-labelledby="home-title">
+        <h1 id="home-title">{t("heroTitle")}</h1>
+        <p>{t("heroText")}</p>
+        <p className="hero__actions">
+          <Link className="button button--light" href={page.identifyHref}>
+            {t("identify")}
+          </Link>
+          <Link className="button button--outline" href={page.searchHref}>
+            {t("searchCatalogue")}
+          </Link>
+          <Link className="button button--outline" href={page.chartsHref}>
+            {t("browseCharts")}
+          </Link>
+        </p>
+      </section>
+      <div className="columns">
+        <section className="section" aria-labelledby="home-chart">
+          <div className="section__head">
+            <h2 id="home-chart">{topLabel}</h2>
+            <Link href={page.chartHref}>{t("fullChart")}</Link>
+          </div>
+          <TrackList tracks={page.top} label={topLabel} />
+        </section>
+        <section className="section" aria-labelledby="home-new">
+          <div className="section__head">
+            <h2 id="home-new">{t("newReleases")}</h2>
+          </div>
+          <TrackList tracks={page.newReleases} ranked={false} label={t("newReleases")} />
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import { useTranslation } from "react-i18next";
+import { ArtistHeader } from "~/components/artist/artist-header";
+import { ArtistTiles } from "~/components/artist/artist-tiles";
+import { LatestRelease } from "~/components/artist/latest-release";
+import { ShareLinks } from "~/components/charts/share-links";
+import { TrackList } from "~/components/track-list";
+import type { ArtistPage } from "~/data/artist.server";
+
+/** The artist page: heading, top songs, about, latest release, sharing, then the tiles. */
+export function ArtistView({ page, canonical }: { page: ArtistPage; canonical: string }) {
+  const { t } = useTranslation("artist");
+  const { artist } = page;
+  return (
+    <article className="artist-page">
+      <ArtistHeader artist={artist} />
+      <div className="artist-layout">
+        <div className="artist-layout__main">
+          {page.topSongs.length > 0 ? (
+            <section className="section" aria-labelledby="artist-top-songs">
+              <h2 id="artist-top-songs">{t("topSongs")}</h2>
+              <TrackList tracks={page.topSongs} label={t("topSongs")} />
+            </section>
+          ) : null}
+          {artist.bio ? (
+            <section className="section artist-bio" aria-labelledby="artist-about">
+              <h2 id="artist-about">{t("about", { name: artist.name })}</h2>
+              <p>{artist.bio}</p>
+            </section>
+          ) : null}
+        </div>
+        <aside className="artist-layout__side">
+          {page.latestRelease ? <LatestRelease release={page.latestRelease} /> : null}
+          <ShareLinks
+            className="card"
+            url={canonical}
+            subject={artist.share.subject}
+            text={artist.share.text}
+            labels={{ heading: t("share.heading"), twitter: t("share.twitter"), email: t("share.email") }}
+          />
+        </aside>
+      </div>
+      <ArtistTiles id="artist-albums" heading={t("albums", { name: artist.name })} tiles={page.albums} />
+      <ArtistTiles id="artist-appears-on" heading={t("appearsOn")} tiles={page.appearsOn} />
+      <ArtistTiles
+        id="artist-playlists"
+        heading={t("playlists", { name: artist.name })}
+        tiles={page.playlists}
+      />
+      <ArtistTiles id="artist-similar" heading={t("similarArtists")} tiles={page.similarArtists} round />
+    </article>
+  );
+}

@@ -1,0 +1,92 @@
+import {
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  redirect,
+} from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { AmpView } from "~/amp-view";
+import { ChartPicker } from "~/components/charts/chart-picker";
+import { PickerLink } from "~/components/charts/picker-link";
+import { featureOptionsOf, isAdamIdRouteOn } from "~/data/artist.server";
+import {
+  chartPageMeta,
+  chartPagePath,
+  chartRouteOf,
+  loadChartPage,
+  redirectChartsPrefix,
+} from "~/data/charts.server";
+import { loadPage, requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { pageMeta } from "~/meta";
+import { usePageStrings } from "~/strings";
+import chartsStyles from "~/styles/charts.css";
+import { ChartView } from "./view";
+
+// Spec 001 §2 chart pages, `{type}/{country-or-world}/{cityOrGenre}[/{include}]`: this module is the
+// top-200 route and, re-exported, the discovery, top-50 and genre routes. The type is the path's
+// first segment (edge/path.ts `chartType`).
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: chartsStyles }];
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  redirectChartsPrefix(params, request);
+  requireKnownLanguage(params);
+  const { edge } = context;
+  const page = await loadPage(async () => {
+    const route = chartRouteOf(context, params);
+    const adamIdRoute = await isAdamIdRouteOn(context, featureOptionsOf(context, request));
+    return loadChartPage(context, route, { adamIdRoute }, new Date());
+  });
+  // One URL per chart: other spellings (upper case, "Artists") move to the canonical one.
+  const requested = ["", edge.path.segments[0], params.country, params.cityOrGenre, params.include]
+    .filter((segment) => segment !== undefined)
+    .join("/");
+  const canonical = chartPagePath(page.chart);
+  if (requested !== canonical) {
+    throw redirect(`${params.lang ? `/${params.lang}` : ""}${canonical}${new URL(request.url).search}`, 301);
+  }
+  const { t } = createI18n(edge.lang, ["common", "charts"]);
+  const meta = chartPageMeta(page, context, request, t);
+  return { page, meta, strings: pickResources(edge.lang, ["charts"]).charts };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
+
+/** The picker is a form, which AMP pages do not carry: there, the link to the interactive page. */
+export const ampView: AmpView<typeof loader> = ({ data }) => {
+  const { t } = useTranslation("charts");
+  return (
+    <ChartView
+      page={data.page}
+      canonical={data.meta.canonical}
+      picker={<PickerLink href={data.page.chart.pageHref} label={t("picker.heading")} />}
+    />
+  );
+};
+
+export default function ChartRoute() {
+  const { page, meta, strings } = useLoaderData<typeof loader>();
+  const { t } = usePageStrings("charts", strings);
+  const picker = (
+    <ChartPicker
+      action={page.picker.action}
+      type={page.picker.type}
+      countries={page.picker.countries}
+      country={page.picker.country}
+      cities={page.picker.cities}
+      city={page.picker.city}
+      genres={page.picker.genres}
+      genre={page.picker.genre}
+      labels={{
+        heading: t("picker.heading"),
+        country: t("picker.country"),
+        city: t("picker.city"),
+        genre: t("picker.genre"),
+        submit: t("picker.submit"),
+      }}
+    />
+  );
+  return <ChartView page={page} canonical={meta.canonical} picker={picker} />;
+}

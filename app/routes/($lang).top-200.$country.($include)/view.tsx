@@ -1,0 +1,109 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { ChartList } from "~/components/charts/chart-list";
+import { ShareLinks } from "~/components/charts/share-links";
+import { usePrimitives } from "~/components/primitives";
+import { TileGrid } from "~/components/track-list";
+import type { ChartPage } from "~/data/charts.server";
+
+/**
+ * A chart page: the way back, the heading, the chart types' tabs, the picker (which each renderer
+ * supplies: a form, or a link to it), the artists or the songs, downloads and sharing.
+ */
+export function ChartView({
+  page,
+  canonical,
+  picker,
+}: {
+  page: ChartPage;
+  canonical: string;
+  picker: ReactNode;
+}) {
+  const { t } = useTranslation("charts");
+  const { Link } = usePrimitives();
+  const { chart } = page;
+  return (
+    <article className="chart-page">
+      <p className="chart-page__back">
+        <Link href={page.landingHref}>{t("allCharts")}</Link>
+      </p>
+      <header className="chart-head">
+        <h1>{chart.title}</h1>
+        <p className="muted">{chart.description}</p>
+      </header>
+      <nav className="chart-tabs" aria-label={t("tabs.label")}>
+        <ul className="chart-tabs__list">
+          {page.tabs.map((tab) => (
+            <li key={tab.type}>
+              <Link className="chart-tabs__tab" href={tab.href} current={tab.current}>
+                {t(`tabs.${tab.type}`)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {picker}
+      <div className="chart-layout">
+        <div className="chart-layout__main">
+          {chart.include === "artists" ? (
+            <section className="section" aria-labelledby="chart-artists">
+              <div className="section__head">
+                <h2 id="chart-artists">{t("artists.heading")}</h2>
+                <Link href={chart.href}>{t("artists.hide")}</Link>
+              </div>
+              <TileGrid
+                label={t("artists.heading")}
+                items={page.artists.map((artist) => ({
+                  key: artist.id,
+                  title: artist.name,
+                  href: artist.href,
+                  image: artist.avatar,
+                }))}
+              />
+            </section>
+          ) : null}
+          <section aria-labelledby="chart-songs">
+            <div className="section__head">
+              <h2 id="chart-songs">{t("songsHeading")}</h2>
+              <span className="muted">{t("songCount", { count: page.rows.length })}</span>
+            </div>
+            {page.rows.length > 0 ? (
+              <ChartList rows={page.rows} label={chart.title} />
+            ) : (
+              <p className="card muted">{t("empty")}</p>
+            )}
+          </section>
+        </div>
+        <aside className="chart-layout__side">
+          {chart.include === "artists" ? null : (
+            <p className="card chart-artists-link">
+              <Link href={chart.artistsHref}>{t("artists.show")}</Link>
+            </p>
+          )}
+          <section className="chart-downloads card" aria-labelledby="chart-downloads">
+            <h2 id="chart-downloads">{t("download.heading")}</h2>
+            <ul className="chart-downloads__list">
+              <li>
+                <Link href={chart.csvHref} download>
+                  {t("download.csv")}
+                </Link>
+              </li>
+              <li>
+                <Link href={chart.jsonHref} download>
+                  {t("download.json")}
+                </Link>
+              </li>
+            </ul>
+          </section>
+          <ShareLinks
+            className="card"
+            url={canonical}
+            subject={chart.title}
+            text={t("share.text", { title: chart.title })}
+            labels={{ heading: t("share.heading"), twitter: t("share.twitter"), email: t("share.email") }}
+          />
+        </aside>
+      </div>
+    </article>
+  );
+}

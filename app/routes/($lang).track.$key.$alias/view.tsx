@@ -1,0 +1,35 @@
+import { Lyrics } from "~/components/track/lyrics";
+import { TrackHero } from "~/components/track/track-hero";
+import {
+  ArtistSection,
+  Credits,
+  RelatedTracks,
+  ShareLinks,
+  StoreLinks,
+  VideoSection,
+} from "~/components/track/track-sections";
+import type { TrackPage } from "~/data/track.server";
+
+/** The track page: heading, where to listen, sharing, lyrics, video, related songs, the artist, credits. */
+export function TrackView({ page }: { page: TrackPage }) {
+  return (
+    <article className="track-page" data-track-view="">
+      <TrackHero page={page} />
+      <div className="track-columns">
+        <div className="track-columns__listen">
+          <StoreLinks page={page} />
+          <ShareLinks page={page} />
+        </div>
+        <div className="track-columns__main">
+          {page.lyrics ? <Lyrics lyrics={page.lyrics} /> : null}
+          <VideoSection page={page} />
+          <RelatedTracks page={page} />
+        </div>
+        <div className="track-columns__artist">
+          <ArtistSection page={page} />
+        </div>
+      </div>
+      <Credits page={page} />
+    </article>
+  );
+}
