@@ -18,6 +18,7 @@ import { ampPath } from "../edge/path";
 import { ensureChromium } from "../scripts/chromium.mjs";
 import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verdict } from "./budgets";
 import { gzipSize, readManifest, scriptsOf, sizesOf, stylesheetsOf } from "./bytes";
+import { measureColdStart } from "./cold-start";
 import { type LighthouseResult, lighthouseCategories, runLighthouse } from "./lighthouse";
 import { findPages, type Page, type PageName, settle, visitorHeaders } from "./pages";
 import type { ProxyMeasurements } from "./proxy.bench-worker";
@@ -316,6 +317,19 @@ async function measureBytes(site: Site, snapshot: Snapshot, pages: Page[], rows:
   return { gzipLevel: 9, firstVisit, amp, worker };
 }
 
+async function measureColdStartRow(snapshot: Snapshot, rows: Row[]) {
+  log("cold start: new workerd runtimes, the site's worker and an empty one");
+  const coldStart = await measureColdStart(snapshot);
+  rows.push({
+    area: "cold start",
+    item: "new workerd to the worker's first answer (median of 7)",
+    figure: `${ms(coldStart.siteMs)}; empty worker ${ms(coldStart.emptyMs)}: the script adds ${ms(coldStart.scriptMs)}`,
+    budget: "",
+    verdict: "info",
+  });
+  return coldStart;
+}
+
 async function measureLighthouse(site: Site, pages: Page[], rows: Row[]) {
   const area = "lighthouse";
   const chromePath = ensureChromium();
@@ -389,6 +403,7 @@ async function main(): Promise<void> {
     const render = await section("render", rows, () => measureRender(site as Site, pages, rows));
     const proxy = await section("proxy", rows, () => measureProxies(site as Site, chartListPath, rows));
     const bytes = await section("bytes", rows, () => measureBytes(site as Site, snapshot, pages, rows));
+    const coldStart = await section("cold start", rows, () => measureColdStartRow(snapshot, rows));
     let lighthouse: Awaited<ReturnType<typeof measureLighthouse>> | undefined;
     if (args.has("--skip-lighthouse"))
       rows.push({
@@ -425,6 +440,7 @@ async function main(): Promise<void> {
           render,
           proxy,
           bytes,
+          coldStart,
           lighthouse,
           recognition: recognition?.summary,
           rows,

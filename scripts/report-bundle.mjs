@@ -1,9 +1,43 @@
-// Prints the size of the worker as wrangler would upload it (raw and gzip), after `remix build`.
+// After `remix build`: what the worker is made of, and what `wrangler deploy` would upload.
+// - The bundle report: bytes per package (from the Remix server build's esbuild metafile), and
+//   the locales. Fails when a package is bundled from two installed copies or in a development
+//   build: the worker must hold one React, one i18next, one copy of the strings, all production.
+// - The size of the worker as wrangler would upload it (raw and gzip). Fails when React's
+//   development code is in it (a message only React's development builds carry).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+
+const root = path.resolve(import.meta.dirname, "..");
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const problems = [];
+
+/** "node_modules/react/index.js" → its package's folder and name; our own files by top folder. */
+function packageOf(input) {
+  const match = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(input);
+  if (match) return { folder: match[1], name: match[2] };
+  const ours = input.replace(/^(\.\.\/)+[^/]+\//, "").split("/")[0];
+  return { folder: ours, name: ours };
+}
+
+const metafile = JSON.parse(readFileSync(path.join(root, "build/metafile.server.json"), "utf8"));
+const packages = new Map();
+for (const [input, { bytes }] of Object.entries(metafile.inputs)) {
+  if (/\.development\./.test(input)) problems.push(`a development build is bundled: ${input}`);
+  const { folder, name } = packageOf(input);
+  const entry = packages.get(name) ?? { bytes: 0, folders: new Set() };
+  entry.bytes += bytes;
+  entry.folders.add(folder);
+  packages.set(name, entry);
+}
+for (const [name, { folders }] of packages) {
+  if (folders.size > 1) problems.push(`${name} is bundled ${folders.size} times: ${[...folders].join(", ")}`);
+}
+const largest = [...packages].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 12);
+console.log("worker inputs (before minifying), one copy each:");
+for (const [name, { bytes }] of largest) console.log(`  ${name.padEnd(28)} ${kib(bytes).padStart(12)}`);
 
 const outdir = mkdtempSync(path.join(tmpdir(), "tunewave-bundle-"));
 try {
@@ -17,11 +51,19 @@ try {
     const bytes = readFileSync(path.join(outdir, name));
     raw += bytes.length;
     gzip += gzipSync(bytes, { level: 9 }).length;
+    // React's development builds warn about list keys; its production builds never carry the text.
+    if (bytes.includes("Each child in a list should have a unique")) {
+      problems.push(`${name} holds React's development build`);
+    }
   }
-  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
   console.log(
     `worker bundle: ${kib(raw)} raw, ${kib(gzip)} gzip (${files.length} file${files.length === 1 ? "" : "s"})`,
   );
 } finally {
   rmSync(outdir, { recursive: true, force: true });
+}
+
+if (problems.length > 0) {
+  for (const problem of problems) console.error(`✖ ${problem}`);
+  process.exit(1);
 }

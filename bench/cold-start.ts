@@ -1,0 +1,70 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { Miniflare, type WorkerOptions } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { root, type Snapshot } from "./site";
+import { median } from "./stats";
+
+/** Fresh isolates measured per worker; the median is reported. */
+const samples = 7;
+/** Answered by the worker itself (the embedded origin), touching neither D1 nor the assets. */
+const probePath = "/services/health";
+
+export type ColdStart = {
+  /** Median ms from a new workerd to the first answer of the site's worker. */
+  siteMs: number;
+  /** The same for a worker that only answers "ok": workerd's own start, the baseline. */
+  emptyMs: number;
+  /** siteMs − emptyMs: what loading and evaluating the site's script adds. */
+  scriptMs: number;
+};
+
+async function timeToFirstAnswer(worker: WorkerOptions): Promise<number> {
+  const started = performance.now();
+  const miniflare = new Miniflare({ host: "127.0.0.1", port: 0, workers: [worker] });
+  try {
+    const response = await miniflare.dispatchFetch(`http://localhost${probePath}`);
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${probePath} answered ${response.status}`);
+    return performance.now() - started;
+  } finally {
+    await miniflare.dispose();
+  }
+}
+
+/**
+ * Cold start, measured the only way workerd shows it from outside: a new runtime per sample, timed
+ * to its first answer, for the site's worker and for an empty one in the same run. Their
+ * difference is the cost of the site's script (parse, compile, top-level code); workerd's own
+ * start is the same in both.
+ */
+export async function measureColdStart(snapshot: Snapshot): Promise<ColdStart> {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
+  const site = {
+    ...workerOptions,
+    modules: snapshot.workerFiles.map((name) => ({
+      type: name.endsWith(".js") ? "ESModule" : "Text",
+      path: path.join(snapshot.workerDir, name),
+    })),
+    modulesRoot: snapshot.workerDir,
+    assets: undefined,
+  } as WorkerOptions;
+  const emptyDir = path.join(snapshot.dir, "empty-worker");
+  mkdirSync(emptyDir, { recursive: true });
+  const emptyScript = path.join(emptyDir, "index.js");
+  writeFileSync(emptyScript, 'export default { fetch() { return new Response("ok"); } };\n');
+  const empty: WorkerOptions = {
+    modules: [{ type: "ESModule", path: emptyScript }],
+    compatibilityDate: workerOptions.compatibilityDate,
+  };
+  const siteTimes: number[] = [];
+  const emptyTimes: number[] = [];
+  for (let sample = 0; sample < samples; sample += 1) {
+    emptyTimes.push(await timeToFirstAnswer(empty));
+    siteTimes.push(await timeToFirstAnswer(site));
+  }
+  const siteMs = median(siteTimes);
+  const emptyMs = median(emptyTimes);
+  return { siteMs, emptyMs, scriptMs: siteMs - emptyMs };
+}
