@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { SiteError } from "./errors";
+import { SiteError } from "../edge/errors";
 
 /**
  * Statistics beacons (spec 000 §3 "Statistics beacon parameters", §5 "Beacon dynamic values",

@@ -1,6 +1,6 @@
+import type { Env, SiteConfig } from "../edge/env";
 import type { RequestContext } from "../edge/request-context";
 import type { ServicesProxy } from "../edge/services";
-import type { Env } from "../worker/env";
 
 // The typed load context worker/index.ts builds for every Remix request.
 declare module "@remix-run/cloudflare" {
@@ -10,6 +10,8 @@ declare module "@remix-run/cloudflare" {
       cf: IncomingRequestCfProperties | undefined;
       ctx: Pick<ExecutionContext, "waitUntil" | "passThroughOnException">;
     };
+    /** The environment, parsed once per isolate (edge/env.ts): read settings from here, not from `env`. */
+    config: SiteConfig;
     edge: RequestContext;
     services: ServicesProxy;
   }

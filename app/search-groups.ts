@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { searchPageSize } from "./content-rules";
+import { searchPageSize } from "../edge/content-rules";
 
 /**
  * The search box's groups (spec 000 §2 "Search box", §4 "Search group states", "Result rules", §9)

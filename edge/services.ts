@@ -121,7 +121,7 @@ type Call = {
   cached: boolean;
   headers: Headers;
   body: ArrayBuffer | null;
-  redirect: RequestRedirect;
+  redirect: NonNullable<RequestInit["redirect"]>;
   retry: boolean;
   /** Method, key and headers: requests with the same identity are identical. */
   identity: string;
@@ -326,7 +326,7 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
     body: ArrayBuffer | null;
     retry: boolean;
     noCache: boolean;
-    redirect: RequestRedirect;
+    redirect: NonNullable<RequestInit["redirect"]>;
     signal: AbortSignal | undefined;
     waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   }): Call {

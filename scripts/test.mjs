@@ -15,7 +15,7 @@ process.env.CHROME_PATH = ensureChromium();
 run("catalogue (built when missing or stale)", "node", ["scripts/ensure-catalog.mjs"]);
 run("build", "npm", ["run", "--silent", "build"]);
 run("locales index up to date", "node", ["scripts/locales-index.mjs", "--check"]);
-run("typecheck", "npx", ["tsc", "--noEmit"]);
+run("typecheck (all, then workerd-only and browser-only code)", "npm", ["run", "--silent", "typecheck"]);
 run("lint", "npx", ["biome", "check", "."]);
 run("unit tests", "npx", ["vitest", "run", "--config", "vitest.unit.config.ts"]);
 run("worker tests (workerd)", "npx", ["vitest", "run", "--config", "vitest.worker.config.ts"]);

@@ -235,7 +235,7 @@ export function loadIndex(input: Uint8Array): TrackIndex {
   const entries = new Uint32Array(bytes.buffer, entriesStart, entryCount);
   const trackFrames = new Uint32Array(bytes.buffer, framesStart, trackCount);
 
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   const trackKeys: string[] = [];
   let at = keysStart - bytes.byteOffset;
   for (let t = 0; t < trackCount; t++) {

@@ -3,29 +3,37 @@ import * as build from "@remix-run/dev/server-build";
 import { createRequestHandler } from "@remix-run/server-runtime";
 import { Hono } from "hono";
 import { answerAmp } from "../amp/request";
+import { type Env, readConfig, type SiteConfig } from "../edge/env";
 import { localizedPath } from "../edge/path";
 import { type RequestContext, resolveRequest } from "../edge/request-context";
 import { createServicesProxy, type ServicesProxy } from "../edge/services";
 import { remoteUpstream, type Upstream } from "../edge/upstream";
 import { createOrigin } from "../origin";
-import { type Env, readConfig } from "./env";
 
 // Created once per isolate, not per request.
 const handleRemixRequest = createRequestHandler(build);
 const origin = createOrigin();
 
-let services: { env: Env; proxy: ServicesProxy } | undefined;
+type Isolate = { env: Env; config: SiteConfig; proxy: ServicesProxy };
+let isolate: Isolate | undefined;
 
-/** One services proxy per isolate (its caches and failure counters live as long as the isolate). */
-function servicesFor(env: Env): ServicesProxy {
-  if (services?.env !== env) {
+/**
+ * What lives as long as the isolate: the environment, parsed once (a bad value fails loudly at the
+ * first request), and one services proxy (its caches and failure counters).
+ */
+function isolateFor(env: Env): Isolate {
+  if (isolate?.env !== env) {
     const config = readConfig(env);
     const upstream: Upstream = config.SERVICES_ORIGIN
       ? remoteUpstream(config.SERVICES_ORIGIN)
       : async (request) => origin.fetch(request, env);
-    services = { env, proxy: createServicesProxy({ upstream, timeoutMs: config.SERVICES_TIMEOUT_MS }) };
+    isolate = {
+      env,
+      config,
+      proxy: createServicesProxy({ upstream, timeoutMs: config.SERVICES_TIMEOUT_MS }),
+    };
   }
-  return services.proxy;
+  return isolate;
 }
 
 /** Headers every page answer carries: its language, and what an unprefixed URL's language depends on. */
@@ -39,19 +47,21 @@ function withEdgeHeaders(response: Response, edge: RequestContext): Response {
 
 const app = new Hono<{ Bindings: Env }>();
 
-app.all("/services/*", (c) => servicesFor(c.env).handle(c.req.raw, c.executionCtx));
+app.all("/services/*", (c) => isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx));
 
 app.all("*", async (c) => {
   const request = c.req.raw;
   const edge = resolveRequest(request, request.cf as { country?: string } | undefined);
+  const { config, proxy } = isolateFor(c.env);
   const loadContext: AppLoadContext = {
     cloudflare: {
       env: c.env,
       cf: request.cf as IncomingRequestCfProperties | undefined,
       ctx: c.executionCtx,
     },
+    config,
     edge,
-    services: servicesFor(c.env),
+    services: proxy,
   };
 
   // /amp/…: the lightweight page, from the same route, at its one AMP address. The document

@@ -1,4 +1,4 @@
-import type { ShareData, TagContext } from "../../edge/bridge-schema";
+import type { ShareData, TagContext } from "~/bridge-schema";
 import { SiteError } from "../../edge/errors";
 import type { LanguageKey } from "../../edge/languages";
 import { localizedPath } from "../../edge/path";

@@ -20,7 +20,7 @@ import {
   iosMessageHandlerName,
   isReplyType,
   unreadableMessageReplyType,
-} from "../../edge/bridge-schema";
+} from "~/bridge-schema";
 import { isSiteErrorType, SiteError, type SiteErrorType } from "../../edge/errors";
 
 /**

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { FeaturePlatform } from "../../edge/feature-flags";
+import { isIpad, platformOf } from "../../edge/user-agent";
 
 /**
  * What the visitor's device and browser can do (spec 000 §4 screen modes, §5 environment support,
@@ -36,13 +37,12 @@ export type BrowserInfo = {
 };
 
 /**
- * Reads the user agent. iPadOS 13 and later present a Mac user agent; a "Macintosh" with more than
- * one touch point is an iPad.
+ * Reads the user agent; its platform by the one rule of edge/user-agent.ts.
  */
 export function describeBrowser(userAgent: string, maxTouchPoints = 0): BrowserInfo {
-  const isIpad = /\biPad\b/.test(userAgent) || (/\bMacintosh\b/.test(userAgent) && maxTouchPoints > 1);
-  const isIos = isIpad || /\b(iPhone|iPod)\b/.test(userAgent);
-  const android = /\bAndroid (\d+(?:\.\d+)*)/.exec(userAgent);
+  const deviceplatform = platformOf(userAgent, maxTouchPoints);
+  const isIos = deviceplatform === "ios";
+  const android = deviceplatform === "android" ? /\bAndroid (\d+(?:\.\d+)*)/.exec(userAgent) : null;
 
   let osver = "";
   if (isIos) {
@@ -60,9 +60,9 @@ export function describeBrowser(userAgent: string, maxTouchPoints = 0): BrowserI
   return {
     browsername,
     browserver,
-    deviceplatform: isIos ? "ios" : android ? "android" : "web",
+    deviceplatform,
     osver,
-    isIpad,
+    isIpad: isIpad(userAgent, maxTouchPoints),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { AboutBridge } from "../../edge/bridge-schema";
+import type { AboutBridge } from "~/bridge-schema";
 import { type SupportNotice, supportNotice } from "./environment";
 
 /**

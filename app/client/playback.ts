@@ -1,3 +1,4 @@
+import type { PlaylistEntry } from "../data/view";
 /**
  * Preview playback of a page's playlist (spec 002 §4 "Playlist"): the current index moves to next
  * or previous; at the end of a track it moves to the next, wrapping to the first after the last;
@@ -5,16 +6,6 @@
  * starting a track stops the one before. The rules are pure; `createPlayer` drives any object
  * shaped like an HTMLAudioElement, so it is tested without a browser.
  */
-
-export type PlaylistEntry = {
-  key: string;
-  title: string;
-  artist: string;
-  /** The preview clip (Ogg: Opus or Vorbis). */
-  src: string;
-  /** Playback stops at the end of this track instead of moving on. */
-  playlistBreak: boolean;
-};
 
 export function nextIndex(length: number, current: number): number {
   return length === 0 ? 0 : (current + 1) % length;

@@ -1,4 +1,4 @@
-import { normalizeSearchTerm, recentSearchesMax } from "../../edge/search-groups";
+import { normalizeSearchTerm, recentSearchesMax } from "~/search-groups";
 import type { SiteStorage, StorageResult } from "./storage";
 
 /**

@@ -9,7 +9,7 @@ import {
   searchPageSize,
   songsGroupResult,
   transitionSearchGroup,
-} from "../../edge/search-groups";
+} from "~/search-groups";
 import type { StorageResult } from "./storage";
 
 /**

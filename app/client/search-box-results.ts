@@ -1,7 +1,7 @@
+import { searchNextPath, searchPath } from "~/search-groups";
 import type { LanguageKey } from "../../edge/languages";
 import { localizedPath } from "../../edge/path";
 import { type SearchResults, searchResultsSchema } from "../../edge/schemas/amapi";
-import { searchNextPath, searchPath } from "../../edge/search-groups";
 import { getJson } from "./request";
 import type { SearchBoxItem, SearchBoxPage } from "./search-box-model";
 

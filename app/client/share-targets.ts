@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { type ShareData, shareDataSchema } from "../../edge/bridge-schema";
+import { type ShareData, shareDataSchema } from "~/bridge-schema";
 
 /**
  * The share pop-up's rules (spec 000 §2 /share; spec 002 §9 "Share options: twitter and email"):

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { SignatureSample, TagContext } from "../../edge/bridge-schema";
+import type { SignatureSample, TagContext } from "~/bridge-schema";
 import { SiteError } from "../../edge/errors";
 import type { Bridge } from "./bridge";
 

@@ -1,9 +1,8 @@
 import { Link as RemixLink } from "@remix-run/react";
 import { type ComponentType, createContext, type ReactNode, useContext } from "react";
 import { useTranslation } from "react-i18next";
-import type { PlaylistEntry } from "~/client/playback";
 import { PlayIcon } from "~/components/track/play-icon";
-import type { Image as ImageData } from "~/data/view";
+import type { Image as ImageData, PlaylistEntry } from "~/data/view";
 
 /**
  * The elements whose markup differs between the two renderers of a page: a link and an image. A

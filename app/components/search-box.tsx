@@ -23,7 +23,6 @@ import {
 } from "~/client/search-box-model";
 import { searchFirstPage, searchNextPage } from "~/client/search-box-results";
 import { createSiteStorage } from "~/client/storage";
-import type { LanguageKey } from "../../edge/languages";
 import {
   normalizeSearchTerm,
   searchDebounceMs,
@@ -31,7 +30,8 @@ import {
   searchDropdownWidthPx,
   searchLiveMessageMs,
   searchTermMaxLength,
-} from "../../edge/search-groups";
+} from "~/search-groups";
+import type { LanguageKey } from "../../edge/languages";
 
 /**
  * The search box in the site header (spec 000 §2): without JavaScript a plain GET form to the

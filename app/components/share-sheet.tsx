@@ -1,10 +1,10 @@
 import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
+import type { ShareData } from "~/bridge-schema";
 import { openNewWebView } from "~/client/bridge-commands";
 import { shareDataOf, shareTargets } from "~/client/share-targets";
 import { useRuntime } from "~/components/runtime";
-import type { ShareData } from "../../edge/bridge-schema";
 
 const subscribeNever = () => () => {};
 

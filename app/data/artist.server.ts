@@ -6,7 +6,6 @@ import {
   evaluateFeatures,
   type FeatureEnvironment,
   type FeaturePlatform,
-  featureEnvironments,
   featuresPath,
   isFeatureOn,
   loadFeatureConfig,
@@ -21,6 +20,7 @@ import {
   type Song,
 } from "../../edge/schemas/amapi";
 import { type Artist, artistSchema } from "../../edge/schemas/artist";
+import { platformOf } from "../../edge/user-agent";
 import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
 import { absoluteUrl, requestMeta } from "./meta.server";
@@ -84,27 +84,13 @@ export function artistPath(
   return adamIdRoute ? `/artist/${alias}/${artist.adamid}` : `/artist/${artist.shazamId}/${alias}`;
 }
 
-/** The platform a request comes from, as feature flags know it. */
-export function platformOf(userAgent: string | null): FeaturePlatform {
-  if (userAgent === null) return "web";
-  if (/android/i.test(userAgent)) return "android";
-  if (/iphone|ipad|ipod/i.test(userAgent)) return "ios";
-  return "web";
-}
-
-/** The feature environment of the Worker (`SITE_ENV`, default www). */
-export function environmentOf(siteEnv: string | undefined): FeatureEnvironment {
-  const parsed = v.safeParse(v.picklist(featureEnvironments), siteEnv);
-  return parsed.success ? parsed.output : "www";
-}
-
 /** The parts of the feature context that come from the Worker and the request. */
 export function featureOptionsOf(
-  context: Pick<AppLoadContext, "cloudflare">,
+  context: Pick<AppLoadContext, "config">,
   request: Request,
 ): { environment: FeatureEnvironment; platform: FeaturePlatform } {
   return {
-    environment: environmentOf(context.cloudflare.env.SITE_ENV),
+    environment: context.config.SITE_ENV,
     platform: platformOf(request.headers.get("user-agent")),
   };
 }

@@ -1,15 +1,15 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { trackImageWidths } from "../../edge/content-rules";
-import { localizedPath } from "../../edge/path";
-import { type SearchResults, searchResultsSchema } from "../../edge/schemas/amapi";
 import {
   checkSearchTerm,
   offsetOfNext,
   searchPath,
   searchResultsPageSize,
   searchTermMaxLength,
-} from "../../edge/search-groups";
+} from "~/search-groups";
+import { trackImageWidths } from "../../edge/content-rules";
+import { localizedPath } from "../../edge/path";
+import { type SearchResults, searchResultsSchema } from "../../edge/schemas/amapi";
 import type { ArtistSummary, TrackSummary } from "./view";
 import { imageFromTemplate, trackSummaryOfSong } from "./view.server";
 

@@ -21,8 +21,9 @@ import {
   type TrackSummary as TrackSummaryPayload,
   trackSchema,
 } from "../../edge/schemas/track";
-import { describeBrowser } from "../client/environment";
-import type { PlaylistEntry } from "../client/playback";
+import { platformOf } from "../../edge/user-agent";
+import type { Translate } from "../i18n.server";
+import type { PageMeta } from "../meta";
 import {
   type LyricsSync,
   readLyricsSync,
@@ -30,11 +31,9 @@ import {
   type SyncedLyricsState,
   syncedLyricsState,
   trackStartOf,
-} from "../client/synced-lyrics";
-import type { Translate } from "../i18n.server";
-import type { PageMeta } from "../meta";
+} from "../synced-lyrics";
 import { absoluteUrl, requestMeta } from "./meta.server";
-import type { Image, TrackSummary } from "./view";
+import type { Image, PlaylistEntry, TrackSummary } from "./view";
 import { imageFromTemplate, trackHref, trackSummaryOfSong } from "./view.server";
 
 /** Spec 001 §3 "Platform store priority". */
@@ -91,7 +90,7 @@ export function trackKeyOf(segment: string | undefined): string {
 /** The platform whose store priority applies: the emulated device (`device=`), else the user agent. */
 export function storePlatformOf(userAgent: string | null, device: string | undefined): StorePlatform {
   if (device === "ios" || device === "android") return device;
-  return describeBrowser(userAgent ?? "").deviceplatform;
+  return platformOf(userAgent);
 }
 
 export type StoreLink = { name: StoreName; label: string; href: string };

@@ -30,3 +30,14 @@ export type ArtistSummary = {
 export function safeColour(colour: string | undefined): string | undefined {
   return colour !== undefined && /^#[0-9a-f]{3}([0-9a-f]{3})?$/i.test(colour) ? colour : undefined;
 }
+
+/** One entry of a page's playlist: what the player plays (the track page and its related songs). */
+export type PlaylistEntry = {
+  key: string;
+  title: string;
+  artist: string;
+  /** The preview clip (Ogg: Opus or Vorbis). */
+  src: string;
+  /** Playback stops at the end of this track instead of moving on. */
+  playlistBreak: boolean;
+};

@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
+import { shareSheetCommandSchema } from "~/bridge-schema";
 import { ShareEmpty, ShareSheet, useShareData } from "~/components/share-sheet";
 import { requestMeta } from "~/data/meta.server";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
@@ -8,7 +9,6 @@ import { createI18n, pickResources } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/app.css";
-import { shareSheetCommandSchema } from "../../edge/bridge-schema";
 import { SiteError } from "../../edge/errors";
 import { localizedPath } from "../../edge/path";
 

@@ -1,13 +1,13 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { connectionKey, storageFormatVersion, storageVersionKey } from "../../app/client/storage";
 import {
   aboutBridgeType,
   androidInterfaceName,
   bridgeProtocolVersion,
   iosMessageHandlerName,
-} from "../../edge/bridge-schema";
+} from "../../app/bridge-schema";
+import { connectionKey, storageFormatVersion, storageVersionKey } from "../../app/client/storage";
 import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
 import { trackSchema } from "../../edge/schemas/track";
 import deApp from "../../locales/de/app.json";

@@ -3,7 +3,7 @@ import {
   androidInterfaceName,
   bridgeEntryPointName,
   iosMessageHandlerName,
-} from "../../edge/bridge-schema";
+} from "../../app/bridge-schema";
 
 /**
  * The native apps' side of the bridge, played in a page: the iOS message handler or the Android

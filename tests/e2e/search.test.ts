@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { searchDebounceMs, searchLiveMessageMs } from "../../edge/search-groups";
+import { searchDebounceMs, searchLiveMessageMs } from "../../app/search-groups";
 import { launchBrowser, openPage, viewports } from "./browser";
 
 const baseURL = inject("baseURL");

@@ -3,15 +3,14 @@ import {
   type ArtistRoute,
   adamIdRouteFeature,
   artistPath,
-  environmentOf,
   isAdamIdRouteOn,
   parseArtistRoute,
-  platformOf,
   shortDescription,
 } from "../../app/data/artist.server";
 import { featuresPath } from "../../edge/feature-flags";
 import { resolveRequest } from "../../edge/request-context";
 import type { ServicesProxy } from "../../edge/services";
+import { platformOf } from "../../edge/user-agent";
 
 describe("parseArtistRoute (spec 001 §2 artist URLs)", () => {
   test.each<[string, string, string, boolean, ArtistRoute | undefined]>([
@@ -71,16 +70,6 @@ test.each([
   ["Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) Safari/604.1", "ios"],
 ] as const)("the platform of %s is %s", (userAgent, platform) => {
   expect(platformOf(userAgent)).toBe(platform);
-});
-
-test.each([
-  [undefined, "www"],
-  ["www", "www"],
-  ["betasd", "betasd"],
-  ["dev", "dev"],
-  ["production", "www"],
-])("the feature environment of SITE_ENV=%s is %s", (siteEnv, environment) => {
-  expect(environmentOf(siteEnv)).toBe(environment);
 });
 
 describe("isAdamIdRouteOn (the feature switch, evaluated for the visitor)", () => {

@@ -1,6 +1,15 @@
 import * as v from "valibot";
 import { afterEach, expect, test, vi } from "vitest";
 import {
+  type BeaconParams,
+  beaconFailureId,
+  buildBeacon,
+  metricRoute,
+  metricsQuerySchema,
+  metricsUrl,
+  sanitizeBeaconValue,
+} from "../../app/beacon-params";
+import {
   type BridgeBeacon,
   createBeaconSender,
   firstShowParams,
@@ -9,15 +18,6 @@ import {
   pageviewParams,
   watchNavigation,
 } from "../../app/client/beacons";
-import {
-  type BeaconParams,
-  beaconFailureId,
-  buildBeacon,
-  metricRoute,
-  metricsQuerySchema,
-  metricsUrl,
-  sanitizeBeaconValue,
-} from "../../edge/beacon-params";
 import { SiteError } from "../../edge/errors";
 
 afterEach(() => {

@@ -6,9 +6,9 @@ import {
   isActive,
   nextIndex,
   type PlaybackState,
-  type PlaylistEntry,
   previousIndex,
 } from "../../app/client/playback";
+import type { PlaylistEntry } from "../../app/data/view";
 
 function entry(key: string, playlistBreak = false): PlaylistEntry {
   return { key, title: `Song ${key}`, artist: "Artist", src: `/media/previews/${key}.ogg`, playlistBreak };

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import type { BeaconParams } from "../../app/beacon-params";
 import type { Microphone } from "../../app/client/recognition/capture";
 import { RecognitionFailure } from "../../app/client/recognition/failures";
 import type { MatchRequestBody, TrackLookup } from "../../app/client/recognition/match-service";
@@ -10,7 +11,6 @@ import {
 } from "../../app/client/recognition/session";
 import type { SignatureWorker } from "../../app/client/recognition/signature-worker-client";
 import { createSiteStorage, storageVersionKey } from "../../app/client/storage";
-import type { BeaconParams } from "../../edge/beacon-params";
 import { SiteError } from "../../edge/errors";
 import type { LanguageKey } from "../../edge/languages";
 import type { WebrecMatch, WebrecMatchResponse } from "../../edge/schemas/webrec";

@@ -20,7 +20,7 @@ import {
   searchTermMaxLength,
   songsGroupResult,
   transitionSearchGroup,
-} from "../../edge/search-groups";
+} from "../../app/search-groups";
 
 /**
  * Spec 000 §4, written out here from the spec's sentence (not from the implementation): "INIT to

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { createRecentSearches, recentSearchesKey } from "../../app/client/recent-searches";
 import { createSiteStorage, storageDefaultExpiryMs, storageVersionKey } from "../../app/client/storage";
-import { recentSearchesMax } from "../../edge/search-groups";
+import { recentSearchesMax } from "../../app/search-groups";
 
 function memoryStorage(
   initial: Record<string, string> = {},

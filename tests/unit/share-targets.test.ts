@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
+import type { ShareData } from "../../app/bridge-schema";
 import { shareDataOf, shareTargets } from "../../app/client/share-targets";
-import type { ShareData } from "../../edge/bridge-schema";
 
 const href = "https://www.tunewave.example/track/40333609/song";
 

@@ -7,7 +7,7 @@ import {
   readLyricsSync,
   songPosition,
   syncedLyricsState,
-} from "../../app/client/synced-lyrics";
+} from "../../app/synced-lyrics";
 
 const heardAt = Date.UTC(2025, 5, 1, 12, 0, 0);
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
+import type { SignatureSample, TagContext } from "../../app/bridge-schema";
 import { installBridge } from "../../app/client/bridge";
 import {
   createTagClient,
@@ -14,7 +15,6 @@ import {
   trackPosition,
   watchVisibility,
 } from "../../app/client/tagging";
-import type { SignatureSample, TagContext } from "../../edge/bridge-schema";
 import { SiteError } from "../../edge/errors";
 import { installFakeAppHost } from "../e2e/fake-app-hosts";
 

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { searchResultsPageSize } from "../../edge/search-groups";
+import { searchResultsPageSize } from "../../app/search-groups";
 
 const site = "https://tunewave.test";
 

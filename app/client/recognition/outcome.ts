@@ -9,7 +9,7 @@ import type { TrackLookup } from "./match-service";
  * What a match leads to (spec 002 §2, §3, §4 "On match: stop, store flags, go to the track page
  * or the interstitial"): the stored match, and the track page address that makes the synced
  * lyrics follow the song from where it was heard (spec 001 §2 parameters, read by
- * app/client/synced-lyrics.ts).
+ * app/synced-lyrics.ts).
  */
 
 /** The record kept under webrec.fab_match (the latest match) and webrec.prev_match (the one before). */

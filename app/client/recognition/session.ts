@@ -1,4 +1,4 @@
-import type { BeaconParams } from "../../../edge/beacon-params";
+import type { BeaconParams } from "~/beacon-params";
 import { SiteError } from "../../../edge/errors";
 import type { LanguageKey } from "../../../edge/languages";
 import type { WebrecMatch, WebrecMatchResponse, WebrecSignatureSummary } from "../../../edge/schemas/webrec";

@@ -1,7 +1,7 @@
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { msUntilNextChange, type SyncedLyricsState, syncedLyricsState } from "~/client/synced-lyrics";
 import type { TrackLyrics } from "~/data/track.server";
+import { msUntilNextChange, type SyncedLyricsState, syncedLyricsState } from "~/synced-lyrics";
 
 /** The clock is read again at least this often, so a sleeping tab or a changed clock catches up. */
 const longestWaitMs = 1000;
