@@ -43,10 +43,13 @@ export async function measureColdStart(snapshot: Snapshot): Promise<ColdStart> {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
   const site = {
     ...workerOptions,
-    modules: snapshot.workerFiles.map((name) => ({
-      type: name.endsWith(".js") ? "ESModule" : "Text",
-      path: path.join(snapshot.workerDir, name),
-    })),
+    // The entry first: workerd takes the first module as the main one.
+    modules: [...snapshot.workerFiles]
+      .sort((a, b) => Number(b === "index.js") - Number(a === "index.js"))
+      .map((name) => ({
+        type: name.endsWith(".js") ? "ESModule" : "Text",
+        path: path.join(snapshot.workerDir, name),
+      })),
     modulesRoot: snapshot.workerDir,
     assets: undefined,
   } as WorkerOptions;
@@ -56,6 +59,7 @@ export async function measureColdStart(snapshot: Snapshot): Promise<ColdStart> {
   writeFileSync(emptyScript, 'export default { fetch() { return new Response("ok"); } };\n');
   const empty: WorkerOptions = {
     modules: [{ type: "ESModule", path: emptyScript }],
+    modulesRoot: emptyDir,
     compatibilityDate: workerOptions.compatibilityDate,
   };
   const siteTimes: number[] = [];
