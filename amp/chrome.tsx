@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { FooterLinks } from "../app/components/footer-links";
 import { LanguagePicker } from "../app/components/language-picker";
 import type { RootData } from "../app/root-data.server";
 
@@ -41,6 +42,7 @@ export function AmpChrome({ root, children }: { root: RootData; children: ReactN
       {root.hideHeaderFooter ? null : (
         <footer className="site-footer">
           <div className="container">
+            <FooterLinks pathPrefix={root.pathPrefix} />
             <LanguagePicker links={root.languageLinks} current={root.lang} t={t} />
           </div>
         </footer>

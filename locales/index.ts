@@ -3,6 +3,7 @@ import cs_common from "./cs/common.json";
 import cs_app from "./cs/app.json";
 import cs_artist from "./cs/artist.json";
 import cs_charts from "./cs/charts.json";
+import cs_company from "./cs/company.json";
 import cs_home from "./cs/home.json";
 import cs_recognition from "./cs/recognition.json";
 import cs_search from "./cs/search.json";
@@ -11,6 +12,7 @@ import de_common from "./de/common.json";
 import de_app from "./de/app.json";
 import de_artist from "./de/artist.json";
 import de_charts from "./de/charts.json";
+import de_company from "./de/company.json";
 import de_home from "./de/home.json";
 import de_recognition from "./de/recognition.json";
 import de_search from "./de/search.json";
@@ -19,6 +21,7 @@ import el_common from "./el/common.json";
 import el_app from "./el/app.json";
 import el_artist from "./el/artist.json";
 import el_charts from "./el/charts.json";
+import el_company from "./el/company.json";
 import el_home from "./el/home.json";
 import el_recognition from "./el/recognition.json";
 import el_search from "./el/search.json";
@@ -27,6 +30,7 @@ import en_common from "./en/common.json";
 import en_app from "./en/app.json";
 import en_artist from "./en/artist.json";
 import en_charts from "./en/charts.json";
+import en_company from "./en/company.json";
 import en_home from "./en/home.json";
 import en_recognition from "./en/recognition.json";
 import en_search from "./en/search.json";
@@ -35,6 +39,7 @@ import es_common from "./es/common.json";
 import es_app from "./es/app.json";
 import es_artist from "./es/artist.json";
 import es_charts from "./es/charts.json";
+import es_company from "./es/company.json";
 import es_home from "./es/home.json";
 import es_recognition from "./es/recognition.json";
 import es_search from "./es/search.json";
@@ -43,6 +48,7 @@ import esEs_common from "./es-es/common.json";
 import esEs_app from "./es-es/app.json";
 import esEs_artist from "./es-es/artist.json";
 import esEs_charts from "./es-es/charts.json";
+import esEs_company from "./es-es/company.json";
 import esEs_home from "./es-es/home.json";
 import esEs_recognition from "./es-es/recognition.json";
 import esEs_search from "./es-es/search.json";
@@ -51,6 +57,7 @@ import esMx_common from "./es-mx/common.json";
 import esMx_app from "./es-mx/app.json";
 import esMx_artist from "./es-mx/artist.json";
 import esMx_charts from "./es-mx/charts.json";
+import esMx_company from "./es-mx/company.json";
 import esMx_home from "./es-mx/home.json";
 import esMx_recognition from "./es-mx/recognition.json";
 import esMx_search from "./es-mx/search.json";
@@ -59,6 +66,7 @@ import fr_common from "./fr/common.json";
 import fr_app from "./fr/app.json";
 import fr_artist from "./fr/artist.json";
 import fr_charts from "./fr/charts.json";
+import fr_company from "./fr/company.json";
 import fr_home from "./fr/home.json";
 import fr_recognition from "./fr/recognition.json";
 import fr_search from "./fr/search.json";
@@ -67,6 +75,7 @@ import gb_common from "./gb/common.json";
 import gb_app from "./gb/app.json";
 import gb_artist from "./gb/artist.json";
 import gb_charts from "./gb/charts.json";
+import gb_company from "./gb/company.json";
 import gb_home from "./gb/home.json";
 import gb_recognition from "./gb/recognition.json";
 import gb_search from "./gb/search.json";
@@ -75,6 +84,7 @@ import hi_common from "./hi/common.json";
 import hi_app from "./hi/app.json";
 import hi_artist from "./hi/artist.json";
 import hi_charts from "./hi/charts.json";
+import hi_company from "./hi/company.json";
 import hi_home from "./hi/home.json";
 import hi_recognition from "./hi/recognition.json";
 import hi_search from "./hi/search.json";
@@ -83,6 +93,7 @@ import id_common from "./id/common.json";
 import id_app from "./id/app.json";
 import id_artist from "./id/artist.json";
 import id_charts from "./id/charts.json";
+import id_company from "./id/company.json";
 import id_home from "./id/home.json";
 import id_recognition from "./id/recognition.json";
 import id_search from "./id/search.json";
@@ -91,6 +102,7 @@ import it_common from "./it/common.json";
 import it_app from "./it/app.json";
 import it_artist from "./it/artist.json";
 import it_charts from "./it/charts.json";
+import it_company from "./it/company.json";
 import it_home from "./it/home.json";
 import it_recognition from "./it/recognition.json";
 import it_search from "./it/search.json";
@@ -99,6 +111,7 @@ import ja_common from "./ja/common.json";
 import ja_app from "./ja/app.json";
 import ja_artist from "./ja/artist.json";
 import ja_charts from "./ja/charts.json";
+import ja_company from "./ja/company.json";
 import ja_home from "./ja/home.json";
 import ja_recognition from "./ja/recognition.json";
 import ja_search from "./ja/search.json";
@@ -107,6 +120,7 @@ import ko_common from "./ko/common.json";
 import ko_app from "./ko/app.json";
 import ko_artist from "./ko/artist.json";
 import ko_charts from "./ko/charts.json";
+import ko_company from "./ko/company.json";
 import ko_home from "./ko/home.json";
 import ko_recognition from "./ko/recognition.json";
 import ko_search from "./ko/search.json";
@@ -115,6 +129,7 @@ import nl_common from "./nl/common.json";
 import nl_app from "./nl/app.json";
 import nl_artist from "./nl/artist.json";
 import nl_charts from "./nl/charts.json";
+import nl_company from "./nl/company.json";
 import nl_home from "./nl/home.json";
 import nl_recognition from "./nl/recognition.json";
 import nl_search from "./nl/search.json";
@@ -123,6 +138,7 @@ import pl_common from "./pl/common.json";
 import pl_app from "./pl/app.json";
 import pl_artist from "./pl/artist.json";
 import pl_charts from "./pl/charts.json";
+import pl_company from "./pl/company.json";
 import pl_home from "./pl/home.json";
 import pl_recognition from "./pl/recognition.json";
 import pl_search from "./pl/search.json";
@@ -131,6 +147,7 @@ import pt_common from "./pt/common.json";
 import pt_app from "./pt/app.json";
 import pt_artist from "./pt/artist.json";
 import pt_charts from "./pt/charts.json";
+import pt_company from "./pt/company.json";
 import pt_home from "./pt/home.json";
 import pt_recognition from "./pt/recognition.json";
 import pt_search from "./pt/search.json";
@@ -139,6 +156,7 @@ import ptBr_common from "./pt-br/common.json";
 import ptBr_app from "./pt-br/app.json";
 import ptBr_artist from "./pt-br/artist.json";
 import ptBr_charts from "./pt-br/charts.json";
+import ptBr_company from "./pt-br/company.json";
 import ptBr_home from "./pt-br/home.json";
 import ptBr_recognition from "./pt-br/recognition.json";
 import ptBr_search from "./pt-br/search.json";
@@ -147,6 +165,7 @@ import ru_common from "./ru/common.json";
 import ru_app from "./ru/app.json";
 import ru_artist from "./ru/artist.json";
 import ru_charts from "./ru/charts.json";
+import ru_company from "./ru/company.json";
 import ru_home from "./ru/home.json";
 import ru_recognition from "./ru/recognition.json";
 import ru_search from "./ru/search.json";
@@ -155,6 +174,7 @@ import tr_common from "./tr/common.json";
 import tr_app from "./tr/app.json";
 import tr_artist from "./tr/artist.json";
 import tr_charts from "./tr/charts.json";
+import tr_company from "./tr/company.json";
 import tr_home from "./tr/home.json";
 import tr_recognition from "./tr/recognition.json";
 import tr_search from "./tr/search.json";
@@ -163,6 +183,7 @@ import zhCn_common from "./zh-cn/common.json";
 import zhCn_app from "./zh-cn/app.json";
 import zhCn_artist from "./zh-cn/artist.json";
 import zhCn_charts from "./zh-cn/charts.json";
+import zhCn_company from "./zh-cn/company.json";
 import zhCn_home from "./zh-cn/home.json";
 import zhCn_recognition from "./zh-cn/recognition.json";
 import zhCn_search from "./zh-cn/search.json";
@@ -171,13 +192,14 @@ import zhTw_common from "./zh-tw/common.json";
 import zhTw_app from "./zh-tw/app.json";
 import zhTw_artist from "./zh-tw/artist.json";
 import zhTw_charts from "./zh-tw/charts.json";
+import zhTw_company from "./zh-tw/company.json";
 import zhTw_home from "./zh-tw/home.json";
 import zhTw_recognition from "./zh-tw/recognition.json";
 import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "app", "artist", "charts", "home", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "app", "artist", "charts", "company", "home", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -193,6 +215,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: cs_app,
     artist: cs_artist,
     charts: cs_charts,
+    company: cs_company,
     home: cs_home,
     recognition: cs_recognition,
     search: cs_search,
@@ -203,6 +226,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: de_app,
     artist: de_artist,
     charts: de_charts,
+    company: de_company,
     home: de_home,
     recognition: de_recognition,
     search: de_search,
@@ -213,6 +237,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: el_app,
     artist: el_artist,
     charts: el_charts,
+    company: el_company,
     home: el_home,
     recognition: el_recognition,
     search: el_search,
@@ -223,6 +248,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: en_app,
     artist: en_artist,
     charts: en_charts,
+    company: en_company,
     home: en_home,
     recognition: en_recognition,
     search: en_search,
@@ -233,6 +259,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: es_app,
     artist: es_artist,
     charts: es_charts,
+    company: es_company,
     home: es_home,
     recognition: es_recognition,
     search: es_search,
@@ -243,6 +270,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: esEs_app,
     artist: esEs_artist,
     charts: esEs_charts,
+    company: esEs_company,
     home: esEs_home,
     recognition: esEs_recognition,
     search: esEs_search,
@@ -253,6 +281,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: esMx_app,
     artist: esMx_artist,
     charts: esMx_charts,
+    company: esMx_company,
     home: esMx_home,
     recognition: esMx_recognition,
     search: esMx_search,
@@ -263,6 +292,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: fr_app,
     artist: fr_artist,
     charts: fr_charts,
+    company: fr_company,
     home: fr_home,
     recognition: fr_recognition,
     search: fr_search,
@@ -273,6 +303,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: gb_app,
     artist: gb_artist,
     charts: gb_charts,
+    company: gb_company,
     home: gb_home,
     recognition: gb_recognition,
     search: gb_search,
@@ -283,6 +314,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: hi_app,
     artist: hi_artist,
     charts: hi_charts,
+    company: hi_company,
     home: hi_home,
     recognition: hi_recognition,
     search: hi_search,
@@ -293,6 +325,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: id_app,
     artist: id_artist,
     charts: id_charts,
+    company: id_company,
     home: id_home,
     recognition: id_recognition,
     search: id_search,
@@ -303,6 +336,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: it_app,
     artist: it_artist,
     charts: it_charts,
+    company: it_company,
     home: it_home,
     recognition: it_recognition,
     search: it_search,
@@ -313,6 +347,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: ja_app,
     artist: ja_artist,
     charts: ja_charts,
+    company: ja_company,
     home: ja_home,
     recognition: ja_recognition,
     search: ja_search,
@@ -323,6 +358,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: ko_app,
     artist: ko_artist,
     charts: ko_charts,
+    company: ko_company,
     home: ko_home,
     recognition: ko_recognition,
     search: ko_search,
@@ -333,6 +369,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: nl_app,
     artist: nl_artist,
     charts: nl_charts,
+    company: nl_company,
     home: nl_home,
     recognition: nl_recognition,
     search: nl_search,
@@ -343,6 +380,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: pl_app,
     artist: pl_artist,
     charts: pl_charts,
+    company: pl_company,
     home: pl_home,
     recognition: pl_recognition,
     search: pl_search,
@@ -353,6 +391,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: pt_app,
     artist: pt_artist,
     charts: pt_charts,
+    company: pt_company,
     home: pt_home,
     recognition: pt_recognition,
     search: pt_search,
@@ -363,6 +402,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: ptBr_app,
     artist: ptBr_artist,
     charts: ptBr_charts,
+    company: ptBr_company,
     home: ptBr_home,
     recognition: ptBr_recognition,
     search: ptBr_search,
@@ -373,6 +413,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: ru_app,
     artist: ru_artist,
     charts: ru_charts,
+    company: ru_company,
     home: ru_home,
     recognition: ru_recognition,
     search: ru_search,
@@ -383,6 +424,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: tr_app,
     artist: tr_artist,
     charts: tr_charts,
+    company: tr_company,
     home: tr_home,
     recognition: tr_recognition,
     search: tr_search,
@@ -393,6 +435,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: zhCn_app,
     artist: zhCn_artist,
     charts: zhCn_charts,
+    company: zhCn_company,
     home: zhCn_home,
     recognition: zhCn_recognition,
     search: zhCn_search,
@@ -403,6 +446,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     app: zhTw_app,
     artist: zhTw_artist,
     charts: zhTw_charts,
+    company: zhTw_company,
     home: zhTw_home,
     recognition: zhTw_recognition,
     search: zhTw_search,

@@ -1,5 +1,6 @@
 import { Link, NavLink } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { FooterLinks } from "~/components/footer-links";
 import { LanguagePicker } from "~/components/language-picker";
 import { SearchBox } from "~/components/search-box";
 import type { RootData } from "~/root";
@@ -32,6 +33,7 @@ export function SiteFooter({ data }: { data: RootData }) {
   return (
     <footer className="site-footer">
       <div className="container">
+        <FooterLinks pathPrefix={data.pathPrefix} />
         <LanguagePicker links={data.languageLinks} current={data.lang} t={t} />
       </div>
     </footer>

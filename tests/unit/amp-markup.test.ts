@@ -13,6 +13,7 @@ import type { HomePage } from "../../app/routes/($lang)._index/page.server";
 import { ampView as homeAmpView } from "../../app/routes/($lang)._index/route";
 import { ampView as artistAmpView } from "../../app/routes/($lang).artist.$artistIdOrName.$adamIdOrAlias/route";
 import { ampView as landingAmpView } from "../../app/routes/($lang).charts._index/route";
+import { ampView as companyAmpView } from "../../app/routes/($lang).company/route";
 import { ampView as chartAmpView } from "../../app/routes/($lang).top-200.$country.($include)/route";
 import { ampView as trackAmpView } from "../../app/routes/($lang).track.$key.$alias/route";
 import { resolveRequest } from "../../edge/request-context";
@@ -426,6 +427,25 @@ test.each([
     });
     expectNoActiveContent(html);
     expect(html).not.toContain("style=");
+    const result = await validateAmp(html);
+    expect(result.status, describeErrors(result)).toBe("PASS");
+  },
+  validatorTimeout,
+);
+
+test(
+  "the company page's AMP form is valid AMP, with links from the data only when they are safe",
+  async () => {
+    const { html } = render("https://tunewave.test/amp/ko/company", {
+      meta: hostileMeta({
+        canonical: "https://tunewave.test/ko/company",
+        appPath: "/company",
+        locale: "ko-KR",
+      }),
+      view: () => entry(companyAmpView, { page: { identifyHref: jsUrl, chartsHref: "/ko/charts" } }),
+    });
+    expectNoActiveContent(html);
+    expect(html).toContain('<a class="button button--outline" href="/ko/charts">');
     const result = await validateAmp(html);
     expect(result.status, describeErrors(result)).toBe("PASS");
   },
