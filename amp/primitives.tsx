@@ -1,7 +1,7 @@
 import {
-  dataAttributes,
   type ImageProps,
   type LinkProps,
+  PlainLink,
   PlayLink,
   type Primitives,
 } from "../app/components/primitives";
@@ -47,33 +47,8 @@ function AmpImage({ image, width, height, layout, sizes, alt, className, placeho
 }
 
 /** A link when the address is safe, the bare text otherwise. */
-function AmpLink({
-  href,
-  className,
-  children,
-  external,
-  current,
-  newWindow,
-  label,
-  download,
-  data,
-}: LinkProps) {
-  const safe = safeHref(href);
-  if (!safe) return className ? <span className={className}>{children}</span> : children;
-  return (
-    <a
-      className={className}
-      href={safe}
-      rel={external || newWindow ? "noopener noreferrer" : undefined}
-      target={newWindow ? "_blank" : undefined}
-      aria-current={current ? "page" : undefined}
-      aria-label={label}
-      download={download}
-      {...dataAttributes(data)}
-    >
-      {children}
-    </a>
-  );
+function AmpLink(props: LinkProps) {
+  return <PlainLink {...props} href={safeHref(props.href)} />;
 }
 
 /**

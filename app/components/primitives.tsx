@@ -67,11 +67,16 @@ export type Primitives = {
 };
 
 /** `data` as attributes. */
-export function dataAttributes(data: LinkProps["data"]): Record<string, string> | undefined {
+function dataAttributes(data: LinkProps["data"]): Record<string, string> | undefined {
   return data && Object.fromEntries(Object.entries(data).map(([key, value]) => [`data-${key}`, value]));
 }
 
-function ReactLink({
+/**
+ * A plain `<a>` with what the link is (leaves the site, opens a window, is the page itself, is a
+ * file), or the bare text when there is no address. Both renderers draw links with it; the React
+ * one uses Remix's `Link` for the site's own pages.
+ */
+export function PlainLink({
   href,
   className,
   children,
@@ -83,33 +88,36 @@ function ReactLink({
   data,
 }: LinkProps) {
   if (!href) return className ? <span className={className}>{children}</span> : children;
-  const rel = external || newWindow ? "noopener noreferrer" : undefined;
-  const target = newWindow ? "_blank" : undefined;
-  if (href.startsWith("/") && !href.startsWith("//") && !external && !newWindow && !download) {
-    return (
-      <RemixLink
-        className={className}
-        to={href}
-        aria-current={current ? "page" : undefined}
-        aria-label={label}
-        {...dataAttributes(data)}
-      >
-        {children}
-      </RemixLink>
-    );
-  }
   return (
     <a
       className={className}
       href={href}
-      rel={rel}
-      target={target}
+      rel={external || newWindow ? "noopener noreferrer" : undefined}
+      target={newWindow ? "_blank" : undefined}
+      aria-current={current ? "page" : undefined}
       aria-label={label}
       download={download}
       {...dataAttributes(data)}
     >
       {children}
     </a>
+  );
+}
+
+function ReactLink(props: LinkProps) {
+  const { href, className, children, external, current, newWindow, label, download, data } = props;
+  const ownPage = href?.startsWith("/") && !href.startsWith("//");
+  if (!href || !ownPage || external || newWindow || download) return <PlainLink {...props} />;
+  return (
+    <RemixLink
+      className={className}
+      to={href}
+      aria-current={current ? "page" : undefined}
+      aria-label={label}
+      {...dataAttributes(data)}
+    >
+      {children}
+    </RemixLink>
   );
 }
 

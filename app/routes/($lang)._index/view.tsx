@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { Hero } from "~/components/hero";
 import { usePrimitives } from "~/components/primitives";
 import { TrackList } from "~/components/track-list";
 import type { HomePage } from "./page.server";
@@ -10,21 +11,16 @@ export function HomeView({ page }: { page: HomePage }) {
   const topLabel = t("topIn", { country: page.chartName });
   return (
     <>
-      <section className="hero" aria-labelledby="home-title">
-        <h1 id="home-title">{t("heroTitle")}</h1>
-        <p>{t("heroText")}</p>
-        <p className="hero__actions">
-          <Link className="button button--light" href={page.identifyHref}>
-            {t("identify")}
-          </Link>
-          <Link className="button button--outline" href={page.searchHref}>
-            {t("searchCatalogue")}
-          </Link>
-          <Link className="button button--outline" href={page.chartsHref}>
-            {t("browseCharts")}
-          </Link>
-        </p>
-      </section>
+      <Hero
+        id="home-title"
+        title={t("heroTitle")}
+        text={t("heroText")}
+        actions={[
+          { href: page.identifyHref, label: t("identify") },
+          { href: page.searchHref, label: t("searchCatalogue") },
+          { href: page.chartsHref, label: t("browseCharts") },
+        ]}
+      />
       <div className="columns">
         <section className="section" aria-labelledby="home-chart">
           <div className="section__head">
