@@ -1,0 +1,60 @@
+import { untilAborted, withDeadline } from "./services-signals";
+import type { Call, Result } from "./services-upstream";
+
+// Coalescing: identical cached GETs in flight at the same time share one upstream call.
+
+/** Where an answer came from, as the `x-cache` header says. */
+export type CacheSource = "hit" | "miss" | "coalesced" | "stale" | "failure";
+
+/** What the proxy serves a call: the upstream's result (or a remembered failure) and where it came from. */
+export type Outcome = {
+  source: CacheSource;
+  result: Result;
+  tier?: "memory" | "cacheapi";
+  storedAt?: number;
+  upstreamMs?: number;
+  retryAfterMs?: number;
+};
+
+/** A resolved GET, and whether callers with other headers (another identity) may share it. */
+export type Resolution = { outcome: Outcome; shareable: boolean; identity: string };
+
+/** What a caller that joined a flight reports: a miss it shared is `coalesced`, the rest as is. */
+function asCoalesced(outcome: Outcome): Outcome {
+  return outcome.source === "miss" ? { ...outcome, source: "coalesced" } : outcome;
+}
+
+/**
+ * The requests in flight, by cache key. A call joins a flight of the same key and shares its
+ * outcome when the flight's resolution is shareable or was asked with the same identity; a
+ * resolution it may not share (a 401, a private answer) makes it ask on its own. A flight that
+ * outlives `deadlineMs` is dropped and the call starts its own.
+ */
+export function createInFlight() {
+  const flights = new Map<string, { identity: string; promise: Promise<Resolution> }>();
+  return {
+    async join(
+      call: Pick<Call, "key" | "identity" | "signal">,
+      deadlineMs: number,
+      resolve: () => Promise<Resolution>,
+    ): Promise<Outcome> {
+      const flight = flights.get(call.key);
+      if (flight) {
+        const resolved = await untilAborted(withDeadline(flight.promise, deadlineMs), call.signal);
+        if (resolved && (resolved.shareable || resolved.identity === call.identity)) {
+          return asCoalesced(resolved.outcome);
+        }
+        if (resolved) return (await resolve()).outcome;
+        if (flights.get(call.key) === flight) flights.delete(call.key);
+      }
+      const promise = resolve();
+      const entry = { identity: call.identity, promise };
+      flights.set(call.key, entry);
+      const settle = () => {
+        if (flights.get(call.key) === entry) flights.delete(call.key);
+      };
+      promise.then(settle, settle);
+      return (await untilAborted(promise, call.signal)).outcome;
+    },
+  };
+}
