@@ -308,9 +308,20 @@ function searchRank(name: string, term: string): number {
   return 3;
 }
 
-export function registerAmapi(origin: OriginApp) {
-  const catalog = "/amapi/v1/catalog/:country";
+const catalog = "/amapi/v1/catalog/:country";
+/** Spec 001 §7 custom album and playlist calls. */
+const custom = "/amapi/custom/:country";
+const customLang = "/amapi/custom/:lang/:country";
 
+/** The catalogue API the pages read (spec 001 §7, 000 §7): one registration per family of calls. */
+export function registerAmapi(origin: OriginApp) {
+  registerCatalogResources(origin);
+  registerCatalogSearch(origin);
+  registerCustomCalls(origin);
+}
+
+/** Songs, credits, artists and their views, albums and playlists by id. */
+function registerCatalogResources(origin: OriginApp) {
   /** Spec 001 §7 songs with ids and include; the same with filter[equivalents]. */
   origin.get(`${catalog}/songs`, async (c) => {
     const { ctx, query } = requestOf(c);
@@ -451,7 +462,9 @@ export function registerAmapi(origin: OriginApp) {
     };
     return json(c, body, cachePolicy.charts);
   });
+}
 
+function registerCatalogSearch(origin: OriginApp) {
   /** Spec 000 §7 catalogue search: types=songs,artists, term, limit=3; next links per group. */
   origin.get(`${catalog}/search`, async (c) => {
     const { ctx, query } = requestOf(c);
@@ -500,10 +513,10 @@ export function registerAmapi(origin: OriginApp) {
     }
     return json(c, { results }, cachePolicy.catalogue);
   });
+}
 
-  // Spec 001 §7 custom album and playlist calls.
-  const custom = "/amapi/custom/:country";
-
+/** Albums as playlists, album and playlist track lists, and where an album is featured. */
+function registerCustomCalls(origin: OriginApp) {
   origin.get(`${custom}/albums/:id`, async (c) => {
     const { ctx } = requestOf(c);
     const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
@@ -538,8 +551,6 @@ export function registerAmapi(origin: OriginApp) {
     await requireAlbum(c.env.DB, idOf(c, "Album"));
     return json(c, { data: [] }, cachePolicy.catalogue);
   });
-
-  const customLang = "/amapi/custom/:lang/:country";
 
   origin.get(`${customLang}/playlist/shazamtracks/:id/full`, async (c) => {
     const { ctx } = requestOf(c);
