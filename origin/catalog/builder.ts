@@ -269,13 +269,12 @@ export async function buildRecognitionIndex(
   if (matched < checked.probes.length) log("recognition index: WARNING, a probe did not match its recording");
 }
 
-export async function buildCatalog(): Promise<{
-  manifest: CatalogManifest;
-  seedBytes: number;
-  mediaBytes: number;
-}> {
-  const started = Date.now();
-  const sources = sourcesFromEnvironment();
+type Genre = { id: string; name: string; alias: string };
+type ScannedRecording = { recording: Recording; source: AudioSource; addedDate: string };
+type CountryCount = { country: string; track: Track; total: number; recent: number };
+
+/** The tagged recordings of every source, in id order (skipped files are logged). */
+async function scanRecordings(sources: AudioSource[]): Promise<ScannedRecording[]> {
   const recordings: { recording: Recording; source: AudioSource; addedDate: string }[] = [];
   const skipped: Skipped[] = [];
   for (const source of sources) {
@@ -288,15 +287,24 @@ export async function buildCatalog(): Promise<{
   for (const s of skipped) log(`skipped ${s.file}: ${s.reason}`);
   if (recordings.length === 0) throw new Error("no recordings found");
   log(`${recordings.length} recordings from ${sources.map((s) => s.binaryPackage).join(", ")}`);
+  return recordings;
+}
 
-  fs.rmSync(path.join(mediaDir, "art"), { recursive: true, force: true });
-  fs.rmSync(path.join(mediaDir, "previews"), { recursive: true, force: true });
-  fs.mkdirSync(path.join(mediaDir, "previews"), { recursive: true });
-  fs.mkdirSync(distDir, { recursive: true });
+/**
+ * Genres, artists, albums and tracks, with each track's preview and audio profile, and the
+ * artwork of recordings and albums that carry their own. Ids come from seeded hashes in the
+ * recordings' order, so the same sources give the same ids.
+ */
+async function catalogueEntities(recordings: ScannedRecording[]): Promise<{
+  genres: Map<string, Genre>;
+  artists: Map<string, Artist>;
+  albums: Map<string, Album>;
+  tracks: Track[];
+  mediaBytes: number;
+}> {
   let mediaBytes = 0;
-
   // Genres (from tags; a game-music package without genre tags is a soundtrack).
-  const genres = new Map<string, { id: string; name: string; alias: string }>();
+  const genres = new Map<string, Genre>();
   const takenGenres = new Set<number>();
   function genreOf(recording: Recording, source: AudioSource): string {
     const name = recording.genre ?? (source.binaryPackage.startsWith("local:") ? "Music" : "Soundtrack");
@@ -415,9 +423,12 @@ export async function buildCatalog(): Promise<{
     album.tracks.push(track);
   }
   freeDecoders();
-  log(`previews and track artwork written (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return { genres, artists, albums, tracks, mediaBytes };
+}
 
-  // Albums without a cover get one drawn from all their recordings.
+/** Albums: track order, release date, copyright; those without a cover get one drawn from their recordings. */
+async function finishAlbums(albums: Map<string, Album>): Promise<number> {
+  let mediaBytes = 0;
   for (const album of albums.values()) {
     album.tracks.sort(
       (a, b) => (a.recording.trackNumber ?? 999) - (b.recording.trackNumber ?? 999) || a.key - b.key,
@@ -443,17 +454,24 @@ export async function buildCatalog(): Promise<{
         );
     }
   }
+  return mediaBytes;
+}
 
-  // Artist avatars, drawn in the colours of their recordings.
+/** Artist avatars, drawn in the colours of their recordings. */
+async function drawAvatars(artists: Map<string, Artist>, tracks: Track[]): Promise<number> {
+  let mediaBytes = 0;
   for (const artist of artists.values()) {
     const colours = tracks.filter((t) => t.artistId === artist.id).map((t) => t.bkgcolor);
     artist.bkgcolor = colours[0] ?? "#555555";
     mediaBytes += await writeArtwork(Buffer.from(avatarSvg(colours, artist.name)), mediaDir, artist.artId);
   }
+  return mediaBytes;
+}
 
-  // Charts: per-country tag counts, seeded by track × country.
+/** Charts: per-country tag counts, seeded by track × country, and each track's total. */
+function chartCounts(tracks: Track[]) {
   const locations = chartLocations();
-  const countryCounts: { country: string; track: Track; total: number; recent: number }[] = [];
+  const countryCounts: CountryCount[] = [];
   for (const country of locations.countries) {
     for (const track of tracks) {
       const base = 400 + 6000 * unitHash(`base:${track.key}`) ** 2;
@@ -468,10 +486,18 @@ export async function buildCatalog(): Promise<{
   }
   const totals = new Map<number, number>();
   for (const c of countryCounts) totals.set(c.track.key, (totals.get(c.track.key) ?? 0) + c.total);
+  return { locations, countryCounts, totals };
+}
+
+/** Editorial playlists: each genre's and each artist's essentials, and the longest pieces. */
+function editorialPlaylists(
+  genres: Map<string, Genre>,
+  artists: Map<string, Artist>,
+  tracks: Track[],
+  totals: Map<number, number>,
+): Playlist[] {
   const byTotal = (a: Track, b: Track) =>
     (totals.get(b.key) ?? 0) - (totals.get(a.key) ?? 0) || a.key - b.key;
-
-  // Editorial playlists.
   const playlists: Playlist[] = [];
   for (const genre of genres.values()) {
     const genreTracks = tracks
@@ -511,6 +537,12 @@ export async function buildCatalog(): Promise<{
     genreId: null,
     tracks: longest.slice(0, 15),
   });
+  return playlists;
+}
+
+/** Each playlist's artwork, drawn from its first tracks. */
+async function drawPlaylistArt(playlists: Playlist[]) {
+  let mediaBytes = 0;
   const playlistArt = new Map<string, { artId: string; bkgcolor: string }>();
   for (const playlist of playlists) {
     const artId = `playlist-${slugify(playlist.id)}`;
@@ -519,8 +551,11 @@ export async function buildCatalog(): Promise<{
     mediaBytes += await writeArtwork(Buffer.from(playlistArtSvg(colours, envelope)), mediaDir, artId);
     playlistArt.set(playlist.id, { artId, bkgcolor: colours[0] ?? "#555555" });
   }
+  return { playlistArt, mediaBytes };
+}
 
-  // Demo lyrics, timed against the full recording.
+/** Demo lyrics, timed against the full recording. */
+async function timedLyrics(tracks: Track[]): Promise<SqlValue[][]> {
   const lyricRows: SqlValue[][] = [];
   for (const track of tracks) {
     const lines =
@@ -541,8 +576,16 @@ export async function buildCatalog(): Promise<{
     ]);
   }
   freeDecoders();
+  return lyricRows;
+}
 
-  // Artist bios, written from the metadata.
+/** Artist bios, written from the metadata. */
+function artistBios(
+  artists: Map<string, Artist>,
+  tracks: Track[],
+  albums: Map<string, Album>,
+  genres: Map<string, Genre>,
+): Map<number, string> {
   const bios = new Map<number, string>();
   for (const artist of artists.values()) {
     const own = tracks.filter((t) => t.artistId === artist.id);
@@ -578,8 +621,36 @@ export async function buildCatalog(): Promise<{
         .join(" "),
     );
   }
+  return bios;
+}
 
-  // The seed.
+/** The D1 seed: every table's rows, with the catalogue version (a hash of the rows). */
+function seedSql(catalogue: {
+  genres: Map<string, Genre>;
+  artists: Map<string, Artist>;
+  albums: Map<string, Album>;
+  tracks: Track[];
+  bios: Map<number, string>;
+  lyricRows: SqlValue[][];
+  playlists: Playlist[];
+  playlistArt: Map<string, { artId: string; bkgcolor: string }>;
+  locations: ReturnType<typeof chartLocations>;
+  countryCounts: CountryCount[];
+  totals: Map<number, number>;
+}): { seed: string; version: string } {
+  const {
+    genres,
+    artists,
+    albums,
+    tracks,
+    bios,
+    lyricRows,
+    playlists,
+    playlistArt,
+    locations,
+    countryCounts,
+    totals,
+  } = catalogue;
   const statements: string[] = catalogueTables.map((table) => `DELETE FROM ${table};`);
   statements.push(
     ...insertStatements(
@@ -762,6 +833,47 @@ export async function buildCatalog(): Promise<{
       ["track_count", String(tracks.length)],
     ],
   ).join("\n")}\n`;
+  return { seed, version };
+}
+
+export async function buildCatalog(): Promise<{
+  manifest: CatalogManifest;
+  seedBytes: number;
+  mediaBytes: number;
+}> {
+  const started = Date.now();
+  const sources = sourcesFromEnvironment();
+  const recordings = await scanRecordings(sources);
+  fs.rmSync(path.join(mediaDir, "art"), { recursive: true, force: true });
+  fs.rmSync(path.join(mediaDir, "previews"), { recursive: true, force: true });
+  fs.mkdirSync(path.join(mediaDir, "previews"), { recursive: true });
+  fs.mkdirSync(distDir, { recursive: true });
+  let mediaBytes = 0;
+
+  const { genres, artists, albums, tracks, mediaBytes: entityBytes } = await catalogueEntities(recordings);
+  log(`previews and track artwork written (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  mediaBytes += entityBytes;
+  mediaBytes += await finishAlbums(albums);
+  mediaBytes += await drawAvatars(artists, tracks);
+  const { locations, countryCounts, totals } = chartCounts(tracks);
+  const playlists = editorialPlaylists(genres, artists, tracks, totals);
+  const drawn = await drawPlaylistArt(playlists);
+  mediaBytes += drawn.mediaBytes;
+  const lyricRows = await timedLyrics(tracks);
+  const bios = artistBios(artists, tracks, albums, genres);
+  const { seed, version } = seedSql({
+    genres,
+    artists,
+    albums,
+    tracks,
+    bios,
+    lyricRows,
+    playlists,
+    playlistArt: drawn.playlistArt,
+    locations,
+    countryCounts,
+    totals,
+  });
   fs.writeFileSync(path.join(distDir, "seed.sql"), seed);
 
   const manifest: CatalogManifest = {
