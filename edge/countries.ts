@@ -334,17 +334,11 @@ export const countries: readonly Country[] = [
 ];
 
 const byCode = new Map(countries.map((country) => [country.code, country]));
-const byUrlName = new Map(countries.filter((c) => !c.historic).map((country) => [country.urlName, country]));
 
 /** The table entry of a code in any case, or undefined for a code outside the table. */
 export function findCountry(code: string | null | undefined): Country | undefined {
   if (!code) return undefined;
   return byCode.get(code.trim().toUpperCase());
-}
-
-/** A chart URL's country segment ("united-kingdom", "world") back to its entry. */
-export function findCountryByUrlName(urlName: string): Country | undefined {
-  return byUrlName.get(urlName.toLowerCase());
 }
 
 const displayNames = new Map<string, Intl.DisplayNames | undefined>();
