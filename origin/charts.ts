@@ -1,4 +1,5 @@
-import { chartSizes, cityScore, discoveryScore, listIds, rankEntries } from "../edge/content-rules";
+import { chartSizes } from "../edge/content-rules";
+import { cityScore, discoveryScore, listIds, rankEntries } from "./catalog-rules";
 import * as db from "./db";
 import { notFound } from "./http";
 

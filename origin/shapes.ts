@@ -1,15 +1,9 @@
 import type * as v from "valibot";
-import {
-  artworkTemplate,
-  artworkUrl,
-  coloursOf,
-  defaultImageWidth,
-  isNewRelease,
-  previewUrl,
-} from "../edge/content-rules";
+import { defaultImageWidth, isNewRelease } from "../edge/content-rules";
 import type { albumSchema, artistAttributesSchema, playlistSchema, songSchema } from "../edge/schemas/amapi";
 import type { artistSchema } from "../edge/schemas/artist";
 import type { StoreName, storeSchema, trackSchema, trackSummarySchema } from "../edge/schemas/track";
+import { artworkTemplate, artworkUrl, coloursOf, previewUrl } from "./catalog-rules";
 import type { AlbumRow, ArtistRow, LyricsRow, PlaylistRow, TrackRow } from "./db";
 
 /** What an answer depends on besides the rows: the path's country and language, and the time. */

@@ -71,3 +71,18 @@ export const webrecSignatureSummarySchema = v.object({
   signature: v.array(v.tuple([v.number(), v.number()])),
 });
 export type WebrecSignatureSummary = v.InferOutput<typeof webrecSignatureSummarySchema>;
+
+/** Spec 002 §3 web match request, as the page sends it. */
+export type MatchRequestBody = { data: string; sessionId: string; lang: string; country: string };
+
+/** One listening session: every checkpoint of one recording is sent with the same id. */
+export type MatchSession = { sessionId: string; lang: string; country: string };
+
+/**
+ * The match request of one checkpoint: its signature (base64, encodeSignatureBase64) in its
+ * session. The page (app/client/recognition/) and the command line (tools/recognize/) both build
+ * their requests here.
+ */
+export function matchRequestBody(data: string, session: MatchSession): MatchRequestBody {
+  return { data, sessionId: session.sessionId, lang: session.lang, country: session.country };
+}

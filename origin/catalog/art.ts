@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { artworkWidths, hash32, rgbToHex, unitHash } from "../../edge/content-rules";
+import { rgbToHex } from "../../edge/content-rules";
+import { artworkWidths, hash32, unitHash } from "../catalog-rules";
 import type { AudioProfile } from "./audio";
 
 const canvas = 800;

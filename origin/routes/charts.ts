@@ -1,6 +1,6 @@
 import type * as v from "valibot";
-import { listIds } from "../../edge/content-rules";
 import type { chartLocationsSchema } from "../../edge/schemas/charts";
+import { listIds } from "../catalog-rules";
 import * as db from "../db";
 import type { OriginApp } from "../env";
 import { cachePolicy, json } from "../http";

@@ -1,20 +1,22 @@
 import { expect, test } from "vitest";
 import {
+  contrastRatio,
+  darkenForWhiteText,
+  hexToRgb,
+  isNewRelease,
+  rgbToHex,
+} from "../../edge/content-rules";
+import { timeLyrics } from "../../origin/catalog/lyrics";
+import {
   artworkWidths,
   cityScore,
   coloursOf,
-  contrastRatio,
-  darkenForWhiteText,
   discoveryScore,
   hash32,
-  hexToRgb,
-  isNewRelease,
   rankEntries,
-  rgbToHex,
   slugify,
   unitHash,
-} from "../../edge/content-rules";
-import { timeLyrics } from "../../origin/catalog/lyrics";
+} from "../../origin/catalog-rules";
 
 test.each([
   ["Journey's End", "journeys-end"],

@@ -1,13 +1,9 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import {
-  lookupTrack,
-  matchRequestBody,
-  requestMatch,
-  requestReturnSig,
-} from "../../app/client/recognition/match-service";
+import { lookupTrack, requestMatch, requestReturnSig } from "../../app/client/recognition/match-service";
 import { SiteError } from "../../edge/errors";
 import {
+  matchRequestBody,
   webrecMatchRequestSchema,
   webrecMatchResponseSchema,
   webrecSignatureSummarySchema,

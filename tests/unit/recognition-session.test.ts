@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { BeaconParams } from "../../app/beacon-params";
 import type { Microphone } from "../../app/client/recognition/capture";
 import { RecognitionFailure } from "../../app/client/recognition/failures";
-import type { MatchRequestBody, TrackLookup } from "../../app/client/recognition/match-service";
+import type { TrackLookup } from "../../app/client/recognition/match-service";
 import { latestMatch, type StoredMatch } from "../../app/client/recognition/outcome";
 import {
   createRecognition,
@@ -13,7 +13,7 @@ import type { SignatureWorker } from "../../app/client/recognition/signature-wor
 import { createSiteStorage, storageVersionKey } from "../../app/client/storage";
 import { SiteError } from "../../edge/errors";
 import type { LanguageKey } from "../../edge/languages";
-import type { WebrecMatch, WebrecMatchResponse } from "../../edge/schemas/webrec";
+import type { MatchRequestBody, WebrecMatch, WebrecMatchResponse } from "../../edge/schemas/webrec";
 import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/index";
 
 // The recognition session's rules with fake timers and fake microphone, worker and services:

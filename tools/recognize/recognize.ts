@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { type MatchSession, matchRequestBody } from "../../app/client/recognition/match-service";
 import { SiteError } from "../../edge/errors";
+import { type MatchSession, matchRequestBody } from "../../edge/schemas/webrec";
 import {
   computeSignature,
   encodeSignatureBase64,

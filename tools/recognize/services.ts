@@ -1,14 +1,13 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import * as v from "valibot";
+import { lookupTrack, requestMatch } from "../../app/client/recognition/match-service";
+import { SiteError } from "../../edge/errors";
 import {
-  lookupTrack,
   type MatchRequestBody,
   type MatchSession,
-  requestMatch,
-} from "../../app/client/recognition/match-service";
-import { SiteError } from "../../edge/errors";
-import { webrecMatchRequestSchema } from "../../edge/schemas/webrec";
+  webrecMatchRequestSchema,
+} from "../../edge/schemas/webrec";
 import { parseParams } from "../../origin/http";
 import { loadRecognitionIndex, type ReadAsset } from "../../origin/recognition-index-load";
 import { decodeSignatureBase64, matchSignature } from "../../signature/index";

@@ -2,26 +2,13 @@ import * as v from "valibot";
 import { SiteError } from "../../../edge/errors";
 import { digitsSchema, hexColourSchema } from "../../../edge/schemas/common";
 import {
+  type MatchRequestBody,
   type WebrecMatchResponse,
   type WebrecSignatureSummary,
   webrecMatchResponseSchema,
   webrecSignatureSummarySchema,
 } from "../../../edge/schemas/webrec";
 import { defaultRequestTimeoutMs, getJson, type RequestOptions } from "../request";
-
-/** Spec 002 §3 web match request, as the page sends it. */
-export type MatchRequestBody = { data: string; sessionId: string; lang: string; country: string };
-
-/** One listening session: every checkpoint of one recording is sent with the same id. */
-export type MatchSession = { sessionId: string; lang: string; country: string };
-
-/**
- * The match request of one checkpoint: its signature (base64, encodeSignatureBase64) in its
- * session. The page and the command line (tools/recognize/) both build their requests here.
- */
-export function matchRequestBody(data: string, session: MatchSession): MatchRequestBody {
-  return { data, sessionId: session.sessionId, lang: session.lang, country: session.country };
-}
 
 /**
  * POST to /services/webrec/{path} and parse the JSON answer. The site's request helper only PUTs

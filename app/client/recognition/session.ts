@@ -2,11 +2,12 @@ import type { BeaconParams } from "~/beacon-params";
 import { SiteError } from "../../../edge/errors";
 import type { LanguageKey } from "../../../edge/languages";
 import type { WebrecMatch, WebrecMatchResponse, WebrecSignatureSummary } from "../../../edge/schemas/webrec";
+import { type MatchRequestBody, matchRequestBody } from "../../../edge/schemas/webrec";
 import { RECORDING_CHECKPOINTS_SECONDS } from "../../../signature/index";
 import type { SiteStorage } from "../storage";
 import type { Microphone } from "./capture";
 import { microphoneFailure, RecognitionFailure } from "./failures";
-import { type MatchRequestBody, matchRequestBody, type TrackLookup } from "./match-service";
+import type { TrackLookup } from "./match-service";
 import {
   isOnTrackPage,
   navigationStateOf,
