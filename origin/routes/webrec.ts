@@ -7,6 +7,7 @@ import {
   type WebrecSignatureSummary,
   webrecMatchRequestSchema,
 } from "../../edge/schemas/webrec";
+import { readBody } from "../../edge/services-http";
 import {
   decodeSignatureBase64,
   matchSignature,
@@ -48,35 +49,6 @@ function payloadTooLarge(message: string): Response {
   return errorResponse(new SiteError("invalidparam", message), 413);
 }
 
-/** The body as text, read up to `limit` bytes; null when it is longer. */
-async function bodyText(request: Request, limit: number): Promise<string | null> {
-  if (Number(request.headers.get("content-length")) > limit) {
-    await request.body?.cancel();
-    return null;
-  }
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const joined = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(joined);
-}
-
 type ParsedRequest = { request: WebrecMatchRequest; signature: Signature } | { refused: Response };
 
 /**
@@ -85,8 +57,10 @@ type ParsedRequest = { request: WebrecMatchRequest; signature: Signature } | { r
  * SIGNATURE_MAX_BASE64_LENGTH (else 413) that the signature module accepts (else 400).
  */
 async function readMatchRequest(c: Context<{ Bindings: OriginEnv }>): Promise<ParsedRequest> {
-  const text = await bodyText(c.req.raw, webrecMaxBodyBytes);
-  if (text === null) return { refused: payloadTooLarge(`Request body over ${webrecMaxBodyBytes} bytes`) };
+  const bytes = await readBody(c.req.raw, webrecMaxBodyBytes);
+  if (bytes === "too large")
+    return { refused: payloadTooLarge(`Request body over ${webrecMaxBodyBytes} bytes`) };
+  const text = bytes === null ? "" : new TextDecoder().decode(bytes);
   let body: unknown;
   try {
     body = JSON.parse(text);
