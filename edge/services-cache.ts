@@ -301,3 +301,71 @@ function readMeta(header: string | null): v.InferOutput<typeof metaSchema> | und
     return undefined;
   }
 }
+
+/** The Workers Cache API where the runtime has one (`caches.default`), else none. */
+export function defaultCache(): Cache | null {
+  // The DOM lib's CacheStorage type hides the Workers-only `default`; plain Node has no `caches`.
+  if (typeof caches === "undefined" || !("default" in caches)) return null;
+  return (caches as CacheStorage & { default: Cache }).default;
+}
+
+export type CacheTier = "memory" | "cacheapi";
+
+/** A copy held in one of the tiers, fresh or within its stale-if-error window. */
+export type HeldCopy = { copy: CachedAnswer; tier: CacheTier };
+
+/** Lets a Cache API write or delete finish after the answer; without it the proxy awaits them. */
+export type WaitUntil = ((promise: Promise<unknown>) => void) | undefined;
+
+export type CacheTiers = {
+  /** The memory tier's copy of `key` while it is fresh. */
+  freshInMemory(key: string): CachedAnswer | undefined;
+  /** The copy stored last in either tier. */
+  newest(key: string): Promise<HeldCopy | undefined>;
+  /** Keeps a copy read from the Cache API in memory too. */
+  keepInMemory(key: string, copy: CachedAnswer): void;
+  store(key: string, copy: CachedAnswer, waitUntil: WaitUntil): Promise<void>;
+  evict(key: string, waitUntil: WaitUntil): Promise<void>;
+};
+
+/** The memory tier in front of the Cache API tier (`cache` null: memory only). */
+export function createCacheTiers(options: {
+  memory: MemoryTierLimits;
+  cache: Cache | null;
+  keyBase: string;
+  now: () => number;
+}): CacheTiers {
+  const { now } = options;
+  const memory = createMemoryTier(options.memory);
+  const shared = options.cache ? createSharedTier(options.cache, options.keyBase) : undefined;
+
+  async function settle(work: Promise<void>, waitUntil: WaitUntil) {
+    if (waitUntil) waitUntil(work);
+    else await work;
+  }
+
+  return {
+    freshInMemory(key) {
+      const copy = memory.get(key, now());
+      return copy && now() < copy.freshUntil ? copy : undefined;
+    },
+    async newest(key) {
+      const inMemory = memory.get(key, now());
+      const inCache = shared ? await shared.get(key, now()) : undefined;
+      if (inCache && (!inMemory || inCache.storedAt > inMemory.storedAt))
+        return { copy: inCache, tier: "cacheapi" };
+      return inMemory ? { copy: inMemory, tier: "memory" } : undefined;
+    },
+    keepInMemory(key, copy) {
+      memory.set(key, copy);
+    },
+    async store(key, copy, waitUntil) {
+      memory.set(key, copy);
+      if (shared) await settle(shared.put(key, copy), waitUntil);
+    },
+    async evict(key, waitUntil) {
+      memory.delete(key);
+      if (shared) await settle(shared.delete(key), waitUntil);
+    },
+  };
+}

@@ -1,5 +1,7 @@
+import type { CacheTier } from "./services-cache";
+import * as limits from "./services-constants";
 import { untilAborted, withDeadline } from "./services-signals";
-import type { Call, Result } from "./services-upstream";
+import type { Call, Result, UpstreamSettings } from "./services-upstream";
 
 // Coalescing: identical cached GETs in flight at the same time share one upstream call.
 
@@ -10,18 +12,28 @@ export type CacheSource = "hit" | "miss" | "coalesced" | "stale" | "failure";
 export type Outcome = {
   source: CacheSource;
   result: Result;
-  tier?: "memory" | "cacheapi";
+  tier?: CacheTier;
   storedAt?: number;
   upstreamMs?: number;
   retryAfterMs?: number;
 };
 
 /** A resolved GET, and whether callers with other headers (another identity) may share it. */
-export type Resolution = { outcome: Outcome; shareable: boolean; identity: string };
+export type ResolvedGet = { outcome: Outcome; shareable: boolean; identity: string };
 
 /** What a caller that joined a flight reports: a miss it shared is `coalesced`, the rest as is. */
 function asCoalesced(outcome: Outcome): Outcome {
   return outcome.source === "miss" ? { ...outcome, source: "coalesced" } : outcome;
+}
+
+/**
+ * How long a caller that joined a flight waits before asking on its own. A flight always settles
+ * within its tries' timeouts and pauses, unless the request that started it was cancelled (the
+ * Workers runtime then drops that request's timers and I/O, and the flight with them).
+ */
+export function flightDeadlineMs(retry: boolean, upstream: Omit<UpstreamSettings, "upstream">): number {
+  const tries = retry ? limits.maxRetries + 1 : 1;
+  return (tries + 1) * upstream.timeoutMs + upstream.retryDelayMs * (2 ** (tries - 1) - 1);
 }
 
 /**
@@ -31,12 +43,12 @@ function asCoalesced(outcome: Outcome): Outcome {
  * outlives `deadlineMs` is dropped and the call starts its own.
  */
 export function createInFlight() {
-  const flights = new Map<string, { identity: string; promise: Promise<Resolution> }>();
+  const flights = new Map<string, { identity: string; promise: Promise<ResolvedGet> }>();
   return {
     async join(
       call: Pick<Call, "key" | "identity" | "signal">,
       deadlineMs: number,
-      resolve: () => Promise<Resolution>,
+      resolve: () => Promise<ResolvedGet>,
     ): Promise<Outcome> {
       const flight = flights.get(call.key);
       if (flight) {

@@ -96,6 +96,17 @@ export function failureOfAnswer(answer: Answer): RememberedFailure {
 }
 
 /**
+ * What an unsuccessful result is remembered as, and whether it is the URL's (shared with every
+ * caller and remembered) rather than this caller's. A caller's own abort is never the URL's.
+ */
+export function failureOfResult(result: Result): { failure: RememberedFailure; shareable: boolean } {
+  if ("answer" in result) {
+    return { failure: failureOfAnswer(result.answer), shareable: isShareableFailure(result.answer) };
+  }
+  return { failure: result.failure, shareable: result.failure.type !== "abort" };
+}
+
+/**
  * A failed answer is the URL's, shared with every caller and remembered, unless it belongs to the
  * caller: a 401 (their credentials), one that sets cookies, or one marked private.
  */

@@ -1,28 +1,20 @@
-import * as v from "valibot";
+import type * as v from "valibot";
 import { SiteError, statusOfError } from "./errors";
-import { createFailureMemory, type RememberedFailure } from "./failure-memory";
+import { createFailureMemory, type FailureVerdict } from "./failure-memory";
 import { errorResponse, responseOf } from "./services-answers";
 import {
-  type CachedAnswer,
   cachedAnswerOf,
-  createMemoryTier,
-  createSharedTier,
+  createCacheTiers,
+  defaultCache,
+  type HeldCopy,
   type MemoryTierLimits,
   planStorage,
-  type SharedTier,
 } from "./services-cache";
-import { createInFlight, type Outcome, type Resolution } from "./services-coalescing";
+import { createInFlight, flightDeadlineMs, type Outcome, type ResolvedGet } from "./services-coalescing";
 import * as limits from "./services-constants";
 import { asksNoCache, isAllowedPath, readBody } from "./services-http";
-import {
-  type Call,
-  callOf,
-  exchange,
-  failureOfAnswer,
-  failureOfError,
-  isOutage,
-  isShareableFailure,
-} from "./services-upstream";
+import { parseAnswer, successfulAnswer } from "./services-json";
+import { type Call, callOf, exchange, failureOfError, failureOfResult, isOutage } from "./services-upstream";
 import type { Upstream } from "./upstream";
 
 /**
@@ -48,6 +40,8 @@ import type { Upstream } from "./upstream";
  * remembered failure or `limitexceeded`), and `Server-Timing` with the proxy's and the upstream's
  * durations.
  */
+
+export type { CacheSource } from "./services-coalescing";
 
 export type ServicesCallOptions = {
   /** Retry up to 2 times after a timeout, a network failure or a 5xx answer. Default false. */
@@ -102,8 +96,6 @@ export type ServicesProxyOptions = {
 
 const internalBase = "https://services.internal";
 
-type StaleCandidate = { copy: CachedAnswer; tier: "memory" | "cacheapi" };
-
 export function createServicesProxy(options: ServicesProxyOptions): ServicesProxy {
   const clock = options.now ?? Date.now;
   const allowedPrefixes = options.allowedPrefixes ?? limits.defaultAllowedPrefixes;
@@ -112,11 +104,12 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
   const retryDelayMs = options.retryDelayMs ?? limits.retryDelayMs;
   const upstreamSettings = { upstream: options.upstream, timeoutMs: options.timeoutMs, retryDelayMs };
   const maxRequestBodyBytes = options.maxRequestBodyBytes ?? limits.maxRequestBodyBytes;
-  const memory = createMemoryTier({ ...limits.memoryTierLimits, ...options.memory });
-  const cache = options.cache === undefined ? defaultCache() : options.cache;
-  const shared: SharedTier | undefined = cache
-    ? createSharedTier(cache, options.cacheKeyBase ?? internalBase)
-    : undefined;
+  const tiers = createCacheTiers({
+    memory: { ...limits.memoryTierLimits, ...options.memory },
+    cache: options.cache === undefined ? defaultCache() : options.cache,
+    keyBase: options.cacheKeyBase ?? internalBase,
+    now: clock,
+  });
   const failures = createFailureMemory({
     rememberedAfterTries: limits.rememberedFailureAfterTries,
     maxTries: limits.maxTries,
@@ -126,102 +119,55 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
   });
   const inFlight = createInFlight();
 
-  /**
-   * How long a follower waits for a flight before asking on its own. A flight always settles
-   * within its tries' timeouts and pauses, unless the request that started it was cancelled (the
-   * Workers runtime then drops that request's timers and I/O, and the flight with them).
-   */
-  function flightDeadlineMs(retry: boolean): number {
-    const tries = retry ? limits.maxRetries + 1 : 1;
-    return (tries + 1) * options.timeoutMs + retryDelayMs * (2 ** (tries - 1) - 1);
-  }
-
   async function serve(call: Call): Promise<Outcome> {
     if (!call.cached) return { source: "miss", ...(await exchange(upstreamSettings, call, call.signal)) };
-    const inMemory = memory.get(call.key, clock());
-    if (inMemory && clock() < inMemory.freshUntil) return fromCopy(inMemory, "memory");
-
-    return inFlight.join(call, flightDeadlineMs(call.retry), () => resolve(call));
+    const inMemory = tiers.freshInMemory(call.key);
+    if (inMemory) return outcomeOfCopy({ copy: inMemory, tier: "memory" }, "hit");
+    const deadlineMs = flightDeadlineMs(call.retry, upstreamSettings);
+    return inFlight.join(call, deadlineMs, () => resolve(call));
   }
 
   /** A cached GET past the memory tier: Cache API, failure memory, then the upstream. */
-  async function resolve(call: Call): Promise<Resolution> {
-    const resolution = (outcome: Outcome, shareable: boolean): Resolution => ({
-      outcome,
-      shareable,
-      identity: call.identity,
-    });
-    const stale = await staleCandidateOf(call.key);
-    if (stale && clock() < stale.copy.freshUntil) {
-      if (stale.tier === "cacheapi") memory.set(call.key, stale.copy);
-      return resolution(fromCopy(stale.copy, stale.tier), true);
+  async function resolve(call: Call): Promise<ResolvedGet> {
+    const held = await tiers.newest(call.key);
+    if (held && clock() < held.copy.freshUntil) {
+      if (held.tier === "cacheapi") tiers.keepInMemory(call.key, held.copy);
+      return resolvedGet(call, outcomeOfCopy(held, "hit"), true);
     }
+    const remembered = rememberedOutcome(failures.check(call.key), held);
+    if (remembered) return resolvedGet(call, remembered, true);
+    return askUpstream(call, held);
+  }
 
-    const verdict = failures.check(call.key);
-    if (verdict.verdict !== "ask" && stale && isOutage(verdict.failure))
-      return resolution(fromStaleCopy(stale), true);
-    if (verdict.verdict === "limitexceeded") {
-      const failure = { type: "limitexceeded", message: `More than ${limits.maxTries} tries` } as const;
-      return resolution({ source: "failure", result: { failure }, retryAfterMs: verdict.retryAfterMs }, true);
-    }
-    if (verdict.verdict === "remembered") {
-      return resolution({ source: "failure", result: { failure: verdict.failure } }, true);
-    }
-
+  /** The upstream's answer, stored as it allows; a failure is remembered, and an outage served stale. */
+  async function askUpstream(call: Call, held: HeldCopy | undefined): Promise<ResolvedGet> {
     const exchanged = await exchange(upstreamSettings, call, undefined);
     const { result, upstreamMs } = exchanged;
     if ("answer" in result && result.answer.status < 400) {
       failures.forget(call.key);
-      const headers = new Headers(result.answer.headers as [string, string][]);
       const plan = planStorage({
         status: result.answer.status,
-        headers,
+        headers: new Headers(result.answer.headers as [string, string][]),
         requestHasCookie: call.hasCookie,
         requestHasAuthorization: call.hasAuthorization,
         defaultTtlSeconds,
         staleIfErrorSeconds,
       });
-      if (plan.store) await store(call, cachedAnswerOf(result.answer, plan, clock()));
-      return resolution({ source: "miss", ...exchanged }, plan.store);
+      if (plan.store)
+        await tiers.store(call.key, cachedAnswerOf(result.answer, plan, clock()), call.waitUntil);
+      return resolvedGet(call, { source: "miss", ...exchanged }, plan.store);
     }
-
-    const failure = "answer" in result ? failureOfAnswer(result.answer) : result.failure;
-    const shareable = "answer" in result ? isShareableFailure(result.answer) : failure.type !== "abort";
+    const { failure, shareable } = failureOfResult(result);
     if (shareable) failures.record(call.key, failure);
-    if (stale && isOutage(failure)) return resolution({ ...fromStaleCopy(stale), upstreamMs }, true);
-    return resolution({ source: "miss", ...exchanged }, shareable);
-  }
-
-  /** The freshest copy held in either tier (fresh or within its stale-if-error window). */
-  async function staleCandidateOf(key: string): Promise<StaleCandidate | undefined> {
-    const inMemory = memory.get(key, clock());
-    const inCache = shared ? await shared.get(key, clock()) : undefined;
-    if (inCache && (!inMemory || inCache.storedAt > inMemory.storedAt))
-      return { copy: inCache, tier: "cacheapi" };
-    return inMemory ? { copy: inMemory, tier: "memory" } : undefined;
-  }
-
-  async function store(call: Call, copy: CachedAnswer) {
-    memory.set(call.key, copy);
-    if (!shared) return;
-    const written = shared.put(call.key, copy);
-    if (call.waitUntil) call.waitUntil(written);
-    else await written;
-  }
-
-  async function evict(call: Call) {
-    memory.delete(call.key);
-    if (!shared) return;
-    const deleted = shared.delete(call.key);
-    if (call.waitUntil) call.waitUntil(deleted);
-    else await deleted;
+    if (held && isOutage(failure))
+      return resolvedGet(call, { ...outcomeOfCopy(held, "stale"), upstreamMs }, true);
+    return resolvedGet(call, { source: "miss", ...exchanged }, shareable);
   }
 
   return {
     async handle(request, context) {
       const started = Date.now();
       const url = new URL(request.url);
-      const method = request.method.toUpperCase();
       if (!isAllowedPath(url.pathname, allowedPrefixes)) {
         await request.body?.cancel();
         return errorResponse({ type: "notfound", message: "No such service" }, 404, started);
@@ -231,20 +177,7 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
         const message = `Request body over ${maxRequestBodyBytes} bytes`;
         return errorResponse({ type: "invalidparam", message }, 413, started);
       }
-      const call = callOf(
-        {
-          method,
-          url,
-          headers: request.headers,
-          body,
-          retry: request.headers.get(limits.retryHeader) === "1",
-          noCache: asksNoCache(request.headers),
-          redirect: "manual",
-          signal: request.signal,
-          waitUntil: context ? (promise) => context.waitUntil(promise) : undefined,
-        },
-        clock(),
-      );
+      const call = browserCall(request, url, body, context, clock());
       let outcome: Outcome;
       try {
         outcome = await serve(call);
@@ -252,96 +185,85 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
         const failure = failureOfError(error, {});
         return errorResponse(failure, statusOfError(failure.type), started);
       }
-      return responseOf(outcome, method, started, clock());
+      return responseOf(outcome, call.method, started, clock());
     },
 
     async getJson(path, schema, callOptions = {}) {
       const url = new URL(path, internalBase);
       if (!isAllowedPath(url.pathname, allowedPrefixes))
         throw new SiteError("notfound", `No such service: ${url.pathname}`);
-      const call = callOf(
-        {
-          method: "GET",
-          url,
-          headers: new Headers({ accept: "application/json" }),
-          body: null,
-          retry: callOptions.retry ?? false,
-          noCache: callOptions.noCache ?? false,
-          redirect: "follow",
-          signal: callOptions.signal,
-          waitUntil: callOptions.waitUntil,
-        },
-        clock(),
-      );
-      const outcome = await serve(call);
-      if ("failure" in outcome.result) throw siteErrorOf(outcome.result.failure);
-      const { answer } = outcome.result;
-      const text = new TextDecoder().decode(answer.body);
-      if (answer.status === 401) {
-        throw new SiteError("unauthorized", `401 from ${url.pathname}`, { status: 401, body: text });
-      }
-      if (answer.status >= 400) {
-        throw new SiteError("serviceerror", `${answer.status} from ${url.pathname}`, {
-          status: answer.status,
-          body: text,
-        });
-      }
-      if (answer.status >= 300) {
-        const location = new Headers(answer.headers as [string, string][]).get("location") ?? undefined;
-        throw new SiteError("redirect", `${answer.status} from ${url.pathname}`, {
-          status: answer.status,
-          args: { location },
-        });
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        if (call.cached) await evict(call);
-        throw new SiteError("serviceerror", `Invalid JSON from ${url.pathname}`, {
-          status: answer.status,
-          body: text,
-        });
-      }
-      const parsed = v.safeParse(schema, json);
-      if (!parsed.success) {
-        if (call.cached) await evict(call);
-        throw new SiteError(
-          "baddata",
-          `Unexpected data from ${url.pathname}: ${v.summarize(parsed.issues)}`,
-          {
-            status: answer.status,
-          },
-        );
-      }
-      return parsed.output;
+      const call = loaderCall(url, callOptions, clock());
+      const answer = successfulAnswer(await serve(call), url.pathname);
+      const parsed = parseAnswer(answer, url.pathname, schema);
+      if (parsed.success) return parsed.output;
+      // An answer that does not parse is not kept: the next call asks the upstream again.
+      if (call.cached) await tiers.evict(call.key, call.waitUntil);
+      throw parsed.error;
     },
   };
 }
 
-function defaultCache(): Cache | null {
-  // The DOM lib's CacheStorage type hides the Workers-only `default`; plain Node has no `caches`.
-  if (typeof caches === "undefined" || !("default" in caches)) return null;
-  return (caches as CacheStorage & { default: Cache }).default;
+/** A browser's request: redirects pass through to the browser, and `x-services-retry: 1` asks for retries. */
+function browserCall(
+  request: Request,
+  url: URL,
+  body: ArrayBuffer | null,
+  context: { waitUntil(promise: Promise<unknown>): void } | undefined,
+  now: number,
+): Call {
+  return callOf(
+    {
+      method: request.method,
+      url,
+      headers: request.headers,
+      body,
+      retry: request.headers.get(limits.retryHeader) === "1",
+      noCache: asksNoCache(request.headers),
+      redirect: "manual",
+      signal: request.signal,
+      waitUntil: context ? (promise) => context.waitUntil(promise) : undefined,
+    },
+    now,
+  );
 }
 
-function fromCopy(copy: CachedAnswer, tier: "memory" | "cacheapi"): Outcome {
-  return { source: "hit", tier, result: { answer: copy.answer }, storedAt: copy.storedAt };
+/** A loader's JSON GET: redirects are followed in-process. */
+function loaderCall(url: URL, options: ServicesCallOptions, now: number): Call {
+  return callOf(
+    {
+      method: "GET",
+      url,
+      headers: new Headers({ accept: "application/json" }),
+      body: null,
+      retry: options.retry ?? false,
+      noCache: options.noCache ?? false,
+      redirect: "follow",
+      signal: options.signal,
+      waitUntil: options.waitUntil,
+    },
+    now,
+  );
 }
 
-function fromStaleCopy(stale: StaleCandidate): Outcome {
-  return {
-    source: "stale",
-    tier: stale.tier,
-    result: { answer: stale.copy.answer },
-    storedAt: stale.copy.storedAt,
-  };
+function resolvedGet(call: Call, outcome: Outcome, shareable: boolean): ResolvedGet {
+  return { outcome, shareable, identity: call.identity };
 }
 
-function siteErrorOf(failure: RememberedFailure): SiteError {
-  const body = failure.answer ? new TextDecoder().decode(failure.answer.body) : undefined;
-  return new SiteError(failure.type, failure.message, {
-    ...(failure.status !== undefined ? { status: failure.status } : {}),
-    ...(body !== undefined ? { body } : {}),
-  });
+/**
+ * What the failure memory answers instead of the upstream, if anything: a held copy when the
+ * remembered failure is an outage (stale-if-error), else the failure or `limitexceeded`.
+ */
+function rememberedOutcome(verdict: FailureVerdict, held: HeldCopy | undefined): Outcome | undefined {
+  if (verdict.verdict === "ask") return undefined;
+  if (held && isOutage(verdict.failure)) return outcomeOfCopy(held, "stale");
+  if (verdict.verdict === "limitexceeded") {
+    const failure = { type: "limitexceeded", message: `More than ${limits.maxTries} tries` } as const;
+    return { source: "failure", result: { failure }, retryAfterMs: verdict.retryAfterMs };
+  }
+  return { source: "failure", result: { failure: verdict.failure } };
+}
+
+/** A stored copy served as it is (`hit`), or past its lifetime because the upstream failed (`stale`). */
+function outcomeOfCopy(held: HeldCopy, source: "hit" | "stale"): Outcome {
+  return { source, tier: held.tier, result: { answer: held.copy.answer }, storedAt: held.copy.storedAt };
 }
