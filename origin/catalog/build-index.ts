@@ -3,7 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
-import { buildRecognitionIndex, distDir } from "./builder";
+import { distDir } from "./output";
+import { buildRecognitionIndex } from "./recognition";
 
 const manifestSchema = v.object({
   version: v.string(),
