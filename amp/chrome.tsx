@@ -23,7 +23,7 @@ export function AmpChrome({ root, children }: { root: RootData; children: ReactN
               <span className="brand__mark" aria-hidden="true" />
               <span className="brand__name">{t("common:siteName")}</span>
             </a>
-            <a className="amp-search-link" href={href("/search")}>
+            <a className="amp-search-link site-header__second-row" href={href("/search")}>
               {t("common:search.placeholder")}
             </a>
             <nav className="site-nav" aria-label={t("common:nav.label")}>

@@ -252,7 +252,14 @@ export function SearchBox({
   }
 
   return (
-    <Form ref={rootRef} method="get" action={action} role="search" className="search-box" onSubmit={onSubmit}>
+    <Form
+      ref={rootRef}
+      method="get"
+      action={action}
+      role="search"
+      className="search-box site-header__second-row"
+      onSubmit={onSubmit}
+    >
       <label htmlFor={inputId} className="visually-hidden">
         {t("common:search.placeholder")}
       </label>

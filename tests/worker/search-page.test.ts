@@ -184,7 +184,9 @@ describe("the search box in the header", () => {
     const response = await SELF.fetch(`${site}${path}`);
     const html = await response.text();
     expect(html).toMatch(
-      new RegExp(`<form method="get" action="${prefix}/search" role="search" class="search-box"`),
+      new RegExp(
+        `<form method="get" action="${prefix}/search" role="search" class="search-box site-header__second-row"`,
+      ),
     );
     expect(html).toMatch(
       /<input[^>]*class="search-box__input"[^>]*type="search"[^>]*name="term"[^>]*maxLength="100"/,
