@@ -1,3 +1,4 @@
+import type { LoginState } from "../edge/account";
 import type { Env, SiteConfig } from "../edge/env";
 import type { RequestContext } from "../edge/request-context";
 import type { ServicesProxy } from "../edge/services";
@@ -14,6 +15,8 @@ declare module "@remix-run/cloudflare" {
     config: SiteConfig;
     edge: RequestContext;
     services: ServicesProxy;
+    /** The signed-in account (edge/session.ts), or null: anonymous, or an AMP page. */
+    account: LoginState | null;
   }
   interface Future {
     v3_singleFetch: true;

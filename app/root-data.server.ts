@@ -21,6 +21,8 @@ export function rootData(context: AppLoadContext, request: Request) {
     /** Spec 000 §3 beacon `screenname`: the page type. */
     pageType,
     webId: edge.webId,
+    /** The signed-in account (worker → edge/session.ts), null for a visitor. */
+    account: context.account,
     inid: edge.inid,
     strings: pickResources(edge.lang, ["common", "search", "app"]),
     defaultTitle: createI18n(edge.lang, ["common"]).t(`pageTitle.${pageType}`),

@@ -7,6 +7,10 @@ export type Env = {
   SERVICES_ORIGIN?: string;
   SERVICES_TIMEOUT_MS?: string;
   SITE_ENV?: string;
+  /** Cloudflare's `send_email` binding (wrangler.toml `[[send_email]]`), used by the embedded origin. */
+  MAIL?: { send(message: unknown): Promise<unknown> };
+  /** The sender of the sign-in mail; without it (or MAIL) mail goes to the local outbox. */
+  MAIL_FROM?: string;
 };
 
 const configSchema = v.object({

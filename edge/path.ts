@@ -26,6 +26,9 @@ export const pageTypes = [
   "campaign",
   "share",
   "identify",
+  // Spec 000 §2 "Other screens: login (email entry, check-your-email, email-validation redirect,
+  // wrong-device notice, data consent, sign-in deprecation notice)", and the local outbox.
+  "login",
   "error",
 ] as const;
 
@@ -57,6 +60,8 @@ export type ChartType = (typeof chartTypes)[number];
 /** First path segments that name a page type other than their own word. */
 const pageTypeOfSegment: ReadonlyMap<string, PageType> = new Map<string, PageType>([
   ["charts", "chartsview"],
+  ["validate-email", "login"],
+  ["dev", "login"],
   ...chartTypes.map((chartType) => [chartType, "chartsview"] as const),
 ]);
 

@@ -45,6 +45,7 @@ export const retryHeader = "x-services-retry";
 
 /** The upstream path prefixes the site calls (spec 000 §7, 001 §7, 002 §7). Others answer 404. */
 export const defaultAllowedPrefixes: readonly string[] = [
+  "/services/account/",
   "/services/amapi/",
   "/services/charts/",
   "/services/track/",

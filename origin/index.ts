@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { SiteError } from "../edge/errors";
 import type { OriginEnv } from "./env";
 import { cachePolicy, errorResponse } from "./http";
+import { registerAccount } from "./routes/account";
 import { registerAmapi } from "./routes/amapi";
 import { registerCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
@@ -23,6 +24,7 @@ export function createOrigin() {
   registerAmapi(origin);
   registerSinks(origin);
   registerWebrec(origin);
+  registerAccount(origin);
 
   origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
   origin.onError((error) => {

@@ -7,6 +7,7 @@ import { type Env, readConfig, type SiteConfig } from "../edge/env";
 import { localizedPath } from "../edge/path";
 import { type RequestContext, resolveRequest } from "../edge/request-context";
 import { createServicesProxy, type ServicesProxy } from "../edge/services";
+import { anonymous, resolveSession, type SessionResolution } from "../edge/session";
 import { remoteUpstream, type Upstream } from "../edge/upstream";
 import { createOrigin } from "../origin";
 
@@ -37,11 +38,17 @@ function isolateFor(env: Env): Isolate {
 }
 
 /** Headers every page answer carries: its language, and what an unprefixed URL's language depends on. */
-function withEdgeHeaders(response: Response, edge: RequestContext): Response {
+function withEdgeHeaders(response: Response, edge: RequestContext, session: SessionResolution): Response {
   const headers = new Headers(response.headers);
   headers.set("Content-Language", edge.locale);
   if (!edge.path.langKey) headers.append("Vary", "Cookie, Accept-Language");
-  for (const cookie of edge.setCookies) headers.append("Set-Cookie", cookie);
+  // A signed-in visitor's page is theirs alone: no shared cache may keep it.
+  if (session.hasSession) {
+    if (!/\bno-store\b/.test(headers.get("Cache-Control") ?? ""))
+      headers.set("Cache-Control", "private, no-store");
+    if (edge.path.langKey) headers.append("Vary", "Cookie");
+  }
+  for (const cookie of [...edge.setCookies, ...session.setCookies]) headers.append("Set-Cookie", cookie);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
@@ -62,6 +69,7 @@ app.all("*", async (c) => {
     config,
     edge,
     services: proxy,
+    account: null,
   };
 
   // /amp/…: the lightweight page, from the same route, at its one AMP address. The document
@@ -75,11 +83,16 @@ app.all("*", async (c) => {
   // /en/…, /zh-hk/…, /DE/…: one canonical URL per page and language.
   if (edge.path.nonCanonicalPrefix !== undefined) {
     const target = localizedPath(edge.lang, edge.path.canonicalPath) + new URL(request.url).search;
-    return withEdgeHeaders(new Response(null, { status: 301, headers: { Location: target } }), edge);
+    return withEdgeHeaders(
+      new Response(null, { status: 301, headers: { Location: target } }),
+      edge,
+      anonymous,
+    );
   }
 
-  const response = await handleRemixRequest(request, loadContext);
-  return withEdgeHeaders(response, edge);
+  const session = await resolveSession(proxy, request);
+  const response = await handleRemixRequest(request, { ...loadContext, account: session.account });
+  return withEdgeHeaders(response, edge, session);
 });
 
 export default app;

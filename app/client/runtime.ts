@@ -1,4 +1,13 @@
+import type { LoginState } from "../../edge/account";
 import type { LanguageKey } from "../../edge/languages";
+import {
+  type AuthState,
+  clearSignedInStorage,
+  emailProvider,
+  initAuth,
+  signInFlags,
+  unavailableProvider,
+} from "./auth";
 import {
   type BeaconSender,
   createBeaconSender,
@@ -31,6 +40,8 @@ export type RuntimeOptions = {
   /** The edge's visitor id, so browser and server bucket rollouts alike. */
   webId: string | undefined;
   inid: string | undefined;
+  /** The signed-in account the server read from the session cookie, or null. */
+  account: LoginState | null;
   /** Client-side navigation (Remix's navigate). */
   navigate: (path: string) => void;
   openPopup: (popup: SharePopup) => void;
@@ -50,6 +61,10 @@ export type SiteRuntime = {
   userFlags(): UserFlags;
   /** Calls `listener` with the user flags after each about-bridge message and connection change. */
   onUserFlags(listener: (flags: UserFlags) => void): () => void;
+  /** Spec 002 §4 auth init state: not started, initializing, initialized (with the login state). */
+  auth(): AuthState;
+  /** The account changed under the page (signed in or out, the root data revalidated). */
+  setAccount(account: LoginState | null): void;
   /** A page view: the per-page statistic, and the 2500 ms navigation-timeout clock. */
   pageview(page: { screenname: string; path: string }): void;
   dispose(): void;
@@ -68,6 +83,8 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
   const visitor = ensureWebId(storage, { serverWebId: options.webId });
   const bridge = installBridge(window);
   const browser = describeBrowser(navigator.userAgent, navigator.maxTouchPoints);
+  let auth: AuthState = { phase: "notstarted" };
+  const login = () => (auth.phase === "initialized" ? auth.login : null);
   const beacons = createBeaconSender({
     suppressed: options.beaconsSuppressed,
     country: options.country,
@@ -80,6 +97,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       inapp: bridge.isSupported(),
       ua: navigator.userAgent,
       ...browser,
+      ...signInFlags(login()),
     }),
   });
   const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href) });
@@ -143,8 +161,16 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     cookiesEnabled: () =>
       cookiesEnabled({ cookieEnabled: navigator.cookieEnabled, storageWorks: storage.isAvailable }),
     loadUser: async () => {
-      const loggedin = storage.get("loggedin");
-      return { loggedin: loggedin.ok && loggedin.value === true };
+      const state = await initAuth(
+        [emailProvider(options.account), unavailableProvider("google"), unavailableProvider("icloud")],
+        (next) => {
+          auth = next;
+        },
+      );
+      const loggedin = state.phase === "initialized" && state.login !== null;
+      if (loggedin) storage.set("loggedin", true);
+      else clearSignedInStorage(storage);
+      return { loggedin };
     },
     loadFeatures: () => loadBrowserFeatureConfig(),
     loadProductConfig: async () => ({}),
@@ -169,6 +195,13 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     storage,
     netlog,
     userFlags,
+    auth: () => auth,
+    setAccount(account) {
+      if (auth.phase !== "initialized") return;
+      auth = { ...auth, login: account };
+      if (account) storage.set("loggedin", true);
+      else clearSignedInStorage(storage);
+    },
     onUserFlags(listener) {
       userListeners.add(listener);
       return () => userListeners.delete(listener);

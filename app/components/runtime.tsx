@@ -44,6 +44,7 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
         beaconsSuppressed: data.beaconsSuppressed,
         webId: data.webId,
         inid: data.inid,
+        account: data.account,
         navigate: (path) => navigate(path),
         openPopup: (popup) => navigate(popup.path, { state: { share: popup.data } }),
         onNotices: setNotices,
@@ -57,6 +58,10 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
       started?.dispose();
     };
   }, []);
+
+  useEffect(() => {
+    runtime?.setAccount(data.account);
+  }, [runtime, data.account]);
 
   useEffect(() => {
     runtime?.pageview({ screenname: data.pageType, path: location.pathname });

@@ -1,5 +1,6 @@
 import { Link, NavLink } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { AccountArea } from "~/components/account";
 import { FooterLinks } from "~/components/footer-links";
 import { LanguagePicker } from "~/components/language-picker";
 import { SearchBox } from "~/components/search-box";
@@ -23,6 +24,7 @@ export function SiteHeader({ data }: { data: RootData }) {
           </NavLink>
           <NavLink to={href("/identify")}>{t("nav.identify")}</NavLink>
         </nav>
+        <AccountArea account={data.account} pathPrefix={data.pathPrefix} />
       </div>
     </header>
   );

@@ -27,7 +27,7 @@ import { absoluteUrl, requestMeta } from "./meta.server";
 import type { Image, TrackSummary } from "./view";
 import { imageFromTemplate, trackSummaryOfSong } from "./view.server";
 
-type Context = Pick<AppLoadContext, "edge" | "services">;
+type Context = Pick<AppLoadContext, "edge" | "services" | "account">;
 
 /**
  * Spec 001 §2: "A numeric id or an adam id with alias is accepted depending on a feature switch".
@@ -101,7 +101,7 @@ export function featureOptionsOf(
  * gives the default config, where every switch is off.
  */
 export async function isAdamIdRouteOn(
-  { edge, services }: Context,
+  { edge, services, account }: Context,
   options: { environment: FeatureEnvironment; platform: FeaturePlatform },
 ): Promise<boolean> {
   const { config } = await loadFeatureConfig({
@@ -112,7 +112,7 @@ export async function isAdamIdRouteOn(
     country: edge.country,
     inid: edge.inid,
     platform: options.platform,
-    loggedin: false,
+    loggedin: account !== null,
     userId: edge.inApp ? edge.inid : edge.webId,
   });
   if (!isFeatureOn(features, adamIdRouteFeature)) return false;

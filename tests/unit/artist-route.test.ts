@@ -127,8 +127,30 @@ describe("isAdamIdRouteOn (the feature switch, evaluated for the visitor)", () =
     ["an unusable config", { flags: [] }, false],
     ["a failed load", new Error("timeout"), false],
   ])("%s", async (_name, answer, expected) => {
-    await expect(isAdamIdRouteOn({ edge, services: servicesAnswering(answer) }, options)).resolves.toBe(
-      expected,
-    );
+    await expect(
+      isAdamIdRouteOn({ edge, services: servicesAnswering(answer), account: null }, options),
+    ).resolves.toBe(expected);
+  });
+
+  const signedIn = {
+    loggedin: true,
+    authenticationType: "FIREBASE",
+    method: "email",
+    storage: "account",
+    hasLibraryZone: false,
+    email: "ana@example.com",
+  } as const;
+  test.each([
+    ["signed in, for signed-in visitors", signedIn, true, true],
+    ["anonymous, for signed-in visitors", null, true, false],
+    ["signed in, for anonymous visitors", signedIn, false, false],
+    ["anonymous, for anonymous visitors", null, false, true],
+  ])("the loggedin condition: %s", async (_name, account, loggedin, expected) => {
+    const answer = {
+      featureflags: { [adamIdRouteFeature]: { data: { enabled: true }, control: { loggedin } } },
+    };
+    await expect(
+      isAdamIdRouteOn({ edge, services: servicesAnswering(answer), account }, options),
+    ).resolves.toBe(expected);
   });
 });

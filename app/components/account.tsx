@@ -1,0 +1,57 @@
+import { Form, Link, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { LoginState } from "../../edge/account";
+
+/** A sign-in screen: one card with its heading first (the page's h1) and what follows. */
+export function AccountScreen({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="account-screen card" aria-labelledby="account-title">
+      <h1 id="account-title">{title}</h1>
+      {children}
+    </section>
+  );
+}
+
+/** Where a sign-in started from this page should come back to (not to a sign-in screen). */
+function useReturnPath(pathPrefix: string): string | undefined {
+  const location = useLocation();
+  const path = location.pathname.slice(pathPrefix.length) || "/";
+  if (/^\/(login|validate-email|logout|dev\/outbox)(\/|$)/.test(path)) return undefined;
+  return location.pathname + location.search;
+}
+
+/**
+ * The header's account area: "Sign in" for a visitor, the account menu (address, sign out) for a
+ * signed-in person. A `<details>` menu: it opens and closes with the keyboard and without script.
+ */
+export function AccountArea({ account, pathPrefix }: { account: LoginState | null; pathPrefix: string }) {
+  const { t } = useTranslation("common");
+  const returnPath = useReturnPath(pathPrefix);
+  if (!account) {
+    const query = returnPath ? `?${new URLSearchParams({ redirect: returnPath })}` : "";
+    return (
+      <Link className="account-link" to={`${pathPrefix}/login${query}`}>
+        {t("account.signIn")}
+      </Link>
+    );
+  }
+  return (
+    <details className="account-menu">
+      <summary aria-label={t("account.menu")}>
+        <span className="account-menu__avatar" aria-hidden="true">
+          {account.email.slice(0, 1).toUpperCase()}
+        </span>
+      </summary>
+      <div className="account-menu__panel">
+        <p className="account-menu__who">{t("account.signedInAs", { email: account.email })}</p>
+        <Form method="post" action={`${pathPrefix}/logout`}>
+          {returnPath ? <input type="hidden" name="redirect" value={returnPath} /> : null}
+          <button type="submit" className="button button--quiet">
+            {t("account.signOut")}
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,95 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import {
+  emailRequestRetries,
+  type LinkRefusal,
+  linkRefusalSchema,
+  type ValidationPlatform,
+} from "../../edge/account";
+import { localizedPath } from "../../edge/path";
+import { accountCall } from "../../edge/session";
+import { platformOf } from "../../edge/user-agent";
+
+// The sign-in steps a page takes on the visitor's behalf, through the services proxy to the
+// account service (origin/routes/account.ts); each passes on the cookies the service sets.
+
+type Context = Pick<AppLoadContext, "edge" | "services">;
+
+export type LinkRequestOutcome = "sent" | "invalid" | "noaccount" | "limited" | "failed";
+
+/**
+ * Spec 002 §7 "POST e-mail login request", with spec 002 §8: a 404 fails at once, other failures
+ * are retried, and after more than 3 retries it fails (statistic emailsentfailure). A refusal of
+ * the request itself (400, 429) is not retried either: asking again cannot change it.
+ */
+export async function requestEmailLink(
+  { edge, services }: Context,
+  request: Request,
+  input: { email: string; redirect: string | undefined; inid: string },
+): Promise<{ outcome: LinkRequestOutcome; setCookies: string[] }> {
+  const platform: ValidationPlatform =
+    platformOf(request.headers.get("user-agent")) === "web" ? "web" : "web_mobile";
+  const callback = new URL(localizedPath(edge.lang, `/validate-email/${platform}`), request.url);
+  if (input.redirect) callback.searchParams.set("redirect", input.redirect);
+  const body = {
+    email: input.email,
+    callback: callback.href,
+    locale: edge.locale,
+    userAgent: (request.headers.get("user-agent") ?? "").slice(0, 512),
+    inid: input.inid,
+  };
+  const setCookies: string[] = [];
+  for (let attempt = 0; attempt <= emailRequestRetries; attempt += 1) {
+    const response = await accountCall(services, request, "login/email", { method: "POST", body });
+    await response.body?.cancel();
+    setCookies.push(...response.headers.getSetCookie());
+    if (response.status === 202) return { outcome: "sent", setCookies };
+    if (response.status === 404) return { outcome: "noaccount", setCookies };
+    if (response.status === 400) return { outcome: "invalid", setCookies };
+    if (response.status === 429) return { outcome: "limited", setCookies };
+  }
+  return { outcome: "failed", setCookies };
+}
+
+export type LinkValidation =
+  | { outcome: "signedin"; setCookies: string[] }
+  | { outcome: LinkRefusal; status: number }
+  | { outcome: "failed"; status: number };
+
+/** The e-mail link's `key` and `customtoken`, used from this browser. */
+export async function validateEmailLink(
+  { services }: Context,
+  request: Request,
+  link: { key: string; customtoken: string; temp: boolean },
+): Promise<LinkValidation> {
+  const response = await accountCall(services, request, "login/email/validate", {
+    method: "POST",
+    body: link,
+  });
+  if (response.status === 200) {
+    await response.body?.cancel();
+    return { outcome: "signedin", setCookies: response.headers.getSetCookie() };
+  }
+  const refusal = v.safeParse(linkRefusalSchema, await response.json().catch(() => undefined));
+  if (refusal.success) return { outcome: refusal.output.reason, status: response.status };
+  // A malformed key or token is refused by the service's schema (400): a link that is not ours.
+  if (response.status === 400) return { outcome: "unknown", status: 400 };
+  return { outcome: "failed", status: response.status >= 500 ? response.status : 502 };
+}
+
+/** Spec 002 §4 "Logout clears the provider session": the service ends it and clears the cookie. */
+export async function signOut(
+  { services }: Context,
+  request: Request,
+): Promise<{ ok: boolean; setCookies: string[] }> {
+  const response = await accountCall(services, request, "logout", { method: "POST" });
+  await response.body?.cancel();
+  return { ok: response.status === 204, setCookies: response.headers.getSetCookie() };
+}
+
+/** The Set-Cookie headers of a loader's or action's answer. */
+export function cookieHeaders(setCookies: readonly string[]): Headers {
+  const headers = new Headers();
+  for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
+  return headers;
+}

@@ -1,0 +1,163 @@
+import {
+  type ActionFunctionArgs,
+  data,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  redirect,
+} from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import * as v from "valibot";
+import { AccountScreen } from "~/components/account";
+import { useRuntime } from "~/components/runtime";
+import { cookieHeaders, requestEmailLink } from "~/data/account.server";
+import { requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { usePageStrings } from "~/strings";
+import accountStyles from "~/styles/account.css";
+import { emailLinkLifetimeMs, emailSchema, safeRedirectPath } from "../../../edge/account";
+import { localizedPath } from "../../../edge/path";
+
+// The e-mail entry screen and, once the link is sent, "check your email" (spec 000 §2 login
+// screens). A form that works without script; the link request and its retries run on the server.
+
+export const links = () => [{ rel: "stylesheet", href: accountStyles }];
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { lang } = context.edge;
+  const returnPath = safeRedirectPath(new URL(request.url).searchParams.get("redirect"));
+  // Signed in already: on to where the sign-in was meant to lead.
+  if (context.account) throw redirect(returnPath ?? localizedPath(lang, "/"));
+  const { t } = createI18n(lang, ["common"]);
+  return {
+    title: t("common:pageTitle.login"),
+    returnPath: returnPath ?? null,
+    facebookHref: localizedPath(lang, "/login/facebook"),
+    googleHref: localizedPath(lang, "/login/google"),
+    strings: pickResources(lang, ["account"]).account,
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data ? [{ title: data.title }, { name: "robots", content: "noindex" }] : [];
+
+type ActionResult =
+  | { outcome: "sent"; email: string }
+  | { outcome: "invalid" | "noaccount" | "limited" | "failed"; email: string };
+
+const statusOf = { invalid: 400, noaccount: 404, limited: 429, failed: 502 } as const;
+
+export async function action({ params, context, request }: ActionFunctionArgs) {
+  requireKnownLanguage(params);
+  const form = await request.formData();
+  const typed = String(form.get("email") ?? "").slice(0, 320);
+  const returnPath = safeRedirectPath(String(form.get("redirect") ?? ""));
+  const email = v.safeParse(emailSchema, typed);
+  if (!email.success) {
+    return data<ActionResult>({ outcome: "invalid", email: typed }, { status: 400 });
+  }
+  const { outcome, setCookies } = await requestEmailLink(context, request, {
+    email: email.output,
+    redirect: returnPath,
+    inid: context.edge.inid ?? "",
+  });
+  const headers = cookieHeaders(setCookies);
+  if (outcome === "sent") return data<ActionResult>({ outcome, email: email.output }, { headers });
+  return data<ActionResult>({ outcome, email: typed }, { status: statusOf[outcome], headers });
+}
+
+const messageKeys = {
+  invalid: "errors.invalidEmail",
+  noaccount: "errors.noAccount",
+  limited: "errors.tooMany",
+  failed: "errors.sendFailed",
+} as const;
+
+export default function Login() {
+  const { strings, returnPath, facebookHref, googleHref } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const { t } = usePageStrings("account", strings);
+  const runtime = useRuntime();
+  const emailRef = useRef<HTMLInputElement>(null);
+  const sending = navigation.state === "submitting";
+
+  // Spec 002 §8 "fails after more than 3 retries (statistic emailsentfailure)".
+  useEffect(() => {
+    if (result?.outcome === "failed") {
+      void runtime?.beacons.send({
+        beaconType: "error",
+        beaconId: "emailsentfailure",
+        errorcode: "serviceerror",
+      });
+    }
+    if (result && result.outcome !== "sent") emailRef.current?.focus();
+  }, [result, runtime]);
+
+  if (result?.outcome === "sent") {
+    const again = returnPath ? `?${new URLSearchParams({ redirect: returnPath })}` : ".";
+    return (
+      <AccountScreen title={t("checkEmail.title")}>
+        <p role="status">
+          {t("checkEmail.body", { email: result.email, minutes: emailLinkLifetimeMs / 60_000 })}
+        </p>
+        <p>{t("checkEmail.sameDevice")}</p>
+        <p className="muted">{t("checkEmail.spam")}</p>
+        <Link to={again} className="button button--quiet" reloadDocument>
+          {t("checkEmail.again")}
+        </Link>
+      </AccountScreen>
+    );
+  }
+
+  const error = result ? t(messageKeys[result.outcome]) : undefined;
+  return (
+    <AccountScreen title={t("login.title")}>
+      <p>{t("login.intro")}</p>
+      <Form method="post" className="account-form" noValidate>
+        <label htmlFor="login-email">{t("login.emailLabel")}</label>
+        <input
+          ref={emailRef}
+          id="login-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          maxLength={254}
+          defaultValue={result?.email ?? ""}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "login-error" : "login-passwordless"}
+        />
+        {error ? (
+          <p id="login-error" className="account-message" role="alert">
+            {error}
+          </p>
+        ) : (
+          <p id="login-passwordless" className="muted">
+            {t("login.passwordless")}
+          </p>
+        )}
+        {returnPath ? <input type="hidden" name="redirect" value={returnPath} /> : null}
+        <button type="submit" className="button" disabled={sending}>
+          {sending ? t("login.sending") : t("login.submit")}
+        </button>
+      </Form>
+      <section className="account-providers" aria-labelledby="login-other">
+        <h2 id="login-other">{t("login.otherWays")}</h2>
+        <p className="account-provider">
+          <Link to={googleHref}>{t("login.google")}</Link>
+          <span className="muted">{t("login.notAvailable")}</span>
+        </p>
+        <p className="account-provider">
+          <span>{t("login.icloud")}</span>
+          <span className="muted">{t("login.notAvailable")}</span>
+        </p>
+        <p className="account-provider">
+          <Link to={facebookHref}>{t("login.facebookEnded")}</Link>
+        </p>
+      </section>
+    </AccountScreen>
+  );
+}

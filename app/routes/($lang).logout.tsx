@@ -1,0 +1,26 @@
+import { type ActionFunctionArgs, redirect } from "@remix-run/cloudflare";
+import { cookieHeaders, signOut } from "~/data/account.server";
+import { requireKnownLanguage, throwSiteError } from "~/http.server";
+import { safeRedirectPath } from "../../edge/account";
+import { SiteError } from "../../edge/errors";
+import { localizedPath } from "../../edge/path";
+
+// Sign-out: a POST only (a link or an image cannot sign anyone out), from this site only.
+
+export async function loader({ params, context }: ActionFunctionArgs) {
+  requireKnownLanguage(params);
+  throw redirect(localizedPath(context.edge.lang, "/"));
+}
+
+export async function action({ params, context, request }: ActionFunctionArgs) {
+  requireKnownLanguage(params);
+  const origin = request.headers.get("origin");
+  if (origin !== null && origin !== new URL(request.url).origin) {
+    throwSiteError(new SiteError("unauthorized", "Sign-out from another site"));
+  }
+  const form = await request.formData();
+  const next = safeRedirectPath(String(form.get("redirect") ?? "")) ?? localizedPath(context.edge.lang, "/");
+  const { ok, setCookies } = await signOut(context, request);
+  if (!ok) throwSiteError(new SiteError("serviceerror", "The account service did not sign out"));
+  throw redirect(next, { status: 303, headers: cookieHeaders(setCookies) });
+}

@@ -1,0 +1,189 @@
+import * as v from "valibot";
+import { parseCookieHeader, serializeCookie } from "./cookies";
+
+/**
+ * Sign-in rules shared by the site, the browser and the embedded origin's account service: the
+ * e-mail address rule, the login state, the e-mail sign-in request, the cookies of a signed-in
+ * browser, the safe return path, and the numbers (docs/decisions/017-sign-in.md says why).
+ */
+
+/** How long an e-mailed sign-in link works (spec 000 §5 "valid once and for a limited time"). */
+export const emailLinkLifetimeMs = 15 * 60 * 1000;
+/** How long a session lasts: 30 days from sign-in, then the person signs in again. */
+export const sessionLifetimeSeconds = 30 * 24 * 60 * 60;
+/** Sign-in links one address may ask for in `rateWindowMs`: a person retrying, not a mail bomb. */
+export const linksPerAddress = 5;
+/** Sign-in links one client (IP address) may ask for in `rateWindowMs`: a household, not a script. */
+export const linksPerClient = 20;
+export const rateWindowMs = 60 * 60 * 1000;
+/** Spec 002 §9 "Maximum e-mail request retries 3". */
+export const emailRequestRetries = 3;
+/** Spec 002 §9 "login popup 600x500" (width × height). */
+export const loginPopup = { width: 600, height: 500 } as const;
+/** Spec 002 §9 "Session poll 30 s, at most 20 polls" (the device maker's cloud provider). */
+export const cloudSessionPoll = { intervalMs: 30_000, maxPolls: 20 } as const;
+
+/**
+ * Spec 000 §5 "Email: at most 254 characters, standard address pattern, local part at most 64,
+ * each domain label at most 63." The pattern is the WHATWG one (what `<input type=email>` checks),
+ * with a dot required in the domain: a mail link is only ever sent across the internet.
+ */
+const emailPattern =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+
+export function isValidEmail(address: string): boolean {
+  if (address.length > 254 || !emailPattern.test(address)) return false;
+  const at = address.lastIndexOf("@");
+  if (at > 64) return false;
+  const local = address.slice(0, at);
+  if (local.startsWith(".") || local.endsWith(".") || local.includes("..")) return false;
+  return address
+    .slice(at + 1)
+    .split(".")
+    .every((label) => label.length <= 63);
+}
+
+/** An address as typed: trimmed, checked, and lowercased (one account per mailbox, any case). */
+export const emailSchema = v.pipe(
+  v.string("Please enter a valid email address"),
+  v.trim(),
+  v.check(isValidEmail, "Please enter a valid email address"),
+  v.toLowerCase(),
+);
+
+/** The path of the e-mail link's landing (spec 002 §2): web, or web_mobile on iOS, iPad and Android. */
+export const validationPlatforms = ["web", "web_mobile"] as const;
+export type ValidationPlatform = (typeof validationPlatforms)[number];
+
+/** Spec 002 §3 "E-mail login request: email, callback, locale, userAgent, inid (generated id)". */
+export const emailLoginRequestSchema = v.object({
+  email: emailSchema,
+  /** The landing the link points to: this site's /validate-email/{platform}, with its `redirect`. */
+  callback: v.pipe(v.string(), v.maxLength(2048), v.url("callback must be an absolute URL")),
+  locale: v.pipe(
+    v.string(),
+    v.maxLength(16),
+    v.regex(/^[A-Za-z]{2}([-_][A-Za-z0-9]{2,4})?$/, "Unknown locale"),
+  ),
+  userAgent: v.pipe(v.string(), v.maxLength(512)),
+  inid: v.pipe(v.string(), v.maxLength(64), v.regex(/^[\w-]*$/, "Invalid inid")),
+});
+export type EmailLoginRequest = v.InferOutput<typeof emailLoginRequestSchema>;
+
+/** What the link carries back (spec 002 §2 `key` and `customtoken`). */
+export const emailValidationSchema = v.object({
+  /** Spec 002 §2 `temp=1`: sign in for this browser session only (a shared computer). */
+  temp: v.optional(v.boolean(), false),
+  key: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/, "Invalid key")),
+  customtoken: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,128}$/, "Invalid custom token")),
+});
+
+/** Why a link does not sign in: each has its own screen. */
+export const linkRefusals = ["expired", "used", "wrongdevice", "unknown"] as const;
+export type LinkRefusal = (typeof linkRefusals)[number];
+export const linkRefusalSchema = v.object({ error: v.string(), reason: v.picklist(linkRefusals) });
+
+/** Spec 002 §3 "Login state: loggedin, authenticationType (ICLOUD or FIREBASE), method, storage, hasLibraryZone". */
+export const loginStateSchema = v.object({
+  loggedin: v.boolean(),
+  authenticationType: v.picklist(["ICLOUD", "FIREBASE"]),
+  method: v.picklist(["google", "email", "icloud"]),
+  storage: v.picklist(["account", "cloud"]),
+  hasLibraryZone: v.boolean(),
+  /** The signed-in address, shown in the header's account menu. */
+  email: v.string(),
+});
+export type LoginState = v.InferOutput<typeof loginStateSchema>;
+
+/** The 401 of /secure/status (spec 002 §7): where to sign in, `{redirectPath}` to be filled in. */
+export const signInRequiredSchema = v.object({ error: v.literal("unauthorized"), redirectUrl: v.string() });
+
+/**
+ * Status of an account call whose session is gone (signed out elsewhere, expired, account
+ * closed): spec 002 §8 "Status 456 on my-tags or count: Logout". A call without any session is 401.
+ */
+export const sessionEndedStatus = 456;
+
+export const accountCookieNames = {
+  /** The opaque session id: HttpOnly, no user data (the account service keeps its hash). */
+  session: "tw_session",
+  /** The browser a sign-in link was asked from: the link works only where this cookie is. */
+  device: "tw_device",
+} as const;
+
+/** A cookie value the account service issued: 32 random bytes, base64url. */
+const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
+
+export function readAccountCookies(header: string | null | undefined) {
+  const cookies = parseCookieHeader(header);
+  const valid = (value: string | undefined) => (value && tokenPattern.test(value) ? value : undefined);
+  return {
+    session: valid(cookies.get(accountCookieNames.session)),
+    device: valid(cookies.get(accountCookieNames.device)),
+  };
+}
+
+/**
+ * The session cookie: HttpOnly (no script reads it), SameSite Lax (sent when the person follows
+ * a link to the site, not on another site's POST), Secure on https.
+ */
+export function sessionCookie(value: string, secure: boolean, persistent = true): string {
+  const cookie = serializeCookie(accountCookieNames.session, value, {
+    maxAge: sessionLifetimeSeconds,
+    sameSite: "Lax",
+    httpOnly: true,
+    secure,
+  });
+  // A temporary sign-in (the link's `temp=1`): a browser-session cookie, gone when the browser closes.
+  return persistent ? cookie : cookie.replace(/; Max-Age=\d+/, "");
+}
+
+export function deviceCookie(value: string, secure: boolean): string {
+  return serializeCookie(accountCookieNames.device, value, {
+    maxAge: 365 * 24 * 60 * 60,
+    sameSite: "Lax",
+    httpOnly: true,
+    secure,
+  });
+}
+
+export function expiredSessionCookie(secure: boolean): string {
+  return serializeCookie(accountCookieNames.session, "", {
+    maxAge: 0,
+    sameSite: "Lax",
+    httpOnly: true,
+    secure,
+  });
+}
+
+/**
+ * Where a sign-in may send the person back: a path of this site, never another site. Anything
+ * else (`//evil`, `https://evil`, `/\evil`, encoded or control-character forms) is refused.
+ */
+export function safeRedirectPath(value: string | null | undefined): string | undefined {
+  if (!value || value.length > 2048) return undefined;
+  if (!value.startsWith("/") || value.startsWith("//")) return undefined;
+  // Browsers read "\" as "/" and drop tabs and newlines: "/\evil" and "/\t/evil" are "//evil".
+  if (value.includes("\\") || [...value].some((ch) => ch.charCodeAt(0) < 0x20 || ch === "\u007f")) {
+    return undefined;
+  }
+  const resolved = new URL(value, "https://site.invalid");
+  if (resolved.origin !== "https://site.invalid") return undefined;
+  // Percent-encoded slashes or backslashes that a later decoding would turn into "//".
+  if (/^\/(%2f|%5c)/i.test(value)) return undefined;
+  return resolved.pathname + resolved.search + resolved.hash;
+}
+
+/** The local outbox (/services/account/outbox), as /dev/outbox shows it. */
+export const outboxSchema = v.object({
+  mails: v.array(
+    v.object({
+      id: v.number(),
+      to: v.string(),
+      subject: v.string(),
+      text: v.string(),
+      html: v.string(),
+      sentAt: v.number(),
+    }),
+  ),
+});

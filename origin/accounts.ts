@@ -1,0 +1,171 @@
+import {
+  type EmailLoginRequest,
+  emailLinkLifetimeMs,
+  type LinkRefusal,
+  type LoginState,
+  linksPerAddress,
+  linksPerClient,
+  rateWindowMs,
+  sessionLifetimeSeconds,
+} from "../edge/account";
+
+// The account service's D1 records: users, e-mail sign-in links and sessions. Every secret (the
+// link's custom token, the device and session cookies) is kept as its SHA-256 hash only.
+
+/** 32 random bytes, base64url: a cookie value, a link key or a custom token. */
+export function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
+
+export async function sha256(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+export type LinkRequestOutcome =
+  | { outcome: "created"; key: string; customToken: string }
+  | { outcome: "closed" }
+  | { outcome: "limited"; limit: "address" | "client" };
+
+/**
+ * Stores a sign-in link for `request.email`, unless the address's account is closed or a rate
+ * limit is reached. The limit check and the insert are one statement, so concurrent requests
+ * cannot pass the limit together.
+ */
+export async function createEmailLogin(
+  db: D1Database,
+  request: EmailLoginRequest,
+  binding: { deviceHash: string; clientHash: string },
+  now: number,
+): Promise<LinkRequestOutcome> {
+  const closed = await db
+    .prepare("SELECT 1 FROM users WHERE email = ? AND closed_at IS NOT NULL")
+    .bind(request.email)
+    .first();
+  if (closed) return { outcome: "closed" };
+
+  const key = randomToken();
+  const customToken = randomToken();
+  const since = now - rateWindowMs;
+  const inserted = await db
+    .prepare(
+      `INSERT INTO email_logins
+         (key, token_hash, device_hash, client_hash, email, locale, inid, created_at, expires_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+       WHERE (SELECT COUNT(*) FROM email_logins WHERE email = ?5 AND created_at > ?10) < ?11
+         AND (SELECT COUNT(*) FROM email_logins WHERE client_hash = ?4 AND created_at > ?10) < ?12`,
+    )
+    .bind(
+      key,
+      await sha256(customToken),
+      binding.deviceHash,
+      binding.clientHash,
+      request.email,
+      request.locale,
+      request.inid,
+      now,
+      now + emailLinkLifetimeMs,
+      since,
+      linksPerAddress,
+      linksPerClient,
+    )
+    .run();
+  if (inserted.meta.changes === 1) return { outcome: "created", key, customToken };
+  const byAddress = await db
+    .prepare("SELECT COUNT(*) AS n FROM email_logins WHERE email = ? AND created_at > ?")
+    .bind(request.email, since)
+    .first<{ n: number }>();
+  return { outcome: "limited", limit: (byAddress?.n ?? 0) >= linksPerAddress ? "address" : "client" };
+}
+
+/** A link that was never asked for (as far as the service knows) is not told apart from a forged one. */
+export type LinkUse = { outcome: "signedin"; session: string; state: LoginState } | { outcome: LinkRefusal };
+
+/**
+ * Uses a sign-in link: once, before it expires, from the browser that asked for it. Marking it
+ * used is a conditional update, so two requests with the same link cannot both sign in.
+ */
+export async function useEmailLogin(
+  db: D1Database,
+  link: { key: string; customToken: string; deviceHash: string | undefined },
+  now: number,
+): Promise<LinkUse> {
+  const row = await db
+    .prepare("SELECT token_hash, device_hash, email, expires_at, used_at FROM email_logins WHERE key = ?")
+    .bind(link.key)
+    .first<{
+      token_hash: string;
+      device_hash: string;
+      email: string;
+      expires_at: number;
+      used_at: number | null;
+    }>();
+  if (!row || row.token_hash !== (await sha256(link.customToken))) return { outcome: "unknown" };
+  if (row.used_at !== null) return { outcome: "used" };
+  if (now >= row.expires_at) return { outcome: "expired" };
+  if (link.deviceHash !== row.device_hash) return { outcome: "wrongdevice" };
+  const claimed = await db
+    .prepare("UPDATE email_logins SET used_at = ? WHERE key = ? AND used_at IS NULL")
+    .bind(now, link.key)
+    .run();
+  if (claimed.meta.changes !== 1) return { outcome: "used" };
+
+  const userId = await userIdFor(db, row.email, now);
+  const session = randomToken();
+  await db
+    .prepare(
+      "INSERT INTO sessions (id_hash, user_id, method, created_at, expires_at) VALUES (?, ?, 'email', ?, ?)",
+    )
+    .bind(await sha256(session), userId, now, now + sessionLifetimeSeconds * 1000)
+    .run();
+  return { outcome: "signedin", session, state: emailLoginState(row.email) };
+}
+
+/** The account of an address, made at its first sign-in. */
+async function userIdFor(db: D1Database, email: string, now: number): Promise<string> {
+  await db
+    .prepare("INSERT INTO users (id, email, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING")
+    .bind(crypto.randomUUID(), email, now)
+    .run();
+  const user = await db.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
+  if (!user) throw new Error("the account was not stored");
+  return user.id;
+}
+
+export type SessionLookup = { outcome: "active"; userId: string; state: LoginState } | { outcome: "ended" };
+
+/** The session a cookie names: active, or ended (signed out, expired, or its account closed). */
+export async function findSession(db: D1Database, session: string, now: number): Promise<SessionLookup> {
+  const row = await db
+    .prepare(
+      `SELECT sessions.user_id, sessions.expires_at, users.email, users.closed_at
+       FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.id_hash = ?`,
+    )
+    .bind(await sha256(session))
+    .first<{ user_id: string; expires_at: number; email: string; closed_at: number | null }>();
+  if (!row || now >= row.expires_at || row.closed_at !== null) return { outcome: "ended" };
+  return { outcome: "active", userId: row.user_id, state: emailLoginState(row.email) };
+}
+
+export async function endSession(db: D1Database, session: string): Promise<void> {
+  await db
+    .prepare("DELETE FROM sessions WHERE id_hash = ?")
+    .bind(await sha256(session))
+    .run();
+}
+
+/** Spec 002 §3 login state of an e-mail sign-in (the web provider's kind: FIREBASE, method email). */
+function emailLoginState(email: string): LoginState {
+  return {
+    loggedin: true,
+    authenticationType: "FIREBASE",
+    method: "email",
+    storage: "account",
+    hasLibraryZone: false,
+    email,
+  };
+}

@@ -1,0 +1,87 @@
+import { createInstance } from "i18next";
+import { emailLinkLifetimeMs } from "../edge/account";
+import { defaultLanguageKey, languageOf, matchLanguage } from "../edge/languages";
+import { resources } from "../locales";
+
+// The one mail interface of the site, and its two transports: Cloudflare's `send_email` binding
+// when deployed (wrangler.toml `[[send_email]]` named MAIL, sender MAIL_FROM), and otherwise
+// (npm start, the tests) the outbox in D1 that /dev/outbox shows.
+
+export type MailMessage = { to: string; subject: string; text: string; html: string };
+
+export type Mailer = {
+  /** "outbox": nothing leaves the machine; /dev/outbox shows what was written. */
+  readonly transport: "send_email" | "outbox";
+  send(message: MailMessage): Promise<void>;
+};
+
+/** The structured form of Cloudflare Email Service's `send_email` binding. */
+export type MailBinding = {
+  send(message: MailMessage & { from: string | { email: string; name: string } }): Promise<unknown>;
+};
+
+export function mailerOf(env: { DB: D1Database; MAIL?: MailBinding; MAIL_FROM?: string }): Mailer {
+  const { MAIL: binding, MAIL_FROM: from } = env;
+  if (binding && from) {
+    return {
+      transport: "send_email",
+      async send(message) {
+        await binding.send({ ...message, from: { email: from, name: "Tunewave" } });
+      },
+    };
+  }
+  return {
+    transport: "outbox",
+    async send(message) {
+      await env.DB.prepare(
+        "INSERT INTO outbox (to_address, subject, text_body, html_body, created_at) VALUES (?, ?, ?, ?, ?)",
+      )
+        .bind(message.to, message.subject, message.text, message.html, Date.now())
+        .run();
+    },
+  };
+}
+
+const escapes: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => escapes[ch] ?? ch);
+
+/** The sign-in mail, in the language of the `locale` the browser sent: text and HTML. */
+export function signInMail(to: string, locale: string, link: string): MailMessage {
+  const lang = matchLanguage(locale) ?? defaultLanguageKey;
+  const i18n = createInstance();
+  i18n.init({
+    lng: lang,
+    fallbackLng: defaultLanguageKey,
+    lowerCaseLng: true,
+    initAsync: false,
+    ns: ["account"],
+    defaultNS: "account",
+    interpolation: { escapeValue: false },
+    resources: {
+      [lang]: { account: resources[lang]?.account ?? {} },
+      [defaultLanguageKey]: { account: resources[defaultLanguageKey]?.account ?? {} },
+    },
+  });
+  const minutes = emailLinkLifetimeMs / 60_000;
+  const t = (key: string) => i18n.t(`mail.${key}`, { minutes });
+  const text = [t("greeting"), "", t("body"), "", link, "", t("ignore"), "", "Tunewave"].join("\n");
+  const { dir } = languageOf(lang);
+  const html = `<!doctype html>
+<html lang="${escapeHtml(lang)}" dir="${dir}"><head><meta charset="utf-8"><title>${escapeHtml(t("subject"))}</title></head>
+<body style="margin:0;padding:24px;background:#f5f5f7;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d1d1f">
+<div style="max-width:480px;margin:0 auto;background:#fff;border-radius:16px;padding:32px">
+<p style="font-size:20px;font-weight:800;margin:0 0 24px">Tunewave</p>
+<p style="margin:0 0 12px">${escapeHtml(t("greeting"))}</p>
+<p style="margin:0 0 24px;line-height:1.5">${escapeHtml(t("body"))}</p>
+<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#0a5cd5;color:#fff;text-decoration:none;font-weight:700;padding:12px 20px;border-radius:999px">${escapeHtml(t("button"))}</a></p>
+<p style="margin:0 0 8px;font-size:13px;color:#555;word-break:break-all">${escapeHtml(link)}</p>
+<p style="margin:24px 0 0;font-size:13px;color:#555;line-height:1.5">${escapeHtml(t("ignore"))}</p>
+</div></body></html>`;
+  return { to, subject: t("subject"), text, html };
+}

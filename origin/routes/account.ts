@@ -1,0 +1,174 @@
+import type { Context } from "hono";
+import {
+  deviceCookie,
+  emailLoginRequestSchema,
+  emailValidationSchema,
+  expiredSessionCookie,
+  type LinkRefusal,
+  rateWindowMs,
+  readAccountCookies,
+  safeRedirectPath,
+  sessionCookie,
+  sessionEndedStatus,
+} from "../../edge/account";
+import { SiteError } from "../../edge/errors";
+import { createEmailLogin, endSession, findSession, randomToken, sha256, useEmailLogin } from "../accounts";
+import type { OriginApp, OriginEnv } from "../env";
+import { cachePolicy, errorResponse, invalidParam, parseParams } from "../http";
+import { mailerOf, signInMail } from "../mail";
+
+// The account service (spec 002 §7 "Web sign-in provider", issue 20): e-mail sign-in links,
+// sessions, the login status, sign-out, and the local outbox. Every answer is `no-store`: each
+// belongs to one browser.
+
+type Ctx = Context<{ Bindings: OriginEnv }>;
+
+/** The landing the link may point to: this site's /validate-email/{web|web_mobile}, any language. */
+const landingPath = /^(\/[a-z]{2}(-[a-z]{2,4})?)?\/validate-email\/(web|web_mobile)$/;
+
+/** Spec 000 §8 login 404 text: the one thing an answer says about an account. */
+const closedAccountMessage = "We could not find an account with that email, it is either invalid or closed";
+
+const refusalStatus: Record<LinkRefusal, 403 | 404 | 409 | 410> = {
+  expired: 410,
+  used: 409,
+  wrongdevice: 403,
+  unknown: 404,
+};
+
+function noStore(body: unknown, status: number, cookies: string[] = []): Response {
+  const headers = new Headers({
+    "Content-Type": "application/json; charset=UTF-8",
+    "Cache-Control": cachePolicy.never,
+  });
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+  return new Response(body === null ? null : JSON.stringify(body), { status, headers });
+}
+
+async function jsonBody(c: Ctx): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw invalidParam("The body is not JSON");
+  }
+}
+
+const isSecure = (c: Ctx) => new URL(c.req.url).protocol === "https:";
+
+/** The callback must be this site's landing, and its `redirect` a path of this site. */
+function checkedCallback(c: Ctx, callback: string): URL {
+  const url = new URL(callback);
+  if (url.origin !== new URL(c.req.url).origin || !landingPath.test(url.pathname)) {
+    throw invalidParam("callback must be this site's /validate-email page");
+  }
+  const redirect = url.searchParams.get("redirect");
+  if (redirect !== null && safeRedirectPath(redirect) === undefined) {
+    throw invalidParam("redirect must be a path of this site");
+  }
+  url.searchParams.delete("key");
+  url.searchParams.delete("customtoken");
+  return url;
+}
+
+export function registerAccount(origin: OriginApp) {
+  /** Spec 002 §7 "POST e-mail login request": stores a single-use link and mails it. */
+  origin.post("/account/login/email", async (c) => {
+    const request = parseParams(emailLoginRequestSchema, await jsonBody(c));
+    const callback = checkedCallback(c, request.callback);
+    const cookies = readAccountCookies(c.req.header("cookie"));
+    const device = cookies.device ?? randomToken();
+    const newDevice = cookies.device ? [] : [deviceCookie(device, isSecure(c))];
+    const client = c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? "unknown";
+    const now = Date.now();
+    const stored = await createEmailLogin(
+      c.env.DB,
+      request,
+      { deviceHash: await sha256(device), clientHash: await sha256(`client:${client}`) },
+      now,
+    );
+    if (stored.outcome === "closed") {
+      return noStore({ error: "notfound", message: closedAccountMessage }, 404, newDevice);
+    }
+    if (stored.outcome === "limited") {
+      const response = noStore(
+        { error: "limitexceeded", message: `Too many sign-in links for this ${stored.limit}` },
+        429,
+        newDevice,
+      );
+      response.headers.set("Retry-After", String(rateWindowMs / 1000));
+      return response;
+    }
+    callback.searchParams.set("key", stored.key);
+    callback.searchParams.set("customtoken", stored.customToken);
+    try {
+      await mailerOf(c.env).send(signInMail(request.email, request.locale, callback.href));
+    } catch (error) {
+      console.error("account: the sign-in mail was not sent:", error);
+      return noStore({ error: "serviceerror", message: "The email could not be sent" }, 502, newDevice);
+    }
+    return noStore({ sent: true }, 202, newDevice);
+  });
+
+  /** The link's landing: `key` + `customtoken` from the browser that asked gives a session. */
+  origin.post("/account/login/email/validate", async (c) => {
+    const link = parseParams(emailValidationSchema, await jsonBody(c));
+    const { device } = readAccountCookies(c.req.header("cookie"));
+    const used = await useEmailLogin(
+      c.env.DB,
+      { key: link.key, customToken: link.customtoken, deviceHash: device ? await sha256(device) : undefined },
+      Date.now(),
+    );
+    if (used.outcome === "signedin") {
+      return noStore(used.state, 200, [sessionCookie(used.session, isSecure(c), !link.temp)]);
+    }
+    return noStore({ error: "unauthorized", reason: used.outcome }, refusalStatus[used.outcome]);
+  });
+
+  /** Spec 002 §3 login state; 401 without a session, 456 when the session has ended. */
+  origin.get("/account/status", async (c) => {
+    const { session } = readAccountCookies(c.req.header("cookie"));
+    if (!session) {
+      return noStore({ error: "unauthorized", redirectUrl: "/login?redirect={redirectPath}" }, 401);
+    }
+    const found = await findSession(c.env.DB, session, Date.now());
+    if (found.outcome === "ended") {
+      return noStore({ error: "unauthorized", message: "The session has ended" }, sessionEndedStatus, [
+        expiredSessionCookie(isSecure(c)),
+      ]);
+    }
+    return noStore(found.state, 200);
+  });
+
+  /** Spec 002 §4 "Logout clears the provider session": the session row and the cookie. */
+  origin.post("/account/logout", async (c) => {
+    const { session } = readAccountCookies(c.req.header("cookie"));
+    if (session) await endSession(c.env.DB, session);
+    return noStore(null, 204, [expiredSessionCookie(isSecure(c))]);
+  });
+
+  /** The local outbox: what was "sent" while no mail transport is configured; else no such service. */
+  origin.get("/account/outbox", async (c) => {
+    if (mailerOf(c.env).transport !== "outbox") {
+      return errorResponse(new SiteError("notfound", "No outbox: mail is sent for real"));
+    }
+    const { results } = await c.env.DB.prepare(
+      "SELECT id, to_address, subject, text_body, html_body, created_at FROM outbox ORDER BY id DESC LIMIT 50",
+    ).all<{
+      id: number;
+      to_address: string;
+      subject: string;
+      text_body: string;
+      html_body: string;
+      created_at: number;
+    }>();
+    const mails = results.map((row) => ({
+      id: row.id,
+      to: row.to_address,
+      subject: row.subject,
+      text: row.text_body,
+      html: row.html_body,
+      sentAt: row.created_at,
+    }));
+    return noStore({ mails }, 200);
+  });
+}

@@ -1,0 +1,100 @@
+import { describe, expect, test } from "vitest";
+import {
+  expiredSessionCookie,
+  isValidEmail,
+  readAccountCookies,
+  safeRedirectPath,
+  sessionCookie,
+} from "../../edge/account";
+
+describe("spec 000 §5 e-mail rule", () => {
+  test.each([
+    ["ana@example.com"],
+    ["Ana.Maria+tunes@example.co.uk"],
+    ["o'connor@example.ie"],
+    ["x@a.io"],
+    [`${"a".repeat(64)}@example.com`],
+    [`ana@${"b".repeat(63)}.com`],
+    ["user_name-1@sub-domain.example.org"],
+  ])("%j is an address", (address) => {
+    expect(isValidEmail(address)).toBe(true);
+  });
+
+  test.each([
+    [""],
+    ["plainaddress"],
+    ["@example.com"],
+    ["ana@"],
+    ["ana@example"],
+    ["ana@@example.com"],
+    ["ana example@example.com"],
+    [".ana@example.com"],
+    ["ana.@example.com"],
+    ["an..a@example.com"],
+    ["ana@-example.com"],
+    ["ana@example-.com"],
+    ["ana@example..com"],
+    [`${"a".repeat(65)}@example.com`],
+    [`ana@${"b".repeat(64)}.com`],
+    // 255 characters in all.
+    [`${"a".repeat(60)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(63)}.com`],
+    ["ana@exam_ple.com"],
+    ["<ana@example.com>"],
+    ["ana(comment)@example.com"],
+    ["ana@[127.0.0.1]"],
+  ])("%j is not", (address) => {
+    expect(isValidEmail(address)).toBe(false);
+  });
+});
+
+describe("the return path after sign-in", () => {
+  test.each([
+    ["/charts", "/charts"],
+    ["/de/track/1/song?x=1#lyrics", "/de/track/1/song?x=1#lyrics"],
+    ["/", "/"],
+    ["/search?term=%2F%2Fevil", "/search?term=%2F%2Fevil"],
+  ])("%j stays %j", (input, expected) => {
+    expect(safeRedirectPath(input)).toBe(expected);
+  });
+
+  test.each([
+    [null],
+    [""],
+    ["charts"],
+    ["//evil.example"],
+    ["///evil.example"],
+    ["https://evil.example"],
+    ["http:evil.example"],
+    ["javascript:alert(1)"],
+    ["/\\evil.example"],
+    ["\\/evil.example"],
+    ["/%2F%2Fevil.example"],
+    ["/%2fevil.example"],
+    ["/%5Cevil.example"],
+    ["/\t/evil.example"],
+    ["/\n/evil.example"],
+    [`/${"a".repeat(2048)}`],
+  ])("%j is refused", (input) => {
+    expect(safeRedirectPath(input)).toBeUndefined();
+  });
+});
+
+describe("the session cookie", () => {
+  test("opaque, HttpOnly, Lax, Secure on https, 30 days; temporary without Max-Age", () => {
+    const value = "A".repeat(43);
+    expect(sessionCookie(value, true)).toBe(
+      `tw_session=${value}; Max-Age=2592000; Path=/; SameSite=Lax; Secure; HttpOnly`,
+    );
+    expect(sessionCookie(value, false, false)).toBe(`tw_session=${value}; Path=/; SameSite=Lax; HttpOnly`);
+    expect(expiredSessionCookie(false)).toBe("tw_session=; Max-Age=0; Path=/; SameSite=Lax; HttpOnly");
+  });
+
+  test("only values the service could have issued are read", () => {
+    const token = "b".repeat(43);
+    expect(readAccountCookies(`tw_session=${token}; tw_device=short`)).toEqual({
+      session: token,
+      device: undefined,
+    });
+    expect(readAccountCookies("tw_session=<script>")).toEqual({ session: undefined, device: undefined });
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, test } from "vitest";
+import {
+  type AuthProvider,
+  type AuthState,
+  emailProvider,
+  initAuth,
+  signInFlags,
+  unavailableProvider,
+} from "../../app/client/auth";
+import type { LoginState } from "../../edge/account";
+
+const state = (method: LoginState["method"]): LoginState => ({
+  loggedin: true,
+  authenticationType: method === "icloud" ? "ICLOUD" : "FIREBASE",
+  method,
+  storage: method === "icloud" ? "cloud" : "account",
+  hasLibraryZone: method === "icloud",
+  email: "ana@example.com",
+});
+
+const reporting = (name: AuthProvider["name"], login: LoginState | null, delayMs = 0): AuthProvider => ({
+  name,
+  init: () =>
+    new Promise((resolve) =>
+      setTimeout(
+        () => resolve(login ? { status: "loggedin", state: login } : { status: "loggedout" }),
+        delayMs,
+      ),
+    ),
+});
+
+describe("spec 002 §4 auth init", () => {
+  test("not started → initializing → initialized, once every provider has reported", async () => {
+    const phases: AuthState["phase"][] = [];
+    const settled = await initAuth(
+      [emailProvider(null), unavailableProvider("google"), unavailableProvider("icloud")],
+      (next) => phases.push(next.phase),
+    );
+    expect(phases).toEqual(["initializing", "initialized"]);
+    expect(settled).toEqual({ phase: "initialized", initialized: true, login: null, available: ["email"] });
+  });
+
+  test("the first provider (in order) reporting loggedin sets the state, however slow", async () => {
+    const settled = await initAuth(
+      [reporting("email", state("email"), 20), reporting("icloud", state("icloud"), 0)],
+      () => {},
+    );
+    expect(settled).toMatchObject({ login: { method: "email" } });
+  });
+
+  test("a failing provider: logged out and initialized false", async () => {
+    const failing: AuthProvider = { name: "google", init: () => Promise.reject(new Error("offline")) };
+    const settled = await initAuth([emailProvider(state("email")), failing], () => {});
+    expect(settled).toEqual({ phase: "initialized", initialized: false, login: null, available: [] });
+  });
+});
+
+describe("spec 000 §3 beacon flags aa, ea, ga", () => {
+  test.each([
+    [null, { aa: false, ea: false, ga: false }],
+    [state("email"), { aa: false, ea: true, ga: false }],
+    [state("google"), { aa: false, ea: false, ga: true }],
+    [state("icloud"), { aa: true, ea: false, ga: false }],
+  ])("%o", (login, flags) => {
+    expect(signInFlags(login)).toEqual(flags);
+  });
+});

@@ -1,0 +1,432 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, test } from "vitest";
+import { createI18n } from "../../app/i18n.server";
+import { linksPerAddress, linksPerClient } from "../../edge/account";
+
+// Sign-in end to end inside workerd: the account service, the link's landing, the session, the
+// status endpoint, sign-out, and what a shared cache may see.
+
+const site = "http://tunewave.test";
+const agent = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36";
+let clients = 0;
+
+/** A browser: its own cookie jar and IP address. */
+function browser() {
+  clients += 1;
+  const ip = `198.51.100.${clients}`;
+  const jar = new Map<string, string>();
+  async function fetchAs(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set("user-agent", agent);
+    headers.set("cf-connecting-ip", ip);
+    if (jar.size > 0) headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
+    const response = await SELF.fetch(`${site}${path}`, { ...init, headers, redirect: "manual" });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ""] = cookie.split(";");
+      const [name = "", value = ""] = pair.split("=");
+      if (/Max-Age=0/.test(cookie)) jar.delete(name);
+      else jar.set(name, value);
+    }
+    return response;
+  }
+  return { fetch: fetchAs, jar, ip };
+}
+
+type Browser = ReturnType<typeof browser>;
+
+function askForLink(who: Browser, body: Record<string, unknown>) {
+  return who.fetch("/services/account/login/email", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      callback: `${site}/validate-email/web`,
+      locale: "en-US",
+      userAgent: agent,
+      inid: "",
+      ...body,
+    }),
+  });
+}
+
+/** The newest sign-in link the outbox holds for `email`, as a path of the site. */
+async function linkFor(email: string): Promise<string> {
+  const answer = await SELF.fetch(`${site}/services/account/outbox`);
+  const { mails } = (await answer.json()) as { mails: { to: string; text: string }[] };
+  const mail = mails.find((m) => m.to === email);
+  const link = /https?:\/\/\S+/.exec(mail?.text ?? "")?.[0];
+  if (!link) throw new Error(`no mail for ${email}`);
+  const url = new URL(link);
+  return url.pathname + url.search;
+}
+
+async function signIn(who: Browser, email: string, redirect?: string): Promise<Response> {
+  const form = new URLSearchParams({ email, ...(redirect ? { redirect } : {}) });
+  const asked = await who.fetch("/login?index", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
+  expect(asked.status).toBe(200);
+  return who.fetch(await linkFor(email));
+}
+
+describe("asking for a sign-in link", () => {
+  test("the form sends a localized mail with a single-use link and shows check your email", async () => {
+    const who = browser();
+    const form = new URLSearchParams({ email: "Ana@Example.com", redirect: "/charts" });
+    const answer = await who.fetch("/de/login?index", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form,
+    });
+    expect(answer.status).toBe(200);
+    const html = await answer.text();
+    const { t } = createI18n("de", ["account"]);
+    expect(html).toContain(t("account:checkEmail.title"));
+    expect(html).toContain("ana@example.com");
+    expect(who.jar.has("tw_device")).toBe(true);
+    const outbox = (await (await SELF.fetch(`${site}/services/account/outbox`)).json()) as {
+      mails: { to: string; subject: string; text: string; html: string }[];
+    };
+    const mail = outbox.mails.find((m) => m.to === "ana@example.com");
+    expect(mail?.subject).toBe(t("account:mail.subject"));
+    expect(mail?.text).toMatch(
+      /http:\/\/tunewave\.test\/de\/validate-email\/web\?redirect=%2Fcharts&key=[\w-]+&customtoken=[\w-]+/,
+    );
+    expect(mail?.html).toContain('<html lang="de"');
+  });
+
+  const badAddresses = [
+    "",
+    " ",
+    "plainaddress",
+    "@example.com",
+    "ana@",
+    "ana@example",
+    "ana@@example.com",
+    "ana example@example.com",
+    "ana@exa mple.com",
+    ".ana@example.com",
+    "ana.@example.com",
+    "an..a@example.com",
+    "ana@-example.com",
+    "ana@example-.com",
+    "ana@example..com",
+    "ana@.example.com",
+    `${"a".repeat(65)}@example.com`,
+    `ana@${"b".repeat(64)}.com`,
+    `ana@${"c".repeat(63)}.${"d".repeat(63)}.${"e".repeat(63)}.${"f".repeat(60)}.com`,
+    "ana@example.com<script>",
+    "<ana@example.com>",
+    "ana@exam_ple.com",
+    "ana(comment)@example.com",
+    "ana@[127.0.0.1]",
+  ];
+  test.each(badAddresses.map((address) => [address]))(
+    "%j is refused by the service with 400",
+    async (address) => {
+      const answer = await askForLink(browser(), { email: address });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: "invalidparam" });
+    },
+  );
+
+  test.each(badAddresses.slice(0, 6).map((address) => [address]))(
+    "%j on the form gives the localized message, the typed text escaped",
+    async (address) => {
+      const who = browser();
+      const answer = await who.fetch("/fr/login?index", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email: `${address}<b>` }),
+      });
+      expect(answer.status).toBe(400);
+      const html = await answer.text();
+      expect(html).toContain(
+        createI18n("fr", ["account"]).t("account:errors.invalidEmail").replaceAll("'", "&#x27;"),
+      );
+      expect(html).not.toContain("<b>");
+    },
+  );
+
+  test("a callback to another site, or with a redirect off the site, is refused", async () => {
+    for (const callback of [
+      "https://evil.example/validate-email/web",
+      `${site}/somewhere-else`,
+      `${site}/validate-email/web?redirect=//evil.example`,
+      `${site}/validate-email/web?redirect=https://evil.example`,
+    ]) {
+      const answer = await askForLink(browser(), { email: "ben@example.com", callback });
+      expect(answer.status, callback).toBe(400);
+    }
+  });
+
+  test("a body that is not JSON is a 400, not a 500", async () => {
+    const answer = await browser().fetch("/services/account/login/email", { method: "POST", body: "{" });
+    expect(answer.status).toBe(400);
+  });
+
+  test(`more than ${linksPerAddress} links an hour for one address: 429 with Retry-After`, async () => {
+    for (let i = 0; i < linksPerAddress; i += 1) {
+      expect((await askForLink(browser(), { email: "cleo@example.com" })).status).toBe(202);
+    }
+    const refused = await askForLink(browser(), { email: "cleo@example.com" });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("3600");
+  });
+
+  test(`more than ${linksPerClient} links an hour from one client: 429, and the form says so`, async () => {
+    const who = browser();
+    for (let i = 0; i < linksPerClient; i += 1) {
+      expect((await askForLink(who, { email: `dan${i}@example.com` })).status).toBe(202);
+    }
+    expect((await askForLink(who, { email: "dan-last@example.com" })).status).toBe(429);
+    const page = await who.fetch("/login?index", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: "dan-page@example.com" }),
+    });
+    expect(page.status).toBe(429);
+    expect(await page.text()).toContain(createI18n("en", ["account"]).t("account:errors.tooMany"));
+  });
+
+  test("a closed account: 404 with the spec's message, and no mail", async () => {
+    await env.DB.prepare(
+      "INSERT INTO users (id, email, created_at, closed_at) VALUES ('closed-1', 'gone@example.com', 0, 1)",
+    ).run();
+    const answer = await askForLink(browser(), { email: "gone@example.com" });
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toMatchObject({
+      message: "We could not find an account with that email, it is either invalid or closed",
+    });
+  });
+});
+
+describe("following the link", () => {
+  test("signs in on the same browser, back to the page the person came from", async () => {
+    const who = browser();
+    const landed = await signIn(who, "eve@example.com", "/charts?x=1");
+    expect(landed.status).toBe(303);
+    expect(landed.headers.get("location")).toBe("/charts?x=1");
+    const cookie = landed.headers.getSetCookie().find((c) => c.startsWith("tw_session="));
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Max-Age=2592000/);
+    expect(cookie).not.toMatch(/eve/);
+  });
+
+  test("a second time: the used screen", async () => {
+    const who = browser();
+    await signIn(who, "finn@example.com");
+    const again = await who.fetch(await linkFor("finn@example.com"));
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain(createI18n("en", ["account"]).t("account:validate.usedTitle"));
+  });
+
+  test("after 15 minutes: the expired screen", async () => {
+    const who = browser();
+    await askForLink(who, { email: "gus@example.com" });
+    await env.DB.prepare("UPDATE email_logins SET expires_at = 0 WHERE email = 'gus@example.com'").run();
+    const landed = await who.fetch(await linkFor("gus@example.com"));
+    expect(landed.status).toBe(410);
+    expect(await landed.text()).toContain(createI18n("en", ["account"]).t("account:validate.expiredTitle"));
+  });
+
+  test("in another browser: the wrong-device screen, and the link still works where it was asked", async () => {
+    const asker = browser();
+    await askForLink(asker, { email: "hana@example.com" });
+    const link = await linkFor("hana@example.com");
+    const other = await browser().fetch(link);
+    expect(other.status).toBe(403);
+    expect(await other.text()).toContain(
+      createI18n("en", ["account"]).t("account:validate.wrongDeviceTitle"),
+    );
+    expect((await asker.fetch(link)).status).toBe(303);
+  });
+
+  test("without its custom token: the nocustomtoken screen; a forged token: unknown", async () => {
+    const who = browser();
+    await askForLink(who, { email: "ivo@example.com" });
+    const link = new URL(await linkFor("ivo@example.com"), site);
+    link.searchParams.delete("customtoken");
+    const missing = await who.fetch(link.pathname + link.search);
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain(createI18n("en", ["account"]).t("account:validate.noTokenTitle"));
+    link.searchParams.set("customtoken", "A".repeat(43));
+    const forged = await who.fetch(link.pathname + link.search);
+    expect(forged.status).toBe(404);
+  });
+
+  test("two tabs opening the same link at once: exactly one signs in", async () => {
+    const who = browser();
+    await askForLink(who, { email: "jo@example.com" });
+    const link = await linkFor("jo@example.com");
+    const answers = await Promise.all([who.fetch(link), who.fetch(link), who.fetch(link)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 409, 409]);
+  });
+
+  test.each([
+    ["//evil.example"],
+    ["https://evil.example"],
+    ["/\\evil.example"],
+    ["/%2F%2Fevil.example"],
+    ["/%5Cevil.example"],
+    ["%2F%2Fevil.example"],
+    ["javascript:alert(1)"],
+    ["/\t/evil.example"],
+    ["http:evil.example"],
+  ])("a link whose redirect is %j lands on the home page", async (redirect) => {
+    const who = browser();
+    await askForLink(who, { email: "kai@example.com" });
+    const link = new URL(await linkFor("kai@example.com"), site);
+    link.searchParams.set("redirect", redirect);
+    const landed = await who.fetch(link.pathname + link.search);
+    expect(landed.status).toBe(303);
+    expect(landed.headers.get("location")).toBe("/");
+  });
+
+  test("the form drops a redirect off the site before it is mailed", async () => {
+    const who = browser();
+    await who.fetch("/login?index", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: "lea@example.com", redirect: "//evil.example" }),
+    });
+    expect(await linkFor("lea@example.com")).not.toContain("redirect");
+  });
+
+  test("temp=1 signs in for the browser session only", async () => {
+    const who = browser();
+    await askForLink(who, { email: "max@example.com" });
+    const landed = await who.fetch(`${await linkFor("max@example.com")}&temp=1`);
+    const cookie = landed.headers.getSetCookie().find((c) => c.startsWith("tw_session="));
+    expect(cookie).toBeDefined();
+    expect(cookie).not.toMatch(/Max-Age/);
+  });
+});
+
+describe("the session", () => {
+  test("/secure/status: the login state with a session, never stored", async () => {
+    const who = browser();
+    await signIn(who, "nia@example.com");
+    const status = await who.fetch("/secure/status");
+    expect(status.status).toBe(200);
+    expect(status.headers.get("cache-control")).toBe("no-store");
+    expect(await status.json()).toEqual({
+      loggedin: true,
+      authenticationType: "FIREBASE",
+      method: "email",
+      storage: "account",
+      hasLibraryZone: false,
+      email: "nia@example.com",
+    });
+  });
+
+  test("/secure/status without a session: 401 with the sign-in address to fill in", async () => {
+    const status = await browser().fetch("/secure/status");
+    expect(status.status).toBe(401);
+    expect(status.headers.get("cache-control")).toBe("no-store");
+    expect(await status.json()).toEqual({
+      error: "unauthorized",
+      redirectUrl: "/login?redirect={redirectPath}",
+    });
+  });
+
+  test("a session ended elsewhere: the service says 456, the site signs the browser out", async () => {
+    const who = browser();
+    await signIn(who, "omar@example.com");
+    await env.DB.prepare(
+      "DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = 'omar@example.com')",
+    ).run();
+    const cookie = `tw_session=${who.jar.get("tw_session")}`;
+    const service = await SELF.fetch(`${site}/services/account/status`, { headers: { cookie } });
+    expect(service.status).toBe(456);
+    expect(service.headers.getSetCookie().join()).toMatch(/tw_session=; Max-Age=0/);
+    const page = await who.fetch("/");
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain("account-menu");
+    expect(who.jar.has("tw_session")).toBe(false);
+    expect((await who.fetch("/secure/status")).status).toBe(401);
+  });
+
+  test("signed in, pages show the account and are private; anonymous pages show sign-in and set no session", async () => {
+    const anonymous = browser();
+    const plain = await anonymous.fetch("/charts");
+    expect(plain.headers.get("cache-control") ?? "").not.toMatch(/private/);
+    expect(plain.headers.getSetCookie().join()).not.toMatch(/tw_session|tw_device/);
+    const plainHtml = await plain.text();
+    expect(plainHtml).toMatch(/class="account-link"[^>]* href="\/login\?redirect=%2Fcharts"/);
+    expect(plainHtml).not.toContain("account-menu");
+
+    const who = browser();
+    await signIn(who, "pia@example.com");
+    for (const path of ["/", "/charts", "/de/company", "/search?term=a"]) {
+      const page = await who.fetch(path);
+      expect(page.headers.get("cache-control"), path).toBe("private, no-store");
+      expect(page.headers.get("vary"), path).toMatch(/Cookie/);
+      const html = await page.text();
+      expect(html, path).toContain("account-menu");
+      expect(html, path).toContain("pia@example.com");
+    }
+  });
+
+  test("AMP pages never carry the session", async () => {
+    const who = browser();
+    await signIn(who, "quinn@example.com");
+    const amp = await who.fetch("/amp/company");
+    expect(amp.status).toBe(200);
+    expect(amp.headers.get("cache-control") ?? "").not.toMatch(/private/);
+    expect(await amp.text()).not.toContain("quinn@example.com");
+  });
+
+  test("sign-out ends the session on the service and clears the cookie", async () => {
+    const who = browser();
+    await signIn(who, "rui@example.com");
+    const session = who.jar.get("tw_session");
+    const out = await who.fetch("/logout", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: site },
+      body: new URLSearchParams({ redirect: "/charts" }),
+    });
+    expect(out.status).toBe(303);
+    expect(out.headers.get("location")).toBe("/charts");
+    expect(who.jar.has("tw_session")).toBe(false);
+    const replay = await SELF.fetch(`${site}/services/account/status`, {
+      headers: { cookie: `tw_session=${session}` },
+    });
+    expect(replay.status).toBe(456);
+  });
+
+  test("sign-out from another site is refused; a GET signs nobody out", async () => {
+    const who = browser();
+    await signIn(who, "sol@example.com");
+    const forged = await who.fetch("/logout", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" },
+      body: "",
+    });
+    expect(forged.status).toBe(401);
+    expect((await who.fetch("/logout")).status).toBe(302);
+    expect((await who.fetch("/secure/status")).status).toBe(200);
+  });
+
+  test("signed in, /login goes on to where the sign-in was meant to lead", async () => {
+    const who = browser();
+    await signIn(who, "tom@example.com");
+    const login = await who.fetch("/login?redirect=%2Fcharts");
+    expect(login.status).toBe(302);
+    expect(login.headers.get("location")).toBe("/charts");
+  });
+});
+
+describe("the outbox", () => {
+  test("/dev/outbox shows the mail and its link", async () => {
+    const who = browser();
+    await askForLink(who, { email: "uma@example.com" });
+    const page = await who.fetch("/dev/outbox");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("uma@example.com");
+    expect(html).toMatch(/<a href="http:\/\/tunewave\.test\/validate-email\/web\?key=/);
+  });
+});
