@@ -14,7 +14,16 @@ export default defineWorkersConfig(async () => {
         workers: {
           singleWorker: true,
           wrangler: { configPath: "./wrangler.toml" },
-          miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+          miniflare: {
+            bindings: {
+              TEST_MIGRATIONS: migrations,
+              // The web sign-in provider, against the stand-in issuer that
+              // tests/worker/web-provider.test.ts serves through fetchMock.
+              GOOGLE_CLIENT_ID: "tunewave-web.apps.test",
+              GOOGLE_CLIENT_SECRET: "test-client-secret",
+              OIDC_ISSUER: "https://issuer.test",
+            },
+          },
         },
       },
     },

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { cloudKitConfigOf } from "../edge/env";
 import { languages } from "../edge/languages";
 import { alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../edge/path";
 import { createI18n, pickResources } from "./i18n.server";
@@ -23,6 +24,8 @@ export function rootData(context: AppLoadContext, request: Request) {
     webId: edge.webId,
     /** The signed-in account (worker → edge/session.ts), null for a visitor. */
     account: context.account,
+    /** The device maker's cloud sign-in, when configured (its values are public). */
+    cloudKit: cloudKitConfigOf(context.config),
     inid: edge.inid,
     strings: pickResources(edge.lang, ["common", "search", "app"]),
     defaultTitle: createI18n(edge.lang, ["common"]).t(`pageTitle.${pageType}`),

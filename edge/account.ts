@@ -20,6 +20,12 @@ export const rateWindowMs = 60 * 60 * 1000;
 export const emailRequestRetries = 3;
 /** Spec 002 §9 "login popup 600x500" (width × height). */
 export const loginPopup = { width: 600, height: 500 } as const;
+/** What the browser needs to reach CloudKit (edge/env.ts reads it); its values are public. */
+export type CloudKitConfig = {
+  container: string;
+  apiToken: string;
+  environment: "development" | "production";
+};
 /** Spec 002 §9 "Session poll 30 s, at most 20 polls" (the device maker's cloud provider). */
 export const cloudSessionPoll = { intervalMs: 30_000, maxPolls: 20 } as const;
 
@@ -187,3 +193,73 @@ export const outboxSchema = v.object({
     }),
   ),
 });
+
+/**
+ * The web provider's sign-in (Google, OpenID Connect with PKCE; edge/oidc.ts): the site asks the
+ * account service for the provider's authorization address, then hands it the code that came back.
+ * The client secret stays with the account service.
+ */
+const urlToken = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/, "Invalid token"));
+export const webProviderAuthorizeSchema = v.object({
+  /** This site's /login/google/callback (any language): the only redirect_uri the client has. */
+  redirectUri: v.pipe(v.string(), v.maxLength(512), v.url()),
+  state: urlToken,
+  nonce: urlToken,
+  codeChallenge: urlToken,
+});
+export const webProviderSignInSchema = v.object({
+  redirectUri: v.pipe(v.string(), v.maxLength(512), v.url()),
+  code: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
+  codeVerifier: urlToken,
+  nonce: urlToken,
+});
+export const webProviderCallbackPath = /^(\/[a-z]{2}(-[a-z]{2,4})?)?\/login\/google\/callback$/;
+
+/** Which sign-in providers the account service can use (the others are shown as not available). */
+export const providersSchema = v.object({ email: v.boolean(), google: v.boolean() });
+export type Providers = v.InferOutput<typeof providersSchema>;
+
+/** Why a web-provider sign-in was refused: each has its own message on the callback screen. */
+export const webProviderRefusals = ["unavailable", "refused", "closed", "replayed"] as const;
+export type WebProviderRefusal = (typeof webProviderRefusals)[number];
+export const webProviderRefusalSchema = v.object({
+  error: v.string(),
+  reason: v.picklist(webProviderRefusals),
+});
+
+/**
+ * The web-provider sign-in under way in this browser (`tw_oidc`): the state, nonce and PKCE
+ * verifier that only the callback may use, where to go back to, and whether it runs in the login
+ * popup. HttpOnly, SameSite Lax (the provider sends the browser back with a top-level GET), ten
+ * minutes: a sign-in not finished by then starts again.
+ */
+export const webProviderCookieName = "tw_oidc";
+export const webProviderTransactionSchema = v.object({
+  state: urlToken,
+  nonce: urlToken,
+  verifier: urlToken,
+  redirect: v.optional(v.string()),
+  popup: v.boolean(),
+});
+export type WebProviderTransaction = v.InferOutput<typeof webProviderTransactionSchema>;
+
+export function webProviderCookie(transaction: WebProviderTransaction | null, secure: boolean): string {
+  const value = transaction ? btoa(JSON.stringify(transaction)).replaceAll("=", "") : "";
+  return serializeCookie(webProviderCookieName, value, {
+    maxAge: transaction ? 600 : 0,
+    sameSite: "Lax",
+    httpOnly: true,
+    secure,
+  });
+}
+
+export function readWebProviderCookie(header: string | null | undefined): WebProviderTransaction | undefined {
+  const value = parseCookieHeader(header).get(webProviderCookieName);
+  if (!value || value.length > 1024) return undefined;
+  try {
+    const parsed = v.safeParse(webProviderTransactionSchema, JSON.parse(atob(value)));
+    return parsed.success ? parsed.output : undefined;
+  } catch {
+    return undefined;
+  }
+}

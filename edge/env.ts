@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { CloudKitConfig } from "./account";
 
 /** The Worker's bindings (wrangler.toml). */
 export type Env = {
@@ -11,6 +12,14 @@ export type Env = {
   MAIL?: { send(message: unknown): Promise<unknown> };
   /** The sender of the sign-in mail; without it (or MAIL) mail goes to the local outbox. */
   MAIL_FROM?: string;
+  /** The web sign-in provider's OAuth client (Google), read by the account service. */
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+  OIDC_ISSUER?: string;
+  /** The device maker's cloud (CloudKit): container, API token and environment, for the browser. */
+  ICLOUD_CONTAINER?: string;
+  ICLOUD_API_TOKEN?: string;
+  ICLOUD_ENVIRONMENT?: string;
 };
 
 const configSchema = v.object({
@@ -23,9 +32,26 @@ const configSchema = v.object({
   ),
   /** Feature-flag environment (spec 000 §6). Default www. */
   SITE_ENV: v.optional(v.picklist(["www", "cisd", "betasd", "dev"]), "www"),
+  /** CloudKit container of the device maker's cloud sign-in ("iCloud.…"); unset: not available. */
+  ICLOUD_CONTAINER: v.optional(
+    v.union([v.literal(""), v.pipe(v.string(), v.regex(/^iCloud\.[\w.-]+$/))]),
+    "",
+  ),
+  /** The container's API token (public: made for web pages). */
+  ICLOUD_API_TOKEN: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/i))]), ""),
+  ICLOUD_ENVIRONMENT: v.optional(v.picklist(["development", "production"]), "production"),
 });
 
 export type SiteConfig = v.InferOutput<typeof configSchema>;
+
+export function cloudKitConfigOf(config: SiteConfig): CloudKitConfig | null {
+  if (!config.ICLOUD_CONTAINER || !config.ICLOUD_API_TOKEN) return null;
+  return {
+    container: config.ICLOUD_CONTAINER,
+    apiToken: config.ICLOUD_API_TOKEN,
+    environment: config.ICLOUD_ENVIRONMENT,
+  };
+}
 
 /** Parses the environment once per isolate; a bad value fails loudly at the first request. */
 export function readConfig(env: Env): SiteConfig {
@@ -33,6 +59,9 @@ export function readConfig(env: Env): SiteConfig {
     SERVICES_ORIGIN: env.SERVICES_ORIGIN,
     SERVICES_TIMEOUT_MS: env.SERVICES_TIMEOUT_MS,
     SITE_ENV: env.SITE_ENV,
+    ICLOUD_CONTAINER: env.ICLOUD_CONTAINER,
+    ICLOUD_API_TOKEN: env.ICLOUD_API_TOKEN,
+    ICLOUD_ENVIRONMENT: env.ICLOUD_ENVIRONMENT,
   });
   if (!parsed.success) throw new Error(`Invalid environment: ${v.summarize(parsed.issues)}`);
   return parsed.output;

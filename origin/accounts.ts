@@ -42,11 +42,7 @@ export async function createEmailLogin(
   binding: { deviceHash: string; clientHash: string },
   now: number,
 ): Promise<LinkRequestOutcome> {
-  const closed = await db
-    .prepare("SELECT 1 FROM users WHERE email = ? AND closed_at IS NOT NULL")
-    .bind(request.email)
-    .first();
-  if (closed) return { outcome: "closed" };
+  if (await isClosedAccount(db, request.email)) return { outcome: "closed" };
 
   const key = randomToken();
   const customToken = randomToken();
@@ -114,15 +110,46 @@ export async function useEmailLogin(
     .run();
   if (claimed.meta.changes !== 1) return { outcome: "used" };
 
-  const userId = await userIdFor(db, row.email, now);
+  return { outcome: "signedin", ...(await startSession(db, row.email, "email", now)) };
+}
+
+export type SignInMethod = "email" | "google";
+
+/** A new session for the account of `email` (made at its first sign-in), signed in by `method`. */
+export async function startSession(
+  db: D1Database,
+  email: string,
+  method: SignInMethod,
+  now: number,
+): Promise<{ session: string; state: LoginState }> {
+  const userId = await userIdFor(db, email, now);
   const session = randomToken();
   await db
-    .prepare(
-      "INSERT INTO sessions (id_hash, user_id, method, created_at, expires_at) VALUES (?, ?, 'email', ?, ?)",
-    )
-    .bind(await sha256(session), userId, now, now + sessionLifetimeSeconds * 1000)
+    .prepare("INSERT INTO sessions (id_hash, user_id, method, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
+    .bind(await sha256(session), userId, method, now, now + sessionLifetimeSeconds * 1000)
     .run();
-  return { outcome: "signedin", session, state: emailLoginState(row.email) };
+  return { session, state: loginStateOf(email, method) };
+}
+
+/** Whether the account of `email` was closed (privacy flow): it signs in no more. */
+export async function isClosedAccount(db: D1Database, email: string): Promise<boolean> {
+  const closed = await db
+    .prepare("SELECT 1 FROM users WHERE email = ? AND closed_at IS NOT NULL")
+    .bind(email)
+    .first();
+  return closed !== null;
+}
+
+/**
+ * Marks a provider's ID token used (its SHA-256): the same token cannot sign in twice, even when
+ * it leaks before it expires. False when it was used already.
+ */
+export async function claimProviderToken(db: D1Database, idToken: string, now: number): Promise<boolean> {
+  const claimed = await db
+    .prepare("INSERT INTO provider_logins (token_hash, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING")
+    .bind(await sha256(idToken), now)
+    .run();
+  return claimed.meta.changes === 1;
 }
 
 /** The account of an address, made at its first sign-in. */
@@ -142,13 +169,19 @@ export type SessionLookup = { outcome: "active"; userId: string; state: LoginSta
 export async function findSession(db: D1Database, session: string, now: number): Promise<SessionLookup> {
   const row = await db
     .prepare(
-      `SELECT sessions.user_id, sessions.expires_at, users.email, users.closed_at
+      `SELECT sessions.user_id, sessions.method, sessions.expires_at, users.email, users.closed_at
        FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.id_hash = ?`,
     )
     .bind(await sha256(session))
-    .first<{ user_id: string; expires_at: number; email: string; closed_at: number | null }>();
+    .first<{
+      user_id: string;
+      method: SignInMethod;
+      expires_at: number;
+      email: string;
+      closed_at: number | null;
+    }>();
   if (!row || now >= row.expires_at || row.closed_at !== null) return { outcome: "ended" };
-  return { outcome: "active", userId: row.user_id, state: emailLoginState(row.email) };
+  return { outcome: "active", userId: row.user_id, state: loginStateOf(row.email, row.method) };
 }
 
 export async function endSession(db: D1Database, session: string): Promise<void> {
@@ -158,12 +191,15 @@ export async function endSession(db: D1Database, session: string): Promise<void>
     .run();
 }
 
-/** Spec 002 §3 login state of an e-mail sign-in (the web provider's kind: FIREBASE, method email). */
-function emailLoginState(email: string): LoginState {
+/**
+ * Spec 002 §3 login state of a sign-in through the account service: the web provider's kind
+ * (FIREBASE), by e-mail link or with Google.
+ */
+function loginStateOf(email: string, method: SignInMethod): LoginState {
   return {
     loggedin: true,
     authenticationType: "FIREBASE",
-    method: "email",
+    method,
     storage: "account",
     hasLibraryZone: false,
     email,

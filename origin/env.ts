@@ -8,6 +8,11 @@ export type OriginEnv = {
   /** Cloudflare's `send_email` binding; with MAIL_FROM set, sign-in mail is really sent. */
   MAIL?: MailBinding;
   MAIL_FROM?: string;
+  /** The web sign-in provider's OAuth client (Google); without both, it is not available. */
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+  /** The OpenID Connect issuer of that client. Default https://accounts.google.com. */
+  OIDC_ISSUER?: string;
 };
 
 export type OriginApp = Hono<{ Bindings: OriginEnv }>;

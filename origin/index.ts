@@ -7,6 +7,7 @@ import { registerAmapi } from "./routes/amapi";
 import { registerCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
 import { registerSinks } from "./routes/sinks";
+import { registerWebProvider } from "./routes/web-provider";
 import { registerWebrec } from "./routes/webrec";
 
 export type { OriginEnv } from "./env";
@@ -25,6 +26,7 @@ export function createOrigin() {
   registerSinks(origin);
   registerWebrec(origin);
   registerAccount(origin);
+  registerWebProvider(origin);
 
   origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
   origin.onError((error) => {

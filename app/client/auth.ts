@@ -6,13 +6,13 @@ import type { SiteStorage } from "./storage";
  * initialised; the first one reporting loggedin sets the login state. Failure sets logged out and
  * auth:initialized false."
  *
- * Providers: the e-mail one (the account service; its state arrives with the page, read by the
- * server from the HttpOnly session cookie), the web provider (Google) and the device maker's
- * cloud (iCloud). A provider without credentials on this site reports `unavailable`: it is shown
- * as not available, never as signed out by a fake success.
+ * The two providers: the web provider (the account service: e-mail links and Google; its state
+ * arrives with the page, read by the server from the HttpOnly session cookie) and the device
+ * maker's cloud (iCloud, app/client/cloud-auth.ts). A provider without credentials on this site
+ * reports `unavailable`: it is shown as not available, never as signed out by a fake success.
  */
 
-export type ProviderName = "email" | "google" | "icloud";
+export type ProviderName = "web" | "icloud";
 
 export type ProviderReport =
   | { status: "loggedin"; state: LoginState }
@@ -58,19 +58,16 @@ export function signInFlags(login: LoginState | null): { aa: boolean; ea: boolea
   };
 }
 
-/** The e-mail provider: the state the server read from the session cookie with this page. */
-export function emailProvider(account: LoginState | null): AuthProvider {
+/** The web provider (e-mail link or Google): the state the server read from the session cookie. */
+export function webProvider(account: LoginState | null): AuthProvider {
   return {
-    name: "email",
+    name: "web",
     init: async () => (account ? { status: "loggedin", state: account } : { status: "loggedout" }),
   };
 }
 
-/**
- * A provider this site has no credentials for (no OAuth client for Google, no CloudKit container
- * for iCloud in its configuration): not available.
- */
-export function unavailableProvider(name: Exclude<ProviderName, "email">): AuthProvider {
+/** A provider this site has no credentials for (no CloudKit container configured): not available. */
+export function unavailableProvider(name: ProviderName): AuthProvider {
   return { name, init: async () => ({ status: "unavailable" }) };
 }
 

@@ -1,12 +1,13 @@
-import type { LoginState } from "../../edge/account";
+import type { CloudKitConfig, LoginState } from "../../edge/account";
 import type { LanguageKey } from "../../edge/languages";
 import {
   type AuthState,
   clearSignedInStorage,
-  emailProvider,
   initAuth,
+  type ProviderReport,
   signInFlags,
   unavailableProvider,
+  webProvider,
 } from "./auth";
 import {
   type BeaconSender,
@@ -17,6 +18,7 @@ import {
 } from "./beacons";
 import { type Bridge, installBridge } from "./bridge";
 import { beaconOverBridge, registerAppCommands, type SharePopup } from "./bridge-commands";
+import { type CloudProvider, cloudProvider } from "./cloud-auth";
 import { cookiesEnabled, describeBrowser, type SupportNotice, watchOnline } from "./environment";
 import { loadBrowserFeatureConfig } from "./features";
 import { inAppSupportNotice, interceptDeepLinks, type UserFlags, userFlagsOf } from "./in-app";
@@ -42,6 +44,8 @@ export type RuntimeOptions = {
   inid: string | undefined;
   /** The signed-in account the server read from the session cookie, or null. */
   account: LoginState | null;
+  /** The device maker's cloud sign-in (CloudKit), or null where it is not configured. */
+  cloudKit: CloudKitConfig | null;
   /** Client-side navigation (Remix's navigate). */
   navigate: (path: string) => void;
   openPopup: (popup: SharePopup) => void;
@@ -65,6 +69,14 @@ export type SiteRuntime = {
   auth(): AuthState;
   /** The account changed under the page (signed in or out, the root data revalidated). */
   setAccount(account: LoginState | null): void;
+  /** The web auth token the iCloud sign-in popup brought back; true once it signs in. */
+  signInWithCloudToken(token: string): Promise<boolean>;
+  /** Spec 002 §4 "Logout clears … stored tokens and cached tags": the browser's part of signing out. */
+  signOut(): void;
+  /** Calls `listener` whenever the auth state changes (init, a cloud sign-in, a poll). */
+  onAuth(listener: (state: AuthState) => void): () => void;
+  /** The cloud provider, where CloudKit is configured: its sign-in address and token hand-over. */
+  cloud: CloudProvider | undefined;
   /** A page view: the per-page statistic, and the 2500 ms navigation-timeout clock. */
   pageview(page: { screenname: string; path: string }): void;
   dispose(): void;
@@ -85,6 +97,29 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
   const browser = describeBrowser(navigator.userAgent, navigator.maxTouchPoints);
   let auth: AuthState = { phase: "notstarted" };
   const login = () => (auth.phase === "initialized" ? auth.login : null);
+  const authListeners = new Set<(state: AuthState) => void>();
+  const setAuth = (next: AuthState) => {
+    auth = next;
+    if (next.phase === "initialized" && next.login) storage.set("loggedin", true);
+    for (const listener of authListeners) listener(next);
+  };
+  const cloud = options.cloudKit
+    ? cloudProvider(options.cloudKit, {
+        fetch: (url) => fetch(url, { headers: { accept: "application/json" } }),
+        storage,
+        setTimeout: (run, ms) => window.setTimeout(run, ms),
+        clearTimeout: (handle) => window.clearTimeout(handle as number),
+      })
+    : undefined;
+  /** A report of the cloud provider after init: the server's account wins, else the cloud's. */
+  const applyCloudReport = (report: ProviderReport) => {
+    if (auth.phase !== "initialized" || options.account) return;
+    if (report.status === "loggedin") setAuth({ ...auth, login: report.state });
+    else if (auth.login?.method === "icloud") {
+      clearSignedInStorage(storage);
+      setAuth({ ...auth, login: null });
+    }
+  };
   const beacons = createBeaconSender({
     suppressed: options.beaconsSuppressed,
     country: options.country,
@@ -162,14 +197,12 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       cookiesEnabled({ cookieEnabled: navigator.cookieEnabled, storageWorks: storage.isAvailable }),
     loadUser: async () => {
       const state = await initAuth(
-        [emailProvider(options.account), unavailableProvider("google"), unavailableProvider("icloud")],
-        (next) => {
-          auth = next;
-        },
+        [webProvider(options.account), cloud ?? unavailableProvider("icloud")],
+        setAuth,
       );
       const loggedin = state.phase === "initialized" && state.login !== null;
-      if (loggedin) storage.set("loggedin", true);
-      else clearSignedInStorage(storage);
+      if (!loggedin) clearSignedInStorage(storage);
+      if (cloud) cleanups.push(cloud.attach(applyCloudReport));
       return { loggedin };
     },
     loadFeatures: () => loadBrowserFeatureConfig(),
@@ -196,11 +229,28 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     netlog,
     userFlags,
     auth: () => auth,
+    cloud,
+    onAuth(listener) {
+      authListeners.add(listener);
+      return () => authListeners.delete(listener);
+    },
     setAccount(account) {
       if (auth.phase !== "initialized") return;
-      auth = { ...auth, login: account };
-      if (account) storage.set("loggedin", true);
-      else clearSignedInStorage(storage);
+      if (account) return setAuth({ ...auth, login: account });
+      // The page's account is the web provider's; a cloud sign-in is the cloud provider's own.
+      if (auth.login?.method === "icloud") return;
+      clearSignedInStorage(storage);
+      setAuth({ ...auth, login: null });
+    },
+    async signInWithCloudToken(token) {
+      if (!cloud) return false;
+      const report = await cloud.acceptToken(token).catch(() => ({ status: "loggedout" }) as const);
+      applyCloudReport(report);
+      return report.status === "loggedin";
+    },
+    signOut() {
+      clearSignedInStorage(storage);
+      if (auth.phase === "initialized") setAuth({ ...auth, login: null });
     },
     onUserFlags(listener) {
       userListeners.add(listener);
@@ -217,6 +267,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     dispose() {
       navigation?.complete();
       userListeners.clear();
+      authListeners.clear();
       for (const cleanup of cleanups) cleanup();
     },
   };

@@ -2,6 +2,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { LoginState } from "../../edge/account";
+import { useRuntime, useSignedInAccount } from "./runtime";
 
 /** A sign-in screen: one card with its heading first (the page's h1) and what follows. */
 export function AccountScreen({ title, children }: { title: string; children: ReactNode }) {
@@ -25,9 +26,17 @@ function useReturnPath(pathPrefix: string): string | undefined {
  * The header's account area: "Sign in" for a visitor, the account menu (address, sign out) for a
  * signed-in person. A `<details>` menu: it opens and closes with the keyboard and without script.
  */
-export function AccountArea({ account, pathPrefix }: { account: LoginState | null; pathPrefix: string }) {
+export function AccountArea({
+  account: serverAccount,
+  pathPrefix,
+}: {
+  account: LoginState | null;
+  pathPrefix: string;
+}) {
   const { t } = useTranslation("common");
   const returnPath = useReturnPath(pathPrefix);
+  const account = useSignedInAccount(serverAccount);
+  const runtime = useRuntime();
   if (!account) {
     const query = returnPath ? `?${new URLSearchParams({ redirect: returnPath })}` : "";
     return (
@@ -45,7 +54,7 @@ export function AccountArea({ account, pathPrefix }: { account: LoginState | nul
       </summary>
       <div className="account-menu__panel">
         <p className="account-menu__who">{t("account.signedInAs", { email: account.email })}</p>
-        <Form method="post" action={`${pathPrefix}/logout`}>
+        <Form method="post" action={`${pathPrefix}/logout`} onSubmit={() => runtime?.signOut()}>
           {returnPath ? <input type="hidden" name="redirect" value={returnPath} /> : null}
           <button type="submit" className="button button--quiet">
             {t("account.signOut")}

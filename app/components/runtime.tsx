@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { UserFlags } from "~/client/in-app";
 import type { RuntimeNotice, SiteRuntime } from "~/client/runtime";
 import type { RootData } from "~/root";
+import type { LoginState } from "../../edge/account";
 
 const RuntimeContext = createContext<SiteRuntime | undefined>(undefined);
 const UserFlagsContext = createContext<UserFlags | undefined>(undefined);
@@ -11,6 +12,25 @@ const UserFlagsContext = createContext<UserFlags | undefined>(undefined);
 /** The browser runtime (beacons, storage, bridge); undefined during SSR and before start-up. */
 export function useRuntime(): SiteRuntime | undefined {
   return useContext(RuntimeContext);
+}
+
+/**
+ * The signed-in account as the browser knows it: the server's (web provider) until the runtime's
+ * auth init has settled, then the auth state, which also knows a cloud (iCloud) sign-in.
+ */
+export function useSignedInAccount(serverAccount: LoginState | null): LoginState | null {
+  const runtime = useRuntime();
+  const [login, setLogin] = useState<LoginState | null | undefined>(undefined);
+  useEffect(() => {
+    if (!runtime) return;
+    const read = () => {
+      const auth = runtime.auth();
+      setLogin(auth.phase === "initialized" ? auth.login : undefined);
+    };
+    read();
+    return runtime.onAuth(read);
+  }, [runtime]);
+  return login === undefined ? serverAccount : login;
 }
 
 /**
@@ -45,6 +65,7 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
         webId: data.webId,
         inid: data.inid,
         account: data.account,
+        cloudKit: data.cloudKit,
         navigate: (path) => navigate(path),
         openPopup: (popup) => navigate(popup.path, { state: { share: popup.data } }),
         onNotices: setNotices,

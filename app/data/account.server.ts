@@ -4,8 +4,15 @@ import {
   emailRequestRetries,
   type LinkRefusal,
   linkRefusalSchema,
+  type Providers,
+  providersSchema,
+  readWebProviderCookie,
   type ValidationPlatform,
+  type WebProviderRefusal,
+  webProviderCookie,
+  webProviderRefusalSchema,
 } from "../../edge/account";
+import { randomUrlToken, s256Challenge } from "../../edge/oidc";
 import { localizedPath } from "../../edge/path";
 import { accountCall } from "../../edge/session";
 import { platformOf } from "../../edge/user-agent";
@@ -85,6 +92,100 @@ export async function signOut(
   const response = await accountCall(services, request, "logout", { method: "POST" });
   await response.body?.cancel();
   return { ok: response.status === 204, setCookies: response.headers.getSetCookie() };
+}
+
+/** Which providers can sign in (the account service knows its credentials); e-mail only if it cannot say. */
+export async function signInProviders({ services }: Context, request: Request): Promise<Providers> {
+  const response = await accountCall(services, request, "providers");
+  const parsed = v.safeParse(providersSchema, await response.json().catch(() => undefined));
+  return parsed.success ? parsed.output : { email: true, google: false };
+}
+
+const isSecure = (request: Request) => new URL(request.url).protocol === "https:";
+const callbackUri = (edge: Context["edge"], request: Request) =>
+  new URL(localizedPath(edge.lang, "/login/google/callback"), request.url).href;
+
+/**
+ * Starts a web-provider sign-in: a fresh state, nonce and PKCE verifier for this browser (kept in
+ * its `tw_oidc` cookie), and the provider's authorization address with their S256 challenge.
+ */
+export async function startWebProviderSignIn(
+  { edge, services }: Context,
+  request: Request,
+  input: { redirect: string | undefined; popup: boolean },
+): Promise<
+  { outcome: "redirect"; location: string; setCookie: string } | { outcome: "unavailable" | "failed" }
+> {
+  const transaction = {
+    state: randomUrlToken(),
+    nonce: randomUrlToken(),
+    verifier: randomUrlToken(),
+    ...input,
+  };
+  const response = await accountCall(services, request, "login/google/authorize", {
+    method: "POST",
+    body: {
+      redirectUri: callbackUri(edge, request),
+      state: transaction.state,
+      nonce: transaction.nonce,
+      codeChallenge: await s256Challenge(transaction.verifier),
+    },
+  });
+  const body = (await response.json().catch(() => undefined)) as { authorizationUrl?: unknown } | undefined;
+  if (response.status === 404) return { outcome: "unavailable" };
+  if (response.status !== 200 || typeof body?.authorizationUrl !== "string") return { outcome: "failed" };
+  return {
+    outcome: "redirect",
+    location: body.authorizationUrl,
+    setCookie: webProviderCookie(transaction, isSecure(request)),
+  };
+}
+
+export type WebProviderCallback =
+  | { outcome: "signedin"; redirect: string | undefined; popup: boolean; setCookies: string[] }
+  | {
+      outcome: WebProviderRefusal | "invalidstate" | "declined" | "failed";
+      redirect: string | undefined;
+      popup: boolean;
+      setCookies: string[];
+    };
+
+/**
+ * The provider sent the browser back (RFC 6749 §4.1.2): `state` must be the one this browser
+ * started with (else `invalidstate`, spec 002 §8), `access_denied` is the person's own refusal,
+ * any other error or a refused code fails. The transaction cookie is spent either way.
+ */
+export async function finishWebProviderSignIn(
+  { edge, services }: Context,
+  request: Request,
+): Promise<WebProviderCallback> {
+  const url = new URL(request.url);
+  const transaction = readWebProviderCookie(request.headers.get("cookie"));
+  const spent = [webProviderCookie(null, isSecure(request))];
+  const where = { redirect: transaction?.redirect, popup: transaction?.popup ?? false };
+  if (!transaction || url.searchParams.get("state") !== transaction.state) {
+    return { outcome: "invalidstate", ...where, setCookies: spent };
+  }
+  const error = url.searchParams.get("error");
+  if (error !== null) {
+    return { outcome: error === "access_denied" ? "declined" : "failed", ...where, setCookies: spent };
+  }
+  const response = await accountCall(services, request, "login/google", {
+    method: "POST",
+    body: {
+      redirectUri: callbackUri(edge, request),
+      code: (url.searchParams.get("code") ?? "").slice(0, 2048),
+      codeVerifier: transaction.verifier,
+      nonce: transaction.nonce,
+    },
+  });
+  const setCookies = [...spent, ...response.headers.getSetCookie()];
+  if (response.status === 200) {
+    await response.body?.cancel();
+    return { outcome: "signedin", ...where, setCookies };
+  }
+  const refusal = v.safeParse(webProviderRefusalSchema, await response.json().catch(() => undefined));
+  return { outcome: refusal.success ? refusal.output.reason : "failed", ...where, setCookies };
 }
 
 /** The Set-Cookie headers of a loader's or action's answer. */

@@ -1,4 +1,10 @@
-import { data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
+import {
+  data,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  redirect,
+} from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { AccountScreen } from "~/components/account";
@@ -18,6 +24,10 @@ import { localizedPath } from "../../edge/path";
 // its own screen and status.
 
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
+
+// A sign-in landing belongs to one browser at one moment: no cache keeps it. (Remix puts a
+// loader's own headers on the document only through this export; cookies it passes on itself.)
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
 type Refusal = "expired" | "used" | "wrongdevice" | "unknown" | "notoken" | "failed";
 

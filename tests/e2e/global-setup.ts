@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import type { TestProject } from "vitest/node";
+import { standInClient, startStandInIssuer } from "./stand-in-issuer";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -35,11 +36,27 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
 }
 
 // Starts the built site with `wrangler dev` on a free port for the browser tests, and stops it.
+// Its web sign-in provider is a stand-in OpenID issuer on another free port (stand-in-issuer.ts).
 export default async function setup(project: TestProject) {
   const port = await freePort();
+  const issuer = await startStandInIssuer(await freePort());
   const child = spawn(
     "npx",
-    ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"],
+    [
+      "wrangler",
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--show-interactive-dev-session=false",
+      "--var",
+      `GOOGLE_CLIENT_ID:${standInClient.id}`,
+      "--var",
+      `GOOGLE_CLIENT_SECRET:${standInClient.secret}`,
+      "--var",
+      `OIDC_ISSUER:${issuer.url}`,
+    ],
     { stdio: ["ignore", "pipe", "pipe"], detached: true, env: { ...process.env, NO_D1_WARNING: "true" } },
   );
   let output = "";
@@ -59,5 +76,6 @@ export default async function setup(project: TestProject) {
   project.provide("baseURL", baseURL);
   return () => {
     if (child.pid) process.kill(-child.pid, "SIGTERM");
+    issuer.server.close();
   };
 }

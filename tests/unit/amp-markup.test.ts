@@ -16,6 +16,7 @@ import { ampView as landingAmpView } from "../../app/routes/($lang).charts._inde
 import { ampView as companyAmpView } from "../../app/routes/($lang).company/route";
 import { ampView as chartAmpView } from "../../app/routes/($lang).top-200.$country.($include)/route";
 import { ampView as trackAmpView } from "../../app/routes/($lang).track.$key.$alias/route";
+import { type Env, readConfig } from "../../edge/env";
 import { resolveRequest } from "../../edge/request-context";
 import { stylesheetFiles, stylesheetText } from "../amp-stylesheets";
 import { describeErrors, validateAmp } from "../amp-validator";
@@ -35,7 +36,7 @@ function contextFor(url: string) {
   const request = new Request(url, { headers: { "user-agent": "Mozilla/5.0" } });
   const edge = resolveRequest(request, undefined);
   // rootData and requestMeta read the edge only.
-  const context = { edge } as unknown as AppLoadContext;
+  const context = { edge, config: readConfig({} as Env), account: null } as unknown as AppLoadContext;
   return { request, context, root: rootData(context, request) };
 }
 

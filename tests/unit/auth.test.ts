@@ -2,10 +2,10 @@ import { describe, expect, test } from "vitest";
 import {
   type AuthProvider,
   type AuthState,
-  emailProvider,
   initAuth,
   signInFlags,
   unavailableProvider,
+  webProvider,
 } from "../../app/client/auth";
 import type { LoginState } from "../../edge/account";
 
@@ -32,25 +32,24 @@ const reporting = (name: AuthProvider["name"], login: LoginState | null, delayMs
 describe("spec 002 §4 auth init", () => {
   test("not started → initializing → initialized, once every provider has reported", async () => {
     const phases: AuthState["phase"][] = [];
-    const settled = await initAuth(
-      [emailProvider(null), unavailableProvider("google"), unavailableProvider("icloud")],
-      (next) => phases.push(next.phase),
+    const settled = await initAuth([webProvider(null), unavailableProvider("icloud")], (next) =>
+      phases.push(next.phase),
     );
     expect(phases).toEqual(["initializing", "initialized"]);
-    expect(settled).toEqual({ phase: "initialized", initialized: true, login: null, available: ["email"] });
+    expect(settled).toEqual({ phase: "initialized", initialized: true, login: null, available: ["web"] });
   });
 
   test("the first provider (in order) reporting loggedin sets the state, however slow", async () => {
     const settled = await initAuth(
-      [reporting("email", state("email"), 20), reporting("icloud", state("icloud"), 0)],
+      [reporting("web", state("email"), 20), reporting("icloud", state("icloud"), 0)],
       () => {},
     );
     expect(settled).toMatchObject({ login: { method: "email" } });
   });
 
   test("a failing provider: logged out and initialized false", async () => {
-    const failing: AuthProvider = { name: "google", init: () => Promise.reject(new Error("offline")) };
-    const settled = await initAuth([emailProvider(state("email")), failing], () => {});
+    const failing: AuthProvider = { name: "icloud", init: () => Promise.reject(new Error("offline")) };
+    const settled = await initAuth([webProvider(state("email")), failing], () => {});
     expect(settled).toEqual({ phase: "initialized", initialized: false, login: null, available: [] });
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { type Env, readConfig } from "../../edge/env";
+import { cloudKitConfigOf, type Env, readConfig } from "../../edge/env";
 
 function env(vars: Partial<Env>): Env {
   return vars as Env;
@@ -22,6 +22,37 @@ test.each([
   expect(() => readConfig(env(vars))).toThrow(message);
 });
 
-test("defaults: the embedded origin, 8 s upstream timeout", () => {
-  expect(readConfig(env({}))).toEqual({ SERVICES_ORIGIN: "", SERVICES_TIMEOUT_MS: 8000, SITE_ENV: "www" });
+test("defaults: the embedded origin, 8 s upstream timeout, no cloud sign-in", () => {
+  const config = readConfig(env({}));
+  expect(config).toEqual({
+    SERVICES_ORIGIN: "",
+    SERVICES_TIMEOUT_MS: 8000,
+    SITE_ENV: "www",
+    ICLOUD_CONTAINER: "",
+    ICLOUD_API_TOKEN: "",
+    ICLOUD_ENVIRONMENT: "production",
+  });
+  expect(cloudKitConfigOf(config)).toBeNull();
+});
+
+test.each([
+  [
+    "a container that is not iCloud's",
+    { ICLOUD_CONTAINER: "com.example.app", ICLOUD_API_TOKEN: "a".repeat(64) },
+  ],
+  ["an API token that is not one", { ICLOUD_CONTAINER: "iCloud.com.example", ICLOUD_API_TOKEN: "secret" }],
+  ["an unknown CloudKit environment", { ICLOUD_ENVIRONMENT: "staging" }],
+])("the cloud sign-in settings are checked: %s fails loudly", (_name, vars) => {
+  expect(() => readConfig(env(vars))).toThrow("Invalid environment");
+});
+
+test("a container and its API token make the cloud sign-in available", () => {
+  const config = readConfig(
+    env({ ICLOUD_CONTAINER: "iCloud.com.tunewave.web", ICLOUD_API_TOKEN: "f".repeat(64) }),
+  );
+  expect(cloudKitConfigOf(config)).toEqual({
+    container: "iCloud.com.tunewave.web",
+    apiToken: "f".repeat(64),
+    environment: "production",
+  });
 });

@@ -6,33 +6,7 @@ import { linksPerAddress, linksPerClient } from "../../edge/account";
 // Sign-in end to end inside workerd: the account service, the link's landing, the session, the
 // status endpoint, sign-out, and what a shared cache may see.
 
-const site = "http://tunewave.test";
-const agent = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36";
-let clients = 0;
-
-/** A browser: its own cookie jar and IP address. */
-function browser() {
-  clients += 1;
-  const ip = `198.51.100.${clients}`;
-  const jar = new Map<string, string>();
-  async function fetchAs(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    headers.set("user-agent", agent);
-    headers.set("cf-connecting-ip", ip);
-    if (jar.size > 0) headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
-    const response = await SELF.fetch(`${site}${path}`, { ...init, headers, redirect: "manual" });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair = ""] = cookie.split(";");
-      const [name = "", value = ""] = pair.split("=");
-      if (/Max-Age=0/.test(cookie)) jar.delete(name);
-      else jar.set(name, value);
-    }
-    return response;
-  }
-  return { fetch: fetchAs, jar, ip };
-}
-
-type Browser = ReturnType<typeof browser>;
+import { agent, type Browser, browser, site } from "./browser-jar";
 
 function askForLink(who: Browser, body: Record<string, unknown>) {
   return who.fetch("/services/account/login/email", {
@@ -429,4 +403,12 @@ describe("the outbox", () => {
     expect(html).toContain("uma@example.com");
     expect(html).toMatch(/<a href="http:\/\/tunewave\.test\/validate-email\/web\?key=/);
   });
+});
+
+test("a refused link's screen is kept by no cache", async () => {
+  const answer = await browser().fetch(
+    "/validate-email/web?key=AAAAAAAAAAAAAAAAAAAAAA&customtoken=BBBBBBBBBBBBBBBBBBBBBB",
+  );
+  expect(answer.status).toBe(404);
+  expect(answer.headers.get("cache-control")).toBe("no-store");
 });

@@ -6,16 +6,18 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import * as v from "valibot";
+import { onSignInMessage, openLoginPopup } from "~/client/login-popup";
 import { AccountScreen } from "~/components/account";
 import { useRuntime } from "~/components/runtime";
-import { cookieHeaders, requestEmailLink } from "~/data/account.server";
+import { cookieHeaders, requestEmailLink, signInProviders } from "~/data/account.server";
 import { requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { emailLinkLifetimeMs, emailSchema, safeRedirectPath } from "../../../edge/account";
+import { cloudKitConfigOf } from "../../../edge/env";
 import { localizedPath } from "../../../edge/path";
 
 // The e-mail entry screen and, once the link is sent, "check your email" (spec 000 §2 login
@@ -30,8 +32,11 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   // Signed in already: on to where the sign-in was meant to lead.
   if (context.account) throw redirect(returnPath ?? localizedPath(lang, "/"));
   const { t } = createI18n(lang, ["common"]);
+  const providers = await signInProviders(context, request);
   return {
     title: t("common:pageTitle.login"),
+    googleAvailable: providers.google,
+    icloudAvailable: cloudKitConfigOf(context.config) !== null,
     returnPath: returnPath ?? null,
     facebookHref: localizedPath(lang, "/login/facebook"),
     googleHref: localizedPath(lang, "/login/google"),
@@ -74,8 +79,61 @@ const messageKeys = {
   failed: "errors.sendFailed",
 } as const;
 
+/**
+ * "Continue with iCloud": Apple's sign-in in the login popup (spec 002 §9 600×500), its outcome
+ * from this site's /login/icloud/complete; the popup blocked → the spec's alert.
+ */
+function CloudSignIn({
+  available,
+  returnPath,
+  t,
+}: {
+  available: boolean;
+  returnPath: string | null;
+  t: (key: string) => string;
+}) {
+  const runtime = useRuntime();
+  const [message, setMessage] = useState<"popupBlocked" | "failed" | null>(null);
+  useEffect(() => {
+    if (!runtime?.cloud) return;
+    const unsubscribe = onSignInMessage(window, async (signIn) => {
+      if (signIn.provider !== "icloud") return;
+      const signedIn = signIn.token ? await runtime.signInWithCloudToken(signIn.token) : false;
+      if (signedIn) window.location.assign(returnPath ?? "/");
+      else setMessage("failed");
+    });
+    return unsubscribe;
+  }, [runtime, returnPath]);
+  if (!available) {
+    return (
+      <p className="account-provider">
+        <span>{t("login.icloud")}</span>
+        <span className="muted">{t("login.notAvailable")}</span>
+      </p>
+    );
+  }
+  const open = () => {
+    const url = runtime?.cloud?.signInUrl();
+    if (!url) return setMessage("failed");
+    setMessage(openLoginPopup(window, url) ? null : "popupBlocked");
+  };
+  return (
+    <div className="account-provider">
+      <button type="button" className="link-button" onClick={open} disabled={!runtime}>
+        {t("login.icloud")}
+      </button>
+      {message ? (
+        <p className="account-message" role="alert">
+          {t(message === "popupBlocked" ? "login.popupBlocked" : "login.icloudFailed")}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export default function Login() {
-  const { strings, returnPath, facebookHref, googleHref } = useLoaderData<typeof loader>();
+  const { strings, returnPath, facebookHref, googleHref, googleAvailable, icloudAvailable } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = usePageStrings("account", strings);
@@ -147,13 +205,14 @@ export default function Login() {
       <section className="account-providers" aria-labelledby="login-other">
         <h2 id="login-other">{t("login.otherWays")}</h2>
         <p className="account-provider">
-          <Link to={googleHref}>{t("login.google")}</Link>
-          <span className="muted">{t("login.notAvailable")}</span>
+          <Link
+            to={returnPath ? `${googleHref}?${new URLSearchParams({ redirect: returnPath })}` : googleHref}
+          >
+            {t("login.google")}
+          </Link>
+          {googleAvailable ? null : <span className="muted">{t("login.notAvailable")}</span>}
         </p>
-        <p className="account-provider">
-          <span>{t("login.icloud")}</span>
-          <span className="muted">{t("login.notAvailable")}</span>
-        </p>
+        <CloudSignIn available={icloudAvailable} returnPath={returnPath} t={t} />
         <p className="account-provider">
           <Link to={facebookHref}>{t("login.facebookEnded")}</Link>
         </p>

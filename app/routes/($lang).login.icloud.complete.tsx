@@ -1,0 +1,72 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { reportToOpener } from "~/client/login-popup";
+import { AccountScreen } from "~/components/account";
+import { requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { usePageStrings } from "~/strings";
+import accountStyles from "~/styles/account.css";
+import { localizedPath } from "../../edge/path";
+
+// Where Apple sends the iCloud sign-in popup back: the CloudKit API token's "URL Redirect" sign-in
+// callback, with `ckWebAuthToken`. The token goes to the page that opened the popup (only that
+// page, of this site: postMessage with this origin) and the popup closes; the token never reaches
+// the server. Opened without an opener (a copied link), it says where to go on.
+
+export const links = () => [{ rel: "stylesheet", href: accountStyles }];
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { lang } = context.edge;
+  const { t } = createI18n(lang, ["account"]);
+  return {
+    title: t("account:pageTitle.icloud"),
+    loginHref: localizedPath(lang, "/login"),
+    strings: pickResources(lang, ["account"]).account,
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [
+        { title: data.title },
+        { name: "robots", content: "noindex" },
+        { name: "referrer", content: "no-referrer" },
+      ]
+    : [];
+
+export default function CloudSignInComplete() {
+  const { loginHref, strings } = useLoaderData<typeof loader>();
+  const { t } = usePageStrings("account", strings);
+  const [reported, setReported] = useState<boolean | null>(null);
+  useEffect(() => {
+    const token = new URLSearchParams(window.location.search).get("ckWebAuthToken");
+    // The token leaves the address bar and the history at once.
+    window.history.replaceState(null, "", window.location.pathname);
+    setReported(
+      reportToOpener(window, {
+        type: "tw-signin",
+        provider: "icloud",
+        outcome: token ? "signedin" : "failed",
+        token: token ?? undefined,
+      }),
+    );
+  }, []);
+  return (
+    <AccountScreen title={t("login.icloud")}>
+      {reported === false ? (
+        <>
+          <p className="account-message" role="alert">
+            {t("login.icloudFailed")}
+          </p>
+          <Link to={loginHref} className="button" reloadDocument>
+            {t("login.tryAgain")}
+          </Link>
+        </>
+      ) : (
+        <p role="status">{t("login.signedIn")}</p>
+      )}
+    </AccountScreen>
+  );
+}

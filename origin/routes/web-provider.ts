@@ -1,0 +1,145 @@
+import type { Context } from "hono";
+import {
+  sessionCookie,
+  type WebProviderRefusal,
+  webProviderAuthorizeSchema,
+  webProviderCallbackPath,
+  webProviderSignInSchema,
+} from "../../edge/account";
+import {
+  authorizationUrl,
+  discover,
+  exchangeCode,
+  OidcError,
+  type ProviderMetadata,
+  verifyIdToken,
+} from "../../edge/oidc";
+import { claimProviderToken, isClosedAccount, startSession } from "../accounts";
+import type { OriginApp, OriginEnv } from "../env";
+import { cachePolicy, invalidParam, parseParams } from "../http";
+
+// The web sign-in provider (spec 002 §7, issue 20): Google through OpenID Connect's code flow with
+// PKCE. The account service holds the client secret, exchanges the code and verifies the ID token;
+// the site only carries the browser there and back (app/routes/($lang).login.google.*).
+
+type Ctx = Context<{ Bindings: OriginEnv }>;
+
+const defaultIssuer = "https://accounts.google.com";
+
+type WebProvider = { issuer: string; clientId: string; clientSecret: string };
+
+/** The configured client, or undefined: without credentials the provider is not available. */
+export function webProviderOf(env: OriginEnv): WebProvider | undefined {
+  if (!env.GOOGLE_CLIENT_ID || !env.GOOGLE_CLIENT_SECRET) return undefined;
+  return {
+    issuer: env.OIDC_ISSUER || defaultIssuer,
+    clientId: env.GOOGLE_CLIENT_ID,
+    clientSecret: env.GOOGLE_CLIENT_SECRET,
+  };
+}
+
+/** Discovery answers change rarely: kept per isolate for an hour, per issuer. */
+const metadataLifetimeMs = 60 * 60 * 1000;
+const discovered = new Map<string, { metadata: ProviderMetadata; until: number }>();
+
+async function metadataOf(issuer: string): Promise<ProviderMetadata> {
+  const known = discovered.get(issuer);
+  if (known && known.until > Date.now()) return known.metadata;
+  const metadata = await discover((request) => fetch(request), issuer);
+  discovered.set(issuer, { metadata, until: Date.now() + metadataLifetimeMs });
+  return metadata;
+}
+
+function noStore(body: unknown, status: number, cookies: string[] = []): Response {
+  const headers = new Headers({
+    "Content-Type": "application/json; charset=UTF-8",
+    "Cache-Control": cachePolicy.never,
+  });
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+const refusal = (reason: WebProviderRefusal, status: number) =>
+  noStore({ error: "unauthorized", reason }, status);
+
+/** The redirect_uri must be this site's callback: a code is never sent anywhere else. */
+function checkedRedirectUri(c: Ctx, redirectUri: string): string {
+  const url = new URL(redirectUri);
+  if (url.origin !== new URL(c.req.url).origin || !webProviderCallbackPath.test(url.pathname) || url.search) {
+    throw invalidParam("redirectUri must be this site's /login/google/callback");
+  }
+  return url.href;
+}
+
+async function jsonBody(c: Ctx): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw invalidParam("The body is not JSON");
+  }
+}
+
+export function registerWebProvider(origin: OriginApp) {
+  /** Which providers can sign in here. */
+  origin.get("/account/providers", (c) =>
+    noStore({ email: true, google: webProviderOf(c.env) !== undefined }, 200),
+  );
+
+  /** The provider's authorization address for this browser's state, nonce and S256 challenge. */
+  origin.post("/account/login/google/authorize", async (c) => {
+    const provider = webProviderOf(c.env);
+    const request = parseParams(webProviderAuthorizeSchema, await jsonBody(c));
+    const redirectUri = checkedRedirectUri(c, request.redirectUri);
+    if (!provider) return refusal("unavailable", 404);
+    try {
+      const metadata = await metadataOf(provider.issuer);
+      return noStore(
+        {
+          authorizationUrl: authorizationUrl(metadata, {
+            ...request,
+            redirectUri,
+            clientId: provider.clientId,
+          }),
+        },
+        200,
+      );
+    } catch (error) {
+      console.error("web provider: discovery failed:", error);
+      return noStore({ error: "serviceerror", message: "The sign-in provider did not answer" }, 502);
+    }
+  });
+
+  /** The code that came back: exchanged with its verifier, the ID token checked, a session made. */
+  origin.post("/account/login/google", async (c) => {
+    const provider = webProviderOf(c.env);
+    const request = parseParams(webProviderSignInSchema, await jsonBody(c));
+    const redirectUri = checkedRedirectUri(c, request.redirectUri);
+    if (!provider) return refusal("unavailable", 404);
+    const now = Date.now();
+    try {
+      const metadata = await metadataOf(provider.issuer);
+      const fetcher = (outbound: Request) => fetch(outbound);
+      const idToken = await exchangeCode(fetcher, metadata, {
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+        code: request.code,
+        redirectUri,
+        codeVerifier: request.codeVerifier,
+      });
+      const claims = await verifyIdToken(fetcher, metadata, idToken, {
+        clientId: provider.clientId,
+        nonce: request.nonce,
+        nowSeconds: Math.floor(now / 1000),
+      });
+      const email = claims.email.toLowerCase();
+      if (await isClosedAccount(c.env.DB, email)) return refusal("closed", 404);
+      if (!(await claimProviderToken(c.env.DB, idToken, now))) return refusal("replayed", 409);
+      const { session, state } = await startSession(c.env.DB, email, "google", now);
+      return noStore(state, 200, [sessionCookie(session, new URL(c.req.url).protocol === "https:")]);
+    } catch (error) {
+      if (!(error instanceof OidcError)) throw error;
+      console.error(`web provider: ${error.reason}: ${error.message}`);
+      return refusal("refused", 401);
+    }
+  });
+}
