@@ -105,3 +105,22 @@ export function answerContext(
 ): AnswerContext {
   return { country, lang, platform, now: new Date() };
 }
+
+/** An account-service answer: JSON that belongs to one browser, so no cache keeps it. */
+export function noStoreJson(body: unknown, status: number, cookies: readonly string[] = []): Response {
+  const headers = new Headers({
+    "Content-Type": "application/json; charset=UTF-8",
+    "Cache-Control": cachePolicy.never,
+  });
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+  return new Response(body === null ? null : JSON.stringify(body), { status, headers });
+}
+
+/** A JSON request body; anything else is an invalidparam error. */
+export async function jsonBody(c: Context): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw invalidParam("The body is not JSON");
+  }
+}

@@ -10,8 +10,9 @@ const encodeJson = (value: unknown) => b64url(new TextEncoder().encode(JSON.stri
 
 export type StandInIssuer = Awaited<ReturnType<typeof createIssuer>>;
 
-export async function createIssuer(issuer: string, clientId: string) {
-  const keys = (await crypto.subtle.generateKey(
+/** An RS256 key pair. */
+async function newKeyPair(): Promise<CryptoKeyPair> {
+  return (await crypto.subtle.generateKey(
     {
       name: "RSASSA-PKCS1-v1_5",
       modulusLength: 2048,
@@ -21,6 +22,10 @@ export async function createIssuer(issuer: string, clientId: string) {
     true,
     ["sign", "verify"],
   )) as CryptoKeyPair;
+}
+
+export async function createIssuer(issuer: string, clientId: string) {
+  const keys = await newKeyPair();
   const publicJwk = (await crypto.subtle.exportKey("jwk", keys.publicKey)) as JsonWebKey;
   const kid = "test-key-1";
   const metadata = {
@@ -67,18 +72,6 @@ export async function createIssuer(issuer: string, clientId: string) {
     sign,
     claims,
     /** Another key, which the JWKS does not hold: a forged signature. */
-    otherKey: async () =>
-      (
-        (await crypto.subtle.generateKey(
-          {
-            name: "RSASSA-PKCS1-v1_5",
-            modulusLength: 2048,
-            publicExponent: new Uint8Array([1, 0, 1]),
-            hash: "SHA-256",
-          },
-          true,
-          ["sign", "verify"],
-        )) as CryptoKeyPair
-      ).privateKey,
+    otherKey: async () => (await newKeyPair()).privateKey,
   };
 }

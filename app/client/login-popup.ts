@@ -10,7 +10,8 @@ import { loginPopup } from "../../edge/account";
 /** The message the callback page posts to the window that opened it. */
 export type SignInMessage = {
   type: "tw-signin";
-  outcome: "signedin" | "failed";
+  /** `declined`: the person said no at the provider (no error statistic, spec 002 §5). */
+  outcome: "signedin" | "declined" | "failed";
   provider: "google" | "icloud";
   token?: string;
 };

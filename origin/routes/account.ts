@@ -14,7 +14,7 @@ import {
 import { SiteError } from "../../edge/errors";
 import { createEmailLogin, endSession, findSession, randomToken, sha256, useEmailLogin } from "../accounts";
 import type { OriginApp, OriginEnv } from "../env";
-import { cachePolicy, errorResponse, invalidParam, parseParams } from "../http";
+import { errorResponse, invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
 import { mailerOf, signInMail } from "../mail";
 
 // The account service (spec 002 §7 "Web sign-in provider", issue 20): e-mail sign-in links,
@@ -35,23 +35,6 @@ const refusalStatus: Record<LinkRefusal, 403 | 404 | 409 | 410> = {
   wrongdevice: 403,
   unknown: 404,
 };
-
-function noStore(body: unknown, status: number, cookies: string[] = []): Response {
-  const headers = new Headers({
-    "Content-Type": "application/json; charset=UTF-8",
-    "Cache-Control": cachePolicy.never,
-  });
-  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
-  return new Response(body === null ? null : JSON.stringify(body), { status, headers });
-}
-
-async function jsonBody(c: Ctx): Promise<unknown> {
-  try {
-    return await c.req.json();
-  } catch {
-    throw invalidParam("The body is not JSON");
-  }
-}
 
 const isSecure = (c: Ctx) => new URL(c.req.url).protocol === "https:";
 
@@ -87,10 +70,10 @@ export function registerAccount(origin: OriginApp) {
       now,
     );
     if (stored.outcome === "closed") {
-      return noStore({ error: "notfound", message: closedAccountMessage }, 404, newDevice);
+      return noStoreJson({ error: "notfound", message: closedAccountMessage }, 404, newDevice);
     }
     if (stored.outcome === "limited") {
-      const response = noStore(
+      const response = noStoreJson(
         { error: "limitexceeded", message: `Too many sign-in links for this ${stored.limit}` },
         429,
         newDevice,
@@ -104,9 +87,9 @@ export function registerAccount(origin: OriginApp) {
       await mailerOf(c.env).send(signInMail(request.email, request.locale, callback.href));
     } catch (error) {
       console.error("account: the sign-in mail was not sent:", error);
-      return noStore({ error: "serviceerror", message: "The email could not be sent" }, 502, newDevice);
+      return noStoreJson({ error: "serviceerror", message: "The email could not be sent" }, 502, newDevice);
     }
-    return noStore({ sent: true }, 202, newDevice);
+    return noStoreJson({ sent: true }, 202, newDevice);
   });
 
   /** The link's landing: `key` + `customtoken` from the browser that asked gives a session. */
@@ -119,31 +102,31 @@ export function registerAccount(origin: OriginApp) {
       Date.now(),
     );
     if (used.outcome === "signedin") {
-      return noStore(used.state, 200, [sessionCookie(used.session, isSecure(c), !link.temp)]);
+      return noStoreJson(used.state, 200, [sessionCookie(used.session, isSecure(c), !link.temp)]);
     }
-    return noStore({ error: "unauthorized", reason: used.outcome }, refusalStatus[used.outcome]);
+    return noStoreJson({ error: "unauthorized", reason: used.outcome }, refusalStatus[used.outcome]);
   });
 
   /** Spec 002 §3 login state; 401 without a session, 456 when the session has ended. */
   origin.get("/account/status", async (c) => {
     const { session } = readAccountCookies(c.req.header("cookie"));
     if (!session) {
-      return noStore({ error: "unauthorized", redirectUrl: "/login?redirect={redirectPath}" }, 401);
+      return noStoreJson({ error: "unauthorized", redirectUrl: "/login?redirect={redirectPath}" }, 401);
     }
     const found = await findSession(c.env.DB, session, Date.now());
     if (found.outcome === "ended") {
-      return noStore({ error: "unauthorized", message: "The session has ended" }, sessionEndedStatus, [
+      return noStoreJson({ error: "unauthorized", message: "The session has ended" }, sessionEndedStatus, [
         expiredSessionCookie(isSecure(c)),
       ]);
     }
-    return noStore(found.state, 200);
+    return noStoreJson(found.state, 200);
   });
 
   /** Spec 002 §4 "Logout clears the provider session": the session row and the cookie. */
   origin.post("/account/logout", async (c) => {
     const { session } = readAccountCookies(c.req.header("cookie"));
     if (session) await endSession(c.env.DB, session);
-    return noStore(null, 204, [expiredSessionCookie(isSecure(c))]);
+    return noStoreJson(null, 204, [expiredSessionCookie(isSecure(c))]);
   });
 
   /** The local outbox: what was "sent" while no mail transport is configured; else no such service. */
@@ -169,6 +152,6 @@ export function registerAccount(origin: OriginApp) {
       html: row.html_body,
       sentAt: row.created_at,
     }));
-    return noStore({ mails }, 200);
+    return noStoreJson({ mails }, 200);
   });
 }

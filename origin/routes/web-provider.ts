@@ -16,7 +16,7 @@ import {
 } from "../../edge/oidc";
 import { claimProviderToken, isClosedAccount, startSession } from "../accounts";
 import type { OriginApp, OriginEnv } from "../env";
-import { cachePolicy, invalidParam, parseParams } from "../http";
+import { invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
 
 // The web sign-in provider (spec 002 §7, issue 20): Google through OpenID Connect's code flow with
 // PKCE. The account service holds the client secret, exchanges the code and verifies the ID token;
@@ -50,17 +50,8 @@ async function metadataOf(issuer: string): Promise<ProviderMetadata> {
   return metadata;
 }
 
-function noStore(body: unknown, status: number, cookies: string[] = []): Response {
-  const headers = new Headers({
-    "Content-Type": "application/json; charset=UTF-8",
-    "Cache-Control": cachePolicy.never,
-  });
-  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
-  return new Response(JSON.stringify(body), { status, headers });
-}
-
 const refusal = (reason: WebProviderRefusal, status: number) =>
-  noStore({ error: "unauthorized", reason }, status);
+  noStoreJson({ error: "unauthorized", reason }, status);
 
 /** The redirect_uri must be this site's callback: a code is never sent anywhere else. */
 function checkedRedirectUri(c: Ctx, redirectUri: string): string {
@@ -71,18 +62,10 @@ function checkedRedirectUri(c: Ctx, redirectUri: string): string {
   return url.href;
 }
 
-async function jsonBody(c: Ctx): Promise<unknown> {
-  try {
-    return await c.req.json();
-  } catch {
-    throw invalidParam("The body is not JSON");
-  }
-}
-
 export function registerWebProvider(origin: OriginApp) {
   /** Which providers can sign in here. */
   origin.get("/account/providers", (c) =>
-    noStore({ email: true, google: webProviderOf(c.env) !== undefined }, 200),
+    noStoreJson({ email: true, google: webProviderOf(c.env) !== undefined }, 200),
   );
 
   /** The provider's authorization address for this browser's state, nonce and S256 challenge. */
@@ -93,7 +76,7 @@ export function registerWebProvider(origin: OriginApp) {
     if (!provider) return refusal("unavailable", 404);
     try {
       const metadata = await metadataOf(provider.issuer);
-      return noStore(
+      return noStoreJson(
         {
           authorizationUrl: authorizationUrl(metadata, {
             ...request,
@@ -105,7 +88,7 @@ export function registerWebProvider(origin: OriginApp) {
       );
     } catch (error) {
       console.error("web provider: discovery failed:", error);
-      return noStore({ error: "serviceerror", message: "The sign-in provider did not answer" }, 502);
+      return noStoreJson({ error: "serviceerror", message: "The sign-in provider did not answer" }, 502);
     }
   });
 
@@ -135,7 +118,7 @@ export function registerWebProvider(origin: OriginApp) {
       if (await isClosedAccount(c.env.DB, email)) return refusal("closed", 404);
       if (!(await claimProviderToken(c.env.DB, idToken, now))) return refusal("replayed", 409);
       const { session, state } = await startSession(c.env.DB, email, "google", now);
-      return noStore(state, 200, [sessionCookie(session, new URL(c.req.url).protocol === "https:")]);
+      return noStoreJson(state, 200, [sessionCookie(session, new URL(c.req.url).protocol === "https:")]);
     } catch (error) {
       if (!(error instanceof OidcError)) throw error;
       console.error(`web provider: ${error.reason}: ${error.message}`);

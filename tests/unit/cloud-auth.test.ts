@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { ProviderReport } from "../../app/client/auth";
 import { cloudProvider, currentUserUrl } from "../../app/client/cloud-auth";
-import { createSiteStorage, storageVersionKey } from "../../app/client/storage";
+import { createSiteStorage } from "../../app/client/storage";
 import { type CloudKitConfig, cloudSessionPoll } from "../../edge/account";
+import { memoryStorage } from "./memory-storage";
 
 // Spec 002 §4/§7/§8/§9: the device maker's cloud provider against a stand-in CloudKit
 // `users/current`, on a fake clock.
@@ -13,21 +14,6 @@ const config: CloudKitConfig = {
   environment: "production",
 };
 const signInPage = "https://idmsa.apple.com/IDMSWebAuth/signin?appIdKey=test";
-
-/** A Storage in memory, already at format version 2. */
-function memoryStorage(): Storage {
-  const items = new Map<string, string>([[storageVersionKey, "2"]]);
-  return {
-    get length() {
-      return items.size;
-    },
-    key: (index) => [...items.keys()][index] ?? null,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, String(value)),
-    removeItem: (key) => void items.delete(key),
-    clear: () => items.clear(),
-  };
-}
 
 /** CloudKit as a test sets it: signed in for these web auth tokens, else 421 with the sign-in page. */
 function cloudKit(validTokens: Set<string>) {

@@ -10,11 +10,12 @@ import {
   type RecognitionScreen,
 } from "../../app/client/recognition/session";
 import type { SignatureWorker } from "../../app/client/recognition/signature-worker-client";
-import { createSiteStorage, storageVersionKey } from "../../app/client/storage";
+import { createSiteStorage } from "../../app/client/storage";
 import { SiteError } from "../../edge/errors";
 import type { LanguageKey } from "../../edge/languages";
 import type { MatchRequestBody, WebrecMatch, WebrecMatchResponse } from "../../edge/schemas/webrec";
 import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/index";
+import { memoryStorage } from "./memory-storage";
 
 // The recognition session's rules with fake timers and fake microphone, worker and services:
 // checkpoints at 3, 6, 9 and 12 s, the 12 s one final, and every outcome of spec 002 §4 and §8.
@@ -22,20 +23,6 @@ import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/index";
 const t0 = 1_700_000_000_000;
 /** The first captured sample: a little after the press (permission, AudioContext start). */
 const heardAt = t0 + 120;
-
-function memoryStorage(): Storage {
-  const items = new Map<string, string>([[storageVersionKey, "2"]]);
-  return {
-    get length() {
-      return items.size;
-    },
-    key: (index) => [...items.keys()][index] ?? null,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, String(value)),
-    removeItem: (key) => void items.delete(key),
-    clear: () => items.clear(),
-  };
-}
 
 const track: TrackLookup = {
   key: "503723567",
