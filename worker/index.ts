@@ -57,8 +57,8 @@ const app = new Hono<{ Bindings: Env }>();
 
 app.all("/services/*", (c) => isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx));
 
-// The web app manifests: one answer per URL, not pages.
-registerSiteFiles(app);
+// Sitemaps and web app manifests: one answer per URL, not pages.
+registerSiteFiles(app, isolateFor);
 
 app.all("*", async (c) => {
   const request = c.req.raw;
