@@ -57,7 +57,7 @@ const app = new Hono<{ Bindings: Env }>();
 
 app.all("/services/*", (c) => isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx));
 
-// Sitemaps and web app manifests: one answer per URL, not pages.
+// robots.txt, sitemaps, web app manifests, security.txt: one answer per URL, not pages.
 registerSiteFiles(app, isolateFor);
 
 app.all("*", async (c) => {

@@ -1,5 +1,6 @@
 import type { Context, Hono } from "hono";
 import { ampCacheControl } from "../amp/http";
+import { robotsTxt, securityTxt, securityTxtPath } from "../app/crawler-files";
 import { parseSitemapFileName, sitemapFiles, sitemapIndexEntries } from "../app/data/sitemaps.server";
 import { manifestPath, webAppManifest } from "../app/home-screen.server";
 import { sitemapIndexXml, sitemapXml } from "../app/sitemaps";
@@ -8,13 +9,14 @@ import { SiteError } from "../edge/errors";
 import { defaultLanguageKey, isLanguageKey, type LanguageKey } from "../edge/languages";
 import { resolveRequest } from "../edge/request-context";
 import type { ServicesProxy } from "../edge/services";
+import { builtAt } from "./build-time.generated";
 
 /**
  * The files crawlers and phones ask for by name (docs/decisions/018-sitemaps-and-home-screen.md):
- * the sitemaps and the web app manifests. They are not pages: each URL has one answer for every
- * client, with no language negotiation, no cookie and no session, so the worker answers them here
- * instead of passing them to Remix, whose pages vary by visitor. (The icons are static files the
- * build draws: scripts/build-site-files.mjs.)
+ * robots.txt, the sitemaps, the web app manifests and security.txt. They are not pages: each URL
+ * has one answer for every client, with no language negotiation, no cookie and no session, so the
+ * worker answers them here instead of passing them to Remix, whose pages vary by visitor. (The
+ * icons are static files the build draws: scripts/build-site-files.mjs.)
  */
 
 /** Cached like the documents shared caches keep (amp/http.ts): an hour in shared caches, stale for a day. */
@@ -91,6 +93,12 @@ function loadContext(c: Context<{ Bindings: Env }>, isolate: Isolate) {
 }
 
 export function registerSiteFiles(app: Hono<{ Bindings: Env }>, isolateFor: (env: Env) => Isolate) {
+  app.get("/robots.txt", (c) => answer(robotsTxt(new URL(c.req.url).origin), contentTypes.text));
+
+  app.get(securityTxtPath, (c) =>
+    answer(securityTxt(new URL(c.req.url).origin, new Date(builtAt)), contentTypes.text),
+  );
+
   app.get("/sitemap.xml", async (c) => {
     try {
       const entries = await sitemapIndexEntries(loadContext(c, isolateFor(c.env)), c.req.raw);

@@ -4,7 +4,7 @@ import { manifestIcons } from "../../app/home-screen.server";
 import { themeColours } from "../../app/theme-colours";
 import { languages, localizedPath } from "../../edge/languages";
 
-// The web app manifests and the icons, as the built worker answers them.
+// robots.txt, security.txt, the web app manifests and the icons, as the built worker answers them.
 
 const site = "https://tunewave.test";
 const browser = { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36" };
@@ -18,6 +18,37 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
   expect(view.getUint32(0)).toBe(0x89504e47);
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
+
+test("robots.txt names the sitemap index at the site's own origin and sets no cookie", async () => {
+  const response = await get("/robots.txt");
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+  expect(response.headers.get("set-cookie")).toBeNull();
+  const text = await response.text();
+  expect(text).toContain(`\nSitemap: ${site}/sitemap.xml\n`);
+  expect(text).toContain("\nDisallow: /secure/\n");
+  expect(text).toContain("\nDisallow: /ja/search\n");
+});
+
+test("security.txt (RFC 9116) has a contact, a canonical URL, and an expiry ahead but under a year", async () => {
+  const response = await get("/.well-known/security.txt");
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+  const fields = new Map(
+    (await response.text())
+      .trim()
+      .split("\n")
+      .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+  );
+  expect(fields.get("Contact")).toBe("mailto:security@tunewave.test");
+  expect(fields.get("Canonical")).toBe(`${site}/.well-known/security.txt`);
+  expect(fields.get("Preferred-Languages")).toBe("en");
+  const expires = fields.get("Expires") ?? "";
+  expect(expires).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  const ahead = Date.parse(expires) - Date.now();
+  expect(ahead).toBeGreaterThan(0);
+  expect(ahead).toBeLessThan(365 * 24 * 60 * 60 * 1000);
+});
 
 test.each(languages.map((language) => [language.key, language.locale]))(
   "the %s pages link their own language's manifest, which starts the app in that language",
