@@ -5,6 +5,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { PrimitivesProvider } from "../app/components/primitives";
 import type { RootData } from "../app/root-data.server";
+import { themeColourMetas } from "../app/theme-colours";
 import { AmpChrome } from "./chrome";
 import { ampCss, type CssBudget, checkCssBudget, classesOf, inlineStylesOf } from "./css";
 import { ampPrimitives } from "./primitives";
@@ -16,9 +17,6 @@ export const ampRuntimeUrl = "https://cdn.ampproject.org/v0.js";
 /** AMP's required boilerplate, character for character (https://amp.dev/documentation/guides-and-tutorials/learn/spec/amp-boilerplate). */
 export const ampBoilerplate =
   "<style amp-boilerplate>body{-webkit-animation:-amp-start 8s steps(1,end) 0s 1 normal both;-moz-animation:-amp-start 8s steps(1,end) 0s 1 normal both;-ms-animation:-amp-start 8s steps(1,end) 0s 1 normal both;animation:-amp-start 8s steps(1,end) 0s 1 normal both}@-webkit-keyframes -amp-start{from{visibility:hidden}to{visibility:visible}}@-moz-keyframes -amp-start{from{visibility:hidden}to{visibility:visible}}@-ms-keyframes -amp-start{from{visibility:hidden}to{visibility:visible}}@-o-keyframes -amp-start{from{visibility:hidden}to{visibility:visible}}@keyframes -amp-start{from{visibility:hidden}to{visibility:visible}}</style><noscript><style amp-boilerplate>body{-webkit-animation:none;-moz-animation:none;-ms-animation:none;animation:none}</style></noscript>";
-
-/** The browser's bar colour, as the React root sets it. */
-const themeColour = "#0a5ce6";
 
 /** AMP's viewport: the width of the device, no zoom below 1. */
 const ampViewport = "width=device-width,minimum-scale=1,initial-scale=1";
@@ -142,7 +140,11 @@ export function renderAmpDocument({
     "<head>",
     '<meta charset="utf-8">',
     `<meta name="viewport" content="${ampViewport}">`,
-    `<meta name="theme-color" content="${themeColour}">`,
+    ...themeColourMetas.map(
+      (meta) =>
+        `<meta name="theme-color" media="${escapeAttribute(meta.media)}" content="${escapeAttribute(meta.content)}">`,
+    ),
+    `<link rel="manifest" href="${escapeAttribute(root.manifest)}">`,
     `<script async src="${ampRuntimeUrl}"></script>`,
     head,
     ampBoilerplate,

@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { cloudKitConfigOf } from "../edge/env";
 import { languages } from "../edge/languages";
 import { alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../edge/path";
+import { manifestPath } from "./home-screen.server";
 import { createI18n, pickResources } from "./i18n.server";
 
 /** What every page's root needs: language, chrome strings, head links, the language picker. */
@@ -31,6 +32,8 @@ export function rootData(context: AppLoadContext, request: Request) {
     defaultTitle: createI18n(edge.lang, ["common"]).t(`pageTitle.${pageType}`),
     canonical: canonicalUrl(origin, edge.lang, path),
     alternates: alternateLinks(origin, path),
+    /** The web app manifest of the page's language. */
+    manifest: manifestPath(edge.lang),
     languageLinks: languages.map((entry) => ({
       key: entry.key,
       locale: entry.locale,

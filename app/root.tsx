@@ -19,12 +19,14 @@ import { type RootData, rootData } from "~/root-data.server";
 import { useI18nFromStrings } from "~/strings";
 import searchStyles from "~/styles/search.css";
 import styles from "~/styles/site.css";
+import { themeColourMetas } from "~/theme-colours";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
   // The search box is in every page's header.
   { rel: "stylesheet", href: searchStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
 
 export async function loader({ context, request }: LoaderFunctionArgs) {
@@ -47,7 +49,10 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#0a5ce6" />
+        {themeColourMetas.map((meta) => (
+          <meta key={meta.media} name="theme-color" media={meta.media} content={meta.content} />
+        ))}
+        <link rel="manifest" href={data?.manifest ?? "/manifest.webmanifest"} />
         <Meta />
         {data ? <link rel="canonical" href={data.canonical} /> : null}
         {data?.alternates.map((alternate) => (

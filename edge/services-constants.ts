@@ -47,6 +47,7 @@ export const retryHeader = "x-services-retry";
 export const defaultAllowedPrefixes: readonly string[] = [
   "/services/account/",
   "/services/amapi/",
+  "/services/catalogue/",
   "/services/charts/",
   "/services/track/",
   "/services/tracks/",

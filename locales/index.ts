@@ -6,6 +6,7 @@ import cs_artist from "./cs/artist.json";
 import cs_charts from "./cs/charts.json";
 import cs_company from "./cs/company.json";
 import cs_home from "./cs/home.json";
+import cs_manifest from "./cs/manifest.json";
 import cs_recognition from "./cs/recognition.json";
 import cs_search from "./cs/search.json";
 import cs_track from "./cs/track.json";
@@ -16,6 +17,7 @@ import de_artist from "./de/artist.json";
 import de_charts from "./de/charts.json";
 import de_company from "./de/company.json";
 import de_home from "./de/home.json";
+import de_manifest from "./de/manifest.json";
 import de_recognition from "./de/recognition.json";
 import de_search from "./de/search.json";
 import de_track from "./de/track.json";
@@ -26,6 +28,7 @@ import el_artist from "./el/artist.json";
 import el_charts from "./el/charts.json";
 import el_company from "./el/company.json";
 import el_home from "./el/home.json";
+import el_manifest from "./el/manifest.json";
 import el_recognition from "./el/recognition.json";
 import el_search from "./el/search.json";
 import el_track from "./el/track.json";
@@ -36,6 +39,7 @@ import en_artist from "./en/artist.json";
 import en_charts from "./en/charts.json";
 import en_company from "./en/company.json";
 import en_home from "./en/home.json";
+import en_manifest from "./en/manifest.json";
 import en_recognition from "./en/recognition.json";
 import en_search from "./en/search.json";
 import en_track from "./en/track.json";
@@ -46,6 +50,7 @@ import es_artist from "./es/artist.json";
 import es_charts from "./es/charts.json";
 import es_company from "./es/company.json";
 import es_home from "./es/home.json";
+import es_manifest from "./es/manifest.json";
 import es_recognition from "./es/recognition.json";
 import es_search from "./es/search.json";
 import es_track from "./es/track.json";
@@ -56,6 +61,7 @@ import esEs_artist from "./es-es/artist.json";
 import esEs_charts from "./es-es/charts.json";
 import esEs_company from "./es-es/company.json";
 import esEs_home from "./es-es/home.json";
+import esEs_manifest from "./es-es/manifest.json";
 import esEs_recognition from "./es-es/recognition.json";
 import esEs_search from "./es-es/search.json";
 import esEs_track from "./es-es/track.json";
@@ -66,6 +72,7 @@ import esMx_artist from "./es-mx/artist.json";
 import esMx_charts from "./es-mx/charts.json";
 import esMx_company from "./es-mx/company.json";
 import esMx_home from "./es-mx/home.json";
+import esMx_manifest from "./es-mx/manifest.json";
 import esMx_recognition from "./es-mx/recognition.json";
 import esMx_search from "./es-mx/search.json";
 import esMx_track from "./es-mx/track.json";
@@ -76,6 +83,7 @@ import fr_artist from "./fr/artist.json";
 import fr_charts from "./fr/charts.json";
 import fr_company from "./fr/company.json";
 import fr_home from "./fr/home.json";
+import fr_manifest from "./fr/manifest.json";
 import fr_recognition from "./fr/recognition.json";
 import fr_search from "./fr/search.json";
 import fr_track from "./fr/track.json";
@@ -86,6 +94,7 @@ import gb_artist from "./gb/artist.json";
 import gb_charts from "./gb/charts.json";
 import gb_company from "./gb/company.json";
 import gb_home from "./gb/home.json";
+import gb_manifest from "./gb/manifest.json";
 import gb_recognition from "./gb/recognition.json";
 import gb_search from "./gb/search.json";
 import gb_track from "./gb/track.json";
@@ -96,6 +105,7 @@ import hi_artist from "./hi/artist.json";
 import hi_charts from "./hi/charts.json";
 import hi_company from "./hi/company.json";
 import hi_home from "./hi/home.json";
+import hi_manifest from "./hi/manifest.json";
 import hi_recognition from "./hi/recognition.json";
 import hi_search from "./hi/search.json";
 import hi_track from "./hi/track.json";
@@ -106,6 +116,7 @@ import id_artist from "./id/artist.json";
 import id_charts from "./id/charts.json";
 import id_company from "./id/company.json";
 import id_home from "./id/home.json";
+import id_manifest from "./id/manifest.json";
 import id_recognition from "./id/recognition.json";
 import id_search from "./id/search.json";
 import id_track from "./id/track.json";
@@ -116,6 +127,7 @@ import it_artist from "./it/artist.json";
 import it_charts from "./it/charts.json";
 import it_company from "./it/company.json";
 import it_home from "./it/home.json";
+import it_manifest from "./it/manifest.json";
 import it_recognition from "./it/recognition.json";
 import it_search from "./it/search.json";
 import it_track from "./it/track.json";
@@ -126,6 +138,7 @@ import ja_artist from "./ja/artist.json";
 import ja_charts from "./ja/charts.json";
 import ja_company from "./ja/company.json";
 import ja_home from "./ja/home.json";
+import ja_manifest from "./ja/manifest.json";
 import ja_recognition from "./ja/recognition.json";
 import ja_search from "./ja/search.json";
 import ja_track from "./ja/track.json";
@@ -136,6 +149,7 @@ import ko_artist from "./ko/artist.json";
 import ko_charts from "./ko/charts.json";
 import ko_company from "./ko/company.json";
 import ko_home from "./ko/home.json";
+import ko_manifest from "./ko/manifest.json";
 import ko_recognition from "./ko/recognition.json";
 import ko_search from "./ko/search.json";
 import ko_track from "./ko/track.json";
@@ -146,6 +160,7 @@ import nl_artist from "./nl/artist.json";
 import nl_charts from "./nl/charts.json";
 import nl_company from "./nl/company.json";
 import nl_home from "./nl/home.json";
+import nl_manifest from "./nl/manifest.json";
 import nl_recognition from "./nl/recognition.json";
 import nl_search from "./nl/search.json";
 import nl_track from "./nl/track.json";
@@ -156,6 +171,7 @@ import pl_artist from "./pl/artist.json";
 import pl_charts from "./pl/charts.json";
 import pl_company from "./pl/company.json";
 import pl_home from "./pl/home.json";
+import pl_manifest from "./pl/manifest.json";
 import pl_recognition from "./pl/recognition.json";
 import pl_search from "./pl/search.json";
 import pl_track from "./pl/track.json";
@@ -166,6 +182,7 @@ import pt_artist from "./pt/artist.json";
 import pt_charts from "./pt/charts.json";
 import pt_company from "./pt/company.json";
 import pt_home from "./pt/home.json";
+import pt_manifest from "./pt/manifest.json";
 import pt_recognition from "./pt/recognition.json";
 import pt_search from "./pt/search.json";
 import pt_track from "./pt/track.json";
@@ -176,6 +193,7 @@ import ptBr_artist from "./pt-br/artist.json";
 import ptBr_charts from "./pt-br/charts.json";
 import ptBr_company from "./pt-br/company.json";
 import ptBr_home from "./pt-br/home.json";
+import ptBr_manifest from "./pt-br/manifest.json";
 import ptBr_recognition from "./pt-br/recognition.json";
 import ptBr_search from "./pt-br/search.json";
 import ptBr_track from "./pt-br/track.json";
@@ -186,6 +204,7 @@ import ru_artist from "./ru/artist.json";
 import ru_charts from "./ru/charts.json";
 import ru_company from "./ru/company.json";
 import ru_home from "./ru/home.json";
+import ru_manifest from "./ru/manifest.json";
 import ru_recognition from "./ru/recognition.json";
 import ru_search from "./ru/search.json";
 import ru_track from "./ru/track.json";
@@ -196,6 +215,7 @@ import tr_artist from "./tr/artist.json";
 import tr_charts from "./tr/charts.json";
 import tr_company from "./tr/company.json";
 import tr_home from "./tr/home.json";
+import tr_manifest from "./tr/manifest.json";
 import tr_recognition from "./tr/recognition.json";
 import tr_search from "./tr/search.json";
 import tr_track from "./tr/track.json";
@@ -206,6 +226,7 @@ import zhCn_artist from "./zh-cn/artist.json";
 import zhCn_charts from "./zh-cn/charts.json";
 import zhCn_company from "./zh-cn/company.json";
 import zhCn_home from "./zh-cn/home.json";
+import zhCn_manifest from "./zh-cn/manifest.json";
 import zhCn_recognition from "./zh-cn/recognition.json";
 import zhCn_search from "./zh-cn/search.json";
 import zhCn_track from "./zh-cn/track.json";
@@ -216,12 +237,13 @@ import zhTw_artist from "./zh-tw/artist.json";
 import zhTw_charts from "./zh-tw/charts.json";
 import zhTw_company from "./zh-tw/company.json";
 import zhTw_home from "./zh-tw/home.json";
+import zhTw_manifest from "./zh-tw/manifest.json";
 import zhTw_recognition from "./zh-tw/recognition.json";
 import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "manifest", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -240,6 +262,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: cs_charts,
     company: cs_company,
     home: cs_home,
+    manifest: cs_manifest,
     recognition: cs_recognition,
     search: cs_search,
     track: cs_track,
@@ -252,6 +275,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: de_charts,
     company: de_company,
     home: de_home,
+    manifest: de_manifest,
     recognition: de_recognition,
     search: de_search,
     track: de_track,
@@ -264,6 +288,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: el_charts,
     company: el_company,
     home: el_home,
+    manifest: el_manifest,
     recognition: el_recognition,
     search: el_search,
     track: el_track,
@@ -276,6 +301,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: en_charts,
     company: en_company,
     home: en_home,
+    manifest: en_manifest,
     recognition: en_recognition,
     search: en_search,
     track: en_track,
@@ -288,6 +314,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: es_charts,
     company: es_company,
     home: es_home,
+    manifest: es_manifest,
     recognition: es_recognition,
     search: es_search,
     track: es_track,
@@ -300,6 +327,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: esEs_charts,
     company: esEs_company,
     home: esEs_home,
+    manifest: esEs_manifest,
     recognition: esEs_recognition,
     search: esEs_search,
     track: esEs_track,
@@ -312,6 +340,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: esMx_charts,
     company: esMx_company,
     home: esMx_home,
+    manifest: esMx_manifest,
     recognition: esMx_recognition,
     search: esMx_search,
     track: esMx_track,
@@ -324,6 +353,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: fr_charts,
     company: fr_company,
     home: fr_home,
+    manifest: fr_manifest,
     recognition: fr_recognition,
     search: fr_search,
     track: fr_track,
@@ -336,6 +366,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: gb_charts,
     company: gb_company,
     home: gb_home,
+    manifest: gb_manifest,
     recognition: gb_recognition,
     search: gb_search,
     track: gb_track,
@@ -348,6 +379,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: hi_charts,
     company: hi_company,
     home: hi_home,
+    manifest: hi_manifest,
     recognition: hi_recognition,
     search: hi_search,
     track: hi_track,
@@ -360,6 +392,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: id_charts,
     company: id_company,
     home: id_home,
+    manifest: id_manifest,
     recognition: id_recognition,
     search: id_search,
     track: id_track,
@@ -372,6 +405,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: it_charts,
     company: it_company,
     home: it_home,
+    manifest: it_manifest,
     recognition: it_recognition,
     search: it_search,
     track: it_track,
@@ -384,6 +418,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ja_charts,
     company: ja_company,
     home: ja_home,
+    manifest: ja_manifest,
     recognition: ja_recognition,
     search: ja_search,
     track: ja_track,
@@ -396,6 +431,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ko_charts,
     company: ko_company,
     home: ko_home,
+    manifest: ko_manifest,
     recognition: ko_recognition,
     search: ko_search,
     track: ko_track,
@@ -408,6 +444,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: nl_charts,
     company: nl_company,
     home: nl_home,
+    manifest: nl_manifest,
     recognition: nl_recognition,
     search: nl_search,
     track: nl_track,
@@ -420,6 +457,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: pl_charts,
     company: pl_company,
     home: pl_home,
+    manifest: pl_manifest,
     recognition: pl_recognition,
     search: pl_search,
     track: pl_track,
@@ -432,6 +470,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: pt_charts,
     company: pt_company,
     home: pt_home,
+    manifest: pt_manifest,
     recognition: pt_recognition,
     search: pt_search,
     track: pt_track,
@@ -444,6 +483,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ptBr_charts,
     company: ptBr_company,
     home: ptBr_home,
+    manifest: ptBr_manifest,
     recognition: ptBr_recognition,
     search: ptBr_search,
     track: ptBr_track,
@@ -456,6 +496,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ru_charts,
     company: ru_company,
     home: ru_home,
+    manifest: ru_manifest,
     recognition: ru_recognition,
     search: ru_search,
     track: ru_track,
@@ -468,6 +509,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: tr_charts,
     company: tr_company,
     home: tr_home,
+    manifest: tr_manifest,
     recognition: tr_recognition,
     search: tr_search,
     track: tr_track,
@@ -480,6 +522,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: zhCn_charts,
     company: zhCn_company,
     home: zhCn_home,
+    manifest: zhCn_manifest,
     recognition: zhCn_recognition,
     search: zhCn_search,
     track: zhCn_track,
@@ -492,6 +535,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: zhTw_charts,
     company: zhTw_company,
     home: zhTw_home,
+    manifest: zhTw_manifest,
     recognition: zhTw_recognition,
     search: zhTw_search,
     track: zhTw_track,

@@ -309,3 +309,35 @@ export async function featureConfig(db: D1Database, app: string): Promise<unknow
     .first<{ config: string }>();
   return row ? JSON.parse(row.config) : undefined;
 }
+
+export const listedTrackRowSchema = v.object({ key: int, alias: text, added_date: text });
+export const listedArtistRowSchema = v.object({
+  id: int,
+  adamid: text,
+  alias: text,
+  last_modified: nullableText,
+});
+
+/** Tracks in key order after `after`: the catalogue listing's page. */
+export function trackListing(db: D1Database, after: number, limit: number) {
+  return all(
+    db,
+    listedTrackRowSchema,
+    "SELECT key, alias, added_date FROM tracks WHERE key > ? ORDER BY key LIMIT ?",
+    after,
+    limit,
+  );
+}
+
+/** Artists in id order after `after`, each with the date its newest track was added. */
+export function artistListing(db: D1Database, after: number, limit: number) {
+  return all(
+    db,
+    listedArtistRowSchema,
+    `SELECT a.id, a.adamid, a.alias, MAX(t.added_date) AS last_modified
+     FROM artists a LEFT JOIN tracks t ON t.artist_id = a.id
+     WHERE a.id > ? GROUP BY a.id ORDER BY a.id LIMIT ?`,
+    after,
+    limit,
+  );
+}

@@ -4,6 +4,7 @@ import type { OriginEnv } from "./env";
 import { cachePolicy, errorResponse } from "./http";
 import { registerAccount } from "./routes/account";
 import { registerAmapi } from "./routes/amapi";
+import { registerCatalogue } from "./routes/catalogue";
 import { registerCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
 import { registerSinks } from "./routes/sinks";
@@ -23,6 +24,7 @@ export function createOrigin() {
   registerCharts(origin);
   registerContent(origin);
   registerAmapi(origin);
+  registerCatalogue(origin);
   registerSinks(origin);
   registerWebrec(origin);
   registerAccount(origin);

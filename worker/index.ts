@@ -10,6 +10,7 @@ import { createServicesProxy, type ServicesProxy } from "../edge/services";
 import { anonymous, resolveSession, type SessionResolution } from "../edge/session";
 import { remoteUpstream, type Upstream } from "../edge/upstream";
 import { createOrigin } from "../origin";
+import { registerSiteFiles } from "./site-files";
 
 // Created once per isolate, not per request.
 const handleRemixRequest = createRequestHandler(build);
@@ -55,6 +56,9 @@ function withEdgeHeaders(response: Response, edge: RequestContext, session: Sess
 const app = new Hono<{ Bindings: Env }>();
 
 app.all("/services/*", (c) => isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx));
+
+// robots.txt, sitemaps, web app manifests, security.txt: one answer per URL, not pages.
+registerSiteFiles(app, isolateFor);
 
 app.all("*", async (c) => {
   const request = c.req.raw;

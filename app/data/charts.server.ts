@@ -75,6 +75,28 @@ function chartPath(type: ChartType, countryUrlName: string, cityOrGenre?: string
 }
 
 /**
+ * Every chart page there is, by its canonical path (no language, no include), from the same
+ * locations the charts landing links from: the world's top 200 and genre charts; each country's
+ * top 200, discovery chart, city top 50s and genre charts. A genre without songs is left out: its
+ * chart would be an empty page.
+ */
+export function chartPagePaths(locations: ChartLocations): string[] {
+  const world = locations.global.urlName;
+  const genrePaths = (country: string, genres: readonly ChartGenre[]) =>
+    genres.filter((genre) => genre.count > 0).map((genre) => chartPath("genre", country, genre.urlName));
+  return [
+    chartPath("top-200", world),
+    ...genrePaths(world, locations.global.genres),
+    ...locations.countries.flatMap((country) => [
+      chartPath("top-200", country.urlName),
+      chartPath("discovery", country.urlName),
+      ...country.cities.map((city) => chartPath("top-50", country.urlName, city.urlName)),
+      ...genrePaths(country.urlName, country.genres),
+    ]),
+  ];
+}
+
+/**
  * Spec 001 §5 "Chart parameters must resolve to a known country, city or genre; an unknown chart
  * pathname gives no data": anything that does not resolve is not found. Segments match without
  * regard to case (the route redirects to the canonical spelling).

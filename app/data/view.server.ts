@@ -16,8 +16,13 @@ export function imageFromTemplate(template: string, widths: readonly number[]): 
   };
 }
 
+/** A track's canonical path, without language prefix. */
+export function trackPath(key: string, alias: string): string {
+  return `/track/${key}/${encodeURIComponent(alias)}`;
+}
+
 export function trackHref(lang: LanguageKey, key: string, alias: string): string {
-  return localizedPath(lang, `/track/${key}/${encodeURIComponent(alias)}`);
+  return localizedPath(lang, trackPath(key, alias));
 }
 
 /** A catalogue song as a row of a list (charts, home, top songs). */

@@ -1,15 +1,39 @@
-import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from "playwright-core";
 import { findChromium } from "../../scripts/chromium.mjs";
 
+const launchArgs = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"];
+
 // Debian's Chromium, never a downloaded build. Missing Chromium fails loudly with the fix.
-export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+function chromiumPath(): string {
   const executablePath = findChromium();
   if (!executablePath) {
     throw new Error("Chromium is missing: run `apt-get install -y chromium` (as root) or set CHROME_PATH.");
   }
-  return chromium.launch({
-    executablePath,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", ...extraArgs],
+  return executablePath;
+}
+
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: [...launchArgs, ...extraArgs] });
+}
+
+/**
+ * Chromium with a profile of its own in `userDataDir`: a normal window, not the off-the-record
+ * contexts `launchBrowser` gives (Chromium will not install a web app from an incognito window).
+ */
+export async function launchWithProfile(
+  userDataDir: string,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, {
+    ...options,
+    executablePath: chromiumPath(),
+    args: launchArgs,
   });
 }
 

@@ -1,0 +1,158 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { SiteError } from "../../edge/errors";
+import type { RequestContext } from "../../edge/request-context";
+import {
+  catalogueArtistsPageSchema,
+  catalogueListingMaxLimit,
+  catalogueTracksPageSchema,
+} from "../../edge/schemas/catalogue";
+import {
+  localizedSitemapUrls,
+  newestLastmod,
+  type SitemapLimits,
+  type SitemapPage,
+  type SitemapReference,
+  type SitemapUrl,
+  sitemapLimits,
+  splitSitemap,
+} from "../sitemaps";
+import { artistPath, featureOptionsOf, isAdamIdRouteOn } from "./artist.server";
+import { chartPagePaths, loadLocations } from "./charts.server";
+import { trackPath } from "./view.server";
+
+/**
+ * What the sitemaps list, read through the services proxy like every page's data (so a remote
+ * origin answers it too): one sitemap type per kind of page, each split into as many files as the
+ * protocol's limits need. Only canonical, indexable pages: no AMP form (each page names its own),
+ * no search results, nothing signed-in.
+ */
+
+type Context = Pick<AppLoadContext, "edge" | "services" | "config">;
+
+export type SitemapType = {
+  /** The type's name in its file names: `/sitemaps/{name}-{n}.xml`. */
+  name: string;
+  /** The pages of the type, in no language. */
+  pages(context: Context, request: Request): Promise<SitemapPage[]>;
+};
+
+/** Pages that are not made of catalogue data and are meant to be found (the others say noindex). */
+export const staticPagePaths = ["/", "/charts", "/company", "/identify"];
+
+/** Pages of a listing past this many are refused: a listing that never ends is a broken upstream. */
+const maxListingPages = 10_000;
+
+/** Every item of a paged catalogue listing, following its `next` links. */
+async function walkListing<Item>(
+  first: string,
+  loadPage: (path: string) => Promise<{ data: Item[]; next?: string | undefined }>,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  const seen = new Set<string>();
+  for (let path: string | undefined = first; path !== undefined; ) {
+    if (seen.has(path) || seen.size === maxListingPages)
+      throw new SiteError("baddata", `The listing ${first} does not end`);
+    seen.add(path);
+    const page = await loadPage(path);
+    items.push(...page.data);
+    path = page.next;
+  }
+  return items;
+}
+
+/**
+ * The visitor a sitemap is made for: a crawler, with no visitor or install id and not in the app,
+ * so that a feature switch on a partial rollout gives the addresses a crawler's own visit gives.
+ */
+function asCrawler(edge: RequestContext): RequestContext {
+  return { ...edge, webId: undefined, inid: undefined, inApp: false };
+}
+
+/**
+ * The sitemap types, in the index's order. Concert pages (spec 001 §2) do not exist yet; when they
+ * do, their type is one more entry here.
+ */
+export const sitemapTypes: readonly SitemapType[] = [
+  {
+    name: "pages",
+    pages: async () => staticPagePaths.map((path) => ({ path })),
+  },
+  {
+    name: "charts",
+    pages: async (context) => chartPagePaths(await loadLocations(context)).map((path) => ({ path })),
+  },
+  {
+    name: "tracks",
+    pages: async ({ services }) => {
+      const tracks = await walkListing(
+        `/services/catalogue/v1/tracks?limit=${catalogueListingMaxLimit}`,
+        (path) => services.getJson(path, catalogueTracksPageSchema),
+      );
+      return tracks.map((track) => ({
+        path: trackPath(track.key, track.alias),
+        lastmod: track.lastModified,
+      }));
+    },
+  },
+  {
+    name: "artists",
+    pages: async (context, request) => {
+      const crawler = { ...context, edge: asCrawler(context.edge), account: null };
+      const [adamIdRoute, artists] = await Promise.all([
+        isAdamIdRouteOn(crawler, featureOptionsOf(context, request)),
+        walkListing(`/services/catalogue/v1/artists?limit=${catalogueListingMaxLimit}`, (path) =>
+          context.services.getJson(path, catalogueArtistsPageSchema),
+        ),
+      ]);
+      return artists.map((artist) => ({
+        path: artistPath(artist, adamIdRoute),
+        lastmod: artist.lastModified,
+      }));
+    },
+  },
+];
+
+/** A sitemap file's path: the type's name and its number, from 1. */
+export function sitemapFilePath(type: string, index: number): string {
+  return `/sitemaps/${type}-${index + 1}.xml`;
+}
+
+/** The type and index of a sitemap file's name (`tracks-2.xml`), or undefined for any other name. */
+export function parseSitemapFileName(name: string): { type: SitemapType; index: number } | undefined {
+  const match = /^([a-z]+)-([1-9]\d{0,5})\.xml$/.exec(name);
+  const type = sitemapTypes.find((entry) => entry.name === match?.[1]);
+  return type && match?.[2] ? { type, index: Number(match[2]) - 1 } : undefined;
+}
+
+/** A type's URLs, in every language, split into files. */
+export async function sitemapFiles(
+  type: SitemapType,
+  context: Context,
+  request: Request,
+  limits: SitemapLimits = sitemapLimits,
+): Promise<SitemapUrl[][]> {
+  const origin = new URL(request.url).origin;
+  const pages = await type.pages(context, request);
+  return splitSitemap(
+    pages.flatMap((page) => localizedSitemapUrls(origin, page)),
+    limits,
+  );
+}
+
+/** The sitemap index's entries: every file of every type, dated by its newest page. */
+export async function sitemapIndexEntries(
+  context: Context,
+  request: Request,
+  limits: SitemapLimits = sitemapLimits,
+): Promise<SitemapReference[]> {
+  const origin = new URL(request.url).origin;
+  const perType = await Promise.all(
+    sitemapTypes.map(async (type) =>
+      (await sitemapFiles(type, context, request, limits)).map((urls, index) => ({
+        loc: new URL(sitemapFilePath(type.name, index), origin).href,
+        lastmod: newestLastmod(urls),
+      })),
+    ),
+  );
+  return perType.flat();
+}

@@ -1,0 +1,57 @@
+import * as v from "valibot";
+import {
+  type catalogueArtistsPageSchema,
+  catalogueListingMaxLimit,
+  type catalogueTracksPageSchema,
+} from "../../edge/schemas/catalogue";
+import * as db from "../db";
+import type { OriginApp } from "../env";
+import { cachePolicy, intParam, json, parseParams } from "../http";
+
+const listingQuerySchema = v.object({
+  limit: intParam("limit", 1, catalogueListingMaxLimit),
+  after: intParam("after", 0, Number.MAX_SAFE_INTEGER),
+});
+
+/** The following page's path: only when this one is full (a last full page is followed by an empty one). */
+function nextPage(
+  listing: string,
+  limit: number,
+  count: number,
+  lastId: number | undefined,
+): string | undefined {
+  if (count < limit || lastId === undefined) return undefined;
+  return `/services/catalogue/v1/${listing}?limit=${limit}&after=${lastId}`;
+}
+
+/**
+ * The catalogue listings the sitemaps are made of (edge/schemas/catalogue.ts): every track and every
+ * artist, in pages, ordered by id and continued after the last id (a page stays the same page when
+ * tracks are added, unlike an offset), with the date each last changed.
+ */
+export function registerCatalogue(origin: OriginApp) {
+  origin.get("/catalogue/v1/tracks", async (c) => {
+    const { limit = catalogueListingMaxLimit, after = 0 } = parseParams(listingQuerySchema, c.req.query());
+    const rows = await db.trackListing(c.env.DB, after, limit);
+    const body: v.InferInput<typeof catalogueTracksPageSchema> = {
+      data: rows.map((row) => ({ key: String(row.key), alias: row.alias, lastModified: row.added_date })),
+      next: nextPage("tracks", limit, rows.length, rows.at(-1)?.key),
+    };
+    return json(c, body, cachePolicy.catalogue);
+  });
+
+  origin.get("/catalogue/v1/artists", async (c) => {
+    const { limit = catalogueListingMaxLimit, after = 0 } = parseParams(listingQuerySchema, c.req.query());
+    const rows = await db.artistListing(c.env.DB, after, limit);
+    const body: v.InferInput<typeof catalogueArtistsPageSchema> = {
+      data: rows.map((row) => ({
+        shazamId: String(row.id),
+        adamid: row.adamid,
+        alias: row.alias,
+        ...(row.last_modified ? { lastModified: row.last_modified } : {}),
+      })),
+      next: nextPage("artists", limit, rows.length, rows.at(-1)?.id),
+    };
+    return json(c, body, cachePolicy.catalogue);
+  });
+}
