@@ -7,6 +7,7 @@ import { registerAmapi } from "./routes/amapi";
 import { registerCatalogue } from "./routes/catalogue";
 import { registerCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
+import { registerLibrary } from "./routes/library";
 import { registerSinks } from "./routes/sinks";
 import { registerWebProvider } from "./routes/web-provider";
 import { registerWebrec } from "./routes/webrec";
@@ -29,6 +30,7 @@ export function createOrigin() {
   registerWebrec(origin);
   registerAccount(origin);
   registerWebProvider(origin);
+  registerLibrary(origin);
 
   origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
   origin.onError((error) => {

@@ -3,6 +3,7 @@ import type { Params } from "@remix-run/react";
 import * as v from "valibot";
 import { catalogueImageWidths, chartSizes } from "../../edge/content-rules";
 import { countryName } from "../../edge/countries";
+import { csvContentType, toCsv } from "../../edge/csv";
 import { SiteError, statusOfError } from "../../edge/errors";
 import { isLanguageKey, type LanguageKey } from "../../edge/languages";
 import { type ChartType, chartTypes, localizedPath } from "../../edge/path";
@@ -609,25 +610,8 @@ export function chartsLandingMeta(
   };
 }
 
-/**
- * A spreadsheet cell (RFC 4180): quoted when it holds a quote, comma or line break, quotes doubled.
- * Text that a spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage return)
- * is prefixed with an apostrophe first (OWASP "CSV injection"); numbers and booleans are written as
- * they are.
- */
-export function csvField(value: string | number | boolean): string {
-  if (typeof value !== "string") return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** Rows of cells as CSV text: comma separated, CRLF line ends (RFC 4180), a final line break. */
-export function toCsv(rows: readonly (readonly (string | number | boolean)[])[]): string {
-  return `${rows.map((row) => row.map(csvField).join(",")).join("\r\n")}\r\n`;
-}
-
 export const chartDownloadFormats = {
-  csv: "text/csv; charset=utf-8; header=present",
+  csv: csvContentType,
   json: "application/json; charset=utf-8",
 } as const;
 export type ChartDownloadFormat = keyof typeof chartDownloadFormats;

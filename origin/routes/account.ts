@@ -5,6 +5,7 @@ import {
   emailValidationSchema,
   expiredSessionCookie,
   type LinkRefusal,
+  type LoginState,
   rateWindowMs,
   readAccountCookies,
   safeRedirectPath,
@@ -51,6 +52,31 @@ function checkedCallback(c: Ctx, callback: string): URL {
   url.searchParams.delete("key");
   url.searchParams.delete("customtoken");
   return url;
+}
+
+/**
+ * The account of the request's session, or the answer that refuses it: 401 without a session
+ * (with where to sign in), 456 when it has ended (spec 002 §8 "Status 456 … Logout"), which also
+ * clears the cookie. Every call about a person's own data starts here.
+ */
+export async function signedInAccount(
+  c: Ctx,
+): Promise<{ userId: string; state: LoginState } | { refused: Response }> {
+  const { session } = readAccountCookies(c.req.header("cookie"));
+  if (!session) {
+    return {
+      refused: noStoreJson({ error: "unauthorized", redirectUrl: "/login?redirect={redirectPath}" }, 401),
+    };
+  }
+  const found = await findSession(c.env.DB, session, Date.now());
+  if (found.outcome === "ended") {
+    return {
+      refused: noStoreJson({ error: "unauthorized", message: "The session has ended" }, sessionEndedStatus, [
+        expiredSessionCookie(isSecure(c)),
+      ]),
+    };
+  }
+  return { userId: found.userId, state: found.state };
 }
 
 export function registerAccount(origin: OriginApp) {
@@ -109,17 +135,8 @@ export function registerAccount(origin: OriginApp) {
 
   /** Spec 002 §3 login state; 401 without a session, 456 when the session has ended. */
   origin.get("/account/status", async (c) => {
-    const { session } = readAccountCookies(c.req.header("cookie"));
-    if (!session) {
-      return noStoreJson({ error: "unauthorized", redirectUrl: "/login?redirect={redirectPath}" }, 401);
-    }
-    const found = await findSession(c.env.DB, session, Date.now());
-    if (found.outcome === "ended") {
-      return noStoreJson({ error: "unauthorized", message: "The session has ended" }, sessionEndedStatus, [
-        expiredSessionCookie(isSecure(c)),
-      ]);
-    }
-    return noStoreJson(found.state, 200);
+    const signedIn = await signedInAccount(c);
+    return "refused" in signedIn ? signedIn.refused : noStoreJson(signedIn.state, 200);
   });
 
   /** Spec 002 §4 "Logout clears the provider session": the session row and the cookie. */

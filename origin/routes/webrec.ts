@@ -21,6 +21,7 @@ import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";
 import { cachePolicy, errorResponse, json, parseParams } from "../http";
 import { type LoadedRecognitionIndex, loadRecognitionIndex } from "../recognition-index-load";
+import { tagRecognition } from "./library";
 
 /** Largest request body: the largest signature's base64 and room for the other fields. */
 export const webrecMaxBodyBytes = SIGNATURE_MAX_BASE64_LENGTH + 1024;
@@ -113,6 +114,11 @@ export function registerWebrec(origin: OriginApp) {
       const [track] = await db.tracksByKeys(c.env.DB, [Number(match.trackKey)]);
       // An index of another catalogue may name a track the database does not hold: no match then.
       if (track) {
+        await tagRecognition(c, {
+          sessionId: parsed.request.sessionId,
+          trackKey: track.key,
+          country: parsed.request.country,
+        });
         body.matches.push({
           trackId: String(track.key),
           weburl: `/track/${track.key}/${encodeURIComponent(track.alias)}`,

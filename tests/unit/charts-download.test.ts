@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { chartFileName, csvField, toCsv } from "../../app/data/charts.server";
+import { chartFileName } from "../../app/data/charts.server";
+import { csvField, toCsv } from "../../edge/csv";
 
 describe("csvField (RFC 4180 quoting, OWASP formula neutralising)", () => {
   test.each([

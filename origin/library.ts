@@ -1,0 +1,193 @@
+import * as v from "valibot";
+import { hiddenTagLifetimeMs, noMorePages, type TagLocation } from "../edge/library";
+import { randomToken } from "./accounts";
+import { type TrackRow, tracksByKeys } from "./db";
+
+// My Library's D1 records (migration 0004): a signed-in person's tags, newest first. A page is a
+// range of the (user_id, tag_time DESC, id DESC) index, found from the last tag of the page before,
+// so a tag added while someone pages never moves a page under them.
+
+export type StoredTag = {
+  id: string;
+  trackKey: number;
+  tagTime: number;
+  location: TagLocation;
+};
+
+export type NewTag = {
+  recognitionId: string;
+  trackKey: number;
+  tagTime: number;
+  location: TagLocation;
+};
+
+/**
+ * Adds a tag, once per (account, recognition): a retried or repeated request finds the tag the
+ * first one made (also when it was removed since: a retry brings nothing back). One statement, so
+ * concurrent requests cannot both insert.
+ */
+export async function addTag(db: D1Database, userId: string, tag: NewTag, now: number): Promise<string> {
+  const id = randomToken().slice(0, 22);
+  await db
+    .prepare(
+      `INSERT INTO tags (id, user_id, recognition_id, track_key, tag_time, country, lat, lng, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, recognition_id) DO NOTHING`,
+    )
+    .bind(
+      id,
+      userId,
+      tag.recognitionId,
+      tag.trackKey,
+      tag.tagTime,
+      tag.location.country,
+      tag.location.lat,
+      tag.location.lng,
+      now,
+    )
+    .run();
+  const stored = await db
+    .prepare("SELECT id FROM tags WHERE user_id = ? AND recognition_id = ?")
+    .bind(userId, tag.recognitionId)
+    .first<{ id: string }>();
+  if (!stored) throw new Error("the tag was not stored");
+  return stored.id;
+}
+
+/** Where the next page starts: the last tag shown and how many came before it (base64url JSON). */
+const cursorSchema = v.object({
+  t: v.pipe(v.number(), v.integer()),
+  id: v.pipe(v.string(), v.maxLength(64)),
+  n: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+type Cursor = v.InferOutput<typeof cursorSchema>;
+
+function encodeCursor(cursor: Cursor): string {
+  return btoa(JSON.stringify(cursor)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** The cursor a page token names, or undefined for a token this service did not write. */
+export function decodeCursor(token: string): Cursor | undefined {
+  try {
+    const parsed = v.safeParse(
+      cursorSchema,
+      JSON.parse(atob(token.replaceAll("-", "+").replaceAll("_", "/"))),
+    );
+    return parsed.success ? parsed.output : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A shown tag: visible (not removed) and of a track the catalogue still holds. */
+const shown = "t.hidden_at IS NULL AND EXISTS (SELECT 1 FROM tracks WHERE tracks.key = t.track_key)";
+
+type TagRow = {
+  id: string;
+  track_key: number;
+  tag_time: number;
+  country: string | null;
+  lat: number | null;
+  lng: number | null;
+};
+
+const storedTagOf = (row: TagRow): StoredTag => ({
+  id: row.id,
+  trackKey: row.track_key,
+  tagTime: row.tag_time,
+  location: { country: row.country, lat: row.lat, lng: row.lng },
+});
+
+export type TagPage = {
+  tags: { tag: StoredTag; track: TrackRow }[];
+  /** The next page's token, when there is one. */
+  token: string | undefined;
+  /** Where the next page starts, or -1 (spec 002 §5). */
+  start: number;
+};
+
+/** One page of the library, newest first, after the page `cursor` names (the first without one). */
+export async function listTags(
+  db: D1Database,
+  userId: string,
+  limit: number,
+  cursor: Cursor | undefined,
+): Promise<TagPage> {
+  const after = cursor ? "AND (t.tag_time < ?3 OR (t.tag_time = ?3 AND t.id < ?4))" : "";
+  const { results } = await db
+    .prepare(
+      `SELECT t.id, t.track_key, t.tag_time, t.country, t.lat, t.lng FROM tags t
+       WHERE t.user_id = ?1 AND ${shown} ${after}
+       ORDER BY t.tag_time DESC, t.id DESC LIMIT ?2`,
+    )
+    .bind(userId, limit + 1, ...(cursor ? [cursor.t, cursor.id] : []))
+    .all<TagRow>();
+  const rows = results.slice(0, limit).map(storedTagOf);
+  const tracks = new Map(
+    (
+      await tracksByKeys(
+        db,
+        rows.map((row) => row.trackKey),
+      )
+    ).map((row) => [row.key, row]),
+  );
+  const tags = rows.flatMap((tag) => {
+    const track = tracks.get(tag.trackKey);
+    return track ? [{ tag, track }] : [];
+  });
+  const last = rows.at(-1);
+  const before = cursor?.n ?? 0;
+  if (results.length <= limit || !last) return { tags, token: undefined, start: noMorePages };
+  const start = before + rows.length;
+  return { tags, token: encodeCursor({ t: last.tagTime, id: last.id, n: start }), start };
+}
+
+/** Spec 002 §7 "GET tag count": the tags the library shows. */
+export async function countTags(db: D1Database, userId: string): Promise<number> {
+  const row = await db
+    .prepare(`SELECT COUNT(*) AS n FROM tags t WHERE t.user_id = ? AND ${shown}`)
+    .bind(userId)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/**
+ * Removes a tag from the library (spec 002 §3 HIDDEN): hidden now, brought back by `restoreTag`,
+ * deleted for good once it has been hidden longer than `hiddenTagLifetimeMs`. False when the
+ * account has no such visible tag (another account's tag is never touched).
+ */
+export async function hideTag(db: D1Database, userId: string, tagId: string, now: number): Promise<boolean> {
+  const [, hidden] = await db.batch([
+    purgeHidden(db, userId, now),
+    db
+      .prepare("UPDATE tags SET hidden_at = ? WHERE id = ? AND user_id = ? AND hidden_at IS NULL")
+      .bind(now, tagId, userId),
+  ]);
+  return hidden?.meta.changes === 1;
+}
+
+/** The undo of a removal. False when the account has no such hidden tag. */
+export async function restoreTag(db: D1Database, userId: string, tagId: string): Promise<boolean> {
+  const restored = await db
+    .prepare("UPDATE tags SET hidden_at = NULL WHERE id = ? AND user_id = ? AND hidden_at IS NOT NULL")
+    .bind(tagId, userId)
+    .run();
+  return restored.meta.changes === 1;
+}
+
+function purgeHidden(db: D1Database, userId: string, now: number): D1PreparedStatement {
+  return db
+    .prepare("DELETE FROM tags WHERE user_id = ? AND hidden_at IS NOT NULL AND hidden_at < ?")
+    .bind(userId, now - hiddenTagLifetimeMs);
+}
+
+/** A shown tag of the account, or undefined. */
+export async function findTag(db: D1Database, userId: string, tagId: string): Promise<StoredTag | undefined> {
+  const row = await db
+    .prepare(
+      `SELECT t.id, t.track_key, t.tag_time, t.country, t.lat, t.lng FROM tags t
+       WHERE t.id = ? AND t.user_id = ?`,
+    )
+    .bind(tagId, userId)
+    .first<TagRow>();
+  return row ? storedTagOf(row) : undefined;
+}

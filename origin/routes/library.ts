@@ -1,0 +1,226 @@
+import type { Context } from "hono";
+import * as v from "valibot";
+import { csvContentType, csvRow } from "../../edge/csv";
+import {
+  type LibraryExportFormat,
+  type LibraryTag,
+  libraryCsvHeader,
+  libraryExportFormats,
+  maxTagPageSize,
+  type TagLocation,
+  tagIdSchema,
+  tagPageSize,
+  tagPageTokenSchema,
+  tagWriteSchema,
+} from "../../edge/library";
+import { tracksByKeys } from "../db";
+import type { OriginApp, OriginEnv } from "../env";
+import { intParam, invalidParam, jsonBody, noStoreJson, notFound, parseParams } from "../http";
+import {
+  addTag,
+  countTags,
+  decodeCursor,
+  findTag,
+  hideTag,
+  listTags,
+  restoreTag,
+  type StoredTag,
+} from "../library";
+import { trackSummary } from "../shapes";
+import { signedInAccount } from "./account";
+
+// My Library in the account service (spec 002 §7 "Tags and status", issue 21): the signed-in
+// person's tags, their count, removal and its undo, the app's tags, and the export. Every answer
+// is the person's own: `no-store`, 401 without a session, 456 when it ended.
+
+type Ctx = Context<{ Bindings: OriginEnv }>;
+
+const listQuerySchema = v.object({
+  limit: intParam("limit", 1, maxTagPageSize),
+  token: v.optional(tagPageTokenSchema),
+});
+
+function libraryTagOf(tag: StoredTag, track: Parameters<typeof trackSummary>[0]): LibraryTag {
+  return {
+    tagid: tag.id,
+    key: String(tag.trackKey),
+    timestamp: tag.tagTime,
+    location: tag.location,
+    track: trackSummary(track),
+  };
+}
+
+/** Spec 002 §3 "Location is also sent in headers x-shz-lat and x-shz-lng": kept only as a pair. */
+export function sharedPosition(c: Ctx): Pick<TagLocation, "lat" | "lng"> {
+  const lat = Number(c.req.header("x-shz-lat") ?? Number.NaN);
+  const lng = Number(c.req.header("x-shz-lng") ?? Number.NaN);
+  if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return { lat: null, lng: null };
+  // Three decimals (about 100 m): where a song was heard, not which house.
+  return { lat: Math.round(lat * 1000) / 1000, lng: Math.round(lng * 1000) / 1000 };
+}
+
+/**
+ * Tags a web recognition's match for the signed-in person, once per recognition session. A
+ * request without a session tags nothing; an ended one neither (the answer is the match either way).
+ */
+export async function tagRecognition(
+  c: Ctx,
+  match: { sessionId: string; trackKey: number; country: string },
+): Promise<void> {
+  if (!c.req.header("cookie")) return;
+  const account = await signedInAccount(c);
+  if ("refused" in account) return;
+  await addTag(
+    c.env.DB,
+    account.userId,
+    {
+      recognitionId: `web:${match.sessionId}`,
+      trackKey: match.trackKey,
+      tagTime: Date.now(),
+      location: { country: match.country, ...sharedPosition(c) },
+    },
+    Date.now(),
+  );
+}
+
+/** The tag an answer names, with its track, or a 404 for anything not this account's. */
+async function tagAnswer(c: Ctx, userId: string, tagId: string): Promise<Response> {
+  const tag = await findTag(c.env.DB, userId, tagId);
+  const [track] = tag ? await tracksByKeys(c.env.DB, [tag.trackKey]) : [];
+  if (!tag || !track) throw notFound("No such tag");
+  return noStoreJson({ tag: libraryTagOf(tag, track) }, 200);
+}
+
+/** The whole library as one file, newest first, read and written a page at a time. */
+function exportStream(
+  db: D1Database,
+  userId: string,
+  format: LibraryExportFormat,
+  siteOrigin: string,
+  now: Date,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cursor: ReturnType<typeof decodeCursor>;
+  let index = 0;
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(
+        encoder.encode(
+          format === "csv"
+            ? csvRow(libraryCsvHeader)
+            : `{"exported":${JSON.stringify(now.toISOString())},"tags":[`,
+        ),
+      );
+    },
+    async pull(controller) {
+      if (done) return;
+      const page = await listTags(db, userId, maxTagPageSize, cursor);
+      let chunk = "";
+      for (const { tag, track } of page.tags) {
+        index += 1;
+        const item = {
+          index,
+          tagTime: new Date(tag.tagTime).toISOString(),
+          title: track.title,
+          artist: track.artist_name,
+          url: new URL(trackSummary(track).url, siteOrigin).href,
+          trackKey: String(tag.trackKey),
+        };
+        chunk +=
+          format === "csv"
+            ? csvRow([item.index, item.tagTime, item.title, item.artist, item.url, item.trackKey])
+            : `${index > 1 ? "," : ""}${JSON.stringify({ ...item, location: tag.location })}`;
+      }
+      if (page.token === undefined) {
+        done = true;
+        if (format === "json") chunk += `],"count":${index}}`;
+      } else {
+        cursor = decodeCursor(page.token);
+      }
+      controller.enqueue(encoder.encode(chunk));
+      if (done) controller.close();
+    },
+  });
+}
+
+export function registerLibrary(origin: OriginApp) {
+  /** Spec 002 §7 "GET my tags list: limit default 20, token for the next page". */
+  origin.get("/account/tags", async (c) => {
+    const account = await signedInAccount(c);
+    if ("refused" in account) return account.refused;
+    const query = parseParams(listQuerySchema, { limit: c.req.query("limit"), token: c.req.query("token") });
+    const cursor = query.token === undefined ? undefined : decodeCursor(query.token);
+    if (query.token !== undefined && !cursor) throw invalidParam("Invalid token");
+    const page = await listTags(c.env.DB, account.userId, query.limit ?? tagPageSize, cursor);
+    return noStoreJson(
+      {
+        tags: page.tags.map(({ tag, track }) => libraryTagOf(tag, track)),
+        ...(page.token === undefined ? {} : { token: page.token }),
+        start: page.start,
+      },
+      200,
+    );
+  });
+
+  /** Spec 002 §7 "GET tag count": saved by the site as the user flag shazamcount. */
+  origin.get("/account/tags/count", async (c) => {
+    const account = await signedInAccount(c);
+    if ("refused" in account) return account.refused;
+    return noStoreJson({ count: await countTags(c.env.DB, account.userId) }, 200);
+  });
+
+  /** A tag the app made (the native bridge's tagging): 201 when new, 200 when it was made before. */
+  origin.post("/account/tags", async (c) => {
+    const account = await signedInAccount(c);
+    if ("refused" in account) return account.refused;
+    const write = parseParams(tagWriteSchema, await jsonBody(c));
+    const trackKey = Number(write.trackKey);
+    if ((await tracksByKeys(c.env.DB, [trackKey])).length === 0) throw notFound("No such track");
+    const before = await countTags(c.env.DB, account.userId);
+    const tagid = await addTag(
+      c.env.DB,
+      account.userId,
+      {
+        recognitionId: `app:${write.recognitionId}`,
+        trackKey,
+        tagTime: write.tagTime,
+        location: { country: null, lat: write.lat ?? null, lng: write.lng ?? null },
+      },
+      Date.now(),
+    );
+    const count = await countTags(c.env.DB, account.userId);
+    return noStoreJson({ tagid, count }, count > before ? 201 : 200);
+  });
+
+  /** Removes a tag from the library (spec 002 §3 HIDDEN); its undo is `…/restore`. */
+  origin.post("/account/tags/:id/hide", async (c) => {
+    const account = await signedInAccount(c);
+    if ("refused" in account) return account.refused;
+    const tagId = parseParams(tagIdSchema, c.req.param("id"));
+    if (!(await hideTag(c.env.DB, account.userId, tagId, Date.now()))) throw notFound("No such tag");
+    return tagAnswer(c, account.userId, tagId);
+  });
+
+  origin.post("/account/tags/:id/restore", async (c) => {
+    const account = await signedInAccount(c);
+    if ("refused" in account) return account.refused;
+    const tagId = parseParams(tagIdSchema, c.req.param("id"));
+    if (!(await restoreTag(c.env.DB, account.userId, tagId))) throw notFound("No such tag");
+    return tagAnswer(c, account.userId, tagId);
+  });
+
+  /** The whole library as CSV or JSON (issue 21), streamed. */
+  origin.get("/account/tags/export", async (c) => {
+    const account = await signedInAccount(c);
+    if ("refused" in account) return account.refused;
+    const format = parseParams(v.picklist(libraryExportFormats, "Unknown format"), c.req.query("format"));
+    const body = exportStream(c.env.DB, account.userId, format, new URL(c.req.url).origin, new Date());
+    return new Response(body, {
+      headers: {
+        "Content-Type": format === "csv" ? csvContentType : "application/json; charset=utf-8",
+        "Cache-Control": "no-store",
+      },
+    });
+  });
+}
