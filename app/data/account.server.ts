@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import {
   emailRequestRetries,
@@ -12,10 +12,12 @@ import {
   webProviderCookie,
   webProviderRefusalSchema,
 } from "../../edge/account";
+import { SiteError } from "../../edge/errors";
 import { randomUrlToken, s256Challenge } from "../../edge/oidc";
 import { localizedPath } from "../../edge/path";
 import { accountCall } from "../../edge/session";
 import { platformOf } from "../../edge/user-agent";
+import { throwSiteError } from "../http.server";
 
 // The sign-in steps a page takes on the visitor's behalf, through the services proxy to the
 // account service (origin/routes/account.ts); each passes on the cookies the service sets.
@@ -193,4 +195,33 @@ export function cookieHeaders(setCookies: readonly string[]): Headers {
   const headers = new Headers();
   for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
   return headers;
+}
+
+/**
+ * Spec 000 §6 "Library, data download and account deletion need the account": a secure page's
+ * loader starts here. Signed out (or the session ended), the person is sent to sign in and back.
+ */
+export function requireAccount(
+  { edge, account }: Pick<AppLoadContext, "edge" | "account">,
+  request: Request,
+): NonNullable<AppLoadContext["account"]> {
+  if (account) return account;
+  const url = new URL(request.url);
+  const back = new URLSearchParams({ redirect: url.pathname + url.search });
+  throw redirect(`${localizedPath(edge.lang, "/login")}?${back}`);
+}
+
+/**
+ * A step that changes a person's data comes from this site's own pages: a request another site
+ * made (its `Origin`, or the browser's `Sec-Fetch-Site`) is refused, whatever cookies it carries.
+ */
+export function requireSameSite(request: Request): void {
+  const origin = request.headers.get("origin");
+  const site = request.headers.get("sec-fetch-site");
+  if (
+    (origin !== null && origin !== new URL(request.url).origin) ||
+    (site !== null && site !== "same-origin")
+  ) {
+    throwSiteError(new SiteError("unauthorized", "A request from another site"));
+  }
 }

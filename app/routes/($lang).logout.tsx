@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/cloudflare";
-import { cookieHeaders, signOut } from "~/data/account.server";
+import { cookieHeaders, requireSameSite, signOut } from "~/data/account.server";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
 import { safeRedirectPath } from "../../edge/account";
 import { SiteError } from "../../edge/errors";
@@ -14,10 +14,7 @@ export async function loader({ params, context }: ActionFunctionArgs) {
 
 export async function action({ params, context, request }: ActionFunctionArgs) {
   requireKnownLanguage(params);
-  const origin = request.headers.get("origin");
-  if (origin !== null && origin !== new URL(request.url).origin) {
-    throwSiteError(new SiteError("unauthorized", "Sign-out from another site"));
-  }
+  requireSameSite(request);
   const form = await request.formData();
   const next = safeRedirectPath(String(form.get("redirect") ?? "")) ?? localizedPath(context.edge.lang, "/");
   const { ok, setCookies } = await signOut(context, request);
