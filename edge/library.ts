@@ -57,7 +57,7 @@ export const tagListSchema = v.object({
 export type TagList = v.InferOutput<typeof tagListSchema>;
 
 /** Spec 002 §3 "A count object holds count". */
-export const tagCountSchema = v.object({ count: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+export const libraryCountSchema = v.object({ count: v.pipe(v.number(), v.integer(), v.minValue(0)) });
 
 /** The `token` of a tag list request: what an earlier page answered (base64url). */
 export const tagPageTokenSchema = v.pipe(v.string(), v.maxLength(256), v.regex(/^[A-Za-z0-9_-]+$/));

@@ -26,9 +26,14 @@ export type NewTag = {
  * first one made (also when it was removed since: a retry brings nothing back). One statement, so
  * concurrent requests cannot both insert.
  */
-export async function addTag(db: D1Database, userId: string, tag: NewTag, now: number): Promise<string> {
+export async function addTag(
+  db: D1Database,
+  userId: string,
+  tag: NewTag,
+  now: number,
+): Promise<{ id: string; created: boolean }> {
   const id = randomToken().slice(0, 22);
-  await db
+  const inserted = await db
     .prepare(
       `INSERT INTO tags (id, user_id, recognition_id, track_key, tag_time, country, lat, lng, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, recognition_id) DO NOTHING`,
@@ -50,7 +55,7 @@ export async function addTag(db: D1Database, userId: string, tag: NewTag, now: n
     .bind(userId, tag.recognitionId)
     .first<{ id: string }>();
   if (!stored) throw new Error("the tag was not stored");
-  return stored.id;
+  return { id: stored.id, created: inserted.meta.changes === 1 };
 }
 
 /** Where the next page starts: the last tag shown and how many came before it (base64url JSON). */

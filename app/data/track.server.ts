@@ -208,7 +208,8 @@ function videoHrefOf(track: Track): string | undefined {
 /** A row of the related list, and where it sits in the page's playlist. */
 export type RelatedTrack = TrackSummary & { playlistIndex: number | undefined };
 
-function relatedOf(summary: TrackSummaryPayload, lang: LanguageKey): TrackSummary {
+/** A track summary of the track service (related songs, library tags) as a row of a list. */
+export function trackSummaryOfPayload(summary: TrackSummaryPayload, lang: LanguageKey): TrackSummary {
   const template = summary.images.template;
   return {
     key: summary.key,
@@ -358,7 +359,7 @@ export async function loadTrackPage(
           playlistBreak: false,
         });
       }
-      return { ...relatedOf(summary, edge.lang), playlistIndex };
+      return { ...trackSummaryOfPayload(summary, edge.lang), playlistIndex };
     });
 
   const total = count?.total ?? (track.type === "MUSIC" ? track.properties.numberOfShazams : undefined);

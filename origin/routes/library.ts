@@ -1,11 +1,7 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { csvContentType, csvRow } from "../../edge/csv";
 import {
-  type LibraryExportFormat,
   type LibraryTag,
-  libraryCsvHeader,
-  libraryExportFormats,
   maxTagPageSize,
   type TagLocation,
   tagIdSchema,
@@ -30,7 +26,7 @@ import { trackSummary } from "../shapes";
 import { signedInAccount } from "./account";
 
 // My Library in the account service (spec 002 §7 "Tags and status", issue 21): the signed-in
-// person's tags, their count, removal and its undo, the app's tags, and the export. Every answer
+// person's tags, their count, removal and its undo, and the app's tags. Every answer
 // is the person's own: `no-store`, 401 without a session, 456 when it ended.
 
 type Ctx = Context<{ Bindings: OriginEnv }>;
@@ -91,59 +87,6 @@ async function tagAnswer(c: Ctx, userId: string, tagId: string): Promise<Respons
   return noStoreJson({ tag: libraryTagOf(tag, track) }, 200);
 }
 
-/** The whole library as one file, newest first, read and written a page at a time. */
-function exportStream(
-  db: D1Database,
-  userId: string,
-  format: LibraryExportFormat,
-  siteOrigin: string,
-  now: Date,
-): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let cursor: ReturnType<typeof decodeCursor>;
-  let index = 0;
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(
-        encoder.encode(
-          format === "csv"
-            ? csvRow(libraryCsvHeader)
-            : `{"exported":${JSON.stringify(now.toISOString())},"tags":[`,
-        ),
-      );
-    },
-    async pull(controller) {
-      if (done) return;
-      const page = await listTags(db, userId, maxTagPageSize, cursor);
-      let chunk = "";
-      for (const { tag, track } of page.tags) {
-        index += 1;
-        const item = {
-          index,
-          tagTime: new Date(tag.tagTime).toISOString(),
-          title: track.title,
-          artist: track.artist_name,
-          url: new URL(trackSummary(track).url, siteOrigin).href,
-          trackKey: String(tag.trackKey),
-        };
-        chunk +=
-          format === "csv"
-            ? csvRow([item.index, item.tagTime, item.title, item.artist, item.url, item.trackKey])
-            : `${index > 1 ? "," : ""}${JSON.stringify({ ...item, location: tag.location })}`;
-      }
-      if (page.token === undefined) {
-        done = true;
-        if (format === "json") chunk += `],"count":${index}}`;
-      } else {
-        cursor = decodeCursor(page.token);
-      }
-      controller.enqueue(encoder.encode(chunk));
-      if (done) controller.close();
-    },
-  });
-}
-
 export function registerLibrary(origin: OriginApp) {
   /** Spec 002 §7 "GET my tags list: limit default 20, token for the next page". */
   origin.get("/account/tags", async (c) => {
@@ -177,8 +120,7 @@ export function registerLibrary(origin: OriginApp) {
     const write = parseParams(tagWriteSchema, await jsonBody(c));
     const trackKey = Number(write.trackKey);
     if ((await tracksByKeys(c.env.DB, [trackKey])).length === 0) throw notFound("No such track");
-    const before = await countTags(c.env.DB, account.userId);
-    const tagid = await addTag(
+    const added = await addTag(
       c.env.DB,
       account.userId,
       {
@@ -190,7 +132,7 @@ export function registerLibrary(origin: OriginApp) {
       Date.now(),
     );
     const count = await countTags(c.env.DB, account.userId);
-    return noStoreJson({ tagid, count }, count > before ? 201 : 200);
+    return noStoreJson({ tagid: added.id, count }, added.created ? 201 : 200);
   });
 
   /** Removes a tag from the library (spec 002 §3 HIDDEN); its undo is `…/restore`. */
@@ -208,19 +150,5 @@ export function registerLibrary(origin: OriginApp) {
     const tagId = parseParams(tagIdSchema, c.req.param("id"));
     if (!(await restoreTag(c.env.DB, account.userId, tagId))) throw notFound("No such tag");
     return tagAnswer(c, account.userId, tagId);
-  });
-
-  /** The whole library as CSV or JSON (issue 21), streamed. */
-  origin.get("/account/tags/export", async (c) => {
-    const account = await signedInAccount(c);
-    if ("refused" in account) return account.refused;
-    const format = parseParams(v.picklist(libraryExportFormats, "Unknown format"), c.req.query("format"));
-    const body = exportStream(c.env.DB, account.userId, format, new URL(c.req.url).origin, new Date());
-    return new Response(body, {
-      headers: {
-        "Content-Type": format === "csv" ? csvContentType : "application/json; charset=utf-8",
-        "Cache-Control": "no-store",
-      },
-    });
   });
 }

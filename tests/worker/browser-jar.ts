@@ -1,4 +1,5 @@
 import { SELF } from "cloudflare:test";
+import { expect } from "vitest";
 
 // A browser for worker tests: its own cookie jar and client IP address, talking to the worker
 // through SELF.fetch without following redirects.
@@ -30,3 +31,26 @@ export function browser() {
 }
 
 export type Browser = ReturnType<typeof browser>;
+
+/** The newest sign-in link the outbox holds for `email`, as a path of the site. */
+export async function linkFor(email: string): Promise<string> {
+  const answer = await SELF.fetch(`${site}/services/account/outbox`);
+  const { mails } = (await answer.json()) as { mails: { to: string; text: string }[] };
+  const mail = mails.find((m) => m.to === email);
+  const link = /https?:\/\/\S+/.exec(mail?.text ?? "")?.[0];
+  if (!link) throw new Error(`no mail for ${email}`);
+  const url = new URL(link);
+  return url.pathname + url.search;
+}
+
+/** Signs `who` in as `email` the way a person does: the login form, then the mailed link. */
+export async function signIn(who: Browser, email: string, redirect?: string): Promise<Response> {
+  const form = new URLSearchParams({ email, ...(redirect ? { redirect } : {}) });
+  const asked = await who.fetch("/login?index", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
+  expect(asked.status).toBe(200);
+  return who.fetch(await linkFor(email));
+}

@@ -6,7 +6,7 @@ import { linksPerAddress, linksPerClient } from "../../edge/account";
 // Sign-in end to end inside workerd: the account service, the link's landing, the session, the
 // status endpoint, sign-out, and what a shared cache may see.
 
-import { agent, type Browser, browser, site } from "./browser-jar";
+import { agent, type Browser, browser, linkFor, signIn, site } from "./browser-jar";
 
 function askForLink(who: Browser, body: Record<string, unknown>) {
   return who.fetch("/services/account/login/email", {
@@ -20,28 +20,6 @@ function askForLink(who: Browser, body: Record<string, unknown>) {
       ...body,
     }),
   });
-}
-
-/** The newest sign-in link the outbox holds for `email`, as a path of the site. */
-async function linkFor(email: string): Promise<string> {
-  const answer = await SELF.fetch(`${site}/services/account/outbox`);
-  const { mails } = (await answer.json()) as { mails: { to: string; text: string }[] };
-  const mail = mails.find((m) => m.to === email);
-  const link = /https?:\/\/\S+/.exec(mail?.text ?? "")?.[0];
-  if (!link) throw new Error(`no mail for ${email}`);
-  const url = new URL(link);
-  return url.pathname + url.search;
-}
-
-async function signIn(who: Browser, email: string, redirect?: string): Promise<Response> {
-  const form = new URLSearchParams({ email, ...(redirect ? { redirect } : {}) });
-  const asked = await who.fetch("/login?index", {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: form,
-  });
-  expect(asked.status).toBe(200);
-  return who.fetch(await linkFor(email));
 }
 
 describe("asking for a sign-in link", () => {

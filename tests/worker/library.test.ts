@@ -1,0 +1,239 @@
+import { env } from "cloudflare:test";
+import * as v from "valibot";
+import { describe, expect, test } from "vitest";
+import { libraryCountSchema, noMorePages, tagListSchema, tagPageSize } from "../../edge/library";
+import { webrecMatchResponseSchema } from "../../edge/schemas/webrec";
+import { sha256 } from "../../origin/accounts";
+import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
+import { recognitionProbesSchema } from "../../origin/recognition-index";
+import { type Browser, browser, signIn } from "./browser-jar";
+
+// My Library in the account service, through the site's /services proxy inside workerd: paging,
+// the count, removal and undo, the app's tags, tagging a web match, and who may see what.
+
+const probes = v.parse(recognitionProbesSchema, JSON.parse(probesText)).probes;
+const trackKeys = [...new Set(probes.map((probe) => probe.trackKey))];
+let people = 0;
+
+async function signedIn(): Promise<Browser> {
+  people += 1;
+  const who = browser();
+  const landed = await signIn(who, `library.${people}.${Date.now()}@example.com`);
+  expect(landed.status).toBe(303);
+  expect(who.jar.has("tw_session")).toBe(true);
+  return who;
+}
+
+const json = { "content-type": "application/json" };
+
+function appTag(who: Browser, recognitionId: string, tagTime: number, trackKey = trackKeys[0] ?? "") {
+  return who.fetch("/services/account/tags", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ trackKey, recognitionId, tagTime }),
+  });
+}
+
+async function list(who: Browser, query = "") {
+  const answer = await who.fetch(`/services/account/tags${query}`);
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get("Cache-Control")).toBe("no-store");
+  return v.parse(tagListSchema, await answer.json());
+}
+
+async function count(who: Browser) {
+  const answer = await who.fetch("/services/account/tags/count");
+  expect(answer.status).toBe(200);
+  return v.parse(libraryCountSchema, await answer.json()).count;
+}
+
+describe("the tags list", () => {
+  test("45 tags page as 20 + 20 + 5, newest first, and the last page says start -1", async () => {
+    const who = await signedIn();
+    const base = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 45; i++) {
+      const answer = await appTag(who, `page-${i}`, base + i * 60_000, trackKeys[i % trackKeys.length]);
+      expect(answer.status).toBe(201);
+    }
+    const first = await list(who);
+    expect(first.tags).toHaveLength(tagPageSize);
+    expect(first.start).toBe(20);
+    const second = await list(who, `?token=${first.token}`);
+    expect(second.tags).toHaveLength(20);
+    expect(second.start).toBe(40);
+    const third = await list(who, `?token=${second.token}`);
+    expect(third.tags).toHaveLength(5);
+    expect(third.start).toBe(noMorePages);
+    expect(third.token).toBeUndefined();
+    const times = [...first.tags, ...second.tags, ...third.tags].map((tag) => tag.timestamp);
+    expect(times).toEqual(Array.from({ length: 45 }, (_, i) => base + (44 - i) * 60_000));
+    expect(new Set([...first.tags, ...second.tags, ...third.tags].map((tag) => tag.tagid)).size).toBe(45);
+    expect(await count(who)).toBe(45);
+  });
+
+  test("a removed (HIDDEN) tag leaves the list and the count, and its undo brings it back", async () => {
+    const who = await signedIn();
+    for (const i of [1, 2, 3]) await appTag(who, `hide-${i}`, Date.UTC(2026, 1, i));
+    const before = await list(who);
+    const middle = before.tags[1];
+    if (!middle) throw new Error("no tag");
+    const hidden = await who.fetch(`/services/account/tags/${middle.tagid}/hide`, { method: "POST" });
+    expect(hidden.status).toBe(200);
+    const after = await list(who);
+    expect(after.tags.map((tag) => tag.tagid)).toEqual([before.tags[0]?.tagid, before.tags[2]?.tagid]);
+    expect(await count(who)).toBe(2);
+    // A repeated removal finds nothing to remove.
+    expect((await who.fetch(`/services/account/tags/${middle.tagid}/hide`, { method: "POST" })).status).toBe(
+      404,
+    );
+    const restored = await who.fetch(`/services/account/tags/${middle.tagid}/restore`, { method: "POST" });
+    expect(restored.status).toBe(200);
+    expect((await list(who)).tags.map((tag) => tag.tagid)).toEqual(before.tags.map((tag) => tag.tagid));
+  });
+
+  test("a removed tag is deleted for good a day later", async () => {
+    const who = await signedIn();
+    await appTag(who, "old", Date.UTC(2026, 2, 1));
+    await appTag(who, "other", Date.UTC(2026, 2, 2));
+    const [, old] = (await list(who)).tags;
+    if (!old) throw new Error("no tag");
+    await who.fetch(`/services/account/tags/${old.tagid}/hide`, { method: "POST" });
+    await env.DB.prepare("UPDATE tags SET hidden_at = hidden_at - 86400001 WHERE id = ?")
+      .bind(old.tagid)
+      .run();
+    const [other] = (await list(who)).tags;
+    await who.fetch(`/services/account/tags/${other?.tagid}/hide`, { method: "POST" });
+    const row = await env.DB.prepare("SELECT 1 FROM tags WHERE id = ?").bind(old.tagid).first();
+    expect(row).toBeNull();
+    expect((await who.fetch(`/services/account/tags/${old.tagid}/restore`, { method: "POST" })).status).toBe(
+      404,
+    );
+  });
+
+  test.each([
+    ["a token this service did not write", "?token=bm90LWEtY3Vyc29y", 400],
+    ["a token with characters outside base64url", "?token=a%2Fb", 400],
+    ["a limit of 0", "?limit=0", 400],
+    ["a limit over 100", "?limit=101", 400],
+    ["a limit that is not a number", "?limit=ten", 400],
+  ])("%s is refused with %i", async (_name, query, status) => {
+    const who = await signedIn();
+    const answer = await who.fetch(`/services/account/tags${query}`);
+    expect(answer.status).toBe(status);
+    expect(((await answer.json()) as { error: string }).error).toBe("invalidparam");
+  });
+});
+
+describe("who may see and change tags", () => {
+  test.each([
+    ["GET", "/services/account/tags"],
+    ["GET", "/services/account/tags/count"],
+    ["POST", "/services/account/tags"],
+    ["POST", "/services/account/tags/AAAAAAAAAAAAAAAAAAAAAA/hide"],
+  ])("%s %s without a session is 401", async (method, path) => {
+    const answer = await browser().fetch(path, {
+      method,
+      headers: json,
+      body: method === "POST" ? "{}" : null,
+    });
+    expect(answer.status).toBe(401);
+  });
+
+  test("an ended session answers 456 on the list and the count, and clears the cookie", async () => {
+    const who = await signedIn();
+    const session = who.jar.get("tw_session") ?? "";
+    await env.DB.prepare("UPDATE sessions SET expires_at = 0 WHERE id_hash = ?")
+      .bind(await sha256(session))
+      .run();
+    for (const path of ["/services/account/tags", "/services/account/tags/count"]) {
+      who.jar.set("tw_session", session);
+      const answer = await who.fetch(path);
+      expect(answer.status).toBe(456);
+      expect(answer.headers.getSetCookie().join()).toMatch(/tw_session=;.*Max-Age=0/);
+    }
+  });
+
+  test("another account's tag can be neither seen, removed nor restored", async () => {
+    const ana = await signedIn();
+    const ben = await signedIn();
+    await appTag(ana, "anas", Date.UTC(2026, 3, 1));
+    const [anas] = (await list(ana)).tags;
+    if (!anas) throw new Error("no tag");
+    expect((await list(ben)).tags).toEqual([]);
+    expect((await ben.fetch(`/services/account/tags/${anas.tagid}/hide`, { method: "POST" })).status).toBe(
+      404,
+    );
+    await ana.fetch(`/services/account/tags/${anas.tagid}/hide`, { method: "POST" });
+    expect((await ben.fetch(`/services/account/tags/${anas.tagid}/restore`, { method: "POST" })).status).toBe(
+      404,
+    );
+    expect(await count(ana)).toBe(0);
+  });
+});
+
+describe("writing tags", () => {
+  test("50 concurrent writes of one recognition make one tag; 50 of different ones make 50", async () => {
+    const who = await signedIn();
+    const same = await Promise.all(
+      Array.from({ length: 50 }, () => appTag(who, "retried", Date.UTC(2026, 4, 1))),
+    );
+    const statuses = same.map((answer) => answer.status).sort();
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(49);
+    const ids = await Promise.all(
+      same.map(async (answer) => ((await answer.json()) as { tagid: string }).tagid),
+    );
+    expect(new Set(ids).size).toBe(1);
+    const many = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => appTag(who, `burst-${i}`, Date.UTC(2026, 4, 2) + i)),
+    );
+    expect(many.every((answer) => answer.status === 201)).toBe(true);
+    expect(await count(who)).toBe(51);
+  });
+
+  test.each([
+    ["an unknown track", { trackKey: "999999999", recognitionId: "x", tagTime: 1 }, 404],
+    ["a track key that is not a number", { trackKey: "abc", recognitionId: "x", tagTime: 1 }, 400],
+    ["a recognition id with spaces", { trackKey: "1", recognitionId: "a b", tagTime: 1 }, 400],
+    ["a negative time", { trackKey: "1", recognitionId: "x", tagTime: -5 }, 400],
+    ["a latitude off the globe", { trackKey: "1", recognitionId: "x", tagTime: 1, lat: 91, lng: 0 }, 400],
+  ])("%s is refused with %i", async (_name, body, status) => {
+    const who = await signedIn();
+    const answer = await who.fetch("/services/account/tags", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify(body),
+    });
+    expect(answer.status).toBe(status);
+  });
+
+  test("a web match tags the song for a signed-in person once per recognition session, and nobody else's", async () => {
+    const probe = probes.find((candidate) => candidate.matched);
+    if (!probe) throw new Error("no probe");
+    const who = await signedIn();
+    const match = (sessionId: string, person: Browser) =>
+      person.fetch("/services/webrec/match", {
+        method: "POST",
+        headers: { ...json, "x-shz-lat": "52.52001", "x-shz-lng": "13.40495" },
+        body: JSON.stringify({ data: probe.data, sessionId, lang: "en", country: "de" }),
+      });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => match("session-one", who)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(v.parse(webrecMatchResponseSchema, await answer.json()).matches[0]?.trackId).toBe(
+        probe.trackKey,
+      );
+    }
+    const { tags } = await list(who);
+    expect(tags).toHaveLength(1);
+    expect(tags[0]?.key).toBe(probe.trackKey);
+    expect(tags[0]?.location).toEqual({ country: "DE", lat: 52.52, lng: 13.405 });
+    expect(Math.abs((tags[0]?.timestamp ?? 0) - Date.now())).toBeLessThan(60_000);
+    await match("session-two", who);
+    expect(await count(who)).toBe(2);
+    // Without a session the match is the same and tags nothing.
+    const anonymous = await match("session-three", browser());
+    expect(v.parse(webrecMatchResponseSchema, await anonymous.json()).matches).toHaveLength(1);
+    expect(await count(who)).toBe(2);
+  });
+});
