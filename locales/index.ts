@@ -6,6 +6,7 @@ import cs_artist from "./cs/artist.json";
 import cs_charts from "./cs/charts.json";
 import cs_company from "./cs/company.json";
 import cs_home from "./cs/home.json";
+import cs_library from "./cs/library.json";
 import cs_manifest from "./cs/manifest.json";
 import cs_recognition from "./cs/recognition.json";
 import cs_search from "./cs/search.json";
@@ -17,6 +18,7 @@ import de_artist from "./de/artist.json";
 import de_charts from "./de/charts.json";
 import de_company from "./de/company.json";
 import de_home from "./de/home.json";
+import de_library from "./de/library.json";
 import de_manifest from "./de/manifest.json";
 import de_recognition from "./de/recognition.json";
 import de_search from "./de/search.json";
@@ -28,6 +30,7 @@ import el_artist from "./el/artist.json";
 import el_charts from "./el/charts.json";
 import el_company from "./el/company.json";
 import el_home from "./el/home.json";
+import el_library from "./el/library.json";
 import el_manifest from "./el/manifest.json";
 import el_recognition from "./el/recognition.json";
 import el_search from "./el/search.json";
@@ -39,6 +42,7 @@ import en_artist from "./en/artist.json";
 import en_charts from "./en/charts.json";
 import en_company from "./en/company.json";
 import en_home from "./en/home.json";
+import en_library from "./en/library.json";
 import en_manifest from "./en/manifest.json";
 import en_recognition from "./en/recognition.json";
 import en_search from "./en/search.json";
@@ -50,6 +54,7 @@ import es_artist from "./es/artist.json";
 import es_charts from "./es/charts.json";
 import es_company from "./es/company.json";
 import es_home from "./es/home.json";
+import es_library from "./es/library.json";
 import es_manifest from "./es/manifest.json";
 import es_recognition from "./es/recognition.json";
 import es_search from "./es/search.json";
@@ -61,6 +66,7 @@ import esEs_artist from "./es-es/artist.json";
 import esEs_charts from "./es-es/charts.json";
 import esEs_company from "./es-es/company.json";
 import esEs_home from "./es-es/home.json";
+import esEs_library from "./es-es/library.json";
 import esEs_manifest from "./es-es/manifest.json";
 import esEs_recognition from "./es-es/recognition.json";
 import esEs_search from "./es-es/search.json";
@@ -72,6 +78,7 @@ import esMx_artist from "./es-mx/artist.json";
 import esMx_charts from "./es-mx/charts.json";
 import esMx_company from "./es-mx/company.json";
 import esMx_home from "./es-mx/home.json";
+import esMx_library from "./es-mx/library.json";
 import esMx_manifest from "./es-mx/manifest.json";
 import esMx_recognition from "./es-mx/recognition.json";
 import esMx_search from "./es-mx/search.json";
@@ -83,6 +90,7 @@ import fr_artist from "./fr/artist.json";
 import fr_charts from "./fr/charts.json";
 import fr_company from "./fr/company.json";
 import fr_home from "./fr/home.json";
+import fr_library from "./fr/library.json";
 import fr_manifest from "./fr/manifest.json";
 import fr_recognition from "./fr/recognition.json";
 import fr_search from "./fr/search.json";
@@ -94,6 +102,7 @@ import gb_artist from "./gb/artist.json";
 import gb_charts from "./gb/charts.json";
 import gb_company from "./gb/company.json";
 import gb_home from "./gb/home.json";
+import gb_library from "./gb/library.json";
 import gb_manifest from "./gb/manifest.json";
 import gb_recognition from "./gb/recognition.json";
 import gb_search from "./gb/search.json";
@@ -105,6 +114,7 @@ import hi_artist from "./hi/artist.json";
 import hi_charts from "./hi/charts.json";
 import hi_company from "./hi/company.json";
 import hi_home from "./hi/home.json";
+import hi_library from "./hi/library.json";
 import hi_manifest from "./hi/manifest.json";
 import hi_recognition from "./hi/recognition.json";
 import hi_search from "./hi/search.json";
@@ -116,6 +126,7 @@ import id_artist from "./id/artist.json";
 import id_charts from "./id/charts.json";
 import id_company from "./id/company.json";
 import id_home from "./id/home.json";
+import id_library from "./id/library.json";
 import id_manifest from "./id/manifest.json";
 import id_recognition from "./id/recognition.json";
 import id_search from "./id/search.json";
@@ -127,6 +138,7 @@ import it_artist from "./it/artist.json";
 import it_charts from "./it/charts.json";
 import it_company from "./it/company.json";
 import it_home from "./it/home.json";
+import it_library from "./it/library.json";
 import it_manifest from "./it/manifest.json";
 import it_recognition from "./it/recognition.json";
 import it_search from "./it/search.json";
@@ -138,6 +150,7 @@ import ja_artist from "./ja/artist.json";
 import ja_charts from "./ja/charts.json";
 import ja_company from "./ja/company.json";
 import ja_home from "./ja/home.json";
+import ja_library from "./ja/library.json";
 import ja_manifest from "./ja/manifest.json";
 import ja_recognition from "./ja/recognition.json";
 import ja_search from "./ja/search.json";
@@ -149,6 +162,7 @@ import ko_artist from "./ko/artist.json";
 import ko_charts from "./ko/charts.json";
 import ko_company from "./ko/company.json";
 import ko_home from "./ko/home.json";
+import ko_library from "./ko/library.json";
 import ko_manifest from "./ko/manifest.json";
 import ko_recognition from "./ko/recognition.json";
 import ko_search from "./ko/search.json";
@@ -160,6 +174,7 @@ import nl_artist from "./nl/artist.json";
 import nl_charts from "./nl/charts.json";
 import nl_company from "./nl/company.json";
 import nl_home from "./nl/home.json";
+import nl_library from "./nl/library.json";
 import nl_manifest from "./nl/manifest.json";
 import nl_recognition from "./nl/recognition.json";
 import nl_search from "./nl/search.json";
@@ -171,6 +186,7 @@ import pl_artist from "./pl/artist.json";
 import pl_charts from "./pl/charts.json";
 import pl_company from "./pl/company.json";
 import pl_home from "./pl/home.json";
+import pl_library from "./pl/library.json";
 import pl_manifest from "./pl/manifest.json";
 import pl_recognition from "./pl/recognition.json";
 import pl_search from "./pl/search.json";
@@ -182,6 +198,7 @@ import pt_artist from "./pt/artist.json";
 import pt_charts from "./pt/charts.json";
 import pt_company from "./pt/company.json";
 import pt_home from "./pt/home.json";
+import pt_library from "./pt/library.json";
 import pt_manifest from "./pt/manifest.json";
 import pt_recognition from "./pt/recognition.json";
 import pt_search from "./pt/search.json";
@@ -193,6 +210,7 @@ import ptBr_artist from "./pt-br/artist.json";
 import ptBr_charts from "./pt-br/charts.json";
 import ptBr_company from "./pt-br/company.json";
 import ptBr_home from "./pt-br/home.json";
+import ptBr_library from "./pt-br/library.json";
 import ptBr_manifest from "./pt-br/manifest.json";
 import ptBr_recognition from "./pt-br/recognition.json";
 import ptBr_search from "./pt-br/search.json";
@@ -204,6 +222,7 @@ import ru_artist from "./ru/artist.json";
 import ru_charts from "./ru/charts.json";
 import ru_company from "./ru/company.json";
 import ru_home from "./ru/home.json";
+import ru_library from "./ru/library.json";
 import ru_manifest from "./ru/manifest.json";
 import ru_recognition from "./ru/recognition.json";
 import ru_search from "./ru/search.json";
@@ -215,6 +234,7 @@ import tr_artist from "./tr/artist.json";
 import tr_charts from "./tr/charts.json";
 import tr_company from "./tr/company.json";
 import tr_home from "./tr/home.json";
+import tr_library from "./tr/library.json";
 import tr_manifest from "./tr/manifest.json";
 import tr_recognition from "./tr/recognition.json";
 import tr_search from "./tr/search.json";
@@ -226,6 +246,7 @@ import zhCn_artist from "./zh-cn/artist.json";
 import zhCn_charts from "./zh-cn/charts.json";
 import zhCn_company from "./zh-cn/company.json";
 import zhCn_home from "./zh-cn/home.json";
+import zhCn_library from "./zh-cn/library.json";
 import zhCn_manifest from "./zh-cn/manifest.json";
 import zhCn_recognition from "./zh-cn/recognition.json";
 import zhCn_search from "./zh-cn/search.json";
@@ -237,13 +258,14 @@ import zhTw_artist from "./zh-tw/artist.json";
 import zhTw_charts from "./zh-tw/charts.json";
 import zhTw_company from "./zh-tw/company.json";
 import zhTw_home from "./zh-tw/home.json";
+import zhTw_library from "./zh-tw/library.json";
 import zhTw_manifest from "./zh-tw/manifest.json";
 import zhTw_recognition from "./zh-tw/recognition.json";
 import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "manifest", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "library", "manifest", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -262,6 +284,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: cs_charts,
     company: cs_company,
     home: cs_home,
+    library: cs_library,
     manifest: cs_manifest,
     recognition: cs_recognition,
     search: cs_search,
@@ -275,6 +298,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: de_charts,
     company: de_company,
     home: de_home,
+    library: de_library,
     manifest: de_manifest,
     recognition: de_recognition,
     search: de_search,
@@ -288,6 +312,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: el_charts,
     company: el_company,
     home: el_home,
+    library: el_library,
     manifest: el_manifest,
     recognition: el_recognition,
     search: el_search,
@@ -301,6 +326,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: en_charts,
     company: en_company,
     home: en_home,
+    library: en_library,
     manifest: en_manifest,
     recognition: en_recognition,
     search: en_search,
@@ -314,6 +340,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: es_charts,
     company: es_company,
     home: es_home,
+    library: es_library,
     manifest: es_manifest,
     recognition: es_recognition,
     search: es_search,
@@ -327,6 +354,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: esEs_charts,
     company: esEs_company,
     home: esEs_home,
+    library: esEs_library,
     manifest: esEs_manifest,
     recognition: esEs_recognition,
     search: esEs_search,
@@ -340,6 +368,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: esMx_charts,
     company: esMx_company,
     home: esMx_home,
+    library: esMx_library,
     manifest: esMx_manifest,
     recognition: esMx_recognition,
     search: esMx_search,
@@ -353,6 +382,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: fr_charts,
     company: fr_company,
     home: fr_home,
+    library: fr_library,
     manifest: fr_manifest,
     recognition: fr_recognition,
     search: fr_search,
@@ -366,6 +396,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: gb_charts,
     company: gb_company,
     home: gb_home,
+    library: gb_library,
     manifest: gb_manifest,
     recognition: gb_recognition,
     search: gb_search,
@@ -379,6 +410,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: hi_charts,
     company: hi_company,
     home: hi_home,
+    library: hi_library,
     manifest: hi_manifest,
     recognition: hi_recognition,
     search: hi_search,
@@ -392,6 +424,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: id_charts,
     company: id_company,
     home: id_home,
+    library: id_library,
     manifest: id_manifest,
     recognition: id_recognition,
     search: id_search,
@@ -405,6 +438,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: it_charts,
     company: it_company,
     home: it_home,
+    library: it_library,
     manifest: it_manifest,
     recognition: it_recognition,
     search: it_search,
@@ -418,6 +452,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ja_charts,
     company: ja_company,
     home: ja_home,
+    library: ja_library,
     manifest: ja_manifest,
     recognition: ja_recognition,
     search: ja_search,
@@ -431,6 +466,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ko_charts,
     company: ko_company,
     home: ko_home,
+    library: ko_library,
     manifest: ko_manifest,
     recognition: ko_recognition,
     search: ko_search,
@@ -444,6 +480,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: nl_charts,
     company: nl_company,
     home: nl_home,
+    library: nl_library,
     manifest: nl_manifest,
     recognition: nl_recognition,
     search: nl_search,
@@ -457,6 +494,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: pl_charts,
     company: pl_company,
     home: pl_home,
+    library: pl_library,
     manifest: pl_manifest,
     recognition: pl_recognition,
     search: pl_search,
@@ -470,6 +508,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: pt_charts,
     company: pt_company,
     home: pt_home,
+    library: pt_library,
     manifest: pt_manifest,
     recognition: pt_recognition,
     search: pt_search,
@@ -483,6 +522,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ptBr_charts,
     company: ptBr_company,
     home: ptBr_home,
+    library: ptBr_library,
     manifest: ptBr_manifest,
     recognition: ptBr_recognition,
     search: ptBr_search,
@@ -496,6 +536,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ru_charts,
     company: ru_company,
     home: ru_home,
+    library: ru_library,
     manifest: ru_manifest,
     recognition: ru_recognition,
     search: ru_search,
@@ -509,6 +550,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: tr_charts,
     company: tr_company,
     home: tr_home,
+    library: tr_library,
     manifest: tr_manifest,
     recognition: tr_recognition,
     search: tr_search,
@@ -522,6 +564,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: zhCn_charts,
     company: zhCn_company,
     home: zhCn_home,
+    library: zhCn_library,
     manifest: zhCn_manifest,
     recognition: zhCn_recognition,
     search: zhCn_search,
@@ -535,6 +578,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: zhTw_charts,
     company: zhTw_company,
     home: zhTw_home,
+    library: zhTw_library,
     manifest: zhTw_manifest,
     recognition: zhTw_recognition,
     search: zhTw_search,

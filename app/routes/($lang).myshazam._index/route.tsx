@@ -1,0 +1,109 @@
+import {
+  type ActionFunctionArgs,
+  data,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import * as v from "valibot";
+import { requireAccount, requireSameSite } from "~/data/account.server";
+import { changeTag, loadLibrary } from "~/data/library.server";
+import { loadPage, requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { usePageStrings } from "~/strings";
+import libraryStyles from "~/styles/library.css";
+import { tagIdSchema } from "../../../edge/library";
+import { localizedPath } from "../../../edge/path";
+import {
+  EmptyLibrary,
+  LibraryFrame,
+  LibraryList,
+  SignedOutLibrary,
+  type TagChangeNotice,
+  TagChangeStatus,
+} from "./view";
+
+// Spec 000 §2 page type `myshazam`: the signed-in person's identified songs (issue 21). Rendered on
+// the server and usable without script: paging is links, removal and its undo are forms.
+//
+// A visitor who is not signed in (to this site's account service) sees the page with a sign-in
+// card rather than a redirect: the page says what it is, and a person signed in with iCloud, whose
+// session lives only in the browser, gets the cloud library there.
+
+export const links = () => [{ rel: "stylesheet", href: libraryStyles }];
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { lang } = context.edge;
+  const { t } = createI18n(lang, ["common"]);
+  const path = localizedPath(lang, "/myshazam");
+  const common = {
+    title: t("common:pageTitle.myshazam"),
+    strings: pickResources(lang, ["library"]).library,
+    links: {
+      identify: localizedPath(lang, "/identify"),
+      exportCsv: `${path}/download.csv`,
+      exportJson: `${path}/download.json`,
+    },
+  };
+  if (!context.account) {
+    const back = new URLSearchParams({ redirect: path });
+    return { ...common, library: null, loginHref: `${localizedPath(lang, "/login")}?${back}` };
+  }
+  const library = await loadPage(() => loadLibrary(context, request));
+  return { ...common, library, loginHref: null };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data ? [{ title: data.title }, { name: "robots", content: "noindex" }] : [];
+
+const changeSchema = v.object({
+  intent: v.picklist(["remove", "restore"]),
+  tagid: tagIdSchema,
+});
+
+/** Removal of a tag and its undo: this site's own forms only, for the signed-in person only. */
+export async function action({ params, context, request }: ActionFunctionArgs) {
+  requireKnownLanguage(params);
+  requireSameSite(request);
+  requireAccount(context, request);
+  const form = await request.formData();
+  const parsed = v.safeParse(changeSchema, { intent: form.get("intent"), tagid: form.get("tagid") });
+  if (!parsed.success) return data<TagChangeNotice>({ outcome: "gone" }, { status: 400 });
+  const { intent, tagid } = parsed.output;
+  const changed = await loadPage(() =>
+    changeTag(context, request, tagid, intent === "remove" ? "hide" : "restore"),
+  );
+  if (!changed) return data<TagChangeNotice>({ outcome: "gone" }, { status: 404 });
+  return data<TagChangeNotice>({ outcome: intent === "remove" ? "removed" : "restored", ...changed });
+}
+
+export default function MyLibrary() {
+  const { library, links, loginHref, strings } = useLoaderData<typeof loader>();
+  const notice = useActionData<typeof action>();
+  usePageStrings("library", strings);
+  if (!library) {
+    return (
+      <LibraryFrame count={undefined}>
+        <SignedOutLibrary loginHref={loginHref ?? ""} />
+      </LibraryFrame>
+    );
+  }
+  return (
+    <LibraryFrame count={library.count}>
+      <TagChangeStatus notice={notice} />
+      {library.items.length === 0 ? (
+        <EmptyLibrary identifyHref={links.identify} />
+      ) : (
+        <LibraryList
+          items={library.items}
+          offset={library.offset}
+          count={library.count}
+          olderHref={library.olderHref}
+          newestHref={library.newestHref}
+          links={links}
+        />
+      )}
+    </LibraryFrame>
+  );
+}
