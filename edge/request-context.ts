@@ -192,3 +192,27 @@ export function resolveRequest(
     setCookies,
   };
 }
+
+/** Methods that change nothing (RFC 9110 §9.2.1): any site may send them. */
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Whether a request that may change data (a form's POST) was made by another site: its `Origin`
+ * is another host (or opaque, "null"), or the browser says so (`Sec-Fetch-Site` other than
+ * same-origin). The session cookie is SameSite Lax already; this refuses the rest, such as a
+ * same-site subdomain or an old browser.
+ */
+export function isCrossSiteRequest(request: Request): boolean {
+  if (safeMethods.has(request.method)) return false;
+  const origin = request.headers.get("origin");
+  if (
+    origin !== null &&
+    (origin === "null" ||
+      URL.canParse(origin) === false ||
+      new URL(origin).host !== new URL(request.url).host)
+  ) {
+    return true;
+  }
+  const site = request.headers.get("sec-fetch-site");
+  return site !== null && site !== "same-origin";
+}

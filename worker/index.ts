@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { answerAmp } from "../amp/request";
 import { type Env, readConfig, type SiteConfig } from "../edge/env";
 import { localizedPath } from "../edge/path";
-import { type RequestContext, resolveRequest } from "../edge/request-context";
+import { isCrossSiteRequest, type RequestContext, resolveRequest } from "../edge/request-context";
 import { createServicesProxy, type ServicesProxy } from "../edge/services";
 import { anonymous, resolveSession, type SessionResolution } from "../edge/session";
 import { remoteUpstream, type Upstream } from "../edge/upstream";
@@ -95,7 +95,14 @@ app.all("*", async (c) => {
   }
 
   const session = await resolveSession(proxy, request);
-  const response = await handleRemixRequest(request, { ...loadContext, account: session.account });
+  // A form another site posted changes nothing: the error page instead (before Remix, whose own
+  // Origin check would throw, a 500).
+  const page = isCrossSiteRequest(request)
+    ? new Request(new URL(localizedPath(edge.lang, "/error/unauthorized"), request.url), {
+        headers: request.headers,
+      })
+    : request;
+  const response = await handleRemixRequest(page, { ...loadContext, account: session.account });
   return withEdgeHeaders(response, edge, session);
 });
 

@@ -54,6 +54,9 @@ export function AccountArea({
       </summary>
       <div className="account-menu__panel">
         <p className="account-menu__who">{t("account.signedInAs", { email: account.email })}</p>
+        <Link className="account-menu__item" to={`${pathPrefix}/myshazam`}>
+          {t("account.library")}
+        </Link>
         <Form method="post" action={`${pathPrefix}/logout`} onSubmit={() => runtime?.signOut()}>
           {returnPath ? <input type="hidden" name="redirect" value={returnPath} /> : null}
           <button type="submit" className="button button--quiet">

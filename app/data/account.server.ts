@@ -12,12 +12,10 @@ import {
   webProviderCookie,
   webProviderRefusalSchema,
 } from "../../edge/account";
-import { SiteError } from "../../edge/errors";
 import { randomUrlToken, s256Challenge } from "../../edge/oidc";
 import { localizedPath } from "../../edge/path";
 import { accountCall } from "../../edge/session";
 import { platformOf } from "../../edge/user-agent";
-import { throwSiteError } from "../http.server";
 
 // The sign-in steps a page takes on the visitor's behalf, through the services proxy to the
 // account service (origin/routes/account.ts); each passes on the cookies the service sets.
@@ -209,19 +207,4 @@ export function requireAccount(
   const url = new URL(request.url);
   const back = new URLSearchParams({ redirect: url.pathname + url.search });
   throw redirect(`${localizedPath(edge.lang, "/login")}?${back}`);
-}
-
-/**
- * A step that changes a person's data comes from this site's own pages: a request another site
- * made (its `Origin`, or the browser's `Sec-Fetch-Site`) is refused, whatever cookies it carries.
- */
-export function requireSameSite(request: Request): void {
-  const origin = request.headers.get("origin");
-  const site = request.headers.get("sec-fetch-site");
-  if (
-    (origin !== null && origin !== new URL(request.url).origin) ||
-    (site !== null && site !== "same-origin")
-  ) {
-    throwSiteError(new SiteError("unauthorized", "A request from another site"));
-  }
 }

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/cloudflare";
-import { cookieHeaders, requireSameSite, signOut } from "~/data/account.server";
+import { cookieHeaders, signOut } from "~/data/account.server";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
 import { safeRedirectPath } from "../../edge/account";
 import { SiteError } from "../../edge/errors";
@@ -14,7 +14,6 @@ export async function loader({ params, context }: ActionFunctionArgs) {
 
 export async function action({ params, context, request }: ActionFunctionArgs) {
   requireKnownLanguage(params);
-  requireSameSite(request);
   const form = await request.formData();
   const next = safeRedirectPath(String(form.get("redirect") ?? "")) ?? localizedPath(context.edge.lang, "/");
   const { ok, setCookies } = await signOut(context, request);

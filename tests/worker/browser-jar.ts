@@ -16,6 +16,8 @@ export function browser() {
   async function fetchAs(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     headers.set("user-agent", agent);
+    // What every browser sends; Remix compares an action's Origin with it.
+    headers.set("host", new URL(site).host);
     headers.set("cf-connecting-ip", ip);
     if (jar.size > 0) headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
     const response = await SELF.fetch(`${site}${path}`, { ...init, headers, redirect: "manual" });
