@@ -31,6 +31,8 @@ export type AppCommandHost = {
   openPopup: (popup: SharePopup) => void;
   /** Foreground retagging and view state go to the tag tracker; without one they answer `unsupported`. */
   tagTracker?: { start(context: TagContext): void; background(): void; foreground(): void };
+  /** A tag the app made (foreground retagging), for a signed-in person's library. */
+  onAppTag?: (context: TagContext) => void;
 };
 
 /** The track page of an id in the page's language. */
@@ -61,9 +63,16 @@ export function registerAppCommands(bridge: Pick<Bridge, "handle">, host: AppCom
     }),
   ];
   const tracker = host.tagTracker;
+  if (tracker || host.onAppTag) {
+    unregister.push(
+      bridge.handle("foregroundRetag", (context) => {
+        host.onAppTag?.(context);
+        tracker?.start(context);
+      }),
+    );
+  }
   if (tracker) {
     unregister.push(
-      bridge.handle("foregroundRetag", (context) => tracker.start(context)),
       bridge.handle("viewState", ({ state }) =>
         state === "background" ? tracker.background() : tracker.foreground(),
       ),

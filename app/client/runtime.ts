@@ -22,6 +22,7 @@ import { type CloudProvider, cloudProvider } from "./cloud-auth";
 import { cookiesEnabled, describeBrowser, type SupportNotice, watchOnline } from "./environment";
 import { loadBrowserFeatureConfig } from "./features";
 import { inAppSupportNotice, interceptDeepLinks, type UserFlags, userFlagsOf } from "./in-app";
+import { saveAppTag } from "./library";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
 import { startApp } from "./startup";
 import { connectionKey, createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
@@ -150,6 +151,11 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     for (const listener of userListeners) listener(flags);
   };
 
+  function signOutHere() {
+    clearSignedInStorage(storage);
+    if (auth.phase === "initialized") setAuth({ ...auth, login: null });
+  }
+
   const cleanups = [
     registerAppCommands(bridge, {
       langKey: options.lang,
@@ -159,6 +165,13 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
         (window.top ?? window).location.href = path;
       },
       openPopup: options.openPopup,
+      // Signed in to the account service: the app's tags go to the library; a 456 signs out.
+      onAppTag: options.account
+        ? (context) =>
+            void saveAppTag((input, init) => fetch(input, init), context).then((saved) => {
+              if (saved.outcome === "signedout") signOutHere();
+            })
+        : undefined,
     }),
     interceptDeepLinks(document, {
       inApp: bridge.isSupported(),
@@ -248,10 +261,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       applyCloudReport(report);
       return report.status === "loggedin";
     },
-    signOut() {
-      clearSignedInStorage(storage);
-      if (auth.phase === "initialized") setAuth({ ...auth, login: null });
-    },
+    signOut: signOutHere,
     onUserFlags(listener) {
       userListeners.add(listener);
       return () => userListeners.delete(listener);
