@@ -1,5 +1,5 @@
 import type { LoginState } from "../../edge/account";
-import type { SiteStorage } from "./storage";
+import { cloudLibraryKey, type SiteStorage } from "./storage";
 
 /**
  * Spec 002 §4 "Auth init: not started, initializing, initialized once both providers are
@@ -73,8 +73,9 @@ export function unavailableProvider(name: ProviderName): AuthProvider {
 
 /**
  * Spec 002 §4 "Logout clears the provider session, stored tokens and cached tags" (the session is
- * cleared by the service; these are the browser's copies).
+ * cleared by the service; these are the browser's copies): the cloud library's cached list too.
  */
 export function clearSignedInStorage(storage: SiteStorage) {
-  for (const key of ["loggedin", "icloud.token", "icloud", "eat", "ec"] as const) storage.remove(key);
+  for (const key of ["loggedin", "icloud.token", "icloud", "eat", "ec", cloudLibraryKey] as const)
+    storage.remove(key);
 }

@@ -47,14 +47,28 @@ export type CloudProvider = AuthProvider & {
   attach(onChange: (report: ProviderReport) => void): () => void;
 };
 
-export function currentUserUrl(config: CloudKitConfig, webAuthToken: string | undefined): string {
+/**
+ * A CloudKit Web Services address: `[path]/database/1/[container]/[environment]/[database]/[operation]`
+ * with `?ckAPIToken=…&ckWebAuthToken=…` (Apple's CloudKit Web Services Reference, "Composing Web
+ * Service Requests" → "Accessing CloudKit Using an API Token"; the web auth token URL-encoded).
+ */
+export function cloudKitUrl(
+  config: CloudKitConfig,
+  database: "public" | "private",
+  operation: string,
+  webAuthToken: string | undefined,
+): string {
   const url = new URL(
-    `/database/1/${encodeURIComponent(config.container)}/${config.environment}/public/users/current`,
+    `/database/1/${encodeURIComponent(config.container)}/${config.environment}/${database}/${operation}`,
     cloudKitHost,
   );
   url.searchParams.set("ckAPIToken", config.apiToken);
   if (webAuthToken) url.searchParams.set("ckWebAuthToken", webAuthToken);
   return url.href;
+}
+
+export function currentUserUrl(config: CloudKitConfig, webAuthToken: string | undefined): string {
+  return cloudKitUrl(config, "public", "users/current", webAuthToken);
 }
 
 function cloudLoginState(user: v.InferOutput<typeof currentUserSchema>): LoginState {

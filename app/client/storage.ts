@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { SiteError } from "../../edge/errors";
+import { libraryTagSchema } from "../../edge/library";
 
 /**
  * Local storage of the site (spec 000 §3 "Local storage record", §4, §5, §9; spec 002 §3 keys).
@@ -19,6 +20,12 @@ export const storageFormatVersion = 2;
 export const storageVersionKey = "storage.version";
 /** The streaming-service connection record (spec 000 §3: "holding access_token"). */
 export const connectionKey = "streaming.connection";
+/**
+ * The cloud library's last list read (spec 002 §8 "Cloud query failure: Falls back to the cached
+ * list"): the tags as the page renders them and when they were read. The person's own data, so
+ * sign-out removes it (app/client/auth.ts `clearSignedInStorage`).
+ */
+export const cloudLibraryKey = "library.cloud";
 
 /**
  * Kept when the store is cleared on first use of format version 2 (spec 000 §4, which keys: not
@@ -49,6 +56,10 @@ const dataSchemas = {
   // The recognition issue owns the shape of a match; here it is only kept and handed back.
   "webrec.fab_match": v.unknown(),
   "webrec.prev_match": v.unknown(),
+  [cloudLibraryKey]: v.object({
+    tags: v.array(libraryTagSchema),
+    storedAt: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  }),
 } satisfies Record<string, v.GenericSchema>;
 
 type FixedKey = keyof typeof dataSchemas;

@@ -2,12 +2,15 @@ import { describe, expect, test } from "vitest";
 import {
   type AuthProvider,
   type AuthState,
+  clearSignedInStorage,
   initAuth,
   signInFlags,
   unavailableProvider,
   webProvider,
 } from "../../app/client/auth";
+import { cloudLibraryKey, createSiteStorage } from "../../app/client/storage";
 import type { LoginState } from "../../edge/account";
+import { memoryStorage } from "./memory-storage";
 
 const state = (method: LoginState["method"]): LoginState => ({
   loggedin: true,
@@ -63,4 +66,19 @@ describe("spec 000 §3 beacon flags aa, ea, ga", () => {
   ])("%o", (login, flags) => {
     expect(signInFlags(login)).toEqual(flags);
   });
+});
+
+test("spec 002 §4 logout clears the stored tokens and the cached tags, and keeps the visitor", () => {
+  const backing = memoryStorage();
+  const storage = createSiteStorage({ storage: () => backing });
+  storage.set("webId", "visitor-1");
+  storage.set("loggedin", true);
+  storage.set("icloud.token", "token");
+  storage.set("eat", "e");
+  storage.set(cloudLibraryKey, { tags: [], storedAt: 1 });
+  clearSignedInStorage(storage);
+  expect([...Array(backing.length).keys()].map((index) => backing.key(index)).sort()).toEqual([
+    "storage.version",
+    "webId",
+  ]);
 });
