@@ -76,6 +76,14 @@ export function unavailableProvider(name: ProviderName): AuthProvider {
  * cleared by the service; these are the browser's copies): the cloud library's cached list too.
  */
 export function clearSignedInStorage(storage: SiteStorage) {
-  for (const key of ["loggedin", "icloud.token", "icloud", "eat", "ec", cloudLibraryKey] as const)
+  for (const key of [
+    "loggedin",
+    "icloud.token",
+    "icloud",
+    "eat",
+    "ec",
+    "shazamcount",
+    cloudLibraryKey,
+  ] as const)
     storage.remove(key);
 }

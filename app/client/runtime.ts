@@ -170,6 +170,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
         ? (context) =>
             void saveAppTag((input, init) => fetch(input, init), context).then((saved) => {
               if (saved.outcome === "signedout") signOutHere();
+              if (saved.outcome === "saved") storage.set("shazamcount", saved.count);
             })
         : undefined,
     }),

@@ -60,6 +60,8 @@ const dataSchemas = {
     tags: v.array(libraryTagSchema),
     storedAt: v.pipe(v.number(), v.integer(), v.minValue(0)),
   }),
+  // Spec 002 §3 user flag "shazamcount (saved from the tag count)".
+  shazamcount: v.pipe(v.number(), v.integer(), v.minValue(0)),
 } satisfies Record<string, v.GenericSchema>;
 
 type FixedKey = keyof typeof dataSchemas;

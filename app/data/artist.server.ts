@@ -25,7 +25,8 @@ import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
 import { absoluteUrl, requestMeta } from "./meta.server";
 import type { Image, TrackSummary } from "./view";
-import { imageFromTemplate, trackSummaryOfSong } from "./view.server";
+import { imageFromTemplate } from "./view";
+import { trackSummaryOfSong } from "./view.server";
 
 type Context = Pick<AppLoadContext, "edge" | "services" | "account">;
 

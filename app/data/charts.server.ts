@@ -19,7 +19,8 @@ import type { PageMeta } from "../meta";
 import { artistPath, featureOptionsOf, isAdamIdRouteOn } from "./artist.server";
 import { absoluteUrl, requestMeta } from "./meta.server";
 import type { Image, TrackSummary } from "./view";
-import { imageFromTemplate, trackSummaryOfSong } from "./view.server";
+import { imageFromTemplate } from "./view";
+import { trackSummaryOfSong } from "./view.server";
 
 type Context = Pick<AppLoadContext, "edge" | "services">;
 

@@ -20,8 +20,7 @@ import { localizedPath } from "../../edge/path";
 import { accountCall } from "../../edge/session";
 import { requireKnownLanguage } from "../http.server";
 import { cookieHeaders, requireAccount } from "./account.server";
-import { trackSummaryOfPayload } from "./track.server";
-import type { TrackSummary } from "./view";
+import { type TrackSummary, trackSummaryOfPayload } from "./view";
 
 // My Library's page data (issue 21): the signed-in person's tags through the account service
 // (spec 002 §7 "Tags and status"), their removal and its undo, and the export.

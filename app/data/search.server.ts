@@ -11,7 +11,8 @@ import { trackImageWidths } from "../../edge/content-rules";
 import { localizedPath } from "../../edge/path";
 import { type SearchResults, searchResultsSchema } from "../../edge/schemas/amapi";
 import type { ArtistSummary, TrackSummary } from "./view";
-import { imageFromTemplate, trackSummaryOfSong } from "./view.server";
+import { imageFromTemplate } from "./view";
+import { trackSummaryOfSong } from "./view.server";
 
 /**
  * The search page, `/search?term=…` (spec 000 §2 page type "search"): songs and artists found by

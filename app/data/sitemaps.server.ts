@@ -18,7 +18,7 @@ import {
 } from "../sitemaps";
 import { artistPath, featureOptionsOf, isAdamIdRouteOn } from "./artist.server";
 import { chartPagePaths, loadLocations } from "./charts.server";
-import { trackPath } from "./view.server";
+import { trackPath } from "./view";
 
 /**
  * What the sitemaps list, read through the services proxy like every page's data (so a remote

@@ -34,7 +34,8 @@ import {
 } from "../synced-lyrics";
 import { absoluteUrl, requestMeta } from "./meta.server";
 import type { Image, PlaylistEntry, TrackSummary } from "./view";
-import { imageFromTemplate, trackHref, trackSummaryOfSong } from "./view.server";
+import { imageFromTemplate, imageOfArtworkUrl, trackSummaryOfPayload } from "./view";
+import { trackSummaryOfSong } from "./view.server";
 
 /** Spec 001 §3 "Platform store priority". */
 export type StorePlatform = "android" | "ios" | "web";
@@ -130,18 +131,6 @@ export function previewOf(track: Track): string | undefined {
   return undefined;
 }
 
-/** An artwork URL of ours in one size ("…/400x400.jpg") as an image at the given widths. */
-export function imageOfArtworkUrl(url: string, widths: readonly number[]): Image {
-  const template = url.replace(/\/(\d+)x(\d+)\.jpg$/, "/{w}x{h}.jpg");
-  if (template !== url) return imageFromTemplate(template, widths);
-  return {
-    src: url,
-    srcSet: `${url} 1x`,
-    width: widths[widths.length - 1] ?? 300,
-    height: widths[widths.length - 1] ?? 300,
-  };
-}
-
 /** The background behind the heading: the origin's accessible colour, kept only if white text reads on it. */
 export function headingBackgroundOf(track: Track): string | undefined {
   const colour = track.properties.colors.accessible;
@@ -207,21 +196,6 @@ function videoHrefOf(track: Track): string | undefined {
 
 /** A row of the related list, and where it sits in the page's playlist. */
 export type RelatedTrack = TrackSummary & { playlistIndex: number | undefined };
-
-/** A track summary of the track service (related songs, library tags) as a row of a list. */
-export function trackSummaryOfPayload(summary: TrackSummaryPayload, lang: LanguageKey): TrackSummary {
-  const template = summary.images.template;
-  return {
-    key: summary.key,
-    title: summary.title,
-    artist: summary.subtitle,
-    href: trackHref(lang, summary.key, summary.alias),
-    cover: template
-      ? imageFromTemplate(template, trackImageWidths)
-      : imageOfArtworkUrl(summary.images.coverart, trackImageWidths),
-    isNewRelease: false,
-  };
-}
 
 export type TrackLyrics = {
   lines: string[];

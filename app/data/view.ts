@@ -1,3 +1,8 @@
+import { trackImageWidths } from "../../edge/content-rules";
+import type { LanguageKey } from "../../edge/languages";
+import { localizedPath } from "../../edge/path";
+import type { TrackSummary as TrackSummaryPayload } from "../../edge/schemas/track";
+
 /**
  * What pages render: small view models made by the page data functions from upstream payloads.
  * Shared by the React routes and amp/, so both show the same data.
@@ -41,3 +46,51 @@ export type PlaylistEntry = {
   /** Playback stops at the end of this track instead of moving on. */
   playlistBreak: boolean;
 };
+
+/** An image from a `{w}x{h}` artwork template at the given widths (the largest is `src`). */
+export function imageFromTemplate(template: string, widths: readonly number[]): Image {
+  const sized = (width: number) => template.replace("{w}", String(width)).replace("{h}", String(width));
+  const largest = widths[widths.length - 1] ?? 300;
+  return {
+    src: sized(largest),
+    srcSet: widths.map((width) => `${sized(width)} ${width}w`).join(", "),
+    width: largest,
+    height: largest,
+  };
+}
+
+/** A track's canonical path, without language prefix. */
+export function trackPath(key: string, alias: string): string {
+  return `/track/${key}/${encodeURIComponent(alias)}`;
+}
+
+export function trackHref(lang: LanguageKey, key: string, alias: string): string {
+  return localizedPath(lang, trackPath(key, alias));
+}
+
+/** An artwork URL of ours in one size ("…/400x400.jpg") as an image at the given widths. */
+export function imageOfArtworkUrl(url: string, widths: readonly number[]): Image {
+  const template = url.replace(/\/(\d+)x(\d+)\.jpg$/, "/{w}x{h}.jpg");
+  if (template !== url) return imageFromTemplate(template, widths);
+  return {
+    src: url,
+    srcSet: `${url} 1x`,
+    width: widths[widths.length - 1] ?? 300,
+    height: widths[widths.length - 1] ?? 300,
+  };
+}
+
+/** A track summary of the track service (related songs, library tags) as a row of a list. */
+export function trackSummaryOfPayload(summary: TrackSummaryPayload, lang: LanguageKey): TrackSummary {
+  const template = summary.images.template;
+  return {
+    key: summary.key,
+    title: summary.title,
+    artist: summary.subtitle,
+    href: trackHref(lang, summary.key, summary.alias),
+    cover: template
+      ? imageFromTemplate(template, trackImageWidths)
+      : imageOfArtworkUrl(summary.images.coverart, trackImageWidths),
+    isNewRelease: false,
+  };
+}
