@@ -20,23 +20,13 @@ import { localizedPath } from "../../edge/path";
 import { accountCall } from "../../edge/session";
 import { requireKnownLanguage } from "../http.server";
 import { cookieHeaders, requireAccount } from "./account.server";
-import { type TrackSummary, trackSummaryOfPayload } from "./view";
+import { type LibraryItem, libraryItemOf } from "./library";
+import { trackSummaryOfPayload } from "./view";
 
 // My Library's page data (issue 21): the signed-in person's tags through the account service
 // (spec 002 §7 "Tags and status"), their removal and its undo, and the export.
 
 type Context = Pick<AppLoadContext, "edge" | "services" | "cloudflare">;
-
-/** One identified song as the library shows it. */
-export type LibraryItem = {
-  tagid: string;
-  track: TrackSummary;
-  /** When, ISO 8601, and as the visitor reads it (their locale and, where known, time zone). */
-  time: string;
-  when: string;
-  /** Where: the country's name in the visitor's language, when known. */
-  where: string | undefined;
-};
 
 export type LibraryPage = {
   count: number;
@@ -94,17 +84,6 @@ function timeZoneOf(context: Context): string {
   }
 }
 
-export function libraryItemOf(tag: LibraryTag, context: Context, format: Intl.DateTimeFormat): LibraryItem {
-  const { lang } = context.edge;
-  return {
-    tagid: tag.tagid,
-    track: trackSummaryOfPayload(tag.track, lang),
-    time: new Date(tag.timestamp).toISOString(),
-    when: format.format(tag.timestamp),
-    where: tag.location.country ? countryName(tag.location.country, lang) : undefined,
-  };
-}
-
 /** One page of the library (`token` from the address: the page after the one that gave it) and the count. */
 export async function loadLibrary(context: Context, request: Request): Promise<LibraryPage> {
   const { lang } = context.edge;
@@ -125,7 +104,7 @@ export async function loadLibrary(context: Context, request: Request): Promise<L
   const path = localizedPath(lang, "/myshazam");
   return {
     count,
-    items: list.tags.map((tag) => libraryItemOf(tag, context, format)),
+    items: list.tags.map((tag) => libraryItemOf(tag, lang, format, (code) => countryName(code, lang))),
     offset: Math.max(
       0,
       list.start === noMorePages ? count - list.tags.length : list.start - list.tags.length,

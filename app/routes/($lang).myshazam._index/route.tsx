@@ -14,6 +14,7 @@ import { usePageStrings } from "~/strings";
 import libraryStyles from "~/styles/library.css";
 import { tagIdSchema } from "../../../edge/library";
 import { localizedPath } from "../../../edge/path";
+import { CloudLibrary } from "./cloud-library";
 import {
   EmptyLibrary,
   LibraryFrame,
@@ -84,7 +85,10 @@ export default function MyLibrary() {
   if (!library) {
     return (
       <LibraryFrame count={undefined}>
-        <SignedOutLibrary loginHref={loginHref ?? ""} />
+        <CloudLibrary
+          identifyHref={links.identify}
+          fallback={<SignedOutLibrary loginHref={loginHref ?? ""} />}
+        />
       </LibraryFrame>
     );
   }

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import { Cover } from "~/components/track-list";
-import type { LibraryItem } from "~/data/library.server";
+import type { LibraryItem } from "~/data/library";
 
 /** What a removal or its undo did, shown above the list (a status message screen readers announce). */
 export type TagChangeNotice =
@@ -28,8 +28,8 @@ export function LibraryFrame({ count, children }: { count: number | undefined; c
   );
 }
 
-/** One identified song: cover, title, artist, when and where, and its removal. */
-function LibraryRow({ item }: { item: LibraryItem }) {
+/** One identified song: cover, title, artist, when and where, and its removal (where the library allows it). */
+export function LibraryRow({ item, removable = true }: { item: LibraryItem; removable?: boolean }) {
   const { t } = useTranslation("library");
   const { Link } = usePrimitives();
   return (
@@ -49,18 +49,20 @@ function LibraryRow({ item }: { item: LibraryItem }) {
           />
         </span>
       </span>
-      <Form method="post" className="library-row__remove">
-        <input type="hidden" name="tagid" value={item.tagid} />
-        <button
-          type="submit"
-          name="intent"
-          value="remove"
-          className="button button--quiet"
-          aria-label={t("removeLabel", { title: item.track.title })}
-        >
-          {t("remove")}
-        </button>
-      </Form>
+      {removable ? (
+        <Form method="post" className="library-row__remove">
+          <input type="hidden" name="tagid" value={item.tagid} />
+          <button
+            type="submit"
+            name="intent"
+            value="remove"
+            className="button button--quiet"
+            aria-label={t("removeLabel", { title: item.track.title })}
+          >
+            {t("remove")}
+          </button>
+        </Form>
+      ) : null}
     </li>
   );
 }
