@@ -1,5 +1,5 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { LoginState } from "../../edge/account";
 import { useRuntime, useSignedInAccount } from "./runtime";
@@ -37,6 +37,13 @@ export function AccountArea({
   const returnPath = useReturnPath(pathPrefix);
   const account = useSignedInAccount(serverAccount);
   const runtime = useRuntime();
+  const menu = useRef<HTMLDetailsElement>(null);
+  const { key } = useLocation();
+  // A menu left open would cover the page it led to: each navigation closes it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each navigation (location key).
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [key]);
   if (!account) {
     const query = returnPath ? `?${new URLSearchParams({ redirect: returnPath })}` : "";
     return (
@@ -46,7 +53,7 @@ export function AccountArea({
     );
   }
   return (
-    <details className="account-menu">
+    <details className="account-menu" ref={menu}>
       <summary aria-label={t("account.menu")}>
         <span className="account-menu__avatar" aria-hidden="true">
           {account.email.slice(0, 1).toUpperCase()}

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -6,59 +6,21 @@ import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { trackSchema } from "../../edge/schemas/track";
 import { encodeWav16 } from "../../signature/index";
-import { decodeAudioFile } from "../../tools/audio/decode";
-import { addNoise, noise, seededRandom } from "../../tools/audio/degrade";
+import { noise, seededRandom } from "../../tools/audio/degrade";
 import { launchBrowser, openPage, viewports } from "./browser";
+import {
+  catalogueExcerpt,
+  excerptSeconds,
+  microphoneFlags,
+  personUserAgent,
+  pressListen,
+} from "./microphone";
 
 // Web recognition in Chromium, with a WAV file as the microphone: an excerpt of a catalogue
 // recording (with a little noise) lands on its track page, following the song from where it was
 // heard; audio that is in no recording ends on the no-match screen.
 
 const baseURL = inject("baseURL");
-const personUserAgent =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
-const excerptSeconds = 15;
-
-const manifestSchema = v.object({
-  tracks: v.array(
-    v.object({ key: v.number(), audioFile: v.string(), durationMs: v.number(), title: v.string() }),
-  ),
-});
-
-function microphoneFlags(wavFile: string): string[] {
-  return [
-    "--use-fake-device-for-media-stream",
-    "--use-fake-ui-for-media-stream",
-    `--use-file-for-fake-audio-capture=${wavFile}`,
-    "--autoplay-policy=no-user-gesture-required",
-  ];
-}
-
-/** A catalogue recording from the middle of the catalogue, and 15 s from its middle as a noisy WAV. */
-async function catalogueExcerpt() {
-  const manifest = v.parse(
-    manifestSchema,
-    JSON.parse(
-      readFileSync(path.join(import.meta.dirname, "../../origin/catalog/dist/catalog.json"), "utf8"),
-    ),
-  );
-  const long = manifest.tracks.filter((track) => track.durationMs > 60_000).sort((a, b) => a.key - b.key);
-  const chosen = long[Math.floor(long.length / 2)];
-  if (!chosen) throw new Error("no recording of a minute or more in the catalogue");
-  const { samples, sampleRate } = await decodeAudioFile(chosen.audioFile);
-  const length = excerptSeconds * sampleRate;
-  const from = Math.floor((samples.length - length) / 2);
-  const excerpt = addNoise(samples.subarray(from, from + length), sampleRate, 20, "pink", seededRandom(11));
-  const wavFile = path.join(tmpdir(), `tunewave-recognition-${chosen.key}.wav`);
-  writeFileSync(wavFile, encodeWav16(excerpt, sampleRate));
-  return {
-    key: String(chosen.key),
-    wavFile,
-    fromMs: (from / sampleRate) * 1000,
-    durationMs: chosen.durationMs,
-  };
-}
-
 /** Chords gliding over pink noise: music-like audio that is in no recording of the catalogue. */
 function unknownWav(): string {
   const rate = 44_100;
@@ -99,12 +61,6 @@ function watchRequests(page: Page) {
       return beacons.find((url) => url.searchParams.get("beaconId") === beaconId);
     },
   };
-}
-
-async function pressListen(page: Page) {
-  const button = page.getByRole("button", { name: "Tap to listen" });
-  await expect.poll(() => button.isEnabled(), { timeout: 10_000 }).toBe(true);
-  await button.click();
 }
 
 describe("an excerpt of a catalogue recording", () => {

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { askForLink, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
 
 // Signing in as a person does on the running site: the e-mail form, the outbox, the link, the
@@ -8,7 +9,6 @@ import { launchBrowser, openPage, viewports } from "./browser";
 
 const baseURL = inject("baseURL");
 let browser: Browser;
-let run = 0;
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -17,26 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-function uniqueAddress(name: string) {
-  run += 1;
-  return `${name}.${Date.now()}.${run}@example.com`;
-}
-
-/** From `startPath`, asks for a link with the header's sign-in and the form; returns the mailed link. */
-async function askForLink(page: Page, startPath: string, email: string): Promise<string> {
-  await page.goto(`${baseURL}${startPath}`);
-  await page.getByRole("link", { name: "Sign in", exact: true }).click();
-  await page.waitForURL(/\/login\?redirect=/);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
-  await page.getByRole("heading", { name: "Check your email" }).waitFor();
-  await page.goto(`${baseURL}/dev/outbox`);
-  const mail = page.locator(".outbox > li", { hasText: email }).first();
-  const href = await mail.locator("a").first().getAttribute("href");
-  if (!href) throw new Error(`no link mailed to ${email}`);
-  return href;
-}
 
 test("sign in with an e-mail link, land back on the page, stay signed in, sign out", async () => {
   const { page, errors } = await openPage(browser, { viewport: viewports.desktop });

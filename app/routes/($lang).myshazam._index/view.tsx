@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import type { ReactNode } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import { Cover } from "~/components/track-list";
@@ -91,6 +91,12 @@ export function TagChangeStatus({ notice }: { notice: TagChangeNotice | undefine
   );
 }
 
+/** Closes the menu a chosen item is in: the download starts, the menu no longer covers the list. */
+function closeMenu(event: MouseEvent<HTMLAnchorElement>) {
+  const menu = event.currentTarget.closest("details");
+  if (menu) menu.open = false;
+}
+
 /** The export: one command, two files. A `<details>` menu: keyboard and no-script friendly. */
 export function LibraryExport({ links }: { links: LibraryLinks }) {
   const { t } = useTranslation("library");
@@ -101,12 +107,12 @@ export function LibraryExport({ links }: { links: LibraryLinks }) {
         <p className="muted">{t("exportHelp")}</p>
         <ul>
           <li>
-            <a href={links.exportCsv} download>
+            <a href={links.exportCsv} download onClick={closeMenu}>
               {t("exportCsv")}
             </a>
           </li>
           <li>
-            <a href={links.exportJson} download>
+            <a href={links.exportJson} download onClick={closeMenu}>
               {t("exportJson")}
             </a>
           </li>

@@ -1,0 +1,62 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import * as v from "valibot";
+import { expect } from "vitest";
+import { encodeWav16 } from "../../signature/index";
+import { decodeAudioFile } from "../../tools/audio/decode";
+import { addNoise, seededRandom } from "../../tools/audio/degrade";
+
+// A WAV file as Chromium's microphone, made from a catalogue recording: what the recognition and
+// library tests play to /identify.
+
+export const personUserAgent =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+export const excerptSeconds = 15;
+
+const manifestSchema = v.object({
+  tracks: v.array(
+    v.object({ key: v.number(), audioFile: v.string(), durationMs: v.number(), title: v.string() }),
+  ),
+});
+
+export function microphoneFlags(wavFile: string): string[] {
+  return [
+    "--use-fake-device-for-media-stream",
+    "--use-fake-ui-for-media-stream",
+    `--use-file-for-fake-audio-capture=${wavFile}`,
+    "--autoplay-policy=no-user-gesture-required",
+  ];
+}
+
+/** A catalogue recording from the middle of the catalogue, and 15 s from its middle as a noisy WAV. */
+export async function catalogueExcerpt() {
+  const manifest = v.parse(
+    manifestSchema,
+    JSON.parse(
+      readFileSync(path.join(import.meta.dirname, "../../origin/catalog/dist/catalog.json"), "utf8"),
+    ),
+  );
+  const long = manifest.tracks.filter((track) => track.durationMs > 60_000).sort((a, b) => a.key - b.key);
+  const chosen = long[Math.floor(long.length / 2)];
+  if (!chosen) throw new Error("no recording of a minute or more in the catalogue");
+  const { samples, sampleRate } = await decodeAudioFile(chosen.audioFile);
+  const length = excerptSeconds * sampleRate;
+  const from = Math.floor((samples.length - length) / 2);
+  const excerpt = addNoise(samples.subarray(from, from + length), sampleRate, 20, "pink", seededRandom(11));
+  const wavFile = path.join(tmpdir(), `tunewave-recognition-${chosen.key}.wav`);
+  writeFileSync(wavFile, encodeWav16(excerpt, sampleRate));
+  return {
+    key: String(chosen.key),
+    wavFile,
+    fromMs: (from / sampleRate) * 1000,
+    durationMs: chosen.durationMs,
+  };
+}
+
+export async function pressListen(page: Page) {
+  const button = page.getByRole("button", { name: "Tap to listen" });
+  await expect.poll(() => button.isEnabled(), { timeout: 10_000 }).toBe(true);
+  await button.click();
+}
