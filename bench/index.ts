@@ -20,7 +20,7 @@ import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verd
 import { gzipSize, readManifest, scriptsOf, sizesOf, stylesheetsOf } from "./bytes";
 import { measureColdStart } from "./cold-start";
 import { type LighthouseResult, lighthouseCategories, runLighthouse } from "./lighthouse";
-import { findPages, type Page, type PageName, settle, visitorHeaders } from "./pages";
+import { findPages, headersOf, type Page, type PageName, settle, visitorHeaders } from "./pages";
 import type { ProxyMeasurements } from "./proxy.bench-worker";
 import { readRecognition, recognitionRows } from "./recognition-summary";
 import { type RenderCost, renderCost } from "./render";
@@ -46,9 +46,9 @@ import {
 /** The static asset every page is compared with, served by the same worker's assets. */
 const staticAsset = "/favicon.svg";
 /** Issue 12: Lighthouse for "home, track, artist, charts and search". */
-const lighthousePages: readonly PageName[] = ["home", "track", "artist", "charts", "search"];
+const lighthousePages: readonly PageName[] = ["home", "track", "artist", "charts", "search", "library"];
 /** Pages whose first-visit JS and CSS are counted: the React pages (AMP pages load no site JS). */
-const reactPages: readonly PageName[] = ["home", "track", "artist", "charts", "search"];
+const reactPages: readonly PageName[] = ["home", "track", "artist", "charts", "search", "library"];
 const resultsDir = path.join(root, "bench/results");
 
 const args = new Set(process.argv.slice(2));
@@ -116,7 +116,7 @@ async function measureThroughput(site: Site, pages: Page[], rows: Row[]) {
   for (const page of pages) {
     if (page.state !== "ok") continue;
     log(`throughput ${page.path}`);
-    const result = await loadTest(site.url, page.path, staticAsset);
+    const result = await loadTest(site.url, page.path, staticAsset, headersOf(page));
     const before = statics[statics.length - 1];
     const after = await loadTest(site.url, staticAsset, staticAsset);
     statics.push(after);
@@ -161,7 +161,7 @@ async function measureRender(site: Site, pages: Page[], rows: Row[]) {
   for (const page of pages) {
     if (page.state !== "ok") continue;
     log(`render cost ${page.path}`);
-    const cost = await renderCost(site.url, page.path, staticAsset);
+    const cost = await renderCost(site.url, page.path, staticAsset, headersOf(page));
     costs.push({ page: page.name, cost });
     const p50 = atMost(cost.p50Ms, budgets.renderP50Ms);
     const p99 = atMost(cost.p99Ms, budgets.renderP99Ms);
@@ -243,7 +243,7 @@ async function measureBytes(site: Site, snapshot: Snapshot, pages: Page[], rows:
   for (const page of pages) {
     if (!reactPages.includes(page.name) || page.state !== "ok") continue;
     const pathname = new URL(page.path, site.url).pathname;
-    const html = await (await fetch(site.url + page.path, { headers: visitorHeaders })).text();
+    const html = await (await fetch(site.url + page.path, { headers: headersOf(page) })).text();
     const scripts = scriptsOf(manifest, pathname);
     const stylesheets = stylesheetsOf(manifest, pathname, html);
     const js = sizesOf(snapshot.publicDir, scripts);
@@ -275,7 +275,8 @@ async function measureBytes(site: Site, snapshot: Snapshot, pages: Page[], rows:
 
   const amp: Record<string, unknown>[] = [];
   for (const page of pages) {
-    if (!reactPages.includes(page.name) || page.state !== "ok") continue;
+    // A signed-in page has no AMP form.
+    if (!reactPages.includes(page.name) || page.state !== "ok" || page.cookie) continue;
     const url = new URL(page.path, site.url);
     const ampPage = await settle(site.url, page.name, ampPath("en", url.pathname) + url.search);
     if (ampPage.state !== "ok") {
@@ -343,7 +344,12 @@ async function measureLighthouse(site: Site, pages: Page[], rows: Row[]) {
     }
     log(`lighthouse ${page.path}`);
     try {
-      const result = await runLighthouse(root, site.url + page.path, chromePath);
+      const result = await runLighthouse(
+        root,
+        site.url + page.path,
+        chromePath,
+        page.cookie ? { Cookie: page.cookie } : undefined,
+      );
       results.push({ page: page.name, result });
       if (result.scriptTransferBytes !== undefined)
         rows.push({

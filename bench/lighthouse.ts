@@ -58,6 +58,8 @@ export async function runLighthouse(
   root: string,
   url: string,
   chromePath: string,
+  /** Sent with every request of the page (a signed-in page's session cookie). */
+  extraHeaders?: Record<string, string>,
 ): Promise<LighthouseResult> {
   const dir = mkdtempSync(path.join(tmpdir(), "tunewave-lighthouse-"));
   const output = path.join(dir, "report.json");
@@ -71,6 +73,7 @@ export async function runLighthouse(
         `--output-path=${output}`,
         `--only-categories=${lighthouseCategories.join(",")}`,
         `--chrome-flags=${chromeFlags.join(" ")}`,
+        ...(extraHeaders ? [`--extra-headers=${JSON.stringify(extraHeaders)}`] : []),
       ],
       {
         env: { ...process.env, CHROME_PATH: chromePath },

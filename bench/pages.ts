@@ -1,9 +1,10 @@
 import * as v from "valibot";
+import { outboxSchema } from "../edge/account";
 import { playlistTracksDocumentSchema } from "../edge/schemas/amapi";
 import { chartLocationsSchema } from "../edge/schemas/charts";
 
 /** The pages the bench measures: the issue's list, each a real address of the running site. */
-export const pageNames = ["home", "track", "artist", "charts", "search", "amp-track"] as const;
+export const pageNames = ["home", "track", "artist", "charts", "search", "amp-track", "library"] as const;
 export type PageName = (typeof pageNames)[number];
 
 /**
@@ -18,6 +19,8 @@ export type Page = {
   path: string;
   state: "ok" | "missing" | "error";
   status: number;
+  /** A signed-in person's page: the session cookie every request for it carries. */
+  cookie?: string;
 };
 
 /** What a first visit sends (a browser, no cookies yet): the bench asks every page with these. */
@@ -27,6 +30,11 @@ export const visitorHeaders = {
   "user-agent":
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36",
 } as const;
+
+/** What a request for `page` sends: a first visit's headers, and its session cookie if it has one. */
+export function headersOf(page: Pick<Page, "cookie">): Record<string, string> {
+  return page.cookie ? { ...visitorHeaders, cookie: page.cookie } : { ...visitorHeaders };
+}
 
 const maxRedirects = 5;
 /** Spec 001 §7: "page size … 200 for top, discovery and world". */
@@ -39,22 +47,37 @@ async function getJson<S extends v.GenericSchema>(base: string, path: string, sc
 }
 
 /** Follows the site's own redirects (same origin only) to the address a visitor ends up on. */
-export async function settle(base: string, name: PageName, requested: string): Promise<Page> {
+export async function settle(
+  base: string,
+  name: PageName,
+  requested: string,
+  cookie?: string,
+): Promise<Page> {
   let path = requested;
+  const at = (state: Page["state"], status: number): Page => ({
+    name,
+    requested,
+    path,
+    state,
+    status,
+    ...(cookie ? { cookie } : {}),
+  });
   for (let hop = 0; hop <= maxRedirects; hop++) {
-    const response = await fetch(base + path, { headers: visitorHeaders, redirect: "manual" });
+    const response = await fetch(base + path, { headers: headersOf({ cookie }), redirect: "manual" });
     await response.arrayBuffer();
     const location = response.headers.get("location");
     if (response.status >= 300 && response.status < 400 && location) {
       const next = new URL(location, base + path);
-      if (next.origin !== base) return { name, requested, path, state: "error", status: response.status };
+      if (next.origin !== base) return at("error", response.status);
       path = next.pathname + next.search;
       continue;
     }
-    const state = response.status === 200 ? "ok" : response.status === 404 ? "missing" : "error";
-    return { name, requested, path, state, status: response.status };
+    return at(
+      response.status === 200 ? "ok" : response.status === 404 ? "missing" : "error",
+      response.status,
+    );
   }
-  return { name, requested, path, state: "error", status: 310 };
+  return at("error", 310);
 }
 
 /** The first artist link of a rendered page, if it has one. */
@@ -92,6 +115,60 @@ export async function findPages(base: string): Promise<{ pages: Page[]; chartLis
     settle(base, "charts", `/top-200/${encodeURIComponent(locations.global.urlName)}`),
     settle(base, "search", `/search?term=${encodeURIComponent(artistName)}`),
     settle(base, "amp-track", `/amp${trackPath}`),
+    signedInVisitor(
+      base,
+      chart.data.slice(0, 20).map((entry) => entry.attributes.shazamKey),
+    ).then((cookie) => settle(base, "library", "/myshazam", cookie)),
   ]);
   return { pages, chartListPath };
+}
+
+/**
+ * A signed-in person with a library of `trackKeys` (newest first: the first key): signed in the
+ * way a person is (the e-mail link from the local outbox), so the signed-in pages are measured as
+ * they are served. Their session cookie.
+ */
+export async function signedInVisitor(base: string, trackKeys: readonly string[]): Promise<string> {
+  const email = `bench.${Date.now()}@example.com`;
+  const asked = await fetch(`${base}/services/account/login/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "user-agent": visitorHeaders["user-agent"] },
+    body: JSON.stringify({
+      email,
+      callback: `${base}/validate-email/web`,
+      locale: "en-US",
+      userAgent: "",
+      inid: "",
+    }),
+  });
+  const device = asked.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith("tw_device="))
+    ?.split(";")[0];
+  if (asked.status !== 202 || !device) throw new Error(`sign-in link request: ${asked.status}`);
+  const outbox = v.parse(outboxSchema, await (await fetch(`${base}/services/account/outbox`)).json());
+  const link = /https?:\/\/\S+/.exec(outbox.mails.find((mail) => mail.to === email)?.text ?? "")?.[0];
+  if (!link)
+    throw new Error(`no sign-in mail for ${email} in the outbox (is a real mail transport configured?)`);
+  const landed = await fetch(link, { headers: { ...visitorHeaders, cookie: device }, redirect: "manual" });
+  const session = landed.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith("tw_session="))
+    ?.split(";")[0];
+  if (!session) throw new Error(`the sign-in link answered ${landed.status} without a session`);
+  const cookie = `${device}; ${session}`;
+  const now = Date.now();
+  for (const [index, trackKey] of [...trackKeys].reverse().entries()) {
+    const tagged = await fetch(`${base}/services/account/tags`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({
+        trackKey,
+        recognitionId: `bench-${index}`,
+        tagTime: now - (trackKeys.length - index) * 60_000,
+      }),
+    });
+    if (!tagged.ok) throw new Error(`tagging ${trackKey}: ${tagged.status}`);
+  }
+  return cookie;
 }

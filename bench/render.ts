@@ -26,10 +26,10 @@ export type RenderCost = {
   staticP50Ms: number;
 };
 
-function timedGet(agent: Agent, url: URL): Promise<number> {
+function timedGet(agent: Agent, url: URL, headers: Record<string, string> = visitorHeaders): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = request(url, { agent, headers: visitorHeaders }, (response) => {
+    const req = request(url, { agent, headers }, (response) => {
       response.on("data", () => {});
       response.on("end", () => {
         if ((response.statusCode ?? 0) >= 400) reject(new Error(`${url.pathname}: ${response.statusCode}`));
@@ -42,13 +42,18 @@ function timedGet(agent: Agent, url: URL): Promise<number> {
   });
 }
 
-export async function renderCost(base: string, path: string, staticPath: string): Promise<RenderCost> {
+export async function renderCost(
+  base: string,
+  path: string,
+  staticPath: string,
+  headers: Record<string, string> = visitorHeaders,
+): Promise<RenderCost> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     const page = new URL(path, base);
     const asset = new URL(staticPath, base);
     for (let i = 0; i < renderWarmups; i++) {
-      await timedGet(agent, page);
+      await timedGet(agent, page, headers);
       await timedGet(agent, asset);
     }
     const pageTimes: number[] = [];
@@ -58,7 +63,7 @@ export async function renderCost(base: string, path: string, staticPath: string)
       pageTimes.length < renderSamples &&
       (pageTimes.length < minRenderSamples || performance.now() - started < renderBudgetMsPerPage)
     ) {
-      pageTimes.push(await timedGet(agent, page));
+      pageTimes.push(await timedGet(agent, page, headers));
       staticTimes.push(await timedGet(agent, asset));
     }
     const shared = median(staticTimes);

@@ -50,8 +50,13 @@ export async function drain(base: string, probePath: string): Promise<void> {
 }
 
 /** Throughput and latency of one address: a warm-up run, then the measured run, each drained. */
-export async function loadTest(base: string, path: string, probePath: string): Promise<Throughput> {
-  const options = { url: base + path, connections, headers: { ...visitorHeaders } };
+export async function loadTest(
+  base: string,
+  path: string,
+  probePath: string,
+  headers: Record<string, string> = { ...visitorHeaders },
+): Promise<Throughput> {
+  const options = { url: base + path, connections, headers };
   await autocannon({ ...options, duration: warmupSeconds });
   await drain(base, probePath);
   let result = await autocannon({ ...options, duration: measuredSeconds });
