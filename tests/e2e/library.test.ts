@@ -61,6 +61,9 @@ test("identify a song signed in, find it in My Library, export it, remove it", a
   expect(await row.locator(".track-row__artist").textContent()).toBe(track.subtitle);
   expect(await row.locator("time").getAttribute("datetime")).toMatch(/^\d{4}-\d\d-\d\dT/);
   await expect.poll(() => page.evaluate(() => localStorage.getItem("loggedin"))).not.toBeNull();
+  await expect
+    .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("shazamcount") ?? "{}").data))
+    .toBe(1);
   await page.screenshot({ path: "/tmp/library-desktop.png", fullPage: true });
 
   const csv = await download(page, "Spreadsheet (CSV)");

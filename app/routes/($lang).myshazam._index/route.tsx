@@ -5,7 +5,9 @@ import {
   type MetaFunction,
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
 import * as v from "valibot";
+import { useRuntime } from "~/components/runtime";
 import { requireAccount } from "~/data/account.server";
 import { changeTag, loadLibrary } from "~/data/library.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
@@ -82,6 +84,12 @@ export default function MyLibrary() {
   const { library, links, loginHref, strings } = useLoaderData<typeof loader>();
   const notice = useActionData<typeof action>();
   usePageStrings("library", strings);
+  const runtime = useRuntime();
+  const count = library?.count;
+  // Spec 002 §3 user flag "shazamcount (saved from the tag count)".
+  useEffect(() => {
+    if (runtime && count !== undefined) runtime.storage.set("shazamcount", count);
+  }, [runtime, count]);
   if (!library) {
     return (
       <LibraryFrame count={undefined}>
