@@ -38,10 +38,11 @@ export const links = () => [{ rel: "stylesheet", href: libraryStyles }];
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang } = context.edge;
-  const { t } = createI18n(lang, ["common"]);
+  const { t } = createI18n(lang, ["common", "library"]);
   const path = localizedPath(lang, "/myshazam");
   const common = {
     title: t("common:pageTitle.myshazam"),
+    description: t("library:description"),
     strings: pickResources(lang, ["library"]).library,
     links: {
       identify: localizedPath(lang, "/identify"),
@@ -58,7 +59,13 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? [{ title: data.title }, { name: "robots", content: "noindex" }] : [];
+  data
+    ? [
+        { title: data.title },
+        { name: "description", content: data.description },
+        { name: "robots", content: "noindex" },
+      ]
+    : [];
 
 const changeSchema = v.object({
   intent: v.picklist(["remove", "restore"]),
