@@ -27,7 +27,14 @@ export function browser() {
       if (/Max-Age=0/.test(cookie)) jar.delete(name);
       else jar.set(name, value);
     }
-    return response;
+    // Read whole before the test sees it: a body left unread keeps the worker (and its D1) busy past
+    // the test, which fails the pool's isolated storage (workers-sdk #5629, #11031).
+    const body = await response.arrayBuffer();
+    return new Response(response.status === 204 || response.status === 304 ? null : body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   }
   return { fetch: fetchAs, jar, ip };
 }
