@@ -8,6 +8,7 @@ import cs_company from "./cs/company.json";
 import cs_home from "./cs/home.json";
 import cs_library from "./cs/library.json";
 import cs_manifest from "./cs/manifest.json";
+import cs_privacy from "./cs/privacy.json";
 import cs_recognition from "./cs/recognition.json";
 import cs_search from "./cs/search.json";
 import cs_track from "./cs/track.json";
@@ -20,6 +21,7 @@ import de_company from "./de/company.json";
 import de_home from "./de/home.json";
 import de_library from "./de/library.json";
 import de_manifest from "./de/manifest.json";
+import de_privacy from "./de/privacy.json";
 import de_recognition from "./de/recognition.json";
 import de_search from "./de/search.json";
 import de_track from "./de/track.json";
@@ -32,6 +34,7 @@ import el_company from "./el/company.json";
 import el_home from "./el/home.json";
 import el_library from "./el/library.json";
 import el_manifest from "./el/manifest.json";
+import el_privacy from "./el/privacy.json";
 import el_recognition from "./el/recognition.json";
 import el_search from "./el/search.json";
 import el_track from "./el/track.json";
@@ -44,6 +47,7 @@ import en_company from "./en/company.json";
 import en_home from "./en/home.json";
 import en_library from "./en/library.json";
 import en_manifest from "./en/manifest.json";
+import en_privacy from "./en/privacy.json";
 import en_recognition from "./en/recognition.json";
 import en_search from "./en/search.json";
 import en_track from "./en/track.json";
@@ -56,6 +60,7 @@ import es_company from "./es/company.json";
 import es_home from "./es/home.json";
 import es_library from "./es/library.json";
 import es_manifest from "./es/manifest.json";
+import es_privacy from "./es/privacy.json";
 import es_recognition from "./es/recognition.json";
 import es_search from "./es/search.json";
 import es_track from "./es/track.json";
@@ -68,6 +73,7 @@ import esEs_company from "./es-es/company.json";
 import esEs_home from "./es-es/home.json";
 import esEs_library from "./es-es/library.json";
 import esEs_manifest from "./es-es/manifest.json";
+import esEs_privacy from "./es-es/privacy.json";
 import esEs_recognition from "./es-es/recognition.json";
 import esEs_search from "./es-es/search.json";
 import esEs_track from "./es-es/track.json";
@@ -80,6 +86,7 @@ import esMx_company from "./es-mx/company.json";
 import esMx_home from "./es-mx/home.json";
 import esMx_library from "./es-mx/library.json";
 import esMx_manifest from "./es-mx/manifest.json";
+import esMx_privacy from "./es-mx/privacy.json";
 import esMx_recognition from "./es-mx/recognition.json";
 import esMx_search from "./es-mx/search.json";
 import esMx_track from "./es-mx/track.json";
@@ -92,6 +99,7 @@ import fr_company from "./fr/company.json";
 import fr_home from "./fr/home.json";
 import fr_library from "./fr/library.json";
 import fr_manifest from "./fr/manifest.json";
+import fr_privacy from "./fr/privacy.json";
 import fr_recognition from "./fr/recognition.json";
 import fr_search from "./fr/search.json";
 import fr_track from "./fr/track.json";
@@ -104,6 +112,7 @@ import gb_company from "./gb/company.json";
 import gb_home from "./gb/home.json";
 import gb_library from "./gb/library.json";
 import gb_manifest from "./gb/manifest.json";
+import gb_privacy from "./gb/privacy.json";
 import gb_recognition from "./gb/recognition.json";
 import gb_search from "./gb/search.json";
 import gb_track from "./gb/track.json";
@@ -116,6 +125,7 @@ import hi_company from "./hi/company.json";
 import hi_home from "./hi/home.json";
 import hi_library from "./hi/library.json";
 import hi_manifest from "./hi/manifest.json";
+import hi_privacy from "./hi/privacy.json";
 import hi_recognition from "./hi/recognition.json";
 import hi_search from "./hi/search.json";
 import hi_track from "./hi/track.json";
@@ -128,6 +138,7 @@ import id_company from "./id/company.json";
 import id_home from "./id/home.json";
 import id_library from "./id/library.json";
 import id_manifest from "./id/manifest.json";
+import id_privacy from "./id/privacy.json";
 import id_recognition from "./id/recognition.json";
 import id_search from "./id/search.json";
 import id_track from "./id/track.json";
@@ -140,6 +151,7 @@ import it_company from "./it/company.json";
 import it_home from "./it/home.json";
 import it_library from "./it/library.json";
 import it_manifest from "./it/manifest.json";
+import it_privacy from "./it/privacy.json";
 import it_recognition from "./it/recognition.json";
 import it_search from "./it/search.json";
 import it_track from "./it/track.json";
@@ -152,6 +164,7 @@ import ja_company from "./ja/company.json";
 import ja_home from "./ja/home.json";
 import ja_library from "./ja/library.json";
 import ja_manifest from "./ja/manifest.json";
+import ja_privacy from "./ja/privacy.json";
 import ja_recognition from "./ja/recognition.json";
 import ja_search from "./ja/search.json";
 import ja_track from "./ja/track.json";
@@ -164,6 +177,7 @@ import ko_company from "./ko/company.json";
 import ko_home from "./ko/home.json";
 import ko_library from "./ko/library.json";
 import ko_manifest from "./ko/manifest.json";
+import ko_privacy from "./ko/privacy.json";
 import ko_recognition from "./ko/recognition.json";
 import ko_search from "./ko/search.json";
 import ko_track from "./ko/track.json";
@@ -176,6 +190,7 @@ import nl_company from "./nl/company.json";
 import nl_home from "./nl/home.json";
 import nl_library from "./nl/library.json";
 import nl_manifest from "./nl/manifest.json";
+import nl_privacy from "./nl/privacy.json";
 import nl_recognition from "./nl/recognition.json";
 import nl_search from "./nl/search.json";
 import nl_track from "./nl/track.json";
@@ -188,6 +203,7 @@ import pl_company from "./pl/company.json";
 import pl_home from "./pl/home.json";
 import pl_library from "./pl/library.json";
 import pl_manifest from "./pl/manifest.json";
+import pl_privacy from "./pl/privacy.json";
 import pl_recognition from "./pl/recognition.json";
 import pl_search from "./pl/search.json";
 import pl_track from "./pl/track.json";
@@ -200,6 +216,7 @@ import pt_company from "./pt/company.json";
 import pt_home from "./pt/home.json";
 import pt_library from "./pt/library.json";
 import pt_manifest from "./pt/manifest.json";
+import pt_privacy from "./pt/privacy.json";
 import pt_recognition from "./pt/recognition.json";
 import pt_search from "./pt/search.json";
 import pt_track from "./pt/track.json";
@@ -212,6 +229,7 @@ import ptBr_company from "./pt-br/company.json";
 import ptBr_home from "./pt-br/home.json";
 import ptBr_library from "./pt-br/library.json";
 import ptBr_manifest from "./pt-br/manifest.json";
+import ptBr_privacy from "./pt-br/privacy.json";
 import ptBr_recognition from "./pt-br/recognition.json";
 import ptBr_search from "./pt-br/search.json";
 import ptBr_track from "./pt-br/track.json";
@@ -224,6 +242,7 @@ import ru_company from "./ru/company.json";
 import ru_home from "./ru/home.json";
 import ru_library from "./ru/library.json";
 import ru_manifest from "./ru/manifest.json";
+import ru_privacy from "./ru/privacy.json";
 import ru_recognition from "./ru/recognition.json";
 import ru_search from "./ru/search.json";
 import ru_track from "./ru/track.json";
@@ -236,6 +255,7 @@ import tr_company from "./tr/company.json";
 import tr_home from "./tr/home.json";
 import tr_library from "./tr/library.json";
 import tr_manifest from "./tr/manifest.json";
+import tr_privacy from "./tr/privacy.json";
 import tr_recognition from "./tr/recognition.json";
 import tr_search from "./tr/search.json";
 import tr_track from "./tr/track.json";
@@ -248,6 +268,7 @@ import zhCn_company from "./zh-cn/company.json";
 import zhCn_home from "./zh-cn/home.json";
 import zhCn_library from "./zh-cn/library.json";
 import zhCn_manifest from "./zh-cn/manifest.json";
+import zhCn_privacy from "./zh-cn/privacy.json";
 import zhCn_recognition from "./zh-cn/recognition.json";
 import zhCn_search from "./zh-cn/search.json";
 import zhCn_track from "./zh-cn/track.json";
@@ -260,12 +281,13 @@ import zhTw_company from "./zh-tw/company.json";
 import zhTw_home from "./zh-tw/home.json";
 import zhTw_library from "./zh-tw/library.json";
 import zhTw_manifest from "./zh-tw/manifest.json";
+import zhTw_privacy from "./zh-tw/privacy.json";
 import zhTw_recognition from "./zh-tw/recognition.json";
 import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "library", "manifest", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "library", "manifest", "privacy", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -286,6 +308,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: cs_home,
     library: cs_library,
     manifest: cs_manifest,
+    privacy: cs_privacy,
     recognition: cs_recognition,
     search: cs_search,
     track: cs_track,
@@ -300,6 +323,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: de_home,
     library: de_library,
     manifest: de_manifest,
+    privacy: de_privacy,
     recognition: de_recognition,
     search: de_search,
     track: de_track,
@@ -314,6 +338,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: el_home,
     library: el_library,
     manifest: el_manifest,
+    privacy: el_privacy,
     recognition: el_recognition,
     search: el_search,
     track: el_track,
@@ -328,6 +353,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: en_home,
     library: en_library,
     manifest: en_manifest,
+    privacy: en_privacy,
     recognition: en_recognition,
     search: en_search,
     track: en_track,
@@ -342,6 +368,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: es_home,
     library: es_library,
     manifest: es_manifest,
+    privacy: es_privacy,
     recognition: es_recognition,
     search: es_search,
     track: es_track,
@@ -356,6 +383,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: esEs_home,
     library: esEs_library,
     manifest: esEs_manifest,
+    privacy: esEs_privacy,
     recognition: esEs_recognition,
     search: esEs_search,
     track: esEs_track,
@@ -370,6 +398,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: esMx_home,
     library: esMx_library,
     manifest: esMx_manifest,
+    privacy: esMx_privacy,
     recognition: esMx_recognition,
     search: esMx_search,
     track: esMx_track,
@@ -384,6 +413,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: fr_home,
     library: fr_library,
     manifest: fr_manifest,
+    privacy: fr_privacy,
     recognition: fr_recognition,
     search: fr_search,
     track: fr_track,
@@ -398,6 +428,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: gb_home,
     library: gb_library,
     manifest: gb_manifest,
+    privacy: gb_privacy,
     recognition: gb_recognition,
     search: gb_search,
     track: gb_track,
@@ -412,6 +443,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: hi_home,
     library: hi_library,
     manifest: hi_manifest,
+    privacy: hi_privacy,
     recognition: hi_recognition,
     search: hi_search,
     track: hi_track,
@@ -426,6 +458,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: id_home,
     library: id_library,
     manifest: id_manifest,
+    privacy: id_privacy,
     recognition: id_recognition,
     search: id_search,
     track: id_track,
@@ -440,6 +473,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: it_home,
     library: it_library,
     manifest: it_manifest,
+    privacy: it_privacy,
     recognition: it_recognition,
     search: it_search,
     track: it_track,
@@ -454,6 +488,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ja_home,
     library: ja_library,
     manifest: ja_manifest,
+    privacy: ja_privacy,
     recognition: ja_recognition,
     search: ja_search,
     track: ja_track,
@@ -468,6 +503,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ko_home,
     library: ko_library,
     manifest: ko_manifest,
+    privacy: ko_privacy,
     recognition: ko_recognition,
     search: ko_search,
     track: ko_track,
@@ -482,6 +518,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: nl_home,
     library: nl_library,
     manifest: nl_manifest,
+    privacy: nl_privacy,
     recognition: nl_recognition,
     search: nl_search,
     track: nl_track,
@@ -496,6 +533,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: pl_home,
     library: pl_library,
     manifest: pl_manifest,
+    privacy: pl_privacy,
     recognition: pl_recognition,
     search: pl_search,
     track: pl_track,
@@ -510,6 +548,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: pt_home,
     library: pt_library,
     manifest: pt_manifest,
+    privacy: pt_privacy,
     recognition: pt_recognition,
     search: pt_search,
     track: pt_track,
@@ -524,6 +563,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ptBr_home,
     library: ptBr_library,
     manifest: ptBr_manifest,
+    privacy: ptBr_privacy,
     recognition: ptBr_recognition,
     search: ptBr_search,
     track: ptBr_track,
@@ -538,6 +578,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ru_home,
     library: ru_library,
     manifest: ru_manifest,
+    privacy: ru_privacy,
     recognition: ru_recognition,
     search: ru_search,
     track: ru_track,
@@ -552,6 +593,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: tr_home,
     library: tr_library,
     manifest: tr_manifest,
+    privacy: tr_privacy,
     recognition: tr_recognition,
     search: tr_search,
     track: tr_track,
@@ -566,6 +608,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: zhCn_home,
     library: zhCn_library,
     manifest: zhCn_manifest,
+    privacy: zhCn_privacy,
     recognition: zhCn_recognition,
     search: zhCn_search,
     track: zhCn_track,
@@ -580,6 +623,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: zhTw_home,
     library: zhTw_library,
     manifest: zhTw_manifest,
+    privacy: zhTw_privacy,
     recognition: zhTw_recognition,
     search: zhTw_search,
     track: zhTw_track,

@@ -8,6 +8,7 @@ import { registerCatalogue } from "./routes/catalogue";
 import { registerCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
 import { registerLibrary } from "./routes/library";
+import { registerPrivacy } from "./routes/privacy";
 import { registerSinks } from "./routes/sinks";
 import { registerWebProvider } from "./routes/web-provider";
 import { registerWebrec } from "./routes/webrec";
@@ -31,6 +32,7 @@ export function createOrigin() {
   registerAccount(origin);
   registerWebProvider(origin);
   registerLibrary(origin);
+  registerPrivacy(origin);
 
   origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
   origin.onError((error) => {

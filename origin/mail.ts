@@ -1,6 +1,7 @@
 import { createInstance } from "i18next";
 import { emailLinkLifetimeMs } from "../edge/account";
-import { defaultLanguageKey, languageOf, matchLanguage } from "../edge/languages";
+import { defaultLanguageKey, type LanguageKey, languageOf, matchLanguage } from "../edge/languages";
+import { formatPrivacyDate } from "../edge/privacy";
 import { resources } from "../locales";
 
 // The one mail interface of the site, and its two transports: Cloudflare's `send_email` binding
@@ -51,8 +52,8 @@ const escapes: Record<string, string> = {
 };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => escapes[ch] ?? ch);
 
-/** The sign-in mail, in the language of the `locale` the browser sent: text and HTML. */
-export function signInMail(to: string, locale: string, link: string): MailMessage {
+/** A translator for what the service writes to a person (mail, files), in the language of `locale`. */
+export function serviceStrings(locale: string, namespace: "account" | "privacy") {
   const lang = matchLanguage(locale) ?? defaultLanguageKey;
   const i18n = createInstance();
   i18n.init({
@@ -60,28 +61,74 @@ export function signInMail(to: string, locale: string, link: string): MailMessag
     fallbackLng: defaultLanguageKey,
     lowerCaseLng: true,
     initAsync: false,
-    ns: ["account"],
-    defaultNS: "account",
+    ns: [namespace],
+    defaultNS: namespace,
     interpolation: { escapeValue: false },
     resources: {
-      [lang]: { account: resources[lang]?.account ?? {} },
-      [defaultLanguageKey]: { account: resources[defaultLanguageKey]?.account ?? {} },
+      [lang]: { [namespace]: resources[lang]?.[namespace] ?? {} },
+      [defaultLanguageKey]: { [namespace]: resources[defaultLanguageKey]?.[namespace] ?? {} },
     },
   });
-  const minutes = emailLinkLifetimeMs / 60_000;
-  const t = (key: string) => i18n.t(`mail.${key}`, { minutes });
-  const text = [t("greeting"), "", t("body"), "", link, "", t("ignore"), "", "Tunewave"].join("\n");
+  return { lang, t: (key: string, options?: Record<string, unknown>) => i18n.t(key, options) };
+}
+
+/** A mail whose point is one link: a greeting, what it is, the link as a button, when to ignore it. */
+function linkMail(
+  to: string,
+  lang: LanguageKey,
+  text: { subject: string; greeting: string; body: string; button: string; ignore: string },
+  link: string,
+): MailMessage {
+  const plain = [text.greeting, "", text.body, "", link, "", text.ignore, "", "Tunewave"].join("\n");
   const { dir } = languageOf(lang);
   const html = `<!doctype html>
-<html lang="${escapeHtml(lang)}" dir="${dir}"><head><meta charset="utf-8"><title>${escapeHtml(t("subject"))}</title></head>
+<html lang="${escapeHtml(lang)}" dir="${dir}"><head><meta charset="utf-8"><title>${escapeHtml(text.subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f5f5f7;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d1d1f">
 <div style="max-width:480px;margin:0 auto;background:#fff;border-radius:16px;padding:32px">
 <p style="font-size:20px;font-weight:800;margin:0 0 24px">Tunewave</p>
-<p style="margin:0 0 12px">${escapeHtml(t("greeting"))}</p>
-<p style="margin:0 0 24px;line-height:1.5">${escapeHtml(t("body"))}</p>
-<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#0a5cd5;color:#fff;text-decoration:none;font-weight:700;padding:12px 20px;border-radius:999px">${escapeHtml(t("button"))}</a></p>
+<p style="margin:0 0 12px">${escapeHtml(text.greeting)}</p>
+<p style="margin:0 0 24px;line-height:1.5">${escapeHtml(text.body)}</p>
+<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#0a5cd5;color:#fff;text-decoration:none;font-weight:700;padding:12px 20px;border-radius:999px">${escapeHtml(text.button)}</a></p>
 <p style="margin:0 0 8px;font-size:13px;color:#555;word-break:break-all">${escapeHtml(link)}</p>
-<p style="margin:24px 0 0;font-size:13px;color:#555;line-height:1.5">${escapeHtml(t("ignore"))}</p>
+<p style="margin:24px 0 0;font-size:13px;color:#555;line-height:1.5">${escapeHtml(text.ignore)}</p>
 </div></body></html>`;
-  return { to, subject: t("subject"), text, html };
+  return { to, subject: text.subject, text: plain, html };
+}
+
+/** The sign-in mail, in the language of the `locale` the browser sent: text and HTML. */
+export function signInMail(to: string, locale: string, link: string): MailMessage {
+  const { lang, t } = serviceStrings(locale, "account");
+  const minutes = emailLinkLifetimeMs / 60_000;
+  const text = (key: string) => t(`mail.${key}`, { minutes });
+  return linkMail(
+    to,
+    lang,
+    {
+      subject: text("subject"),
+      greeting: text("greeting"),
+      body: text("body"),
+      button: text("button"),
+      ignore: text("ignore"),
+    },
+    link,
+  );
+}
+
+/** The data download mail (issue 21): the link to the prepared archive, and until when it works. */
+export function dataDownloadMail(to: string, locale: string, link: string, expiresAt: number): MailMessage {
+  const { lang, t } = serviceStrings(locale, "privacy");
+  const until = formatPrivacyDate(languageOf(lang).locale, expiresAt);
+  const text = (key: string) => t(`mail.${key}`, { email: to, date: until });
+  return linkMail(
+    to,
+    lang,
+    {
+      subject: text("subject"),
+      greeting: text("greeting"),
+      body: text("body"),
+      button: text("button"),
+      ignore: text("ignore"),
+    },
+    link,
+  );
 }

@@ -97,7 +97,11 @@ app.all("*", async (c) => {
   const session = await resolveSession(proxy, request);
   // A form another site posted changes nothing: the error page instead (before Remix, whose own
   // Origin check would throw, a 500).
-  const page = isCrossSiteRequest(request)
+  const crossSite = isCrossSiteRequest(request);
+  // Its body is read to the end and dropped: workerd reports a body left unread when the answer
+  // goes out ("Can't read from request stream…"; cancelling it does not stop that).
+  if (crossSite) await request.body?.pipeTo(new WritableStream());
+  const page = crossSite
     ? new Request(new URL(localizedPath(edge.lang, "/error/unauthorized"), request.url), {
         headers: request.headers,
       })

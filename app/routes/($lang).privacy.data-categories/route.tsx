@@ -1,0 +1,78 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { requestMeta } from "~/data/meta.server";
+import { dataCategories, privacyHrefs, signInHref } from "~/data/privacy.server";
+import { requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { type PageMeta, pageMeta } from "~/meta";
+import { usePageStrings } from "~/strings";
+import privacyStyles from "~/styles/privacy.css";
+import { emailLinkLifetimeMs, sessionLifetimeSeconds } from "../../../edge/account";
+import { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "../../../edge/cookies";
+import { hiddenTagLifetimeMs } from "../../../edge/library";
+import {
+  dataExportLifetimeMs,
+  dayMs,
+  expiredExportRecordMs,
+  formatDuration,
+  formatPrivacyDate,
+  privacyAnswerDays,
+} from "../../../edge/privacy";
+import { DataCategoriesView } from "./view";
+
+// Spec 000 §1 "data categories": what we hold, why and how long, every number the one the code
+// runs on; and, for the signed-in person (spec 001 §5 "data categories requests need an
+// account"), how much of each is held on their account now.
+
+export const links = () => [{ rel: "stylesheet", href: privacyStyles }];
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { lang, locale } = context.edge;
+  const { t } = createI18n(lang, ["privacy"]);
+  const meta: PageMeta = {
+    ...requestMeta(context, request),
+    title: t("privacy:pageTitle.dataCategories"),
+    description: t("privacy:categories.intro"),
+    type: "website",
+  };
+  const duration = (ms: number) => formatDuration(locale, ms);
+  const count = (n: number) => new Intl.NumberFormat(locale).format(n);
+  const held = context.account ? await dataCategories(context, request) : undefined;
+  const page = {
+    hrefs: privacyHrefs(lang),
+    signInHref: signInHref(lang, new URL(request.url).pathname),
+    answerTime: duration(privacyAnswerDays * dayMs),
+    durations: {
+      sessions: { duration: duration(sessionLifetimeSeconds * 1000) },
+      signInLinks: { duration: duration(emailLinkLifetimeMs) },
+      tags: { duration: duration(hiddenTagLifetimeMs) },
+      dataExports: { duration: duration(dataExportLifetimeMs), record: duration(expiredExportRecordMs) },
+      statistics: { duration: duration(webIdMaxAgeSeconds * 1000) },
+      settings: { duration: duration(cookieMaxAgeSeconds * 1000) },
+    },
+    yours: held
+      ? {
+          email: held.email,
+          since: formatPrivacyDate(locale, held.createdAt),
+          counts: {
+            sessions: count(held.sessions),
+            tags: count(held.tags),
+            hiddenTags: count(held.hiddenTags),
+            signInRequests: count(held.signInRequests),
+            dataExports: count(held.dataExports),
+          },
+        }
+      : null,
+    signedIn: context.account !== null,
+  };
+  return { page, meta, strings: pickResources(lang, ["privacy"]).privacy };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
+
+export default function PrivacyDataCategories() {
+  const { page, strings } = useLoaderData<typeof loader>();
+  usePageStrings("privacy", strings);
+  return <DataCategoriesView page={page} />;
+}

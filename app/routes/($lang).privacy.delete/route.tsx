@@ -1,0 +1,93 @@
+import {
+  type ActionFunctionArgs,
+  data,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  redirect,
+} from "@remix-run/cloudflare";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import * as v from "valibot";
+import { cookieHeaders, requireAccount } from "~/data/account.server";
+import { requestMeta } from "~/data/meta.server";
+import { deleteAccount, privacyHrefs, signInHref } from "~/data/privacy.server";
+import { requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { type PageMeta, pageMeta } from "~/meta";
+import { usePageStrings } from "~/strings";
+import privacyStyles from "~/styles/privacy.css";
+import { emailSchema } from "../../../edge/account";
+import { localizedPath } from "../../../edge/path";
+import { dayMs, formatDuration, privacyAnswerDays, transferNoticeDeletionDays } from "../../../edge/privacy";
+import { DeleteAccountView, type DeleteOutcome } from "./view";
+
+// Spec 000 §1 "account deletion": what goes and what stays, both readings of when (spec 001 §9:
+// answered within 30 days; the transfer notice's 60), and the deletion itself, at once (the
+// stricter reading), once the person typed the account's address again. A POST another site made
+// never reaches the action: the worker answers it (isCrossSiteRequest).
+
+export const links = () => [{ rel: "stylesheet", href: privacyStyles }];
+
+/** The address the page comes back to after a deletion: the browser is signed out by then. */
+const deletedParam = "deleted";
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { lang, locale } = context.edge;
+  const { t } = createI18n(lang, ["privacy"]);
+  const url = new URL(request.url);
+  const meta: PageMeta = {
+    ...requestMeta(context, request),
+    title: t("privacy:pageTitle.delete"),
+    description: t("privacy:delete.intro"),
+    type: "website",
+  };
+  const page = {
+    hrefs: privacyHrefs(lang),
+    email: context.account?.email ?? null,
+    // Shown only once signed out: the session that asked is gone.
+    deleted: !context.account && url.searchParams.has(deletedParam),
+    signInHref: signInHref(lang, url.pathname),
+    loginHref: localizedPath(lang, "/login"),
+    answerTime: formatDuration(locale, privacyAnswerDays * dayMs),
+    transferTime: formatDuration(locale, transferNoticeDeletionDays * dayMs),
+  };
+  return { page, meta, strings: pickResources(lang, ["privacy"]).privacy };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
+
+export async function action({ params, context, request }: ActionFunctionArgs) {
+  requireKnownLanguage(params);
+  const account = requireAccount(context, request);
+  const { lang } = context.edge;
+  const form = await request.formData();
+  const typed = String(form.get("email") ?? "").slice(0, 320);
+  const reply = (outcome: DeleteOutcome, status: number) => data(outcome, { status });
+  const email = v.safeParse(emailSchema, typed);
+  if (!email.success || email.output !== account.email) return reply({ outcome: "mismatch", typed }, 400);
+  const deleted = await deleteAccount(context, request, email.output);
+  switch (deleted.outcome) {
+    case "deleted": {
+      // A new request, so that the page after it is drawn signed out (header, root data, storage).
+      const back = `${new URL(request.url).pathname}?${deletedParam}`;
+      throw redirect(back, { status: 303, headers: cookieHeaders(deleted.setCookies) });
+    }
+    case "signedout":
+      throw redirect(signInHref(lang, new URL(request.url).pathname), {
+        status: 303,
+        headers: cookieHeaders(deleted.setCookies),
+      });
+    case "mismatch":
+      return reply({ outcome: "mismatch", typed }, 400);
+    case "failed":
+      return reply({ outcome: "failed", typed }, 502);
+  }
+}
+
+export default function PrivacyDelete() {
+  const { page, strings } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  usePageStrings("privacy", strings);
+  return <DeleteAccountView page={page} result={result} deleting={navigation.state === "submitting"} />;
+}

@@ -1,0 +1,306 @@
+import {
+  type DataCategories,
+  dataExportLifetimeMs,
+  dataExportPreparingMs,
+  expiredExportRecordMs,
+} from "../edge/privacy";
+import { randomToken, sha256 } from "./accounts";
+
+// The privacy flows' D1 records (migration 0005): data downloads, everything held on one account
+// (what a download holds and what deletion removes), and the account's deletion.
+
+/** Everything the service holds on one account, as the archive writes it. Times are epoch ms. */
+export type PersonData = {
+  account: { id: string; email: string; createdAt: number };
+  sessions: { method: string; createdAt: number; expiresAt: number }[];
+  tags: {
+    id: string;
+    recognitionId: string;
+    trackKey: number;
+    title: string | null;
+    artist: string | null;
+    tagTime: number;
+    country: string | null;
+    lat: number | null;
+    lng: number | null;
+    hiddenAt: number | null;
+    createdAt: number;
+  }[];
+  signInRequests: {
+    createdAt: number;
+    expiresAt: number;
+    usedAt: number | null;
+    locale: string;
+    installId: string;
+  }[];
+  dataExports: { createdAt: number; expiresAt: number }[];
+};
+
+export type ExportClaim =
+  | { outcome: "claimed"; id: string; token: string }
+  | { outcome: "inprocess"; createdAt: number; expiresAt: number };
+
+/**
+ * Starts a data download for the account, unless one is still in process (preparing, or ready and
+ * unexpired). The check and the insert are one statement, so two requests at once start one.
+ */
+export async function claimExport(db: D1Database, userId: string, now: number): Promise<ExportClaim> {
+  const id = randomToken().slice(0, 22);
+  const token = randomToken();
+  const inserted = await db
+    .prepare(
+      `INSERT INTO data_exports (id, user_id, status, token_hash, created_at, expires_at)
+       SELECT ?1, ?2, 'preparing', ?3, ?4, ?5
+       WHERE NOT EXISTS (SELECT 1 FROM data_exports WHERE user_id = ?2 AND expires_at > ?4)`,
+    )
+    .bind(id, userId, await sha256(token), now, now + dataExportPreparingMs)
+    .run();
+  if (inserted.meta.changes === 1) return { outcome: "claimed", id, token };
+  const pending = await db
+    .prepare(
+      `SELECT created_at, expires_at FROM data_exports WHERE user_id = ? AND expires_at > ?
+       ORDER BY created_at DESC LIMIT 1`,
+    )
+    .bind(userId, now)
+    .first<{ created_at: number; expires_at: number }>();
+  // The one in process expired between the two statements: a retry will be claimed.
+  if (!pending) return claimExport(db, userId, now);
+  return { outcome: "inprocess", createdAt: pending.created_at, expiresAt: pending.expires_at };
+}
+
+/** Stores a claimed download's archive: ready, fetchable until `dataExportLifetimeMs` from now. */
+export async function completeExport(
+  db: D1Database,
+  id: string,
+  archive: Uint8Array,
+  now: number,
+): Promise<number> {
+  const expiresAt = now + dataExportLifetimeMs;
+  await db
+    .prepare("UPDATE data_exports SET status = 'ready', archive = ?, expires_at = ? WHERE id = ?")
+    .bind(archive, expiresAt, id)
+    .run();
+  return expiresAt;
+}
+
+/** Forgets a download that could not be finished (its mail failed): the person may ask again. */
+export async function dropExport(db: D1Database, id: string): Promise<void> {
+  await db.prepare("DELETE FROM data_exports WHERE id = ?").bind(id).run();
+}
+
+/**
+ * Deletes every expired archive's bytes, and the records that have outlived
+ * `expiredExportRecordMs`, of every account: run with each privacy call, so that no archive
+ * outlives its lifetime by more than the time to the next call of anyone.
+ */
+export function purgeExports(db: D1Database, now: number): Promise<D1Result[]> {
+  return db.batch([
+    db
+      .prepare("UPDATE data_exports SET archive = NULL WHERE expires_at <= ? AND archive IS NOT NULL")
+      .bind(now),
+    db.prepare("DELETE FROM data_exports WHERE expires_at <= ?").bind(now - expiredExportRecordMs),
+  ]);
+}
+
+export type ExportLookup =
+  | {
+      outcome: "ready";
+      archive: Uint8Array<ArrayBuffer> | undefined;
+      size: number;
+      createdAt: number;
+      expiresAt: number;
+    }
+  | { outcome: "wrongaccount" | "expired" | "inprocess" | "unknown" };
+
+/**
+ * A download as the link names it, for the signed-in account: unknown unless the token is the
+ * link's (a guessed id tells nothing), then another account's, expired, still preparing, or ready
+ * (with its bytes unless `withArchive` is false: a HEAD request).
+ */
+export async function findExport(
+  db: D1Database,
+  link: { id: string; token: string },
+  userId: string,
+  now: number,
+  withArchive: boolean,
+): Promise<ExportLookup> {
+  const row = await db
+    .prepare(
+      `SELECT user_id, status, token_hash, created_at, expires_at, length(archive) AS size
+         ${withArchive ? ", archive" : ""}
+       FROM data_exports WHERE id = ?`,
+    )
+    .bind(link.id)
+    .first<{
+      user_id: string;
+      status: "preparing" | "ready";
+      token_hash: string;
+      created_at: number;
+      expires_at: number;
+      size: number | null;
+      archive?: number[] | ArrayBuffer | null;
+    }>();
+  if (!row || row.token_hash !== (await sha256(link.token))) return { outcome: "unknown" };
+  if (row.user_id !== userId) return { outcome: "wrongaccount" };
+  if (now >= row.expires_at) return { outcome: row.status === "ready" ? "expired" : "unknown" };
+  if (row.status === "preparing" || row.size === null) return { outcome: "inprocess" };
+  return {
+    outcome: "ready",
+    // D1 hands a BLOB back as an array of byte values.
+    archive: row.archive ? new Uint8Array(row.archive) : undefined,
+    size: row.size,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** Everything held on the account, read in one batch (one consistent view). */
+export async function personData(db: D1Database, userId: string): Promise<PersonData | undefined> {
+  const user = await db
+    .prepare("SELECT id, email, created_at FROM users WHERE id = ?")
+    .bind(userId)
+    .first<{ id: string; email: string; created_at: number }>();
+  if (!user) return undefined;
+  const [sessions, tags, logins, exports] = await db.batch([
+    db
+      .prepare(
+        "SELECT method, created_at, expires_at FROM sessions WHERE user_id = ? ORDER BY created_at DESC",
+      )
+      .bind(userId),
+    db
+      .prepare(
+        `SELECT t.id, t.recognition_id, t.track_key, tr.title, a.name AS artist, t.tag_time, t.country,
+           t.lat, t.lng, t.hidden_at, t.created_at
+         FROM tags t LEFT JOIN tracks tr ON tr.key = t.track_key LEFT JOIN artists a ON a.id = tr.artist_id
+         WHERE t.user_id = ? ORDER BY t.tag_time DESC, t.id DESC`,
+      )
+      .bind(userId),
+    db
+      .prepare(
+        `SELECT created_at, expires_at, used_at, locale, inid FROM email_logins
+         WHERE email = ? ORDER BY created_at DESC`,
+      )
+      .bind(user.email),
+    db
+      .prepare(
+        "SELECT created_at, expires_at FROM data_exports WHERE user_id = ? AND status = 'ready' ORDER BY created_at DESC",
+      )
+      .bind(userId),
+  ]);
+  type Rows<T> = { results: T[] } | undefined;
+  return {
+    account: { id: user.id, email: user.email, createdAt: user.created_at },
+    sessions: (
+      (sessions as Rows<{ method: string; created_at: number; expires_at: number }>)?.results ?? []
+    ).map((row) => ({ method: row.method, createdAt: row.created_at, expiresAt: row.expires_at })),
+    tags: (
+      (
+        tags as Rows<{
+          id: string;
+          recognition_id: string;
+          track_key: number;
+          title: string | null;
+          artist: string | null;
+          tag_time: number;
+          country: string | null;
+          lat: number | null;
+          lng: number | null;
+          hidden_at: number | null;
+          created_at: number;
+        }>
+      )?.results ?? []
+    ).map((row) => ({
+      id: row.id,
+      recognitionId: row.recognition_id,
+      trackKey: row.track_key,
+      title: row.title,
+      artist: row.artist,
+      tagTime: row.tag_time,
+      country: row.country,
+      lat: row.lat,
+      lng: row.lng,
+      hiddenAt: row.hidden_at,
+      createdAt: row.created_at,
+    })),
+    signInRequests: (
+      (
+        logins as Rows<{
+          created_at: number;
+          expires_at: number;
+          used_at: number | null;
+          locale: string;
+          inid: string;
+        }>
+      )?.results ?? []
+    ).map((row) => ({
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      usedAt: row.used_at,
+      locale: row.locale,
+      installId: row.inid,
+    })),
+    dataExports: ((exports as Rows<{ created_at: number; expires_at: number }>)?.results ?? []).map(
+      (row) => ({
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+      }),
+    ),
+  };
+}
+
+/** How much of each kind of data is held on the account now (spec 001 §5 data categories). */
+export async function dataCategoriesOf(
+  db: D1Database,
+  userId: string,
+  now: number,
+): Promise<DataCategories | undefined> {
+  const row = await db
+    .prepare(
+      `SELECT u.email, u.created_at,
+         (SELECT COUNT(*) FROM sessions s WHERE s.user_id = u.id AND s.expires_at > ?2) AS sessions,
+         (SELECT COUNT(*) FROM tags t WHERE t.user_id = u.id AND t.hidden_at IS NULL) AS tags,
+         (SELECT COUNT(*) FROM tags t WHERE t.user_id = u.id AND t.hidden_at IS NOT NULL) AS hidden_tags,
+         (SELECT COUNT(*) FROM email_logins e WHERE e.email = u.email) AS sign_in_requests,
+         (SELECT COUNT(*) FROM data_exports d WHERE d.user_id = u.id AND d.status = 'ready') AS data_exports
+       FROM users u WHERE u.id = ?1`,
+    )
+    .bind(userId, now)
+    .first<{
+      email: string;
+      created_at: number;
+      sessions: number;
+      tags: number;
+      hidden_tags: number;
+      sign_in_requests: number;
+      data_exports: number;
+    }>();
+  if (!row) return undefined;
+  return {
+    email: row.email,
+    createdAt: row.created_at,
+    sessions: row.sessions,
+    tags: row.tags,
+    hiddenTags: row.hidden_tags,
+    signInRequests: row.sign_in_requests,
+    dataExports: row.data_exports,
+  };
+}
+
+/**
+ * Deletes the account and everything held on it, in one transaction: its tags, sessions (signed
+ * out everywhere), data downloads, the sign-in links of its address, mail to it in the local
+ * outbox, and the account itself. The address can sign in again: as a new, empty account.
+ */
+export async function deleteAccount(
+  db: D1Database,
+  account: { userId: string; email: string },
+): Promise<void> {
+  await db.batch([
+    db.prepare("DELETE FROM tags WHERE user_id = ?").bind(account.userId),
+    db.prepare("DELETE FROM sessions WHERE user_id = ?").bind(account.userId),
+    db.prepare("DELETE FROM data_exports WHERE user_id = ?").bind(account.userId),
+    db.prepare("DELETE FROM email_logins WHERE email = ?").bind(account.email),
+    db.prepare("DELETE FROM outbox WHERE to_address = ?").bind(account.email),
+    db.prepare("DELETE FROM users WHERE id = ?").bind(account.userId),
+  ]);
+}

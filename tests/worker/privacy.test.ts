@@ -1,0 +1,568 @@
+import { env, SELF } from "cloudflare:test";
+import { strFromU8, unzipSync } from "fflate";
+import { describe, expect, test } from "vitest";
+import { createI18n } from "../../app/i18n.server";
+import { emailLinkLifetimeMs, sessionLifetimeSeconds } from "../../edge/account";
+import { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "../../edge/cookies";
+import { languages, localizedPath } from "../../edge/languages";
+import { hiddenTagLifetimeMs } from "../../edge/library";
+import {
+  dataExportLifetimeMs,
+  dayMs,
+  expiredExportRecordMs,
+  formatDuration,
+  privacyAnswerDays,
+  transferNoticeDeletionDays,
+} from "../../edge/privacy";
+import { archiveFiles } from "../../origin/privacy-archive";
+import { type Browser, browser, site } from "./browser-jar";
+
+// The privacy flows inside workerd: the data download (asked for on the page, mailed, fetched
+// through the site by the account that asked, and by nobody else), account deletion, the data
+// categories and the pages in every language.
+
+const en = createI18n("en", ["common", "account", "privacy"]);
+
+/** The newest mail the outbox holds for `email` whose subject is `subject`: its text. */
+async function mailTo(email: string, subject: string): Promise<string> {
+  const answer = await SELF.fetch(`${site}/services/account/outbox`);
+  const { mails } = (await answer.json()) as { mails: { to: string; subject: string; text: string }[] };
+  const mail = mails.find((m) => m.to === email && m.subject === subject);
+  if (!mail) throw new Error(`no "${subject}" mail for ${email}`);
+  return mail.text;
+}
+
+/** The path of the first link in a mail's text. */
+function linkIn(text: string): string {
+  const link = /https?:\/\/\S+/.exec(text)?.[0];
+  if (!link) throw new Error("no link in the mail");
+  const url = new URL(link);
+  return url.pathname + url.search;
+}
+
+/** Signs `who` in with an e-mail link, as the login form and the mailed link do. */
+async function signIn(who: Browser, email: string): Promise<void> {
+  const asked = await who.fetch("/login?index", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email }),
+  });
+  expect(asked.status).toBe(200);
+  const landing = await who.fetch(linkIn(await mailTo(email, en.t("account:mail.subject"))));
+  expect(landing.status).toBe(303);
+  expect(who.jar.has("tw_session")).toBe(true);
+}
+
+const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+  body: new URLSearchParams(fields),
+});
+
+/** Asks for the data download with the page's form (the box ticked). */
+function requestDownload(who: Browser, lang: "en" | "de" = "en", headers: Record<string, string> = {}) {
+  return who.fetch(`${localizedPath(lang, "/privacy/download")}?index`, form({ confirm: "yes" }, headers));
+}
+
+async function userId(email: string): Promise<string | undefined> {
+  const row = await env.DB.prepare("SELECT id FROM users WHERE email = ?")
+    .bind(email)
+    .first<{ id: string }>();
+  return row?.id;
+}
+
+/** Two catalogue tracks, a hidden tag, and recognition ids a spreadsheet would run as formulas. */
+async function tagSongs(email: string): Promise<{ key: number; title: string; artist: string }[]> {
+  const { results: tracks } = await env.DB.prepare(
+    "SELECT t.key, t.title, a.name AS artist FROM tracks t JOIN artists a ON a.id = t.artist_id ORDER BY t.key LIMIT 2",
+  ).all<{ key: number; title: string; artist: string }>();
+  const owner = await userId(email);
+  const [first, second] = tracks;
+  if (!owner || !first || !second) throw new Error("no account or catalogue");
+  await env.DB.batch([
+    env.DB.prepare(
+      `INSERT INTO tags (id, user_id, recognition_id, track_key, tag_time, country, lat, lng, created_at)
+       VALUES ('tag-one-0000000000001', ?, '=HYPERLINK("http://evil.example")', ?, 1700000000000, 'GB', 51.5, -0.12, 1700000000000)`,
+    ).bind(owner, first.key),
+    env.DB.prepare(
+      `INSERT INTO tags (id, user_id, recognition_id, track_key, tag_time, created_at, hidden_at)
+       VALUES ('tag-two-0000000000002', ?, '@SUM(1+1)', ?, 1700000100000, 1700000100000, ?)`,
+    ).bind(owner, second.key, Date.now()),
+  ]);
+  return tracks;
+}
+
+/** The download link mailed to `email` (path and query), and its id and token. */
+async function downloadLink(email: string, lang: "en" | "de" = "en") {
+  const subject = createI18n(lang, ["privacy"]).t("privacy:mail.subject");
+  const path = linkIn(await mailTo(email, subject));
+  const url = new URL(path, site);
+  const id = url.pathname.split("/").at(-1) ?? "";
+  return { path, id, token: url.searchParams.get("token") ?? "" };
+}
+
+function decode(html: string): string {
+  return html.replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
+}
+
+describe("the data download", () => {
+  test("the form prepares a ZIP of everything held, mails a localized link, and the link downloads it", async () => {
+    const who = browser();
+    const email = "ada@example.com";
+    await signIn(who, email);
+    const tracks = await tagSongs(email);
+
+    const asked = await requestDownload(who, "de");
+    expect(asked.status).toBe(200);
+    const de = createI18n("de", ["privacy"]);
+    expect(decode(await asked.text())).toContain(
+      de.t("privacy:download.sent", { email, date: "" }).split(".")[0],
+    );
+
+    const mail = await mailTo(email, de.t("privacy:mail.subject"));
+    expect(mail).toMatch(/http:\/\/tunewave\.test\/de\/privacy\/download\/[\w-]{22}\?token=[\w-]{43}/);
+    const link = await downloadLink(email, "de");
+
+    const page = await who.fetch(link.path);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("cache-control")).toBe("private, no-store");
+    const html = decode(await page.text());
+    expect(html).toContain('<meta name="robots" content="noindex"/>');
+    expect(html).toContain(de.t("privacy:file.readyTitle"));
+    const archiveHref = /href="(\/de\/privacy\/download\/[\w-]+\/archive\?token=[\w-]+)"/.exec(html)?.[1];
+    expect(archiveHref).toBe(`/de/privacy/download/${link.id}/archive?token=${link.token}`);
+
+    const file = await who.fetch(archiveHref ?? "");
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("application/zip");
+    expect(file.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="tunewave-data-\d{4}-\d{2}-\d{2}\.zip"$/,
+    );
+    expect(file.headers.get("cache-control")).toBe("private, no-store");
+    const zip = unzipSync(new Uint8Array(await file.arrayBuffer()));
+    expect(Object.keys(zip).sort()).toEqual([...archiveFiles].sort());
+    const text = (name: string) => strFromU8(zip[name] ?? new Uint8Array());
+
+    const data = JSON.parse(text("data.json"));
+    expect(data.account).toEqual({ id: await userId(email), email, createdAt: expect.any(String) });
+    expect(data.sessions).toEqual([
+      { method: "email", createdAt: expect.any(String), expiresAt: expect.any(String) },
+    ]);
+    expect(data.tags.map((tag: { title: string; artist: string }) => [tag.title, tag.artist]).sort()).toEqual(
+      tracks.map((track) => [track.title, track.artist]).sort(),
+    );
+    expect(data.tags.filter((tag: { hiddenAt: string | null }) => tag.hiddenAt !== null)).toHaveLength(1);
+    expect(data.tags).toContainEqual(
+      expect.objectContaining({ country: "GB", lat: 51.5, lng: -0.12, taggedAt: "2023-11-14T22:13:20.000Z" }),
+    );
+    expect(data.signInRequests).toEqual([
+      {
+        createdAt: expect.any(String),
+        expiresAt: expect.any(String),
+        usedAt: expect.any(String),
+        locale: "en-US",
+        installId: expect.any(String),
+      },
+    ]);
+    expect(data.dataExports).toEqual([]);
+
+    // Spreadsheets: one header row and a row per record; formula-like text is not a formula.
+    const tags = text("tags.csv").split("\r\n");
+    expect(tags[0]).toBe(
+      "Id,TrackKey,Title,Artist,TaggedAt,Country,Latitude,Longitude,HiddenAt,RecognitionId,CreatedAt",
+    );
+    expect(tags).toHaveLength(4);
+    expect(text("tags.csv")).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+    expect(text("tags.csv")).toContain(",'@SUM(1+1),");
+    expect(text("tags.csv")).not.toMatch(/,[=@]/);
+    expect(text("account.csv")).toBe(
+      `Id,Email,CreatedAt\r\n${data.account.id},${email},${data.account.createdAt}\r\n`,
+    );
+    expect(text("sessions.csv").split("\r\n")[1]).toMatch(/^email,/);
+    expect(text("README.txt")).toContain(de.t("privacy:archive.title"));
+
+    // No secret of the account is in it: no hash of the session, link or device, no cookie.
+    const everything = Object.values(zip)
+      .map((bytes) => strFromU8(bytes))
+      .join("\n");
+    const { results: secrets } = await env.DB.prepare(
+      `SELECT id_hash AS secret FROM sessions UNION SELECT token_hash FROM email_logins
+       UNION SELECT device_hash FROM email_logins UNION SELECT token_hash FROM data_exports`,
+    ).all<{ secret: string }>();
+    expect(secrets.length).toBeGreaterThan(3);
+    for (const { secret } of secrets) expect(everything).not.toContain(secret);
+    expect(everything).not.toContain(who.jar.get("tw_session"));
+    expect(everything).not.toContain(link.token);
+  });
+
+  test("a second request while the first is unexpired: 409, the spec's message, on the page and at the service", async () => {
+    const who = browser();
+    await signIn(who, "bea@example.com");
+    expect((await requestDownload(who)).status).toBe(200);
+    const again = await requestDownload(who);
+    expect(again.status).toBe(409);
+    expect(decode(await again.text())).toContain(en.t("common:error.requestInProcess"));
+    const service = await who.fetch("/services/account/privacy/export", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ locale: "en-US" }),
+    });
+    expect(service.status).toBe(409);
+    expect(await service.json()).toMatchObject({
+      reason: "inprocess",
+      message: "Your request is already in process",
+      expiresAt: expect.any(Number),
+    });
+    // Once it has expired, a new one is prepared.
+    await env.DB.prepare("UPDATE data_exports SET expires_at = 0").run();
+    expect((await requestDownload(who)).status).toBe(200);
+  });
+
+  test("the box left unticked: 400 with the localized message, nothing prepared", async () => {
+    const who = browser();
+    await signIn(who, "cai@example.com");
+    const answer = await who.fetch("/fr/privacy/download?index", form({}));
+    expect(answer.status).toBe(400);
+    const fr = createI18n("fr", ["privacy"]);
+    expect(decode(await answer.text())).toContain(fr.t("privacy:download.notConfirmed"));
+    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM data_exports").first<{ n: number }>();
+    expect(count?.n).toBe(0);
+  });
+
+  test("another account opening the link: 403 wrong account; then its own account downloads it", async () => {
+    const owner = browser();
+    const other = browser();
+    await signIn(owner, "dan@example.com");
+    await signIn(other, "eve@example.com");
+    await requestDownload(owner);
+    const link = await downloadLink("dan@example.com");
+
+    // Twice: the services proxy must not remember the refusal for the URL (it is the caller's).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const page = await other.fetch(link.path);
+      expect(page.status).toBe(403);
+      expect(decode(await page.text())).toContain(en.t("common:error.wrongAccount"));
+    }
+    const service = await other.fetch(`/services/account/privacy/export/${link.id}?token=${link.token}`);
+    expect(service.status).toBe(403);
+    expect(await service.json()).toMatchObject({
+      reason: "wrongaccount",
+      message: en.t("common:error.wrongAccount"),
+    });
+    const archive = await other.fetch(`/privacy/download/${link.id}/archive?token=${link.token}`);
+    expect(archive.status).toBe(303);
+    expect(archive.headers.get("location")).toBe(link.path);
+
+    const own = await owner.fetch(`/services/account/privacy/export/${link.id}?token=${link.token}`);
+    expect(own.status).toBe(200);
+    expect(own.headers.get("content-type")).toBe("application/zip");
+  });
+
+  test("after its lifetime: 410 expired download file, and the file's bytes are deleted", async () => {
+    const who = browser();
+    await signIn(who, "fay@example.com");
+    await requestDownload(who);
+    const link = await downloadLink("fay@example.com");
+    await env.DB.prepare("UPDATE data_exports SET expires_at = ?")
+      .bind(Date.now() - 1)
+      .run();
+    const page = await who.fetch(link.path);
+    expect(page.status).toBe(410);
+    expect(decode(await page.text())).toContain(en.t("common:error.downloadExpired"));
+    const service = await who.fetch(`/services/account/privacy/export/${link.id}?token=${link.token}`);
+    expect(service.status).toBe(410);
+    const row = await env.DB.prepare("SELECT archive FROM data_exports").first<{ archive: unknown }>();
+    expect(row?.archive).toBeNull();
+    // Long after: the record itself is gone, and the link is unknown.
+    await env.DB.prepare("UPDATE data_exports SET expires_at = ?")
+      .bind(Date.now() - expiredExportRecordMs - 1)
+      .run();
+    expect((await who.fetch(link.path)).status).toBe(404);
+  });
+
+  test.each([
+    ["a forged token", (link: { id: string; token: string }) => `${link.id}?token=${"A".repeat(43)}`],
+    ["no token", (link: { id: string; token: string }) => link.id],
+    ["a malformed token", (link: { id: string; token: string }) => `${link.id}?token=%3Cscript%3E`],
+    ["an unknown id", (link: { id: string; token: string }) => `${"B".repeat(22)}?token=${link.token}`],
+    ["a malformed id", (link: { id: string; token: string }) => `x'y?token=${link.token}`],
+  ])("%s: 404 with the localized page, never a 500", async (_name, tail) => {
+    const who = browser();
+    await signIn(who, "gil@example.com");
+    await requestDownload(who);
+    const link = await downloadLink("gil@example.com");
+    const page = await who.fetch(`/it/privacy/download/${tail(link)}`);
+    expect(page.status).toBe(404);
+    expect(decode(await page.text())).toContain(createI18n("it", ["privacy"]).t("privacy:file.unknown"));
+    const service = await who.fetch(`/services/account/privacy/export/${tail(link)}`);
+    expect(service.status).toBe(404);
+  });
+
+  test("signed out, the link leads to sign-in and back to itself", async () => {
+    const owner = browser();
+    await signIn(owner, "hal@example.com");
+    await requestDownload(owner);
+    const link = await downloadLink("hal@example.com");
+    const visitor = browser();
+    const page = await visitor.fetch(link.path);
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe(`/login?${new URLSearchParams({ redirect: link.path })}`);
+    const archive = await visitor.fetch(`/privacy/download/${link.id}/archive?token=${link.token}`);
+    expect(archive.status).toBe(302);
+    expect(archive.headers.get("location")).toMatch(/^\/login\?redirect=/);
+  });
+});
+
+describe("the account service's privacy calls", () => {
+  const calls = [
+    ["POST", "/services/account/privacy/export", { locale: "en-US" }],
+    ["GET", `/services/account/privacy/export/${"C".repeat(22)}?token=${"D".repeat(43)}`, undefined],
+    ["GET", `/services/account/privacy/export/${"C".repeat(22)}/status?token=${"D".repeat(43)}`, undefined],
+    ["GET", "/services/account/privacy/categories", undefined],
+    ["POST", "/services/account/privacy/delete", { email: "ivy@example.com" }],
+  ] as const;
+
+  test.each(calls)("%s %s without a session: 401", async (method, path, body) => {
+    const answer = await browser().fetch(path, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get("cache-control")).toMatch(/no-store/);
+  });
+
+  test.each(calls)(
+    "%s %s with an ended session: 456, and the cookie is cleared",
+    async (method, path, body) => {
+      const who = browser();
+      await signIn(who, "ivy@example.com");
+      await env.DB.prepare("DELETE FROM sessions").run();
+      const answer = await who.fetch(path, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      expect(answer.status).toBe(456);
+      expect(who.jar.has("tw_session")).toBe(false);
+      expect(await userId("ivy@example.com")).toBeDefined();
+    },
+  );
+
+  test.each([
+    ["not JSON", "privacy/export", "{"],
+    ["an unknown locale", "privacy/export", JSON.stringify({ locale: "<b>" })],
+    ["no address", "privacy/delete", JSON.stringify({})],
+    ["another address", "privacy/delete", JSON.stringify({ email: "someone@example.com" })],
+    ["an invalid address", "privacy/delete", JSON.stringify({ email: "jo@" })],
+  ])("a body with %s: 400, and nothing changes", async (_name, path, body) => {
+    const who = browser();
+    await signIn(who, "jo@example.com");
+    const answer = await who.fetch(`/services/account/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ error: "invalidparam" });
+    expect(await userId("jo@example.com")).toBeDefined();
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM data_exports").first<{ n: number }>())?.n).toBe(
+      0,
+    );
+  });
+});
+
+describe("account deletion", () => {
+  test("deletes the account and everything held on it at once; the same address then starts empty", async () => {
+    const who = browser();
+    const email = "kim@example.com";
+    await signIn(who, email);
+    const otherDevice = browser();
+    await signIn(otherDevice, email);
+    await tagSongs(email);
+    await requestDownload(who);
+    const before = await userId(email);
+    const session = who.jar.get("tw_session");
+
+    const deleted = await who.fetch("/privacy/delete", form({ email: "Kim@Example.com " }));
+    expect(deleted.status).toBe(303);
+    expect(deleted.headers.get("location")).toBe("/privacy/delete?deleted");
+    expect(deleted.headers.getSetCookie().join()).toMatch(/tw_session=; Max-Age=0/);
+    expect(who.jar.has("tw_session")).toBe(false);
+
+    for (const [table, column, value] of [
+      ["users", "id", before],
+      ["tags", "user_id", before],
+      ["sessions", "user_id", before],
+      ["data_exports", "user_id", before],
+      ["email_logins", "email", email],
+      ["outbox", "to_address", email],
+    ] as const) {
+      const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?`)
+        .bind(value ?? "")
+        .first<{ n: number }>();
+      expect(row?.n, table).toBe(0);
+    }
+
+    const after = await who.fetch("/privacy/delete?deleted");
+    const html = decode(await after.text());
+    expect(html).toContain(en.t("privacy:delete.doneTitle"));
+    expect(html).toContain('role="status"');
+    expect(html).not.toContain("account-menu");
+    // Signed out on every device: the other browser's session and the old cookie are ended.
+    expect((await otherDevice.fetch("/secure/status")).status).toBe(401);
+    const replay = await SELF.fetch(`${site}/services/account/status`, {
+      headers: { cookie: `tw_session=${session}` },
+    });
+    expect(replay.status).toBe(456);
+
+    await signIn(who, email);
+    const fresh = await userId(email);
+    expect(fresh).toBeDefined();
+    expect(fresh).not.toBe(before);
+    const categories = await who.fetch("/services/account/privacy/categories");
+    expect(await categories.json()).toMatchObject({
+      email,
+      tags: 0,
+      hiddenTags: 0,
+      dataExports: 0,
+      sessions: 1,
+    });
+  });
+
+  test("another address typed: 400 with the localized message, focusable, and nothing deleted", async () => {
+    const who = browser();
+    await signIn(who, "lea@example.com");
+    const answer = await who.fetch("/ja/privacy/delete", form({ email: "someone@example.com" }));
+    expect(answer.status).toBe(400);
+    const html = decode(await answer.text());
+    expect(html).toContain(
+      createI18n("ja", ["privacy"]).t("privacy:delete.mismatch", { email: "lea@example.com" }),
+    );
+    expect(html).toContain('aria-invalid="true"');
+    expect(await userId("lea@example.com")).toBeDefined();
+  });
+
+  test.each([
+    ["/privacy/delete", { email: "max@example.com" }],
+    ["/privacy/download?index", { confirm: "yes" }],
+  ])("a POST to %s from another site is refused and changes nothing", async (path, fields) => {
+    const who = browser();
+    await signIn(who, "max@example.com");
+    const forgeries: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { origin: "null" },
+      { "sec-fetch-site": "cross-site" },
+    ];
+    for (const headers of forgeries) {
+      const answer = await who.fetch(path, form(fields, headers));
+      expect(answer.status).toBe(401);
+      expect(decode(await answer.text())).toContain(en.t("common:error.unauthorized"));
+    }
+    expect(await userId("max@example.com")).toBeDefined();
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM data_exports").first<{ n: number }>())?.n).toBe(
+      0,
+    );
+    expect((await who.fetch("/secure/status")).status).toBe(200);
+  });
+
+  test.each([["/privacy/delete"], ["/privacy/download?index"]])(
+    "a POST to %s without a session goes to sign-in",
+    async (path) => {
+      const answer = await browser().fetch(path, form({ email: "ned@example.com", confirm: "yes" }));
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get("location")).toMatch(/^\/login\?redirect=%2Fprivacy%2F/);
+    },
+  );
+});
+
+describe("the data categories", () => {
+  const durations = [
+    ["sessions", sessionLifetimeSeconds * 1000, "30 days"],
+    ["signInLinks", emailLinkLifetimeMs, "15 minutes"],
+    ["tags", hiddenTagLifetimeMs, "1 day"],
+    ["dataExports", dataExportLifetimeMs, "7 days"],
+    ["statistics", webIdMaxAgeSeconds * 1000, "365 days"],
+    ["settings", cookieMaxAgeSeconds * 1000, "180 days"],
+  ] as const;
+
+  test.each(durations)("%s: how long is the code's own number (%i ms, %s)", async (key, ms, words) => {
+    expect(formatDuration("en-US", ms)).toBe(words);
+    const html = decode(await (await browser().fetch("/privacy/data-categories")).text());
+    const sentence = en.t(`privacy:categories.${key}.howLong`, {
+      duration: words,
+      record: formatDuration("en-US", expiredExportRecordMs),
+    });
+    expect(html).toContain(sentence);
+  });
+
+  test("signed in: how much of each is held on the account now; signed out: sign in", async () => {
+    const who = browser();
+    await signIn(who, "ola@example.com");
+    await tagSongs("ola@example.com");
+    const html = decode(await (await who.fetch("/privacy/data-categories")).text());
+    expect(html).toContain(en.t("privacy:categories.yoursTitle"));
+    const row = (key: string) =>
+      new RegExp(`<dt>${en.t(`privacy:categories.yours.${key}`)}</dt><dd>([^<]*)</dd>`).exec(html)?.[1];
+    expect(row("email")).toBe("ola@example.com");
+    expect(row("tags")).toBe("1");
+    expect(row("hiddenTags")).toBe("1");
+    expect(row("sessions")).toBe("1");
+    expect(row("signInRequests")).toBe("1");
+    const anonymous = decode(await (await browser().fetch("/privacy/data-categories")).text());
+    expect(anonymous).toContain(en.t("privacy:categories.yoursSignedOut"));
+  });
+});
+
+describe("the pages", () => {
+  const pages = [
+    ["/privacy", "landing"],
+    ["/privacy/download", "download"],
+    ["/privacy/delete", "delete"],
+    ["/privacy/data-categories", "dataCategories"],
+    ["/privacy/transfer-notice", "transferNotice"],
+  ] as const;
+
+  // Every language for the landing and the deletion page (legal text); a sample for the others,
+  // whose strings tests/unit/locales.test.ts checks in every language.
+  const sample = new Set(["en", "de", "ja", "pt-br"]);
+  const cases = languages.flatMap((language) =>
+    pages
+      .filter(([path]) => path === "/privacy" || path === "/privacy/delete" || sample.has(language.key))
+      .map(([path, key]) => [language.key, path, key] as const),
+  );
+
+  test.each(cases)("%s %s answers with its own title and the privacy navigation", async (lang, path, key) => {
+    const { t } = createI18n(lang, ["privacy"]);
+    const answer = await browser().fetch(localizedPath(lang, path));
+    expect(answer.status).toBe(200);
+    const html = decode(await answer.text());
+    expect(/<title>([^<]*)<\/title>/.exec(html)?.[1]).toBe(t(`privacy:pageTitle.${key}`));
+    expect(html).toContain(`<nav class="privacy__nav" aria-label="${t("privacy:nav.label")}">`);
+    expect(html).toMatch(/<h1 id="privacy-title">/);
+  });
+
+  test("both readings of when data is deleted, where the text is legal text", async () => {
+    const thirty = formatDuration("en-US", privacyAnswerDays * dayMs);
+    const sixty = formatDuration("en-US", transferNoticeDeletionDays * dayMs);
+    const deletion = decode(await (await browser().fetch("/privacy/delete")).text());
+    expect(deletion).toContain(en.t("privacy:delete.answerReading", { duration: thirty }));
+    expect(deletion).toContain(en.t("privacy:delete.transferReading", { duration: sixty }));
+    const notice = decode(await (await browser().fetch("/privacy/transfer-notice")).text());
+    expect(notice).toContain(en.t("privacy:transfer.deletion", { duration: sixty }));
+    expect(notice).toContain(en.t("privacy:transfer.otherReading", { duration: thirty }));
+  });
+
+  test("signed in, the pages are private; anonymous, they have no AMP form", async () => {
+    const who = browser();
+    await signIn(who, "pia@example.com");
+    for (const [path] of pages) {
+      const signedIn = await who.fetch(path);
+      expect(signedIn.headers.get("cache-control"), path).toBe("private, no-store");
+      const anonymous = await browser().fetch(path);
+      expect(anonymous.headers.get("cache-control") ?? "", path).not.toMatch(/private/);
+      expect(await anonymous.text(), path).not.toContain('rel="amphtml"');
+      expect((await browser().fetch(`/amp${path}`)).status, path).toBe(404);
+    }
+  });
+});
