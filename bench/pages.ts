@@ -4,7 +4,16 @@ import { playlistTracksDocumentSchema } from "../edge/schemas/amapi";
 import { chartLocationsSchema } from "../edge/schemas/charts";
 
 /** The pages the bench measures: the issue's list, each a real address of the running site. */
-export const pageNames = ["home", "track", "artist", "charts", "search", "amp-track", "library"] as const;
+export const pageNames = [
+  "home",
+  "track",
+  "artist",
+  "charts",
+  "search",
+  "amp-track",
+  "library",
+  "privacy",
+] as const;
 export type PageName = (typeof pageNames)[number];
 
 /**
@@ -108,6 +117,11 @@ export async function findPages(base: string): Promise<{ pages: Page[]; chartLis
     const html = await (await fetch(base + track.path, { headers: visitorHeaders })).text();
     artistPath = firstArtistLink(html) ?? artistPath;
   }
+  // A signed-in person with 20 songs: the library and the privacy download page, as they see them.
+  const cookie = await signedInVisitor(
+    base,
+    chart.data.slice(0, 20).map((entry) => entry.attributes.shazamKey),
+  );
   const pages = await Promise.all([
     settle(base, "home", "/"),
     track,
@@ -115,10 +129,8 @@ export async function findPages(base: string): Promise<{ pages: Page[]; chartLis
     settle(base, "charts", `/top-200/${encodeURIComponent(locations.global.urlName)}`),
     settle(base, "search", `/search?term=${encodeURIComponent(artistName)}`),
     settle(base, "amp-track", `/amp${trackPath}`),
-    signedInVisitor(
-      base,
-      chart.data.slice(0, 20).map((entry) => entry.attributes.shazamKey),
-    ).then((cookie) => settle(base, "library", "/myshazam", cookie)),
+    settle(base, "library", "/myshazam", cookie),
+    settle(base, "privacy", "/privacy/download", cookie),
   ]);
   return { pages, chartListPath };
 }

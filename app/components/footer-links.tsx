@@ -10,6 +10,9 @@ export function FooterLinks({ pathPrefix }: { pathPrefix: string }) {
       <li>
         <Link href={`${pathPrefix}/company`}>{t("footer.company")}</Link>
       </li>
+      <li>
+        <Link href={`${pathPrefix}/privacy`}>{t("footer.privacy")}</Link>
+      </li>
     </ul>
   );
 }
