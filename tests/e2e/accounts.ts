@@ -21,15 +21,21 @@ export async function askForLink(page: Page, startPath: string, email: string): 
   await page.getByLabel("Email address").fill(email);
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
   await page.getByRole("heading", { name: "Check your email" }).waitFor();
+  return mailedLink(page, email, "Your Tunewave sign-in link");
+}
+
+/** The first link of the newest mail to `email` with `subject`, from the local outbox page. */
+export async function mailedLink(page: Page, email: string, subject: string): Promise<string> {
   await page.goto(`${baseURL}/dev/outbox`);
-  const mail = page.locator(".outbox > li", { hasText: email }).first();
+  const mail = page.locator(".outbox > li", { hasText: email }).filter({ hasText: subject }).first();
   const href = await mail.locator("a").first().getAttribute("href");
-  if (!href) throw new Error(`no link mailed to ${email}`);
+  if (!href) throw new Error(`no "${subject}" mail to ${email}`);
   return href;
 }
 
 /** Signs in from `startPath` and follows the link back there. */
 export async function signInByEmail(page: Page, startPath: string, email: string): Promise<void> {
   await page.goto(await askForLink(page, startPath, email));
+  await page.waitForURL(`${baseURL}${startPath}`);
   await page.locator("summary[aria-label='Your account']").waitFor();
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { strFromU8, unzipSync } from "fflate";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { mailedLink, signInByEmail, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
 
 // The privacy flows as a person goes through them on the running site: sign in, ask for the data
@@ -10,7 +11,6 @@ import { launchBrowser, openPage, viewports } from "./browser";
 
 const baseURL = inject("baseURL");
 let browser: Browser;
-let run = 0;
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -20,37 +20,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-function uniqueAddress(name: string) {
-  run += 1;
-  return `${name}.${Date.now()}.${run}@example.com`;
-}
-
-/** The first link of the newest mail to `email` with `subject`, from the local outbox page. */
-async function mailedLink(page: Page, email: string, subject: string): Promise<string> {
-  await page.goto(`${baseURL}/dev/outbox`);
-  const mail = page.locator(".outbox > li", { hasText: email }).filter({ hasText: subject }).first();
-  const href = await mail.locator("a").first().getAttribute("href");
-  if (!href) throw new Error(`no "${subject}" mail to ${email}`);
-  return href;
-}
-
-/** Signs in from `startPath` with the header's link, the form and the mailed link; lands back there. */
-async function signIn(page: Page, startPath: string, email: string): Promise<void> {
-  await page.goto(`${baseURL}${startPath}`);
-  await page.getByRole("link", { name: "Sign in", exact: true }).first().click();
-  await page.waitForURL(/\/login\?redirect=/);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
-  await page.getByRole("heading", { name: "Check your email" }).waitFor();
-  await page.goto(await mailedLink(page, email, "Your Tunewave sign-in link"));
-  await page.waitForURL(`${baseURL}${startPath}`);
-  await page.locator("summary[aria-label='Your account']").waitFor();
-}
-
 test("download the data, open the mailed link, read the file, delete the account, start again empty", async () => {
   const { page, errors } = await openPage(browser, { viewport: viewports.desktop, acceptDownloads: true });
   const email = uniqueAddress("rosa");
-  await signIn(page, "/privacy/download", email);
+  await signInByEmail(page, "/privacy/download", email);
 
   // The request: the box is required, then the link is mailed.
   await page.getByRole("button", { name: "Request my data" }).click();
@@ -118,7 +91,7 @@ test("download the data, open the mailed link, read the file, delete the account
   await page.screenshot({ path: "/tmp/privacy-delete-done-desktop.png", fullPage: true });
 
   // The old link now belongs to nobody; the same address signs in to a new, empty account.
-  await signIn(page, "/privacy/data-categories", email);
+  await signInByEmail(page, "/privacy/data-categories", email);
   const row = (name: string) => page.locator(".privacy-yours__row", { hasText: name }).locator("dd");
   expect(await row("Songs in your library").textContent()).toBe("0");
   expect(await row("Data downloads").textContent()).toBe("0");
@@ -154,9 +127,11 @@ test("every privacy page at phone and desktop width, signed out and signed in", 
       expect(noOverflow, path).toBe(true);
       await page.screenshot({ path: `/tmp/privacy-${name}-${width}.png`, fullPage: true });
     }
-    await signIn(page, "/privacy/download", uniqueAddress(`tao-${width}`));
+    await signInByEmail(page, "/privacy/download", uniqueAddress(`tao-${width}`));
     await page.screenshot({ path: `/tmp/privacy-download-signed-in-${width}.png`, fullPage: true });
     await page.goto(`${baseURL}/privacy/delete`);
+    // The form names the signed-in address, which can be long: it must wrap, not widen the page.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: `/tmp/privacy-delete-signed-in-${width}.png`, fullPage: true });
     await page.goto(`${baseURL}/privacy/data-categories`);
     await page.getByRole("heading", { name: "What we hold about you now" }).waitFor();
