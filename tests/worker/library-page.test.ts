@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createI18n } from "../../app/i18n.server";
 import { libraryCsvHeader } from "../../edge/library";
 import { sha256 } from "../../origin/accounts";
@@ -10,10 +10,6 @@ import { type Browser, browser, signIn } from "./browser-jar";
 
 // The /myshazam page and its downloads through the whole worker: what a signed-out visitor and a
 // signed-in person see, paging, removal and undo by form, the export files, and refusals.
-
-// Each test signs in and writes dozens of tags through the whole worker: seconds on a busy
-// 2-core machine, more than the default 5 s budget.
-vi.setConfig({ testTimeout: 30_000 });
 
 const trackKeys = [
   ...new Set(v.parse(recognitionProbesSchema, JSON.parse(probesText)).probes.map((probe) => probe.trackKey)),

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { libraryCountSchema, noMorePages, tagListSchema, tagPageSize } from "../../edge/library";
 import { webrecMatchResponseSchema } from "../../edge/schemas/webrec";
 import { sha256 } from "../../origin/accounts";
@@ -10,10 +10,6 @@ import { type Browser, browser, signIn } from "./browser-jar";
 
 // My Library in the account service, through the site's /services proxy inside workerd: paging,
 // the count, removal and undo, the app's tags, tagging a web match, and who may see what.
-
-// Each test signs in and writes dozens of tags through the whole worker: seconds on a busy
-// 2-core machine, more than the default 5 s budget.
-vi.setConfig({ testTimeout: 30_000 });
 
 const probes = v.parse(recognitionProbesSchema, JSON.parse(probesText)).probes;
 const trackKeys = [...new Set(probes.map((probe) => probe.trackKey))];
