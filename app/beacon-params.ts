@@ -80,6 +80,8 @@ const paramRules = {
   ea: { kind: "flag" },
   ga: { kind: "flag" },
   exp_name: label,
+  // Spec 002 §8 "Token exchange not 200: Statistic with status_code and error or 'unknown'".
+  status_code: { kind: "number" },
   timezone: { kind: "shaped", pattern: /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/, maxLength: 64 },
 } satisfies Record<string, ParamRule>;
 

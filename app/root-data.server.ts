@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { cloudKitConfigOf } from "../edge/env";
+import { cloudKitConfigOf, streamingConfigOf } from "../edge/env";
 import { languages } from "../edge/languages";
 import { alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../edge/path";
 import { manifestPath } from "./home-screen.server";
@@ -27,6 +27,8 @@ export function rootData(context: AppLoadContext, request: Request) {
     account: context.account,
     /** The device maker's cloud sign-in, when configured (its values are public). */
     cloudKit: cloudKitConfigOf(context.config),
+    /** The streaming-service connection's client id and authorization page (public values). */
+    streaming: streamingConfigOf(context.config),
     inid: edge.inid,
     strings: pickResources(edge.lang, ["common", "search", "app"]),
     defaultTitle: createI18n(edge.lang, ["common"]).t(`pageTitle.${pageType}`),

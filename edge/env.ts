@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { CloudKitConfig } from "./account";
+import { defaultClientId, mockActivatePath, type StreamingConfig } from "./streaming";
 
 /** The Worker's bindings (wrangler.toml). */
 export type Env = {
@@ -20,6 +21,9 @@ export type Env = {
   ICLOUD_CONTAINER?: string;
   ICLOUD_API_TOKEN?: string;
   ICLOUD_ENVIRONMENT?: string;
+  /** The streaming-service connection: the site's client id and the provider's authorization page. */
+  STREAMING_CLIENT_ID?: string;
+  STREAMING_AUTHORIZE_URL?: string;
 };
 
 const configSchema = v.object({
@@ -40,6 +44,13 @@ const configSchema = v.object({
   /** The container's API token (public: made for web pages). */
   ICLOUD_API_TOKEN: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/i))]), ""),
   ICLOUD_ENVIRONMENT: v.optional(v.picklist(["development", "production"]), "production"),
+  /** The site's OAuth client id at the streaming service (the embedded origin registers the same default). */
+  STREAMING_CLIENT_ID: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,200}$/)), defaultClientId),
+  /**
+   * The streaming service's authorization page; empty means the spec's test-mode stand-in,
+   * /applemusic/signin/mockactivate, backed by the embedded origin's authorization server.
+   */
+  STREAMING_AUTHORIZE_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())]), ""),
 });
 
 export type SiteConfig = v.InferOutput<typeof configSchema>;
@@ -53,6 +64,13 @@ export function cloudKitConfigOf(config: SiteConfig): CloudKitConfig | null {
   };
 }
 
+export function streamingConfigOf(config: SiteConfig): StreamingConfig {
+  return {
+    clientId: config.STREAMING_CLIENT_ID,
+    authorizeUrl: config.STREAMING_AUTHORIZE_URL || mockActivatePath,
+  };
+}
+
 /** Parses the environment once per isolate; a bad value fails loudly at the first request. */
 export function readConfig(env: Env): SiteConfig {
   const parsed = v.safeParse(configSchema, {
@@ -62,6 +80,8 @@ export function readConfig(env: Env): SiteConfig {
     ICLOUD_CONTAINER: env.ICLOUD_CONTAINER,
     ICLOUD_API_TOKEN: env.ICLOUD_API_TOKEN,
     ICLOUD_ENVIRONMENT: env.ICLOUD_ENVIRONMENT,
+    STREAMING_CLIENT_ID: env.STREAMING_CLIENT_ID,
+    STREAMING_AUTHORIZE_URL: env.STREAMING_AUTHORIZE_URL,
   });
   if (!parsed.success) throw new Error(`Invalid environment: ${v.summarize(parsed.issues)}`);
   return parsed.output;

@@ -26,6 +26,8 @@ export const pageTypes = [
   "campaign",
   "share",
   "identify",
+  // Spec 002 §2: the streaming-service connect flow's callback and its test-mode authorization page.
+  "applemusic",
   // Spec 000 §2 "Other screens: login (email entry, check-your-email, email-validation redirect,
   // wrong-device notice, data consent, sign-in deprecation notice)", and the local outbox.
   "login",

@@ -13,6 +13,8 @@ export type OriginEnv = {
   GOOGLE_CLIENT_SECRET?: string;
   /** The OpenID Connect issuer of that client. Default https://accounts.google.com. */
   OIDC_ISSUER?: string;
+  /** The site's OAuth client id at the streaming service's authorization server. Default tunewave-web. */
+  STREAMING_CLIENT_ID?: string;
 };
 
 export type OriginApp = Hono<{ Bindings: OriginEnv }>;

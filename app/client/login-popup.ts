@@ -16,11 +16,21 @@ export type SignInMessage = {
   token?: string;
 };
 
-export function openLoginPopup(view: Window, url: string): Window | null {
-  const { width, height } = loginPopup;
+/** Opens `url` in a popup window of `size`, centred over the page; null when the browser blocked it. */
+export function openCenteredPopup(
+  view: Window,
+  url: string,
+  name: string,
+  size: { width: number; height: number },
+): Window | null {
+  const { width, height } = size;
   const left = Math.max(0, Math.round(view.screenX + (view.outerWidth - width) / 2));
   const top = Math.max(0, Math.round(view.screenY + (view.outerHeight - height) / 2));
-  return view.open(url, "tw-login", `popup,width=${width},height=${height},left=${left},top=${top}`);
+  return view.open(url, name, `popup,width=${width},height=${height},left=${left},top=${top}`);
+}
+
+export function openLoginPopup(view: Window, url: string): Window | null {
+  return openCenteredPopup(view, url, "tw-login", loginPopup);
 }
 
 /** Calls `onMessage` for sign-in messages from this site's own pages only; returns the unsubscribe. */

@@ -19,13 +19,14 @@ import {
 import { type Bridge, installBridge } from "./bridge";
 import { beaconOverBridge, registerAppCommands, type SharePopup } from "./bridge-commands";
 import { type CloudProvider, cloudProvider } from "./cloud-auth";
+import { connectionState } from "./connect";
 import { cookiesEnabled, describeBrowser, type SupportNotice, watchOnline } from "./environment";
 import { loadBrowserFeatureConfig } from "./features";
 import { inAppSupportNotice, interceptDeepLinks, type UserFlags, userFlagsOf } from "./in-app";
 import { saveAppTag } from "./library";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
 import { startApp } from "./startup";
-import { connectionKey, createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
+import { createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
 
 /**
  * Marks a track view: a track result from the app then navigates in-page (spec 000 §2 "If a track
@@ -134,15 +135,16 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       ua: navigator.userAgent,
       ...browser,
       ...signInFlags(login()),
+      // Spec 000 §3 beacon `amc`: the streaming service is connected.
+      amc: connectionState(storage) === "connected",
     }),
   });
   const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href) });
   const userListeners = new Set<(flags: UserFlags) => void>();
   const userFlags = () => {
-    const connection = storage.get(connectionKey);
     return userFlagsOf({
       inApp: bridge.isSupported() && bridge.about() !== undefined,
-      connected: connection.ok && connection.value !== undefined,
+      connected: connectionState(storage) === "connected",
       about: bridge.about(),
     });
   };

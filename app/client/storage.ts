@@ -1,6 +1,12 @@
 import * as v from "valibot";
 import { SiteError } from "../../edge/errors";
 import { libraryTagSchema } from "../../edge/library";
+import {
+  type ConnectionRecord,
+  checkStateSchema,
+  connectionRecordSchema,
+  connectionStateOf,
+} from "../../edge/streaming";
 
 /**
  * Local storage of the site (spec 000 §3 "Local storage record", §4, §5, §9; spec 002 §3 keys).
@@ -45,9 +51,10 @@ const dataSchemas = {
   inid: v.pipe(v.string(), v.minLength(1)),
   inapp: v.boolean(),
   amconnect: v.boolean(),
-  _checkstate: v.string(),
+  // The pending streaming-service connect attempt: its state and PKCE verifier, for the callback.
+  _checkstate: checkStateSchema,
   loggedin: v.boolean(),
-  [connectionKey]: v.object({ access_token: v.pipe(v.string(), v.minLength(1)) }),
+  [connectionKey]: connectionRecordSchema,
   maploc: latLng,
   "icloud.token": v.string(),
   icloud: v.boolean(),
@@ -136,8 +143,12 @@ export function createSiteStorage(options: SiteStorageOptions = {}): SiteStorage
     return { ok: true, value: storage };
   }
 
+  /** Spec 000 §4 "connected when an access token is stored": one that has not expired. */
+  const isConnected = (data: unknown) =>
+    connectionStateOf(data as ConnectionRecord | undefined, now()) === "connected";
+
   function readConnected(storage: Storage): boolean {
-    return readRecord(storage, connectionKey, now()) !== undefined;
+    return isConnected(readRecord(storage, connectionKey, now()));
   }
 
   function emit(event: ConnectionEvent) {
@@ -187,7 +198,7 @@ export function createSiteStorage(options: SiteStorageOptions = {}): SiteStorage
       } catch (error) {
         return unavailable(error);
       }
-      if (key === connectionKey) connectionChanged(true, true);
+      if (key === connectionKey) connectionChanged(isConnected(data), true);
       return { ok: true, value: undefined };
     },
     remove(key) {
@@ -231,7 +242,7 @@ export function createSiteStorage(options: SiteStorageOptions = {}): SiteStorage
         if (!opened.ok || (event.storageArea && event.storageArea !== opened.value)) return;
         if (lastConnected === undefined && event.key === connectionKey) {
           lastConnected =
-            event.oldValue !== null && parseRecord(event.oldValue, connectionKey, now()) !== undefined;
+            event.oldValue !== null && isConnected(parseRecord(event.oldValue, connectionKey, now()));
         }
         connectionChanged(
           safely(() => readConnected(opened.value), false),

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { cloudKitConfigOf, type Env, readConfig } from "../../edge/env";
+import { cloudKitConfigOf, type Env, readConfig, streamingConfigOf } from "../../edge/env";
 
 function env(vars: Partial<Env>): Env {
   return vars as Env;
@@ -22,7 +22,7 @@ test.each([
   expect(() => readConfig(env(vars))).toThrow(message);
 });
 
-test("defaults: the embedded origin, 8 s upstream timeout, no cloud sign-in", () => {
+test("defaults: the embedded origin, 8 s upstream timeout, no cloud sign-in, the test-mode consent page", () => {
   const config = readConfig(env({}));
   expect(config).toEqual({
     SERVICES_ORIGIN: "",
@@ -31,8 +31,26 @@ test("defaults: the embedded origin, 8 s upstream timeout, no cloud sign-in", ()
     ICLOUD_CONTAINER: "",
     ICLOUD_API_TOKEN: "",
     ICLOUD_ENVIRONMENT: "production",
+    STREAMING_CLIENT_ID: "tunewave-web",
+    STREAMING_AUTHORIZE_URL: "",
   });
   expect(cloudKitConfigOf(config)).toBeNull();
+  expect(streamingConfigOf(config)).toEqual({
+    clientId: "tunewave-web",
+    authorizeUrl: "/applemusic/signin/mockactivate",
+  });
+});
+
+test("a configured authorization page is the streaming service's own", () => {
+  const config = readConfig(
+    env({ STREAMING_CLIENT_ID: "site.prod", STREAMING_AUTHORIZE_URL: "https://provider.example/authorize" }),
+  );
+  expect(streamingConfigOf(config)).toEqual({
+    clientId: "site.prod",
+    authorizeUrl: "https://provider.example/authorize",
+  });
+  expect(() => readConfig(env({ STREAMING_AUTHORIZE_URL: "not a url" }))).toThrow("Invalid environment");
+  expect(() => readConfig(env({ STREAMING_CLIENT_ID: "has spaces" }))).toThrow("Invalid environment");
 });
 
 test.each([

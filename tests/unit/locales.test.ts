@@ -15,7 +15,14 @@ const localesDir = path.join(import.meta.dirname, "../../locales");
  * itself uses, in the same spelling, for the same thing (German and Dutch say "Apps", German
  * "Charts"). Every entry is a judgement of a speaker of the language, not a gap in translation.
  */
-const allowIdentical = ["*:common:siteName", "de:common:nav.charts", "de:common:footer.apps"];
+const allowIdentical = [
+  "*:common:siteName",
+  // Brand names: the streaming service is "Apple Music" in every language.
+  "*:common:pageTitle.applemusic",
+  "*:connect:title",
+  "de:common:nav.charts",
+  "de:common:footer.apps",
+];
 
 const options = {
   reference: "en",

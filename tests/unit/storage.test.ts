@@ -99,11 +99,11 @@ test("an explicit lifetime overrides the default", () => {
   const storage = memoryStorage(migrated);
   const time = clock();
   const site = createSiteStorage({ storage: () => storage, now: time.now });
-  site.set("_checkstate", "home_abc", { expiresInMs: 1000 });
+  site.set("maploc", { lat: 51.5, lng: -0.12 }, { expiresInMs: 1000 });
   time.advance(999);
-  expect(site.get("_checkstate")).toEqual({ ok: true, value: "home_abc" });
+  expect(site.get("maploc")).toEqual({ ok: true, value: { lat: 51.5, lng: -0.12 } });
   time.advance(1);
-  expect(site.get("_checkstate")).toEqual({ ok: true, value: undefined });
+  expect(site.get("maploc")).toEqual({ ok: true, value: undefined });
 });
 
 test.each(["get", "set", "remove"] as const)(
@@ -154,7 +154,10 @@ test("format version 2: first use clears everything but the kept legacy keys", (
     webId: webIdRecord,
     inid: "install-7", // a bare id of an older format is kept, wrapped into a record
     loggedin: JSON.stringify({ data: true, expires: now + 1000 }),
-    [connectionKey]: JSON.stringify({ data: { access_token: "t" }, expires: now + 1000 }),
+    [connectionKey]: JSON.stringify({
+      data: { access_token: "t", expiresAt: now + 1000 },
+      expires: now + 1000,
+    }),
     "search.recents": JSON.stringify({ data: ["x"], expires: now + 1000 }),
     "someone.else": "value",
     [storageVersionKey]: "1",
@@ -217,11 +220,11 @@ test("reads still work when only writes are refused", () => {
 
 test("connecting and disconnecting in this tab fires added/removed and connection-change", () => {
   const storage = memoryStorage(migrated);
-  const site = createSiteStorage({ storage: () => storage });
+  const site = createSiteStorage({ storage: () => storage, now: () => 1e12 });
   const events: ConnectionEvent[] = [];
   site.onConnection((event) => events.push(event));
-  site.set(connectionKey, { access_token: "token-1" });
-  site.set(connectionKey, { access_token: "token-2" }); // a refreshed token is no new connection
+  site.set(connectionKey, { access_token: "token-1", expiresAt: 2e12 });
+  site.set(connectionKey, { access_token: "token-2", expiresAt: 2e12 }); // a refreshed token is no new connection
   site.remove(connectionKey);
   expect(events).toEqual([
     { type: "added", connected: true },
@@ -257,7 +260,7 @@ test("another tab's connection changes arrive as connection-change", () => {
   site.onConnection((event) => events.push(event));
   const stop = site.watchOtherTabs(window.target);
 
-  other.set(connectionKey, { access_token: "token-1" });
+  other.set(connectionKey, { access_token: "token-1", expiresAt: 2e12 });
   window.dispatch({
     key: connectionKey,
     oldValue: null,
@@ -276,15 +279,15 @@ test("another tab's connection changes arrive as connection-change", () => {
   expect(window.listening()).toBe(false);
 });
 
-test("an expired connection record does not count as connected", () => {
-  const storage = memoryStorage({
-    ...migrated,
-    [connectionKey]: JSON.stringify({ data: { access_token: "old" }, expires: 10 }),
-  });
+test.each([
+  ["the record expired", { access_token: "old", expiresAt: 2e12 }, 10],
+  ["the token expired, the record is kept to say so", { access_token: "old", expiresAt: 10 }, 2e12],
+])("an expired connection does not count as connected: %s", (_, data, expires) => {
+  const storage = memoryStorage({ ...migrated, [connectionKey]: JSON.stringify({ data, expires }) });
   const site = createSiteStorage({ storage: () => storage, now: () => 1e12 });
   const events: ConnectionEvent[] = [];
   site.onConnection((event) => events.push(event));
-  site.set(connectionKey, { access_token: "new" });
+  site.set(connectionKey, { access_token: "new", expiresAt: 2e12 });
   expect(events[0]).toEqual({ type: "added", connected: true });
 });
 

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { type Primitives, PrimitivesProvider, reactPrimitives } from "~/components/primitives";
+import { StreamingConnection } from "~/components/streaming-connection";
 import { PlayButton, PlaybackProvider } from "~/components/track/playback";
 import { coverSizes } from "~/components/track/track-hero";
 import { loadTrackPage, trackPageMeta } from "~/data/track.server";
@@ -10,10 +11,14 @@ import { loadPage, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
+import connectStyles from "~/styles/connect.css";
 import styles from "~/styles/track.css";
 import { TrackView } from "./view";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "stylesheet", href: connectStyles },
+];
 
 // The store order depends on the visitor's platform (spec 001 §3), read from the user agent.
 export const headers: HeadersFunction = () => ({ Vary: "User-Agent" });
@@ -36,7 +41,8 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
 
   const { t } = createI18n(context.edge.lang, ["common", "track"]);
   const meta = trackPageMeta(page, context, request, t);
-  return { page, meta, strings: pickResources(context.edge.lang, ["track"]).track };
+  const strings = pickResources(context.edge.lang, ["track", "connect"]);
+  return { page, meta, strings: strings.track, connectStrings: strings.connect };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
@@ -69,12 +75,13 @@ export const ampView: AmpView<typeof loader> = ({ data }) => {
 const trackPrimitives: Primitives = { ...reactPrimitives, PlayControl: PlayButton };
 
 export default function TrackRoute() {
-  const { page, strings } = useLoaderData<typeof loader>();
+  const { page, strings, connectStrings } = useLoaderData<typeof loader>();
   usePageStrings("track", strings);
+  usePageStrings("connect", connectStrings);
   return (
     <PlaybackProvider key={page.key} entries={page.playlist}>
       <PrimitivesProvider primitives={trackPrimitives}>
-        <TrackView page={page} />
+        <TrackView page={page} connection={<StreamingConnection />} />
       </PrimitivesProvider>
     </PlaybackProvider>
   );

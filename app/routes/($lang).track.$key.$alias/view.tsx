@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Lyrics } from "~/components/track/lyrics";
 import { TrackHero } from "~/components/track/track-hero";
 import {
@@ -10,8 +11,12 @@ import {
 } from "~/components/track/track-sections";
 import type { TrackPage } from "~/data/track.server";
 
-/** The track page: heading, where to listen, sharing, lyrics, video, related songs, the artist, credits. */
-export function TrackView({ page }: { page: TrackPage }) {
+/**
+ * The track page: heading, where to listen, sharing, lyrics, video, related songs, the artist,
+ * credits. `connection` is the streaming-service connection, which only the browser has (the
+ * React route passes it; AMP has none).
+ */
+export function TrackView({ page, connection }: { page: TrackPage; connection?: ReactNode }) {
   return (
     <article className="track-page" data-track-view="">
       <TrackHero page={page} />
@@ -19,6 +24,7 @@ export function TrackView({ page }: { page: TrackPage }) {
         <div className="track-columns__listen">
           <StoreLinks page={page} />
           <ShareLinks page={page} />
+          {connection}
         </div>
         <div className="track-columns__main">
           {page.lyrics ? <Lyrics lyrics={page.lyrics} /> : null}

@@ -1,0 +1,83 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import {
+  type AuthorizationQuery,
+  authorizationCheckSchema,
+  authorizationDecisionSchema,
+  authorizationQuerySchema,
+  authorizationRefusalSchema,
+  authorizePath,
+} from "../../edge/streaming";
+
+// The consent page's calls to the authorization server (origin/routes/streaming.ts) through the
+// services proxy: is this request acceptable, and the person's Allow or Deny.
+
+type Context = Pick<AppLoadContext, "services">;
+
+const queryNames = Object.keys(authorizationQuerySchema.entries) as (keyof AuthorizationQuery)[];
+
+/** The authorization request's own parameters, from the page's address or its form. */
+export function authorizationQueryOf(read: (name: string) => string | null): AuthorizationQuery | undefined {
+  const raw: Record<string, string> = {};
+  for (const name of queryNames) {
+    const value = read(name);
+    if (value !== null) raw[name] = value;
+  }
+  const parsed = v.safeParse(authorizationQuerySchema, raw);
+  return parsed.success ? parsed.output : undefined;
+}
+
+export type AuthorizationAnswer =
+  | { outcome: "ask"; clientName: string; query: AuthorizationQuery }
+  /** RFC 6749 §4.1.2.1: the error goes back to the client. */
+  | { outcome: "redirect"; location: string }
+  /** A wrong client or redirect URI: shown here, never sent anywhere. */
+  | { outcome: "invalid"; error: string }
+  | { outcome: "failed" };
+
+async function answerOf(response: Response, query: AuthorizationQuery): Promise<AuthorizationAnswer> {
+  const body: unknown = await response.json().catch(() => undefined);
+  if (response.status === 200) {
+    const decided = v.safeParse(authorizationDecisionSchema, body);
+    if (decided.success) return { outcome: "redirect", location: decided.output.redirect };
+    const checked = v.safeParse(authorizationCheckSchema, body);
+    if (checked.success) return { outcome: "ask", clientName: checked.output.client_name, query };
+    return { outcome: "failed" };
+  }
+  if (response.status === 400) {
+    const refusal = v.safeParse(authorizationRefusalSchema, body);
+    if (!refusal.success) return { outcome: "failed" };
+    return refusal.output.redirect
+      ? { outcome: "redirect", location: refusal.output.redirect }
+      : { outcome: "invalid", error: refusal.output.error };
+  }
+  return { outcome: "failed" };
+}
+
+export async function checkAuthorizationRequest(
+  { services }: Context,
+  request: Request,
+  query: AuthorizationQuery,
+): Promise<AuthorizationAnswer> {
+  const url = new URL(authorizePath, request.url);
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined) url.searchParams.set(name, value);
+  const response = await services.handle(new Request(url, { headers: { accept: "application/json" } }));
+  return answerOf(response, query);
+}
+
+export async function decideAuthorization(
+  { services }: Context,
+  request: Request,
+  query: AuthorizationQuery,
+  decision: "allow" | "deny",
+): Promise<AuthorizationAnswer> {
+  const response = await services.handle(
+    new Request(new URL(authorizePath, request.url), {
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/json" },
+      body: JSON.stringify({ ...query, decision }),
+    }),
+  );
+  return answerOf(response, query);
+}

@@ -1,0 +1,77 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { type ConnectOutcome, completeConnect, connectStatistic, reportConnect } from "~/client/connect";
+import { useRuntime } from "~/components/runtime";
+import { requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { usePageStrings } from "~/strings";
+import connectStyles from "~/styles/connect.css";
+import { localizedPath } from "../../edge/path";
+
+// Spec 002 §2 "/applemusic/signin/complete: Callback path of the streaming-service connect flow".
+// The authorization server sends the popup here with `code` and `state` (or `error`). The code is
+// exchanged in the browser, which holds the PKCE verifier (app/client/connect.ts); the server
+// never sees either. The outcome goes to the page that opened the popup, which shows the confirm
+// overlay, and the popup closes 2 s later. Opened without an opener, the page says it itself.
+
+export const links = () => [{ rel: "stylesheet", href: connectStyles }];
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { lang } = context.edge;
+  const { t } = createI18n(lang, ["connect"]);
+  return {
+    title: t("connect:callback.title"),
+    home: localizedPath(lang, "/"),
+    strings: pickResources(lang, ["connect"]).connect,
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [
+        { title: data.title },
+        { name: "robots", content: "noindex" },
+        // The code is in the address: no other site learns it through a Referer.
+        { name: "referrer", content: "no-referrer" },
+      ]
+    : [];
+
+export default function ConnectCallback() {
+  const { title, home, strings } = useLoaderData<typeof loader>();
+  const { t } = usePageStrings("connect", strings);
+  const runtime = useRuntime();
+  const [done, setDone] = useState<{ result: ConnectOutcome; reported: boolean }>();
+
+  useEffect(() => {
+    if (!runtime) return;
+    const callback = new URLSearchParams(window.location.search);
+    // The code leaves the address bar and the history at once.
+    window.history.replaceState(null, "", window.location.pathname);
+    void completeConnect(runtime.storage, callback, (input, init) => fetch(input, init)).then((result) => {
+      const statistic = connectStatistic(result);
+      if (statistic) void runtime.beacons.send(statistic);
+      setDone({ result, reported: reportConnect(window, result) });
+    });
+  }, [runtime]);
+
+  const message = done ? t(`callback.${done.result.outcome}`) : t("callback.working");
+  return (
+    <section className="consent card" aria-labelledby="connect-callback-title">
+      <h1 id="connect-callback-title">{title}</h1>
+      <p role="status" data-connect-outcome={done?.result.outcome}>
+        {message}
+      </p>
+      {done?.reported ? <p className="muted">{t("callback.closing")}</p> : null}
+      {done && !done.reported ? (
+        <a className="button" href={home}>
+          {t("callback.home")}
+        </a>
+      ) : null}
+      <noscript>
+        <p>{t("callback.noScript")}</p>
+      </noscript>
+    </section>
+  );
+}

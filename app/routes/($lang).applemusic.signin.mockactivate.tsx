@@ -1,0 +1,129 @@
+import {
+  type ActionFunctionArgs,
+  data,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  redirect,
+} from "@remix-run/cloudflare";
+import { Form, useLoaderData } from "@remix-run/react";
+import {
+  type AuthorizationAnswer,
+  authorizationQueryOf,
+  checkAuthorizationRequest,
+  decideAuthorization,
+} from "~/data/streaming.server";
+import { requireKnownLanguage, throwSiteError } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { usePageStrings } from "~/strings";
+import connectStyles from "~/styles/connect.css";
+import { SiteError } from "../../edge/errors";
+
+// Spec 002 §2 "/applemusic/signin/mockactivate: Test-mode stand-in for the authorisation page":
+// the consent page of the embedded origin's authorization server (origin/routes/streaming.ts),
+// where the connect popup lands when no real authorization page is configured
+// (STREAMING_AUTHORIZE_URL). It says plainly that it is a stand-in. Allow and Deny are this
+// site's own forms (a cross-site post is refused before Remix, worker/index.ts), and the page
+// cannot be framed, so no other site can click Allow for a person.
+
+export const links = () => [{ rel: "stylesheet", href: connectStyles }];
+
+export const headers: HeadersFunction = () => ({
+  "Content-Security-Policy": "frame-ancestors 'none'",
+  "X-Frame-Options": "DENY",
+  "Cache-Control": "no-store",
+});
+
+/** What the page does with the authorization server's answer: ask, go back to the client, or say why not. */
+function settle(answer: AuthorizationAnswer) {
+  if (answer.outcome === "redirect") throw redirect(answer.location, 303);
+  if (answer.outcome === "failed")
+    throwSiteError(new SiteError("serviceerror", "Authorization server unavailable"));
+  return answer;
+}
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { lang } = context.edge;
+  const { t } = createI18n(lang, ["connect"]);
+  const url = new URL(request.url);
+  const query = authorizationQueryOf((name) => url.searchParams.get(name));
+  const answer = query
+    ? settle(await checkAuthorizationRequest(context, request, query))
+    : ({ outcome: "invalid", error: "invalid_request" } as const);
+  const page = {
+    title: t("connect:consent.title"),
+    strings: pickResources(lang, ["connect"]).connect,
+    answer,
+  };
+  return answer.outcome === "invalid" ? data(page, { status: 400 }) : page;
+}
+
+export async function action({ params, context, request }: ActionFunctionArgs) {
+  requireKnownLanguage(params);
+  const form = await request.formData();
+  const read = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : null;
+  };
+  const decision = read("decision");
+  const query = authorizationQueryOf(read);
+  if (!query || (decision !== "allow" && decision !== "deny")) {
+    throwSiteError(new SiteError("invalidparam", "Malformed authorization decision"));
+  }
+  settle(await decideAuthorization(context, request, query, decision));
+  // Only a redirect answers a decision; an invalid request shows the page's own message.
+  return redirect(request.url, 303);
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [
+        { title: data.title },
+        { name: "robots", content: "noindex" },
+        // Not no-referrer: with it, Chromium sends the Allow form's Origin as "null", and the
+        // worker refuses a post it cannot tell from another site's.
+        { name: "referrer", content: "same-origin" },
+      ]
+    : [];
+
+export default function ConsentPage() {
+  const { title, strings, answer } = useLoaderData<typeof loader>();
+  const { t } = usePageStrings("connect", strings);
+  return (
+    <section className="consent card" aria-labelledby="consent-title">
+      <p className="consent__badge">{t("consent.testMode")}</p>
+      <h1 id="consent-title">{title}</h1>
+      {answer.outcome === "ask" ? (
+        <>
+          <p>{t("consent.question", { client: answer.clientName })}</p>
+          <p>{t("consent.scopeIntro", { client: answer.clientName })}</p>
+          <ul className="consent__scopes">
+            <li>{t("consent.scopeMusic")}</li>
+          </ul>
+          <p className="muted">{t("consent.testModeNote")}</p>
+          <div className="consent__actions">
+            <Form method="post" reloadDocument>
+              {Object.entries(answer.query).map(([name, value]) =>
+                value === undefined ? null : <input key={name} type="hidden" name={name} value={value} />,
+              )}
+              <button type="submit" name="decision" value="deny" className="button button--quiet">
+                {t("consent.deny")}
+              </button>
+              <button type="submit" name="decision" value="allow" className="button">
+                {t("consent.allow")}
+              </button>
+            </Form>
+          </div>
+        </>
+      ) : (
+        <div role="alert">
+          <p>
+            <strong>{t("consent.invalidTitle")}</strong>
+          </p>
+          <p>{t("consent.invalidBody")}</p>
+        </div>
+      )}
+    </section>
+  );
+}

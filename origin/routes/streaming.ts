@@ -1,0 +1,128 @@
+import type { Context } from "hono";
+import * as v from "valibot";
+import { authorizationQuerySchema } from "../../edge/streaming";
+import type { OriginApp, OriginEnv } from "../env";
+import { jsonBody, noStoreJson } from "../http";
+import {
+  type AuthorizationRefusal,
+  checkAuthorization,
+  exchangeCode,
+  issueCode,
+  redirectWith,
+  registeredClient,
+  revokeToken,
+} from "../streaming-oauth";
+
+// The streaming service's OAuth endpoints as the embedded origin serves them (spec 002 §7
+// "Streaming-service connection", issue 22). The authorization endpoint is split in two: the
+// site's consent page (spec 002 §2 "mockactivate") asks whether a request is acceptable, then
+// sends the person's Allow or Deny; the token and revocation endpoints are the RFCs' own.
+
+type Ctx = Context<{ Bindings: OriginEnv }>;
+
+const base = "/partner/oauth/commerce/oauth2";
+
+const clientOf = (c: Ctx) => registeredClient(c.env.STREAMING_CLIENT_ID, new URL(c.req.url).origin);
+
+/** RFC 6749 §5.1–§5.2: token answers are never stored by anyone. */
+function tokenResponse(body: unknown, status: number): Response {
+  const response = noStoreJson(body, status);
+  response.headers.set("Pragma", "no-cache");
+  return response;
+}
+
+function refusalAnswer(
+  refusal: AuthorizationRefusal,
+  redirectUri: string | undefined,
+  state: string | undefined,
+) {
+  const body = { error: refusal.error, error_description: refusal.description };
+  return noStoreJson(
+    refusal.redirect && redirectUri ? { ...body, redirect: redirectWith(redirectUri, body, state) } : body,
+    400,
+  );
+}
+
+/** RFC 6749 §4.1.3 / RFC 7009 §2.1: "application/x-www-form-urlencoded" bodies only. */
+async function formBody(c: Ctx): Promise<Record<string, string> | undefined> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) return undefined;
+  const params = new URLSearchParams(await c.req.text());
+  const form: Record<string, string> = {};
+  for (const [name, value] of params) {
+    // RFC 6749 §3.2 "Request and response parameters MUST NOT be included more than once."
+    if (name in form) return undefined;
+    form[name] = value;
+  }
+  return form;
+}
+
+const decisionSchema = v.object({
+  ...authorizationQuerySchema.entries,
+  decision: v.picklist(["allow", "deny"]),
+});
+
+export function registerStreaming(origin: OriginApp) {
+  origin.get(`${base}/authorize`, (c) => {
+    const query = v.safeParse(authorizationQuerySchema, c.req.query());
+    if (!query.success) {
+      return refusalAnswer(
+        { error: "invalid_request", description: "Malformed authorization request", redirect: false },
+        undefined,
+        undefined,
+      );
+    }
+    const checked = checkAuthorization(query.output, clientOf(c));
+    if (!checked.ok) return refusalAnswer(checked.refusal, query.output.redirect_uri, query.output.state);
+    const { client, scope } = checked.request;
+    return noStoreJson({ client_id: client.id, client_name: client.name, scope }, 200);
+  });
+
+  origin.post(`${base}/authorize`, async (c) => {
+    const input = v.safeParse(decisionSchema, await jsonBody(c));
+    if (!input.success) {
+      return refusalAnswer(
+        { error: "invalid_request", description: "Malformed authorization decision", redirect: false },
+        undefined,
+        undefined,
+      );
+    }
+    const checked = checkAuthorization(input.output, clientOf(c));
+    if (!checked.ok) return refusalAnswer(checked.refusal, input.output.redirect_uri, input.output.state);
+    const { redirectUri, state } = checked.request;
+    if (input.output.decision === "deny") {
+      // RFC 6749 §4.1.2.1 "access_denied: The resource owner … denied the request."
+      return noStoreJson({ redirect: redirectWith(redirectUri, { error: "access_denied" }, state) }, 200);
+    }
+    const code = await issueCode(c.env.DB, checked.request, Date.now());
+    return noStoreJson({ redirect: redirectWith(redirectUri, { code }, state) }, 200);
+  });
+
+  origin.post(`${base}/token`, async (c) => {
+    const form = await formBody(c);
+    if (!form) {
+      return tokenResponse(
+        { error: "invalid_request", error_description: "The body must be form-encoded, each parameter once" },
+        400,
+      );
+    }
+    const outcome = await exchangeCode(c.env.DB, form, clientOf(c), Date.now());
+    return outcome.ok ? tokenResponse(outcome.answer, 200) : tokenResponse(outcome.refusal, 400);
+  });
+
+  origin.post(`${base}/revoke`, async (c) => {
+    const form = await formBody(c);
+    if (!form?.token || !form.client_id) {
+      return tokenResponse(
+        { error: "invalid_request", error_description: "token and client_id are required" },
+        400,
+      );
+    }
+    const client = clientOf(c);
+    if (form.client_id !== client.id) {
+      return tokenResponse({ error: "invalid_client", error_description: "Unknown client_id" }, 400);
+    }
+    await revokeToken(c.env.DB, form.token, client.id, Date.now());
+    return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
+  });
+}
