@@ -437,7 +437,7 @@ for (const platform of platforms) {
 
     test("no upsell for a connected user; it follows membership and connection changes", async () => {
       const connectionRecord = JSON.stringify({
-        data: { access_token: "token" },
+        data: { access_token: "token", expiresAt: Date.now() + 3_600_000 },
         expires: Date.now() + 3_600_000,
       });
       const { page, errors } = await openAppPage("/", {
