@@ -22,6 +22,8 @@ export function rootData(context: AppLoadContext, request: Request) {
     inApp: edge.inApp,
     /** Spec 000 §3 beacon `screenname`: the page type. */
     pageType,
+    /** Spec 000 §2 "/campaign/{name}: the name is read as an experiment name for statistics". */
+    expName: pageType === "campaign" ? edge.path.segments[1] : undefined,
     webId: edge.webId,
     /** The signed-in account (worker → edge/session.ts), null for a visitor. */
     account: context.account,

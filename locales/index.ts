@@ -8,6 +8,7 @@ import cs_company from "./cs/company.json";
 import cs_home from "./cs/home.json";
 import cs_library from "./cs/library.json";
 import cs_manifest from "./cs/manifest.json";
+import cs_offers from "./cs/offers.json";
 import cs_privacy from "./cs/privacy.json";
 import cs_recognition from "./cs/recognition.json";
 import cs_search from "./cs/search.json";
@@ -21,6 +22,7 @@ import de_company from "./de/company.json";
 import de_home from "./de/home.json";
 import de_library from "./de/library.json";
 import de_manifest from "./de/manifest.json";
+import de_offers from "./de/offers.json";
 import de_privacy from "./de/privacy.json";
 import de_recognition from "./de/recognition.json";
 import de_search from "./de/search.json";
@@ -34,6 +36,7 @@ import el_company from "./el/company.json";
 import el_home from "./el/home.json";
 import el_library from "./el/library.json";
 import el_manifest from "./el/manifest.json";
+import el_offers from "./el/offers.json";
 import el_privacy from "./el/privacy.json";
 import el_recognition from "./el/recognition.json";
 import el_search from "./el/search.json";
@@ -47,6 +50,7 @@ import en_company from "./en/company.json";
 import en_home from "./en/home.json";
 import en_library from "./en/library.json";
 import en_manifest from "./en/manifest.json";
+import en_offers from "./en/offers.json";
 import en_privacy from "./en/privacy.json";
 import en_recognition from "./en/recognition.json";
 import en_search from "./en/search.json";
@@ -60,6 +64,7 @@ import es_company from "./es/company.json";
 import es_home from "./es/home.json";
 import es_library from "./es/library.json";
 import es_manifest from "./es/manifest.json";
+import es_offers from "./es/offers.json";
 import es_privacy from "./es/privacy.json";
 import es_recognition from "./es/recognition.json";
 import es_search from "./es/search.json";
@@ -73,6 +78,7 @@ import esEs_company from "./es-es/company.json";
 import esEs_home from "./es-es/home.json";
 import esEs_library from "./es-es/library.json";
 import esEs_manifest from "./es-es/manifest.json";
+import esEs_offers from "./es-es/offers.json";
 import esEs_privacy from "./es-es/privacy.json";
 import esEs_recognition from "./es-es/recognition.json";
 import esEs_search from "./es-es/search.json";
@@ -86,6 +92,7 @@ import esMx_company from "./es-mx/company.json";
 import esMx_home from "./es-mx/home.json";
 import esMx_library from "./es-mx/library.json";
 import esMx_manifest from "./es-mx/manifest.json";
+import esMx_offers from "./es-mx/offers.json";
 import esMx_privacy from "./es-mx/privacy.json";
 import esMx_recognition from "./es-mx/recognition.json";
 import esMx_search from "./es-mx/search.json";
@@ -99,6 +106,7 @@ import fr_company from "./fr/company.json";
 import fr_home from "./fr/home.json";
 import fr_library from "./fr/library.json";
 import fr_manifest from "./fr/manifest.json";
+import fr_offers from "./fr/offers.json";
 import fr_privacy from "./fr/privacy.json";
 import fr_recognition from "./fr/recognition.json";
 import fr_search from "./fr/search.json";
@@ -112,6 +120,7 @@ import gb_company from "./gb/company.json";
 import gb_home from "./gb/home.json";
 import gb_library from "./gb/library.json";
 import gb_manifest from "./gb/manifest.json";
+import gb_offers from "./gb/offers.json";
 import gb_privacy from "./gb/privacy.json";
 import gb_recognition from "./gb/recognition.json";
 import gb_search from "./gb/search.json";
@@ -125,6 +134,7 @@ import hi_company from "./hi/company.json";
 import hi_home from "./hi/home.json";
 import hi_library from "./hi/library.json";
 import hi_manifest from "./hi/manifest.json";
+import hi_offers from "./hi/offers.json";
 import hi_privacy from "./hi/privacy.json";
 import hi_recognition from "./hi/recognition.json";
 import hi_search from "./hi/search.json";
@@ -138,6 +148,7 @@ import id_company from "./id/company.json";
 import id_home from "./id/home.json";
 import id_library from "./id/library.json";
 import id_manifest from "./id/manifest.json";
+import id_offers from "./id/offers.json";
 import id_privacy from "./id/privacy.json";
 import id_recognition from "./id/recognition.json";
 import id_search from "./id/search.json";
@@ -151,6 +162,7 @@ import it_company from "./it/company.json";
 import it_home from "./it/home.json";
 import it_library from "./it/library.json";
 import it_manifest from "./it/manifest.json";
+import it_offers from "./it/offers.json";
 import it_privacy from "./it/privacy.json";
 import it_recognition from "./it/recognition.json";
 import it_search from "./it/search.json";
@@ -164,6 +176,7 @@ import ja_company from "./ja/company.json";
 import ja_home from "./ja/home.json";
 import ja_library from "./ja/library.json";
 import ja_manifest from "./ja/manifest.json";
+import ja_offers from "./ja/offers.json";
 import ja_privacy from "./ja/privacy.json";
 import ja_recognition from "./ja/recognition.json";
 import ja_search from "./ja/search.json";
@@ -177,6 +190,7 @@ import ko_company from "./ko/company.json";
 import ko_home from "./ko/home.json";
 import ko_library from "./ko/library.json";
 import ko_manifest from "./ko/manifest.json";
+import ko_offers from "./ko/offers.json";
 import ko_privacy from "./ko/privacy.json";
 import ko_recognition from "./ko/recognition.json";
 import ko_search from "./ko/search.json";
@@ -190,6 +204,7 @@ import nl_company from "./nl/company.json";
 import nl_home from "./nl/home.json";
 import nl_library from "./nl/library.json";
 import nl_manifest from "./nl/manifest.json";
+import nl_offers from "./nl/offers.json";
 import nl_privacy from "./nl/privacy.json";
 import nl_recognition from "./nl/recognition.json";
 import nl_search from "./nl/search.json";
@@ -203,6 +218,7 @@ import pl_company from "./pl/company.json";
 import pl_home from "./pl/home.json";
 import pl_library from "./pl/library.json";
 import pl_manifest from "./pl/manifest.json";
+import pl_offers from "./pl/offers.json";
 import pl_privacy from "./pl/privacy.json";
 import pl_recognition from "./pl/recognition.json";
 import pl_search from "./pl/search.json";
@@ -216,6 +232,7 @@ import pt_company from "./pt/company.json";
 import pt_home from "./pt/home.json";
 import pt_library from "./pt/library.json";
 import pt_manifest from "./pt/manifest.json";
+import pt_offers from "./pt/offers.json";
 import pt_privacy from "./pt/privacy.json";
 import pt_recognition from "./pt/recognition.json";
 import pt_search from "./pt/search.json";
@@ -229,6 +246,7 @@ import ptBr_company from "./pt-br/company.json";
 import ptBr_home from "./pt-br/home.json";
 import ptBr_library from "./pt-br/library.json";
 import ptBr_manifest from "./pt-br/manifest.json";
+import ptBr_offers from "./pt-br/offers.json";
 import ptBr_privacy from "./pt-br/privacy.json";
 import ptBr_recognition from "./pt-br/recognition.json";
 import ptBr_search from "./pt-br/search.json";
@@ -242,6 +260,7 @@ import ru_company from "./ru/company.json";
 import ru_home from "./ru/home.json";
 import ru_library from "./ru/library.json";
 import ru_manifest from "./ru/manifest.json";
+import ru_offers from "./ru/offers.json";
 import ru_privacy from "./ru/privacy.json";
 import ru_recognition from "./ru/recognition.json";
 import ru_search from "./ru/search.json";
@@ -255,6 +274,7 @@ import tr_company from "./tr/company.json";
 import tr_home from "./tr/home.json";
 import tr_library from "./tr/library.json";
 import tr_manifest from "./tr/manifest.json";
+import tr_offers from "./tr/offers.json";
 import tr_privacy from "./tr/privacy.json";
 import tr_recognition from "./tr/recognition.json";
 import tr_search from "./tr/search.json";
@@ -268,6 +288,7 @@ import zhCn_company from "./zh-cn/company.json";
 import zhCn_home from "./zh-cn/home.json";
 import zhCn_library from "./zh-cn/library.json";
 import zhCn_manifest from "./zh-cn/manifest.json";
+import zhCn_offers from "./zh-cn/offers.json";
 import zhCn_privacy from "./zh-cn/privacy.json";
 import zhCn_recognition from "./zh-cn/recognition.json";
 import zhCn_search from "./zh-cn/search.json";
@@ -281,13 +302,14 @@ import zhTw_company from "./zh-tw/company.json";
 import zhTw_home from "./zh-tw/home.json";
 import zhTw_library from "./zh-tw/library.json";
 import zhTw_manifest from "./zh-tw/manifest.json";
+import zhTw_offers from "./zh-tw/offers.json";
 import zhTw_privacy from "./zh-tw/privacy.json";
 import zhTw_recognition from "./zh-tw/recognition.json";
 import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "library", "manifest", "privacy", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "library", "manifest", "offers", "privacy", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -308,6 +330,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: cs_home,
     library: cs_library,
     manifest: cs_manifest,
+    offers: cs_offers,
     privacy: cs_privacy,
     recognition: cs_recognition,
     search: cs_search,
@@ -323,6 +346,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: de_home,
     library: de_library,
     manifest: de_manifest,
+    offers: de_offers,
     privacy: de_privacy,
     recognition: de_recognition,
     search: de_search,
@@ -338,6 +362,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: el_home,
     library: el_library,
     manifest: el_manifest,
+    offers: el_offers,
     privacy: el_privacy,
     recognition: el_recognition,
     search: el_search,
@@ -353,6 +378,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: en_home,
     library: en_library,
     manifest: en_manifest,
+    offers: en_offers,
     privacy: en_privacy,
     recognition: en_recognition,
     search: en_search,
@@ -368,6 +394,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: es_home,
     library: es_library,
     manifest: es_manifest,
+    offers: es_offers,
     privacy: es_privacy,
     recognition: es_recognition,
     search: es_search,
@@ -383,6 +410,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: esEs_home,
     library: esEs_library,
     manifest: esEs_manifest,
+    offers: esEs_offers,
     privacy: esEs_privacy,
     recognition: esEs_recognition,
     search: esEs_search,
@@ -398,6 +426,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: esMx_home,
     library: esMx_library,
     manifest: esMx_manifest,
+    offers: esMx_offers,
     privacy: esMx_privacy,
     recognition: esMx_recognition,
     search: esMx_search,
@@ -413,6 +442,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: fr_home,
     library: fr_library,
     manifest: fr_manifest,
+    offers: fr_offers,
     privacy: fr_privacy,
     recognition: fr_recognition,
     search: fr_search,
@@ -428,6 +458,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: gb_home,
     library: gb_library,
     manifest: gb_manifest,
+    offers: gb_offers,
     privacy: gb_privacy,
     recognition: gb_recognition,
     search: gb_search,
@@ -443,6 +474,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: hi_home,
     library: hi_library,
     manifest: hi_manifest,
+    offers: hi_offers,
     privacy: hi_privacy,
     recognition: hi_recognition,
     search: hi_search,
@@ -458,6 +490,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: id_home,
     library: id_library,
     manifest: id_manifest,
+    offers: id_offers,
     privacy: id_privacy,
     recognition: id_recognition,
     search: id_search,
@@ -473,6 +506,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: it_home,
     library: it_library,
     manifest: it_manifest,
+    offers: it_offers,
     privacy: it_privacy,
     recognition: it_recognition,
     search: it_search,
@@ -488,6 +522,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ja_home,
     library: ja_library,
     manifest: ja_manifest,
+    offers: ja_offers,
     privacy: ja_privacy,
     recognition: ja_recognition,
     search: ja_search,
@@ -503,6 +538,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ko_home,
     library: ko_library,
     manifest: ko_manifest,
+    offers: ko_offers,
     privacy: ko_privacy,
     recognition: ko_recognition,
     search: ko_search,
@@ -518,6 +554,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: nl_home,
     library: nl_library,
     manifest: nl_manifest,
+    offers: nl_offers,
     privacy: nl_privacy,
     recognition: nl_recognition,
     search: nl_search,
@@ -533,6 +570,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: pl_home,
     library: pl_library,
     manifest: pl_manifest,
+    offers: pl_offers,
     privacy: pl_privacy,
     recognition: pl_recognition,
     search: pl_search,
@@ -548,6 +586,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: pt_home,
     library: pt_library,
     manifest: pt_manifest,
+    offers: pt_offers,
     privacy: pt_privacy,
     recognition: pt_recognition,
     search: pt_search,
@@ -563,6 +602,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ptBr_home,
     library: ptBr_library,
     manifest: ptBr_manifest,
+    offers: ptBr_offers,
     privacy: ptBr_privacy,
     recognition: ptBr_recognition,
     search: ptBr_search,
@@ -578,6 +618,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ru_home,
     library: ru_library,
     manifest: ru_manifest,
+    offers: ru_offers,
     privacy: ru_privacy,
     recognition: ru_recognition,
     search: ru_search,
@@ -593,6 +634,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: tr_home,
     library: tr_library,
     manifest: tr_manifest,
+    offers: tr_offers,
     privacy: tr_privacy,
     recognition: tr_recognition,
     search: tr_search,
@@ -608,6 +650,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: zhCn_home,
     library: zhCn_library,
     manifest: zhCn_manifest,
+    offers: zhCn_offers,
     privacy: zhCn_privacy,
     recognition: zhCn_recognition,
     search: zhCn_search,
@@ -623,6 +666,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: zhTw_home,
     library: zhTw_library,
     manifest: zhTw_manifest,
+    offers: zhTw_offers,
     privacy: zhTw_privacy,
     recognition: zhTw_recognition,
     search: zhTw_search,

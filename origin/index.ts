@@ -8,6 +8,7 @@ import { registerCatalogue } from "./routes/catalogue";
 import { registerCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
 import { registerLibrary } from "./routes/library";
+import { registerCampaignData, registerOffers } from "./routes/offers";
 import { registerPrivacy } from "./routes/privacy";
 import { registerSinks } from "./routes/sinks";
 import { registerWebProvider } from "./routes/web-provider";
@@ -20,7 +21,11 @@ export type { OriginEnv } from "./env";
  * remote origin is configured. The edge reaches it only through the Upstream interface.
  */
 export function createOrigin() {
-  const origin = new Hono<{ Bindings: OriginEnv }>().basePath("/services");
+  const root = new Hono<{ Bindings: OriginEnv }>();
+  // Spec 001 §7 names the campaign data call outside /services; the base-path app shares the
+  // root's routes, so one `fetch` answers both.
+  registerCampaignData(root);
+  const origin = root.basePath("/services");
 
   origin.get("/health", (c) => c.json({ ok: true }, 200, { "Cache-Control": cachePolicy.never }));
   registerCharts(origin);
@@ -33,6 +38,7 @@ export function createOrigin() {
   registerWebProvider(origin);
   registerLibrary(origin);
   registerPrivacy(origin);
+  registerOffers(origin);
 
   origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
   origin.onError((error) => {
