@@ -54,7 +54,12 @@ export function CopyCode({ code, label, onCopied }: { code: string; label: strin
           {outcome === "copied" ? t("copied") : t("copy")}
         </button>
       </div>
-      <p className="copy-code__status" role="status" aria-live="polite">
+      {/* The button already reads "Copied": the announcement is for screen readers only. */}
+      <p
+        className={outcome === "selected" ? "copy-code__status" : "visually-hidden"}
+        role="status"
+        aria-live="polite"
+      >
         {outcome === "copied" ? t("copied") : outcome === "selected" ? t("copySelected") : ""}
       </p>
     </div>

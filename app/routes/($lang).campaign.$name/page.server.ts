@@ -20,7 +20,8 @@ export async function loadCampaign({ services }: Context, name: string): Promise
   try {
     return await services.getJson(campaignDataPath(name), campaignSchema);
   } catch (error) {
-    if (error instanceof SiteError && error.type === "notfound") return undefined;
+    // The origin's 404 reaches loaders as a service error with its status.
+    if (error instanceof SiteError && (error.type === "notfound" || error.status === 404)) return undefined;
     throw error;
   }
 }

@@ -68,10 +68,15 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
           new Date(campaign.endsAt),
         ),
         smartphoneOnly: campaign.smartphoneOnly,
-        limits: {
-          android: monthsIn(locale, Math.min(campaign.months, platformMonthLimit.android)),
-          ios: monthsIn(locale, Math.min(campaign.months, platformMonthLimit.ios)),
-        },
+        limits:
+          campaign.platforms.includes("android") &&
+          campaign.platforms.includes("ios") &&
+          campaign.months > platformMonthLimit.android
+            ? {
+                android: monthsIn(locale, Math.min(campaign.months, platformMonthLimit.android)),
+                ios: monthsIn(locale, Math.min(campaign.months, platformMonthLimit.ios)),
+              }
+            : null,
       }
     : null;
   const page: OfferPage = {

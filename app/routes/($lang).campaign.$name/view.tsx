@@ -12,8 +12,11 @@ export type OfferPage = {
     duration: string;
     endsOn: string;
     smartphoneOnly: boolean;
-    /** Spec 001 §4 "Android gets up to 3 months, iOS up to 5", in the page's language. */
-    limits: { android: string; ios: string };
+    /**
+     * Spec 001 §4 "Android gets up to 3 months, iOS up to 5", in the page's language; null when
+     * the limits change nothing for this campaign.
+     */
+    limits: { android: string; ios: string } | null;
   } | null;
   signInHref: string;
   /** This page's address, to open in the browser from the app. */
@@ -60,9 +63,13 @@ export function OfferView({
         {offer ? <p className="offer__lead">{t("lead", vars)}</p> : null}
       </header>
 
-      <section className={`offer__state card offer__state--${state}`} aria-labelledby="offer-state-title">
+      <section
+        className={`offer__state card offer__state--${state}`}
+        aria-labelledby={offer ? "offer-state-title" : "offer-title"}
+      >
         <div aria-live="polite">
-          <h2 id="offer-state-title">{t(`states.${state}.title`, vars)}</h2>
+          {/* Without an offer the page's heading already says so. */}
+          {offer ? <h2 id="offer-state-title">{t(`states.${state}.title`, vars)}</h2> : null}
           <p>{t(`states.${state}.message`, vars)}</p>
           {actions.failed ? (
             <p className="offer__error" role="alert">
@@ -131,7 +138,7 @@ export function OfferView({
             <li>{t("terms.country")}</li>
             <li>{t("terms.deviceAuth")}</li>
             {offer.smartphoneOnly ? <li>{t("terms.smartphoneOnly")}</li> : null}
-            <li>{t("terms.limits", offer.limits)}</li>
+            {offer.limits ? <li>{t("terms.limits", offer.limits)}</li> : null}
             <li>{t("terms.ends", vars)}</li>
           </ul>
         </section>
