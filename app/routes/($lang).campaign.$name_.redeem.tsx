@@ -28,10 +28,12 @@ function jsonAnswer(body: unknown, status: number, cookies: readonly string[] = 
 }
 
 export async function action({ params, context, request }: ActionFunctionArgs) {
+  // The body is read first: workerd reports a body left unread when the answer goes out.
+  const input = await request.json().catch(() => undefined);
   requireKnownLanguage(params);
   const name = v.safeParse(campaignNameSchema, params.name);
   if (!name.success) return jsonAnswer({ error: "invalidparam", message: "Malformed offer name" }, 400);
-  const body = v.safeParse(stepSchema, await request.json().catch(() => undefined));
+  const body = v.safeParse(stepSchema, input);
   if (!body.success) return jsonAnswer({ error: "invalidparam", message: "Malformed redemption step" }, 400);
   const { step, ...rest } = body.output;
   const answer = await accountCall(context.services, request, `offers/${name.output}/${step}`, {
