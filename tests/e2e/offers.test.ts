@@ -12,7 +12,10 @@ import { launchBrowser, openPage, viewports } from "./browser";
 const site = inject("baseURL").replace("127.0.0.1", "localhost");
 let browser: Browser;
 
+// A person's agents (headless Chromium's own says "HeadlessChrome", a bot, which sends no beacons).
 const agents = {
+  desktop:
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
   iphone:
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
   ipad: "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
@@ -29,7 +32,11 @@ afterAll(async () => {
 });
 
 async function open(options: BrowserContextOptions = {}) {
-  const opened = await openPage(browser, { viewport: viewports.desktop, ...options });
+  const opened = await openPage(browser, {
+    viewport: viewports.desktop,
+    userAgent: agents.desktop,
+    ...options,
+  });
   await opened.page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: site });
   return opened;
 }
@@ -72,6 +79,10 @@ const stateHeading = (page: Page, name: string) => page.getByRole("heading", { l
 
 test("signed out, elsewhere, on the wrong device: each state says what to do", async () => {
   const { page, errors } = await open();
+  const beacons: URL[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/services/metrics/")) beacons.push(new URL(request.url()));
+  });
   const cases = [
     { path: "/campaign/first-month?co=GB", heading: "Sign in to get your code", shot: "signin" },
     { path: "/campaign/first-month?co=ZA", heading: "Not available here", shot: "country" },
@@ -85,6 +96,11 @@ test("signed out, elsewhere, on the wrong device: each state says what to do", a
     await page.screenshot({ path: `/tmp/offers-${shot}-desktop.png`, fullPage: true });
   }
   expect(errors.filter((error) => !/status of 40[14]|status of 410/.test(error))).toEqual([]);
+  // Spec 000 §2: the campaign's name is the experiment name of the page's statistics.
+  const views = beacons.filter((url) => url.pathname.includes("/web.pageview.campaign/"));
+  expect(views.map((url) => url.searchParams.get("exp_name"))).toEqual(
+    expect.arrayContaining(["first-month", "three-free", "holiday-2024"]),
+  );
 
   const ipad = await open({ viewport: viewports.tablet, userAgent: agents.ipad });
   await ipad.page.goto(`${site}/fr/campaign/iphone-four?co=US`);
@@ -145,11 +161,11 @@ test("without WebAuthn: Face ID or fingerprint required, or on Android the store
   await stateHeading(page, "Se requiere Face ID o huella digital").waitFor();
   await page.screenshot({ path: "/tmp/offers-no-webauthn-es-phone.png", fullPage: true });
 
-  const android = await open({ viewport: viewports.phone, userAgent: agents.android });
+  const android = await open({ viewport: viewports.phone, userAgent: agents.android, colorScheme: "dark" });
   await android.page.addInitScript(() => {
     Reflect.deleteProperty(window, "PublicKeyCredential");
   });
   await signIn(android.page, "/campaign/three-free?co=GB", uniqueAddress("android"));
   await stateHeading(android.page, "Install or update your store services").waitFor();
-  await android.page.screenshot({ path: "/tmp/offers-store-services-phone.png", fullPage: true });
+  await android.page.screenshot({ path: "/tmp/offers-store-services-dark-phone.png", fullPage: true });
 });

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CopyCode } from "~/components/copy-code";
 import { usePrimitives } from "~/components/primitives";
@@ -43,11 +44,18 @@ export function OfferView({
   state,
   code,
   actions,
+  streamingConnection,
 }: {
   page: OfferPage;
   state: OfferState;
   code: string | undefined;
   actions: OfferActions;
+  /**
+   * Spec 001 §4 "Streaming-service connection (offer context)": connected, unconnected, expired
+   * sign-in (reconnect), error (Try Again / Cancel). The connection flow (issue 22's OAuth part)
+   * renders it here, under the state card; until it exists the route passes nothing.
+   */
+  streamingConnection?: ReactNode;
 }) {
   const { t } = useTranslation("offers");
   const { Link } = usePrimitives();
@@ -129,6 +137,8 @@ export function OfferView({
           </p>
         ) : null}
       </section>
+
+      {streamingConnection ? <div className="offer__connection">{streamingConnection}</div> : null}
 
       {offer && state !== "ended" ? (
         <section className="offer__terms" aria-labelledby="offer-terms-title">
