@@ -88,7 +88,7 @@ export function registerOffers(origin: OriginApp) {
     const signedIn = await signedInAccount(c);
     if ("refused" in signedIn) return signedIn.refused;
     const offers = await accountOffers(c.env.DB, signedIn.userId, name);
-    return noStoreJson(
+    const answer = noStoreJson(
       {
         code: offers.code?.code ?? null,
         months: offers.code?.months ?? null,
@@ -96,6 +96,9 @@ export function registerOffers(origin: OriginApp) {
       },
       200,
     );
+    // One account's answer: the services proxy must never remember it by URL for another.
+    answer.headers.set("Cache-Control", "private, no-store");
+    return answer;
   });
 
   /**
