@@ -1,9 +1,17 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import * as v from "valibot";
 import { cloudKitConfigOf, streamingConfigOf } from "../edge/env";
 import { languages } from "../edge/languages";
+import { campaignNameSchema } from "../edge/offers";
 import { alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../edge/path";
 import { manifestPath } from "./home-screen.server";
 import { createI18n, pickResources } from "./i18n.server";
+
+/** A well-formed campaign name, else none: a malformed one is not an experiment. */
+function experimentNameOf(segment: string | undefined): string | undefined {
+  const parsed = v.safeParse(campaignNameSchema, segment);
+  return parsed.success ? parsed.output : undefined;
+}
 
 /** What every page's root needs: language, chrome strings, head links, the language picker. */
 export function rootData(context: AppLoadContext, request: Request) {
@@ -22,6 +30,8 @@ export function rootData(context: AppLoadContext, request: Request) {
     inApp: edge.inApp,
     /** Spec 000 §3 beacon `screenname`: the page type. */
     pageType,
+    /** Spec 000 §2 "/campaign/{name}: the name is read as an experiment name for statistics". */
+    expName: pageType === "campaign" ? experimentNameOf(edge.path.segments[1]) : undefined,
     webId: edge.webId,
     /** The signed-in account (worker → edge/session.ts), null for a visitor. */
     account: context.account,

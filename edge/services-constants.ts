@@ -66,4 +66,6 @@ export const defaultAllowedPrefixes: readonly string[] = [
   "/services/musicevents/",
   "/services/sd/",
   "/services/partner/oauth/",
+  // Spec 001 §7: the offers' campaign data, the one call the spec names outside /services.
+  "/campaign/data/",
 ];

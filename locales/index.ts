@@ -9,6 +9,7 @@ import cs_connect from "./cs/connect.json";
 import cs_home from "./cs/home.json";
 import cs_library from "./cs/library.json";
 import cs_manifest from "./cs/manifest.json";
+import cs_offers from "./cs/offers.json";
 import cs_privacy from "./cs/privacy.json";
 import cs_recognition from "./cs/recognition.json";
 import cs_search from "./cs/search.json";
@@ -23,6 +24,7 @@ import de_connect from "./de/connect.json";
 import de_home from "./de/home.json";
 import de_library from "./de/library.json";
 import de_manifest from "./de/manifest.json";
+import de_offers from "./de/offers.json";
 import de_privacy from "./de/privacy.json";
 import de_recognition from "./de/recognition.json";
 import de_search from "./de/search.json";
@@ -37,6 +39,7 @@ import el_connect from "./el/connect.json";
 import el_home from "./el/home.json";
 import el_library from "./el/library.json";
 import el_manifest from "./el/manifest.json";
+import el_offers from "./el/offers.json";
 import el_privacy from "./el/privacy.json";
 import el_recognition from "./el/recognition.json";
 import el_search from "./el/search.json";
@@ -51,6 +54,7 @@ import en_connect from "./en/connect.json";
 import en_home from "./en/home.json";
 import en_library from "./en/library.json";
 import en_manifest from "./en/manifest.json";
+import en_offers from "./en/offers.json";
 import en_privacy from "./en/privacy.json";
 import en_recognition from "./en/recognition.json";
 import en_search from "./en/search.json";
@@ -65,6 +69,7 @@ import es_connect from "./es/connect.json";
 import es_home from "./es/home.json";
 import es_library from "./es/library.json";
 import es_manifest from "./es/manifest.json";
+import es_offers from "./es/offers.json";
 import es_privacy from "./es/privacy.json";
 import es_recognition from "./es/recognition.json";
 import es_search from "./es/search.json";
@@ -79,6 +84,7 @@ import esEs_connect from "./es-es/connect.json";
 import esEs_home from "./es-es/home.json";
 import esEs_library from "./es-es/library.json";
 import esEs_manifest from "./es-es/manifest.json";
+import esEs_offers from "./es-es/offers.json";
 import esEs_privacy from "./es-es/privacy.json";
 import esEs_recognition from "./es-es/recognition.json";
 import esEs_search from "./es-es/search.json";
@@ -93,6 +99,7 @@ import esMx_connect from "./es-mx/connect.json";
 import esMx_home from "./es-mx/home.json";
 import esMx_library from "./es-mx/library.json";
 import esMx_manifest from "./es-mx/manifest.json";
+import esMx_offers from "./es-mx/offers.json";
 import esMx_privacy from "./es-mx/privacy.json";
 import esMx_recognition from "./es-mx/recognition.json";
 import esMx_search from "./es-mx/search.json";
@@ -107,6 +114,7 @@ import fr_connect from "./fr/connect.json";
 import fr_home from "./fr/home.json";
 import fr_library from "./fr/library.json";
 import fr_manifest from "./fr/manifest.json";
+import fr_offers from "./fr/offers.json";
 import fr_privacy from "./fr/privacy.json";
 import fr_recognition from "./fr/recognition.json";
 import fr_search from "./fr/search.json";
@@ -121,6 +129,7 @@ import gb_connect from "./gb/connect.json";
 import gb_home from "./gb/home.json";
 import gb_library from "./gb/library.json";
 import gb_manifest from "./gb/manifest.json";
+import gb_offers from "./gb/offers.json";
 import gb_privacy from "./gb/privacy.json";
 import gb_recognition from "./gb/recognition.json";
 import gb_search from "./gb/search.json";
@@ -135,6 +144,7 @@ import hi_connect from "./hi/connect.json";
 import hi_home from "./hi/home.json";
 import hi_library from "./hi/library.json";
 import hi_manifest from "./hi/manifest.json";
+import hi_offers from "./hi/offers.json";
 import hi_privacy from "./hi/privacy.json";
 import hi_recognition from "./hi/recognition.json";
 import hi_search from "./hi/search.json";
@@ -149,6 +159,7 @@ import id_connect from "./id/connect.json";
 import id_home from "./id/home.json";
 import id_library from "./id/library.json";
 import id_manifest from "./id/manifest.json";
+import id_offers from "./id/offers.json";
 import id_privacy from "./id/privacy.json";
 import id_recognition from "./id/recognition.json";
 import id_search from "./id/search.json";
@@ -163,6 +174,7 @@ import it_connect from "./it/connect.json";
 import it_home from "./it/home.json";
 import it_library from "./it/library.json";
 import it_manifest from "./it/manifest.json";
+import it_offers from "./it/offers.json";
 import it_privacy from "./it/privacy.json";
 import it_recognition from "./it/recognition.json";
 import it_search from "./it/search.json";
@@ -177,6 +189,7 @@ import ja_connect from "./ja/connect.json";
 import ja_home from "./ja/home.json";
 import ja_library from "./ja/library.json";
 import ja_manifest from "./ja/manifest.json";
+import ja_offers from "./ja/offers.json";
 import ja_privacy from "./ja/privacy.json";
 import ja_recognition from "./ja/recognition.json";
 import ja_search from "./ja/search.json";
@@ -191,6 +204,7 @@ import ko_connect from "./ko/connect.json";
 import ko_home from "./ko/home.json";
 import ko_library from "./ko/library.json";
 import ko_manifest from "./ko/manifest.json";
+import ko_offers from "./ko/offers.json";
 import ko_privacy from "./ko/privacy.json";
 import ko_recognition from "./ko/recognition.json";
 import ko_search from "./ko/search.json";
@@ -205,6 +219,7 @@ import nl_connect from "./nl/connect.json";
 import nl_home from "./nl/home.json";
 import nl_library from "./nl/library.json";
 import nl_manifest from "./nl/manifest.json";
+import nl_offers from "./nl/offers.json";
 import nl_privacy from "./nl/privacy.json";
 import nl_recognition from "./nl/recognition.json";
 import nl_search from "./nl/search.json";
@@ -219,6 +234,7 @@ import pl_connect from "./pl/connect.json";
 import pl_home from "./pl/home.json";
 import pl_library from "./pl/library.json";
 import pl_manifest from "./pl/manifest.json";
+import pl_offers from "./pl/offers.json";
 import pl_privacy from "./pl/privacy.json";
 import pl_recognition from "./pl/recognition.json";
 import pl_search from "./pl/search.json";
@@ -233,6 +249,7 @@ import pt_connect from "./pt/connect.json";
 import pt_home from "./pt/home.json";
 import pt_library from "./pt/library.json";
 import pt_manifest from "./pt/manifest.json";
+import pt_offers from "./pt/offers.json";
 import pt_privacy from "./pt/privacy.json";
 import pt_recognition from "./pt/recognition.json";
 import pt_search from "./pt/search.json";
@@ -247,6 +264,7 @@ import ptBr_connect from "./pt-br/connect.json";
 import ptBr_home from "./pt-br/home.json";
 import ptBr_library from "./pt-br/library.json";
 import ptBr_manifest from "./pt-br/manifest.json";
+import ptBr_offers from "./pt-br/offers.json";
 import ptBr_privacy from "./pt-br/privacy.json";
 import ptBr_recognition from "./pt-br/recognition.json";
 import ptBr_search from "./pt-br/search.json";
@@ -261,6 +279,7 @@ import ru_connect from "./ru/connect.json";
 import ru_home from "./ru/home.json";
 import ru_library from "./ru/library.json";
 import ru_manifest from "./ru/manifest.json";
+import ru_offers from "./ru/offers.json";
 import ru_privacy from "./ru/privacy.json";
 import ru_recognition from "./ru/recognition.json";
 import ru_search from "./ru/search.json";
@@ -275,6 +294,7 @@ import tr_connect from "./tr/connect.json";
 import tr_home from "./tr/home.json";
 import tr_library from "./tr/library.json";
 import tr_manifest from "./tr/manifest.json";
+import tr_offers from "./tr/offers.json";
 import tr_privacy from "./tr/privacy.json";
 import tr_recognition from "./tr/recognition.json";
 import tr_search from "./tr/search.json";
@@ -289,6 +309,7 @@ import zhCn_connect from "./zh-cn/connect.json";
 import zhCn_home from "./zh-cn/home.json";
 import zhCn_library from "./zh-cn/library.json";
 import zhCn_manifest from "./zh-cn/manifest.json";
+import zhCn_offers from "./zh-cn/offers.json";
 import zhCn_privacy from "./zh-cn/privacy.json";
 import zhCn_recognition from "./zh-cn/recognition.json";
 import zhCn_search from "./zh-cn/search.json";
@@ -303,13 +324,14 @@ import zhTw_connect from "./zh-tw/connect.json";
 import zhTw_home from "./zh-tw/home.json";
 import zhTw_library from "./zh-tw/library.json";
 import zhTw_manifest from "./zh-tw/manifest.json";
+import zhTw_offers from "./zh-tw/offers.json";
 import zhTw_privacy from "./zh-tw/privacy.json";
 import zhTw_recognition from "./zh-tw/recognition.json";
 import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "artist", "charts", "company", "connect", "home", "library", "manifest", "privacy", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "artist", "charts", "company", "connect", "home", "library", "manifest", "offers", "privacy", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -331,6 +353,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: cs_home,
     library: cs_library,
     manifest: cs_manifest,
+    offers: cs_offers,
     privacy: cs_privacy,
     recognition: cs_recognition,
     search: cs_search,
@@ -347,6 +370,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: de_home,
     library: de_library,
     manifest: de_manifest,
+    offers: de_offers,
     privacy: de_privacy,
     recognition: de_recognition,
     search: de_search,
@@ -363,6 +387,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: el_home,
     library: el_library,
     manifest: el_manifest,
+    offers: el_offers,
     privacy: el_privacy,
     recognition: el_recognition,
     search: el_search,
@@ -379,6 +404,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: en_home,
     library: en_library,
     manifest: en_manifest,
+    offers: en_offers,
     privacy: en_privacy,
     recognition: en_recognition,
     search: en_search,
@@ -395,6 +421,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: es_home,
     library: es_library,
     manifest: es_manifest,
+    offers: es_offers,
     privacy: es_privacy,
     recognition: es_recognition,
     search: es_search,
@@ -411,6 +438,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: esEs_home,
     library: esEs_library,
     manifest: esEs_manifest,
+    offers: esEs_offers,
     privacy: esEs_privacy,
     recognition: esEs_recognition,
     search: esEs_search,
@@ -427,6 +455,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: esMx_home,
     library: esMx_library,
     manifest: esMx_manifest,
+    offers: esMx_offers,
     privacy: esMx_privacy,
     recognition: esMx_recognition,
     search: esMx_search,
@@ -443,6 +472,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: fr_home,
     library: fr_library,
     manifest: fr_manifest,
+    offers: fr_offers,
     privacy: fr_privacy,
     recognition: fr_recognition,
     search: fr_search,
@@ -459,6 +489,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: gb_home,
     library: gb_library,
     manifest: gb_manifest,
+    offers: gb_offers,
     privacy: gb_privacy,
     recognition: gb_recognition,
     search: gb_search,
@@ -475,6 +506,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: hi_home,
     library: hi_library,
     manifest: hi_manifest,
+    offers: hi_offers,
     privacy: hi_privacy,
     recognition: hi_recognition,
     search: hi_search,
@@ -491,6 +523,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: id_home,
     library: id_library,
     manifest: id_manifest,
+    offers: id_offers,
     privacy: id_privacy,
     recognition: id_recognition,
     search: id_search,
@@ -507,6 +540,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: it_home,
     library: it_library,
     manifest: it_manifest,
+    offers: it_offers,
     privacy: it_privacy,
     recognition: it_recognition,
     search: it_search,
@@ -523,6 +557,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ja_home,
     library: ja_library,
     manifest: ja_manifest,
+    offers: ja_offers,
     privacy: ja_privacy,
     recognition: ja_recognition,
     search: ja_search,
@@ -539,6 +574,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ko_home,
     library: ko_library,
     manifest: ko_manifest,
+    offers: ko_offers,
     privacy: ko_privacy,
     recognition: ko_recognition,
     search: ko_search,
@@ -555,6 +591,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: nl_home,
     library: nl_library,
     manifest: nl_manifest,
+    offers: nl_offers,
     privacy: nl_privacy,
     recognition: nl_recognition,
     search: nl_search,
@@ -571,6 +608,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: pl_home,
     library: pl_library,
     manifest: pl_manifest,
+    offers: pl_offers,
     privacy: pl_privacy,
     recognition: pl_recognition,
     search: pl_search,
@@ -587,6 +625,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: pt_home,
     library: pt_library,
     manifest: pt_manifest,
+    offers: pt_offers,
     privacy: pt_privacy,
     recognition: pt_recognition,
     search: pt_search,
@@ -603,6 +642,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ptBr_home,
     library: ptBr_library,
     manifest: ptBr_manifest,
+    offers: ptBr_offers,
     privacy: ptBr_privacy,
     recognition: ptBr_recognition,
     search: ptBr_search,
@@ -619,6 +659,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: ru_home,
     library: ru_library,
     manifest: ru_manifest,
+    offers: ru_offers,
     privacy: ru_privacy,
     recognition: ru_recognition,
     search: ru_search,
@@ -635,6 +676,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: tr_home,
     library: tr_library,
     manifest: tr_manifest,
+    offers: tr_offers,
     privacy: tr_privacy,
     recognition: tr_recognition,
     search: tr_search,
@@ -651,6 +693,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: zhCn_home,
     library: zhCn_library,
     manifest: zhCn_manifest,
+    offers: zhCn_offers,
     privacy: zhCn_privacy,
     recognition: zhCn_recognition,
     search: zhCn_search,
@@ -667,6 +710,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     home: zhTw_home,
     library: zhTw_library,
     manifest: zhTw_manifest,
+    offers: zhTw_offers,
     privacy: zhTw_privacy,
     recognition: zhTw_recognition,
     search: zhTw_search,

@@ -8,6 +8,7 @@ import { registerCatalogue } from "./routes/catalogue";
 import { registerCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
 import { registerLibrary } from "./routes/library";
+import { registerCampaignData, registerOffers } from "./routes/offers";
 import { registerPrivacy } from "./routes/privacy";
 import { registerSinks } from "./routes/sinks";
 import { registerStreaming } from "./routes/streaming";
@@ -21,7 +22,11 @@ export type { OriginEnv } from "./env";
  * remote origin is configured. The edge reaches it only through the Upstream interface.
  */
 export function createOrigin() {
-  const origin = new Hono<{ Bindings: OriginEnv }>().basePath("/services");
+  const root = new Hono<{ Bindings: OriginEnv }>();
+  // Spec 001 §7 names the campaign data call outside /services; the base-path app shares the
+  // root's routes, so one `fetch` answers both.
+  registerCampaignData(root);
+  const origin = root.basePath("/services");
 
   origin.get("/health", (c) => c.json({ ok: true }, 200, { "Cache-Control": cachePolicy.never }));
   registerCharts(origin);
@@ -35,6 +40,7 @@ export function createOrigin() {
   registerLibrary(origin);
   registerPrivacy(origin);
   registerStreaming(origin);
+  registerOffers(origin);
 
   origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
   origin.onError((error) => {

@@ -56,6 +56,8 @@ function withEdgeHeaders(response: Response, edge: RequestContext, session: Sess
 const app = new Hono<{ Bindings: Env }>();
 
 app.all("/services/*", (c) => isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx));
+// Spec 001 §7 "/campaign/data/{name}.json": a services call outside /services (decision 022).
+app.all("/campaign/data/*", (c) => isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx));
 
 // robots.txt, sitemaps, web app manifests, security.txt: one answer per URL, not pages.
 registerSiteFiles(app, isolateFor);

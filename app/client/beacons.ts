@@ -152,8 +152,19 @@ export function watchNavigation(
 }
 
 /** The page view statistic of one page (per-page metric route `web.pageview.{screenname}`). */
-export function pageviewParams(page: { screenname: string; path?: string; cached?: boolean }): BeaconParams {
-  return { beaconType: "pageview", screenname: page.screenname, path: page.path, cached: page.cached };
+export function pageviewParams(page: {
+  screenname: string;
+  path?: string;
+  cached?: boolean;
+  exp_name?: string;
+}): BeaconParams {
+  return {
+    beaconType: "pageview",
+    screenname: page.screenname,
+    path: page.path,
+    cached: page.cached,
+    exp_name: page.exp_name,
+  };
 }
 
 /** Spec 000 §4: "then a preload statistic is sent" — how long start-up took until ready. */

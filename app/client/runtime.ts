@@ -80,7 +80,7 @@ export type SiteRuntime = {
   /** The cloud provider, where CloudKit is configured: its sign-in address and token hand-over. */
   cloud: CloudProvider | undefined;
   /** A page view: the per-page statistic, and the 2500 ms navigation-timeout clock. */
-  pageview(page: { screenname: string; path: string }): void;
+  pageview(page: { screenname: string; path: string; exp_name?: string }): void;
   dispose(): void;
 };
 

@@ -85,8 +85,8 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
   }, [runtime, data.account]);
 
   useEffect(() => {
-    runtime?.pageview({ screenname: data.pageType, path: location.pathname });
-  }, [runtime, location.pathname, data.pageType]);
+    runtime?.pageview({ screenname: data.pageType, path: location.pathname, exp_name: data.expName });
+  }, [runtime, location.pathname, data.pageType, data.expName]);
 
   return (
     <RuntimeContext.Provider value={runtime}>

@@ -1,0 +1,49 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import { SiteError } from "../../../edge/errors";
+import {
+  type Campaign,
+  campaignDataPath,
+  campaignSchema,
+  type OfferAccount,
+  offerAccountAnswerSchema,
+} from "../../../edge/offers";
+import { accountCall } from "../../../edge/session";
+
+// The offer page's data: the campaign (spec 001 §7 `/campaign/data/{name}.json`, through the
+// services proxy and checked with its schema), and what the signed-in account has done with offers.
+
+type Context = Pick<AppLoadContext, "services" | "account">;
+
+/** The campaign, or undefined when no campaign has that name (the "no offer" state). */
+export async function loadCampaign({ services }: Context, name: string): Promise<Campaign | undefined> {
+  try {
+    return await services.getJson(campaignDataPath(name), campaignSchema);
+  } catch (error) {
+    // The origin's 404 reaches loaders as a service error with its status.
+    if (error instanceof SiteError && (error.type === "notfound" || error.status === 404)) return undefined;
+    throw error;
+  }
+}
+
+/** The account's code for this campaign and whether it holds another one; signed out without a session. */
+export async function loadOfferAccount(
+  context: Context,
+  request: Request,
+  name: string,
+): Promise<{ account: OfferAccount; months: number | undefined }> {
+  if (!context.account) return { account: { signedIn: false }, months: undefined };
+  const response = await accountCall(context.services, request, `offers/${name}`);
+  if (response.status === 401 || response.status === 456) {
+    await response.body?.cancel();
+    return { account: { signedIn: false }, months: undefined };
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new SiteError("serviceerror", `The account service answered ${response.status}`);
+  }
+  const parsed = v.safeParse(offerAccountAnswerSchema, await response.json().catch(() => undefined));
+  if (!parsed.success) throw new SiteError("baddata", "The account service's offer answer did not parse");
+  const { code, months, redeemedOther } = parsed.output;
+  return { account: { signedIn: true, code: code ?? undefined, redeemedOther }, months: months ?? undefined };
+}

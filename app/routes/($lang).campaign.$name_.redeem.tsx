@@ -1,0 +1,50 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import { requireKnownLanguage } from "~/http.server";
+import { campaignNameSchema } from "../../edge/offers";
+import { accountCall } from "../../edge/session";
+
+// The offer page's redemption steps (app/client/offer-redemption.ts), POSTed from the page itself:
+// the worker answers a POST another site made before it gets here (isCrossSiteRequest). Each step
+// goes to the account service with the store-front country the edge resolved for the visitor;
+// the service decides, with the same rule as the page, and its JSON answer is passed on.
+
+const stepSchema = v.variant("step", [
+  v.object({ step: v.literal("challenge") }),
+  v.object({
+    step: v.literal("code"),
+    clientDataJSON: v.pipe(v.string(), v.maxLength(4096)),
+    attestationObject: v.pipe(v.string(), v.maxLength(16384)),
+  }),
+]);
+
+function jsonAnswer(body: unknown, status: number, cookies: readonly string[] = []): Response {
+  const headers = new Headers({
+    "Content-Type": "application/json; charset=UTF-8",
+    "Cache-Control": "no-store",
+  });
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+export async function action({ params, context, request }: ActionFunctionArgs) {
+  // The body is read first: workerd reports a body left unread when the answer goes out.
+  const input = await request.json().catch(() => undefined);
+  requireKnownLanguage(params);
+  const name = v.safeParse(campaignNameSchema, params.name);
+  if (!name.success) return jsonAnswer({ error: "invalidparam", message: "Malformed offer name" }, 400);
+  const body = v.safeParse(stepSchema, input);
+  if (!body.success) return jsonAnswer({ error: "invalidparam", message: "Malformed redemption step" }, 400);
+  const { step, ...rest } = body.output;
+  const answer = await accountCall(context.services, request, `offers/${name.output}/${step}`, {
+    method: "POST",
+    body: { ...rest, country: context.edge.country },
+  });
+  const json = await answer.json().catch(() => ({ error: "serviceerror", message: "No answer" }));
+  return jsonAnswer(json, answer.status, answer.headers.getSetCookie());
+}
+
+/** Only the page's script POSTs here; a GET is not a page. */
+export function loader() {
+  return jsonAnswer({ error: "notfound", message: "Not a page" }, 404);
+}
