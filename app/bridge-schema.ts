@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { campaignNameSchema } from "../edge/offers";
 
 /**
  * The native-app bridge protocol (spec 000 §3 "Native bridge message", §4, §8; spec 002 §3, §5,
@@ -100,6 +101,12 @@ export const aboutBridgeDataSchema = v.object({
   }),
   appleMusicMembership: v.optional(v.pipe(v.string(), v.regex(/^(member|nonmember_[a-z0-9_]{1,32})$/))),
   country: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]{2}$/), v.toUpperCase())),
+  /**
+   * Spec 000 §3 user object `showUpsell`, spec 002 §6 "(redemption or trial type)": the app says
+   * which upsell its user gets; a redemption names the offer (`/campaign/{offer}`) to redeem.
+   */
+  showUpsell: v.optional(v.picklist(["trial", "redemption"])),
+  offer: v.optional(campaignNameSchema),
 });
 export type AboutBridge = v.InferOutput<typeof aboutBridgeDataSchema>;
 

@@ -57,23 +57,31 @@ export type UserFlags = {
   connected: boolean;
   /** The upsell to show, or false. */
   showUpsell: UpsellType | false;
+  /** The offer a redemption upsell leads to (`/campaign/{offer}`). */
+  offer: string | undefined;
 };
 
+/**
+ * The user object from the app's about-bridge data. Spec 002 §6: the upsell type is the app's
+ * `showUpsell`, trial by default; a redemption without an offer to redeem is a trial (it would
+ * lead nowhere).
+ */
 export function userFlagsOf(input: {
   inApp: boolean;
-  /** A streaming-service access token is stored (storage.ts connection record). */
+  /** A streaming-service access token is stored and live (storage.ts connection record). */
   connected: boolean;
   about: AboutBridge | undefined;
-  /** Which offer the upsell makes; default trial. */
-  upsellType?: UpsellType;
 }): UserFlags {
-  const appleMusicMembership = input.inApp ? input.about?.appleMusicMembership : undefined;
+  const about = input.inApp ? input.about : undefined;
+  const appleMusicMembership = about?.appleMusicMembership;
   const { member } = membershipOf(appleMusicMembership);
   const show = showsUpsell({ inApp: input.inApp, connected: input.connected, member });
+  const redemption = about?.showUpsell === "redemption" && about.offer !== undefined;
   return {
     appleMusicMembership,
     connected: input.connected,
-    showUpsell: show ? (input.upsellType ?? defaultUpsellType) : false,
+    showUpsell: show ? (redemption ? "redemption" : defaultUpsellType) : false,
+    offer: show && redemption ? about.offer : undefined,
   };
 }
 

@@ -1,16 +1,15 @@
+import { useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { UpsellType } from "~/client/in-app";
 import { useUserFlags } from "~/components/runtime";
+import type { RootData } from "~/root";
+import { defaultLanguageKey, localizedPath } from "../../edge/languages";
 
 /**
- * Where each upsell leads. Spec 002 §6 "trial goes to the subscribe page": the streaming service's
- * own subscription page. Both are streaming-service hosts, so inside the app the deep-link rule
- * (in-app.ts `deepLinkHosts`) hands them to the music app.
+ * Spec 002 §6 "trial goes to the subscribe page": the streaming service's own subscription page, a
+ * streaming-service host, so inside the app the deep-link rule (in-app.ts `deepLinkHosts`) hands it
+ * to the music app. A redemption goes to the offer page of the offer the app named.
  */
-export const upsellHrefs: Readonly<Record<UpsellType, string>> = {
-  trial: "https://music.apple.com/subscribe",
-  redemption: "https://music.apple.com/redeem",
-};
+export const trialHref = "https://music.apple.com/subscribe";
 
 /**
  * The streaming-service upsell (spec 000 §4 "shows only in the native app when the user is neither
@@ -20,6 +19,7 @@ export const upsellHrefs: Readonly<Record<UpsellType, string>> = {
 export function Upsell() {
   const flags = useUserFlags();
   const { t, i18n } = useTranslation("app");
+  const root = useRouteLoaderData<RootData>("root");
   const type = flags?.showUpsell;
   // Without its strings the upsell would show keys: better none at all.
   if (!type || !i18n.hasResourceBundle(i18n.language, "app")) return null;
@@ -29,7 +29,14 @@ export function Upsell() {
         <strong>{t("upsell.title")}</strong>
       </p>
       <p className="muted">{t(`upsell.${type}Text`)}</p>
-      <a className="button" href={upsellHrefs[type]}>
+      <a
+        className="button"
+        href={
+          type === "redemption" && flags.offer
+            ? localizedPath(root?.lang ?? defaultLanguageKey, `/campaign/${flags.offer}`)
+            : trialHref
+        }
+      >
         {t(`upsell.${type}Action`)}
       </a>
     </aside>

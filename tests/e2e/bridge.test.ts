@@ -435,6 +435,23 @@ for (const platform of platforms) {
       await page.context().close();
     });
 
+    test("a redemption upsell leads to the offer page of the offer the app names", async () => {
+      const { page, errors } = await openAppPage("/", {
+        platform,
+        about: { ...aboutOf("nonmember_expired"), showUpsell: "redemption", offer: "first-month" },
+        viewport: viewports.phone,
+      });
+      const upsell = page.locator("aside[data-upsell]");
+      await upsell.waitFor({ timeout: 10_000 });
+      expect(await upsell.getAttribute("data-upsell")).toBe("redemption");
+      expect(await upsell.textContent()).toContain(enApp.upsell.redemptionAction);
+      expect(await upsell.getByRole("link").getAttribute("href")).toBe("/campaign/first-month");
+      await upsell.getByRole("link").click();
+      await page.waitForURL(`${baseURL}/campaign/first-month`);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+
     test("no upsell for a connected user; it follows membership and connection changes", async () => {
       const connectionRecord = JSON.stringify({
         data: { access_token: "token", expiresAt: Date.now() + 3_600_000 },

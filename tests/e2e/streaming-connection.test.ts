@@ -103,6 +103,10 @@ test("connect from a track page: popup, Allow, confirm overlay, the popup closes
   expect(await page.evaluate(() => Boolean(localStorage.getItem("streaming.connection")))).toBe(true);
   expect(await page.evaluate(() => localStorage.getItem("_checkstate"))).toBeNull();
 
+  // The offer page shows the same connection (spec 001 §4, offer context).
+  await otherTab.goto(`${baseURL}/campaign/first-month`);
+  await otherTab.getByText("Connected to Apple Music").waitFor();
+
   await page.getByRole("button", { name: "Disconnect" }).click();
   await page.getByRole("button", { name: "Connect to Apple Music" }).waitFor();
   await otherTab.getByRole("button", { name: "Connect to Apple Music" }).waitFor();
@@ -131,12 +135,11 @@ test("a tampered state: invalid_state, the error overlay with Try Again / Cancel
   const popup = await popupFrom(page, () =>
     page.getByRole("button", { name: "Connect to Apple Music" }).click(),
   );
-  // Someone else's state rides along: the callback must refuse it. (After hydration, which would
-  // put the rendered value back.)
-  await popup.waitForFunction(() => document.documentElement.dataset.ready !== undefined);
-  await popup.evaluate(() => {
-    const field = document.querySelector<HTMLInputElement>('input[name="state"]');
-    if (field) field.value = "track_someone-else";
+  // The callback will carry a state other than the one this attempt keeps: someone else's.
+  await page.evaluate(() => {
+    const record = JSON.parse(localStorage.getItem("_checkstate") ?? "{}");
+    record.data.state = "track_someone-else";
+    localStorage.setItem("_checkstate", JSON.stringify(record));
   });
   await Promise.all([popup.waitForEvent("close"), popup.getByRole("button", { name: "Allow" }).click()]);
   const overlay = page.getByRole("dialog", { name: "Something went wrong" });

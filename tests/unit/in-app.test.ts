@@ -64,6 +64,7 @@ describe("upsell (spec 000 §4: only in the app, neither connected nor a member)
       appleMusicMembership: "nonmember_expired",
       connected: false,
       showUpsell: "trial",
+      offer: undefined,
     });
   });
 
@@ -79,11 +80,25 @@ describe("upsell (spec 000 §4: only in the app, neither connected nor a member)
     );
   });
 
-  test("the upsell type is trial unless redemption is offered", () => {
-    const about = { os: { APILevel: 30 }, client: { version: "14.0" } };
-    expect(userFlagsOf({ inApp: true, connected: false, about, upsellType: "redemption" }).showUpsell).toBe(
+  test.each([
+    [
+      "a redemption of a named offer",
+      { showUpsell: "redemption", offer: "first-month" },
       "redemption",
-    );
+      "first-month",
+    ],
+    ["a redemption with no offer to redeem: a trial", { showUpsell: "redemption" }, "trial", undefined],
+    ["a trial, whatever offer is named", { showUpsell: "trial", offer: "first-month" }, "trial", undefined],
+    ["nothing said: a trial", {}, "trial", undefined],
+    [
+      "a member: none",
+      { showUpsell: "redemption", offer: "first-month", appleMusicMembership: "member" },
+      false,
+      undefined,
+    ],
+  ] as const)("the upsell of %s", (_, said, showUpsell, offer) => {
+    const about = { os: { APILevel: 30 }, client: { version: "14.0" }, ...said };
+    expect(userFlagsOf({ inApp: true, connected: false, about })).toMatchObject({ showUpsell, offer });
   });
 });
 

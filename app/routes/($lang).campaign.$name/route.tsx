@@ -9,12 +9,14 @@ import { useEffect, useState } from "react";
 import * as v from "valibot";
 import { deviceAuthAvailable, redeemOffer } from "~/client/offer-redemption";
 import { useRuntime } from "~/components/runtime";
+import { StreamingConnection } from "~/components/streaming-connection";
 import { requestMeta } from "~/data/meta.server";
 import { signInHref } from "~/data/privacy.server";
 import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
+import connectStyles from "~/styles/connect.css";
 import offersStyles from "~/styles/offers.css";
 import { SiteError } from "../../../edge/errors";
 import {
@@ -36,7 +38,10 @@ import { type OfferPage, OfferView } from "./view";
 // device, app, account); the browser adds what only it knows (a user-verifying authenticator, its
 // clock) with the same rule, and redeems. No AMP form: redeeming needs the device's authenticator.
 
-export const links = () => [{ rel: "stylesheet", href: offersStyles }];
+export const links = () => [
+  { rel: "stylesheet", href: offersStyles },
+  { rel: "stylesheet", href: connectStyles },
+];
 
 // The state depends on the visitor's country, device, app and account: no shared cache may keep it.
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -103,6 +108,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
       rule: { ...inputs, now },
       redeemPath: localizedPath(lang, `/campaign/${name}/redeem`),
       strings: pickResources(lang, ["offers"]).offers,
+      connectStrings: pickResources(lang, ["connect"]).connect,
     },
     { status: offerPageStatus(state) },
   );
@@ -113,6 +119,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(
 export default function Offer() {
   const loaded = useLoaderData<typeof loader>();
   usePageStrings("offers", loaded.strings);
+  usePageStrings("connect", loaded.connectStrings);
   const runtime = useRuntime();
   const revalidator = useRevalidator();
   const [deviceAuth, setDeviceAuth] = useState<DeviceAuth>("unknown");
@@ -208,6 +215,7 @@ export default function Offer() {
         failed,
         onCopied: () => userevent("offer.copy"),
       }}
+      streamingConnection={<StreamingConnection />}
     />
   );
 }

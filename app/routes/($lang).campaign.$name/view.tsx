@@ -52,8 +52,8 @@ export function OfferView({
   actions: OfferActions;
   /**
    * Spec 001 §4 "Streaming-service connection (offer context)": connected, unconnected, expired
-   * sign-in (reconnect), error (Try Again / Cancel). The connection flow (issue 22's OAuth part)
-   * renders it here, under the state card; until it exists the route passes nothing.
+   * sign-in (reconnect), error (Try Again / Cancel). The route passes the connection section
+   * (app/components/streaming-connection.tsx), which only the browser renders, under the state card.
    */
   streamingConnection?: ReactNode;
 }) {
