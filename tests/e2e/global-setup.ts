@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import type { TestProject } from "vitest/node";
 import { standInClient, startStandInIssuer } from "./stand-in-issuer";
@@ -35,9 +35,25 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
   throw new Error(`wrangler dev did not answer ${url} within ${timeoutMs} ms`);
 }
 
+/**
+ * The browser tests sign in from one address (127.0.0.1), and the account service allows 20
+ * sign-in links per client an hour: a second run within the hour would be refused by the first
+ * run's links. Each run starts with none on record in the local database (links only; accounts,
+ * sessions and tags stay).
+ */
+function forgetSignInLinks() {
+  const result = spawnSync(
+    "npx",
+    ["wrangler", "d1", "execute", "tunewave-catalog", "--local", "--command", "DELETE FROM email_logins"],
+    { encoding: "utf8", env: { ...process.env, NO_D1_WARNING: "true" } },
+  );
+  if (result.status !== 0) throw new Error(`could not clear the local sign-in links:\n${result.stderr}`);
+}
+
 // Starts the built site with `wrangler dev` on a free port for the browser tests, and stops it.
 // Its web sign-in provider is a stand-in OpenID issuer on another free port (stand-in-issuer.ts).
 export default async function setup(project: TestProject) {
+  forgetSignInLinks();
   const port = await freePort();
   const issuer = await startStandInIssuer(await freePort());
   const child = spawn(
