@@ -44,6 +44,7 @@ export const ampPageTypes = [
   "chartsview",
   "artist",
   "company",
+  "terms",
 ] as const satisfies readonly PageType[];
 
 export type AmpPageType = (typeof ampPageTypes)[number];

@@ -6,6 +6,7 @@ import cs_artist from "./cs/artist.json";
 import cs_charts from "./cs/charts.json";
 import cs_company from "./cs/company.json";
 import cs_home from "./cs/home.json";
+import cs_legal from "./cs/legal.json";
 import cs_library from "./cs/library.json";
 import cs_manifest from "./cs/manifest.json";
 import cs_privacy from "./cs/privacy.json";
@@ -19,6 +20,7 @@ import de_artist from "./de/artist.json";
 import de_charts from "./de/charts.json";
 import de_company from "./de/company.json";
 import de_home from "./de/home.json";
+import de_legal from "./de/legal.json";
 import de_library from "./de/library.json";
 import de_manifest from "./de/manifest.json";
 import de_privacy from "./de/privacy.json";
@@ -32,6 +34,7 @@ import el_artist from "./el/artist.json";
 import el_charts from "./el/charts.json";
 import el_company from "./el/company.json";
 import el_home from "./el/home.json";
+import el_legal from "./el/legal.json";
 import el_library from "./el/library.json";
 import el_manifest from "./el/manifest.json";
 import el_privacy from "./el/privacy.json";
@@ -45,6 +48,7 @@ import en_artist from "./en/artist.json";
 import en_charts from "./en/charts.json";
 import en_company from "./en/company.json";
 import en_home from "./en/home.json";
+import en_legal from "./en/legal.json";
 import en_library from "./en/library.json";
 import en_manifest from "./en/manifest.json";
 import en_privacy from "./en/privacy.json";
@@ -58,6 +62,7 @@ import es_artist from "./es/artist.json";
 import es_charts from "./es/charts.json";
 import es_company from "./es/company.json";
 import es_home from "./es/home.json";
+import es_legal from "./es/legal.json";
 import es_library from "./es/library.json";
 import es_manifest from "./es/manifest.json";
 import es_privacy from "./es/privacy.json";
@@ -71,6 +76,7 @@ import esEs_artist from "./es-es/artist.json";
 import esEs_charts from "./es-es/charts.json";
 import esEs_company from "./es-es/company.json";
 import esEs_home from "./es-es/home.json";
+import esEs_legal from "./es-es/legal.json";
 import esEs_library from "./es-es/library.json";
 import esEs_manifest from "./es-es/manifest.json";
 import esEs_privacy from "./es-es/privacy.json";
@@ -84,6 +90,7 @@ import esMx_artist from "./es-mx/artist.json";
 import esMx_charts from "./es-mx/charts.json";
 import esMx_company from "./es-mx/company.json";
 import esMx_home from "./es-mx/home.json";
+import esMx_legal from "./es-mx/legal.json";
 import esMx_library from "./es-mx/library.json";
 import esMx_manifest from "./es-mx/manifest.json";
 import esMx_privacy from "./es-mx/privacy.json";
@@ -97,6 +104,7 @@ import fr_artist from "./fr/artist.json";
 import fr_charts from "./fr/charts.json";
 import fr_company from "./fr/company.json";
 import fr_home from "./fr/home.json";
+import fr_legal from "./fr/legal.json";
 import fr_library from "./fr/library.json";
 import fr_manifest from "./fr/manifest.json";
 import fr_privacy from "./fr/privacy.json";
@@ -110,6 +118,7 @@ import gb_artist from "./gb/artist.json";
 import gb_charts from "./gb/charts.json";
 import gb_company from "./gb/company.json";
 import gb_home from "./gb/home.json";
+import gb_legal from "./gb/legal.json";
 import gb_library from "./gb/library.json";
 import gb_manifest from "./gb/manifest.json";
 import gb_privacy from "./gb/privacy.json";
@@ -123,6 +132,7 @@ import hi_artist from "./hi/artist.json";
 import hi_charts from "./hi/charts.json";
 import hi_company from "./hi/company.json";
 import hi_home from "./hi/home.json";
+import hi_legal from "./hi/legal.json";
 import hi_library from "./hi/library.json";
 import hi_manifest from "./hi/manifest.json";
 import hi_privacy from "./hi/privacy.json";
@@ -136,6 +146,7 @@ import id_artist from "./id/artist.json";
 import id_charts from "./id/charts.json";
 import id_company from "./id/company.json";
 import id_home from "./id/home.json";
+import id_legal from "./id/legal.json";
 import id_library from "./id/library.json";
 import id_manifest from "./id/manifest.json";
 import id_privacy from "./id/privacy.json";
@@ -149,6 +160,7 @@ import it_artist from "./it/artist.json";
 import it_charts from "./it/charts.json";
 import it_company from "./it/company.json";
 import it_home from "./it/home.json";
+import it_legal from "./it/legal.json";
 import it_library from "./it/library.json";
 import it_manifest from "./it/manifest.json";
 import it_privacy from "./it/privacy.json";
@@ -162,6 +174,7 @@ import ja_artist from "./ja/artist.json";
 import ja_charts from "./ja/charts.json";
 import ja_company from "./ja/company.json";
 import ja_home from "./ja/home.json";
+import ja_legal from "./ja/legal.json";
 import ja_library from "./ja/library.json";
 import ja_manifest from "./ja/manifest.json";
 import ja_privacy from "./ja/privacy.json";
@@ -175,6 +188,7 @@ import ko_artist from "./ko/artist.json";
 import ko_charts from "./ko/charts.json";
 import ko_company from "./ko/company.json";
 import ko_home from "./ko/home.json";
+import ko_legal from "./ko/legal.json";
 import ko_library from "./ko/library.json";
 import ko_manifest from "./ko/manifest.json";
 import ko_privacy from "./ko/privacy.json";
@@ -188,6 +202,7 @@ import nl_artist from "./nl/artist.json";
 import nl_charts from "./nl/charts.json";
 import nl_company from "./nl/company.json";
 import nl_home from "./nl/home.json";
+import nl_legal from "./nl/legal.json";
 import nl_library from "./nl/library.json";
 import nl_manifest from "./nl/manifest.json";
 import nl_privacy from "./nl/privacy.json";
@@ -201,6 +216,7 @@ import pl_artist from "./pl/artist.json";
 import pl_charts from "./pl/charts.json";
 import pl_company from "./pl/company.json";
 import pl_home from "./pl/home.json";
+import pl_legal from "./pl/legal.json";
 import pl_library from "./pl/library.json";
 import pl_manifest from "./pl/manifest.json";
 import pl_privacy from "./pl/privacy.json";
@@ -214,6 +230,7 @@ import pt_artist from "./pt/artist.json";
 import pt_charts from "./pt/charts.json";
 import pt_company from "./pt/company.json";
 import pt_home from "./pt/home.json";
+import pt_legal from "./pt/legal.json";
 import pt_library from "./pt/library.json";
 import pt_manifest from "./pt/manifest.json";
 import pt_privacy from "./pt/privacy.json";
@@ -227,6 +244,7 @@ import ptBr_artist from "./pt-br/artist.json";
 import ptBr_charts from "./pt-br/charts.json";
 import ptBr_company from "./pt-br/company.json";
 import ptBr_home from "./pt-br/home.json";
+import ptBr_legal from "./pt-br/legal.json";
 import ptBr_library from "./pt-br/library.json";
 import ptBr_manifest from "./pt-br/manifest.json";
 import ptBr_privacy from "./pt-br/privacy.json";
@@ -240,6 +258,7 @@ import ru_artist from "./ru/artist.json";
 import ru_charts from "./ru/charts.json";
 import ru_company from "./ru/company.json";
 import ru_home from "./ru/home.json";
+import ru_legal from "./ru/legal.json";
 import ru_library from "./ru/library.json";
 import ru_manifest from "./ru/manifest.json";
 import ru_privacy from "./ru/privacy.json";
@@ -253,6 +272,7 @@ import tr_artist from "./tr/artist.json";
 import tr_charts from "./tr/charts.json";
 import tr_company from "./tr/company.json";
 import tr_home from "./tr/home.json";
+import tr_legal from "./tr/legal.json";
 import tr_library from "./tr/library.json";
 import tr_manifest from "./tr/manifest.json";
 import tr_privacy from "./tr/privacy.json";
@@ -266,6 +286,7 @@ import zhCn_artist from "./zh-cn/artist.json";
 import zhCn_charts from "./zh-cn/charts.json";
 import zhCn_company from "./zh-cn/company.json";
 import zhCn_home from "./zh-cn/home.json";
+import zhCn_legal from "./zh-cn/legal.json";
 import zhCn_library from "./zh-cn/library.json";
 import zhCn_manifest from "./zh-cn/manifest.json";
 import zhCn_privacy from "./zh-cn/privacy.json";
@@ -279,6 +300,7 @@ import zhTw_artist from "./zh-tw/artist.json";
 import zhTw_charts from "./zh-tw/charts.json";
 import zhTw_company from "./zh-tw/company.json";
 import zhTw_home from "./zh-tw/home.json";
+import zhTw_legal from "./zh-tw/legal.json";
 import zhTw_library from "./zh-tw/library.json";
 import zhTw_manifest from "./zh-tw/manifest.json";
 import zhTw_privacy from "./zh-tw/privacy.json";
@@ -287,7 +309,7 @@ import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "library", "manifest", "privacy", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "legal", "library", "manifest", "privacy", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -306,6 +328,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: cs_charts,
     company: cs_company,
     home: cs_home,
+    legal: cs_legal,
     library: cs_library,
     manifest: cs_manifest,
     privacy: cs_privacy,
@@ -321,6 +344,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: de_charts,
     company: de_company,
     home: de_home,
+    legal: de_legal,
     library: de_library,
     manifest: de_manifest,
     privacy: de_privacy,
@@ -336,6 +360,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: el_charts,
     company: el_company,
     home: el_home,
+    legal: el_legal,
     library: el_library,
     manifest: el_manifest,
     privacy: el_privacy,
@@ -351,6 +376,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: en_charts,
     company: en_company,
     home: en_home,
+    legal: en_legal,
     library: en_library,
     manifest: en_manifest,
     privacy: en_privacy,
@@ -366,6 +392,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: es_charts,
     company: es_company,
     home: es_home,
+    legal: es_legal,
     library: es_library,
     manifest: es_manifest,
     privacy: es_privacy,
@@ -381,6 +408,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: esEs_charts,
     company: esEs_company,
     home: esEs_home,
+    legal: esEs_legal,
     library: esEs_library,
     manifest: esEs_manifest,
     privacy: esEs_privacy,
@@ -396,6 +424,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: esMx_charts,
     company: esMx_company,
     home: esMx_home,
+    legal: esMx_legal,
     library: esMx_library,
     manifest: esMx_manifest,
     privacy: esMx_privacy,
@@ -411,6 +440,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: fr_charts,
     company: fr_company,
     home: fr_home,
+    legal: fr_legal,
     library: fr_library,
     manifest: fr_manifest,
     privacy: fr_privacy,
@@ -426,6 +456,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: gb_charts,
     company: gb_company,
     home: gb_home,
+    legal: gb_legal,
     library: gb_library,
     manifest: gb_manifest,
     privacy: gb_privacy,
@@ -441,6 +472,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: hi_charts,
     company: hi_company,
     home: hi_home,
+    legal: hi_legal,
     library: hi_library,
     manifest: hi_manifest,
     privacy: hi_privacy,
@@ -456,6 +488,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: id_charts,
     company: id_company,
     home: id_home,
+    legal: id_legal,
     library: id_library,
     manifest: id_manifest,
     privacy: id_privacy,
@@ -471,6 +504,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: it_charts,
     company: it_company,
     home: it_home,
+    legal: it_legal,
     library: it_library,
     manifest: it_manifest,
     privacy: it_privacy,
@@ -486,6 +520,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ja_charts,
     company: ja_company,
     home: ja_home,
+    legal: ja_legal,
     library: ja_library,
     manifest: ja_manifest,
     privacy: ja_privacy,
@@ -501,6 +536,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ko_charts,
     company: ko_company,
     home: ko_home,
+    legal: ko_legal,
     library: ko_library,
     manifest: ko_manifest,
     privacy: ko_privacy,
@@ -516,6 +552,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: nl_charts,
     company: nl_company,
     home: nl_home,
+    legal: nl_legal,
     library: nl_library,
     manifest: nl_manifest,
     privacy: nl_privacy,
@@ -531,6 +568,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: pl_charts,
     company: pl_company,
     home: pl_home,
+    legal: pl_legal,
     library: pl_library,
     manifest: pl_manifest,
     privacy: pl_privacy,
@@ -546,6 +584,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: pt_charts,
     company: pt_company,
     home: pt_home,
+    legal: pt_legal,
     library: pt_library,
     manifest: pt_manifest,
     privacy: pt_privacy,
@@ -561,6 +600,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ptBr_charts,
     company: ptBr_company,
     home: ptBr_home,
+    legal: ptBr_legal,
     library: ptBr_library,
     manifest: ptBr_manifest,
     privacy: ptBr_privacy,
@@ -576,6 +616,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: ru_charts,
     company: ru_company,
     home: ru_home,
+    legal: ru_legal,
     library: ru_library,
     manifest: ru_manifest,
     privacy: ru_privacy,
@@ -591,6 +632,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: tr_charts,
     company: tr_company,
     home: tr_home,
+    legal: tr_legal,
     library: tr_library,
     manifest: tr_manifest,
     privacy: tr_privacy,
@@ -606,6 +648,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: zhCn_charts,
     company: zhCn_company,
     home: zhCn_home,
+    legal: zhCn_legal,
     library: zhCn_library,
     manifest: zhCn_manifest,
     privacy: zhCn_privacy,
@@ -621,6 +664,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     charts: zhTw_charts,
     company: zhTw_company,
     home: zhTw_home,
+    legal: zhTw_legal,
     library: zhTw_library,
     manifest: zhTw_manifest,
     privacy: zhTw_privacy,
