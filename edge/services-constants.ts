@@ -66,4 +66,8 @@ export const defaultAllowedPrefixes: readonly string[] = [
   "/services/musicevents/",
   "/services/sd/",
   "/services/partner/oauth/",
+  // The site's own pages (issue 24): survey answers, verification requests, open roles.
+  "/services/survey/",
+  "/services/verify/",
+  "/services/careers/",
 ];

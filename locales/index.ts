@@ -5,6 +5,7 @@ import cs_app from "./cs/app.json";
 import cs_artist from "./cs/artist.json";
 import cs_charts from "./cs/charts.json";
 import cs_company from "./cs/company.json";
+import cs_forms from "./cs/forms.json";
 import cs_home from "./cs/home.json";
 import cs_legal from "./cs/legal.json";
 import cs_library from "./cs/library.json";
@@ -19,6 +20,7 @@ import de_app from "./de/app.json";
 import de_artist from "./de/artist.json";
 import de_charts from "./de/charts.json";
 import de_company from "./de/company.json";
+import de_forms from "./de/forms.json";
 import de_home from "./de/home.json";
 import de_legal from "./de/legal.json";
 import de_library from "./de/library.json";
@@ -33,6 +35,7 @@ import el_app from "./el/app.json";
 import el_artist from "./el/artist.json";
 import el_charts from "./el/charts.json";
 import el_company from "./el/company.json";
+import el_forms from "./el/forms.json";
 import el_home from "./el/home.json";
 import el_legal from "./el/legal.json";
 import el_library from "./el/library.json";
@@ -47,6 +50,7 @@ import en_app from "./en/app.json";
 import en_artist from "./en/artist.json";
 import en_charts from "./en/charts.json";
 import en_company from "./en/company.json";
+import en_forms from "./en/forms.json";
 import en_home from "./en/home.json";
 import en_legal from "./en/legal.json";
 import en_library from "./en/library.json";
@@ -61,6 +65,7 @@ import es_app from "./es/app.json";
 import es_artist from "./es/artist.json";
 import es_charts from "./es/charts.json";
 import es_company from "./es/company.json";
+import es_forms from "./es/forms.json";
 import es_home from "./es/home.json";
 import es_legal from "./es/legal.json";
 import es_library from "./es/library.json";
@@ -75,6 +80,7 @@ import esEs_app from "./es-es/app.json";
 import esEs_artist from "./es-es/artist.json";
 import esEs_charts from "./es-es/charts.json";
 import esEs_company from "./es-es/company.json";
+import esEs_forms from "./es-es/forms.json";
 import esEs_home from "./es-es/home.json";
 import esEs_legal from "./es-es/legal.json";
 import esEs_library from "./es-es/library.json";
@@ -89,6 +95,7 @@ import esMx_app from "./es-mx/app.json";
 import esMx_artist from "./es-mx/artist.json";
 import esMx_charts from "./es-mx/charts.json";
 import esMx_company from "./es-mx/company.json";
+import esMx_forms from "./es-mx/forms.json";
 import esMx_home from "./es-mx/home.json";
 import esMx_legal from "./es-mx/legal.json";
 import esMx_library from "./es-mx/library.json";
@@ -103,6 +110,7 @@ import fr_app from "./fr/app.json";
 import fr_artist from "./fr/artist.json";
 import fr_charts from "./fr/charts.json";
 import fr_company from "./fr/company.json";
+import fr_forms from "./fr/forms.json";
 import fr_home from "./fr/home.json";
 import fr_legal from "./fr/legal.json";
 import fr_library from "./fr/library.json";
@@ -117,6 +125,7 @@ import gb_app from "./gb/app.json";
 import gb_artist from "./gb/artist.json";
 import gb_charts from "./gb/charts.json";
 import gb_company from "./gb/company.json";
+import gb_forms from "./gb/forms.json";
 import gb_home from "./gb/home.json";
 import gb_legal from "./gb/legal.json";
 import gb_library from "./gb/library.json";
@@ -131,6 +140,7 @@ import hi_app from "./hi/app.json";
 import hi_artist from "./hi/artist.json";
 import hi_charts from "./hi/charts.json";
 import hi_company from "./hi/company.json";
+import hi_forms from "./hi/forms.json";
 import hi_home from "./hi/home.json";
 import hi_legal from "./hi/legal.json";
 import hi_library from "./hi/library.json";
@@ -145,6 +155,7 @@ import id_app from "./id/app.json";
 import id_artist from "./id/artist.json";
 import id_charts from "./id/charts.json";
 import id_company from "./id/company.json";
+import id_forms from "./id/forms.json";
 import id_home from "./id/home.json";
 import id_legal from "./id/legal.json";
 import id_library from "./id/library.json";
@@ -159,6 +170,7 @@ import it_app from "./it/app.json";
 import it_artist from "./it/artist.json";
 import it_charts from "./it/charts.json";
 import it_company from "./it/company.json";
+import it_forms from "./it/forms.json";
 import it_home from "./it/home.json";
 import it_legal from "./it/legal.json";
 import it_library from "./it/library.json";
@@ -173,6 +185,7 @@ import ja_app from "./ja/app.json";
 import ja_artist from "./ja/artist.json";
 import ja_charts from "./ja/charts.json";
 import ja_company from "./ja/company.json";
+import ja_forms from "./ja/forms.json";
 import ja_home from "./ja/home.json";
 import ja_legal from "./ja/legal.json";
 import ja_library from "./ja/library.json";
@@ -187,6 +200,7 @@ import ko_app from "./ko/app.json";
 import ko_artist from "./ko/artist.json";
 import ko_charts from "./ko/charts.json";
 import ko_company from "./ko/company.json";
+import ko_forms from "./ko/forms.json";
 import ko_home from "./ko/home.json";
 import ko_legal from "./ko/legal.json";
 import ko_library from "./ko/library.json";
@@ -201,6 +215,7 @@ import nl_app from "./nl/app.json";
 import nl_artist from "./nl/artist.json";
 import nl_charts from "./nl/charts.json";
 import nl_company from "./nl/company.json";
+import nl_forms from "./nl/forms.json";
 import nl_home from "./nl/home.json";
 import nl_legal from "./nl/legal.json";
 import nl_library from "./nl/library.json";
@@ -215,6 +230,7 @@ import pl_app from "./pl/app.json";
 import pl_artist from "./pl/artist.json";
 import pl_charts from "./pl/charts.json";
 import pl_company from "./pl/company.json";
+import pl_forms from "./pl/forms.json";
 import pl_home from "./pl/home.json";
 import pl_legal from "./pl/legal.json";
 import pl_library from "./pl/library.json";
@@ -229,6 +245,7 @@ import pt_app from "./pt/app.json";
 import pt_artist from "./pt/artist.json";
 import pt_charts from "./pt/charts.json";
 import pt_company from "./pt/company.json";
+import pt_forms from "./pt/forms.json";
 import pt_home from "./pt/home.json";
 import pt_legal from "./pt/legal.json";
 import pt_library from "./pt/library.json";
@@ -243,6 +260,7 @@ import ptBr_app from "./pt-br/app.json";
 import ptBr_artist from "./pt-br/artist.json";
 import ptBr_charts from "./pt-br/charts.json";
 import ptBr_company from "./pt-br/company.json";
+import ptBr_forms from "./pt-br/forms.json";
 import ptBr_home from "./pt-br/home.json";
 import ptBr_legal from "./pt-br/legal.json";
 import ptBr_library from "./pt-br/library.json";
@@ -257,6 +275,7 @@ import ru_app from "./ru/app.json";
 import ru_artist from "./ru/artist.json";
 import ru_charts from "./ru/charts.json";
 import ru_company from "./ru/company.json";
+import ru_forms from "./ru/forms.json";
 import ru_home from "./ru/home.json";
 import ru_legal from "./ru/legal.json";
 import ru_library from "./ru/library.json";
@@ -271,6 +290,7 @@ import tr_app from "./tr/app.json";
 import tr_artist from "./tr/artist.json";
 import tr_charts from "./tr/charts.json";
 import tr_company from "./tr/company.json";
+import tr_forms from "./tr/forms.json";
 import tr_home from "./tr/home.json";
 import tr_legal from "./tr/legal.json";
 import tr_library from "./tr/library.json";
@@ -285,6 +305,7 @@ import zhCn_app from "./zh-cn/app.json";
 import zhCn_artist from "./zh-cn/artist.json";
 import zhCn_charts from "./zh-cn/charts.json";
 import zhCn_company from "./zh-cn/company.json";
+import zhCn_forms from "./zh-cn/forms.json";
 import zhCn_home from "./zh-cn/home.json";
 import zhCn_legal from "./zh-cn/legal.json";
 import zhCn_library from "./zh-cn/library.json";
@@ -299,6 +320,7 @@ import zhTw_app from "./zh-tw/app.json";
 import zhTw_artist from "./zh-tw/artist.json";
 import zhTw_charts from "./zh-tw/charts.json";
 import zhTw_company from "./zh-tw/company.json";
+import zhTw_forms from "./zh-tw/forms.json";
 import zhTw_home from "./zh-tw/home.json";
 import zhTw_legal from "./zh-tw/legal.json";
 import zhTw_library from "./zh-tw/library.json";
@@ -309,7 +331,7 @@ import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "legal", "library", "manifest", "privacy", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "artist", "charts", "company", "forms", "home", "legal", "library", "manifest", "privacy", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -327,6 +349,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: cs_artist,
     charts: cs_charts,
     company: cs_company,
+    forms: cs_forms,
     home: cs_home,
     legal: cs_legal,
     library: cs_library,
@@ -343,6 +366,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: de_artist,
     charts: de_charts,
     company: de_company,
+    forms: de_forms,
     home: de_home,
     legal: de_legal,
     library: de_library,
@@ -359,6 +383,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: el_artist,
     charts: el_charts,
     company: el_company,
+    forms: el_forms,
     home: el_home,
     legal: el_legal,
     library: el_library,
@@ -375,6 +400,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: en_artist,
     charts: en_charts,
     company: en_company,
+    forms: en_forms,
     home: en_home,
     legal: en_legal,
     library: en_library,
@@ -391,6 +417,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: es_artist,
     charts: es_charts,
     company: es_company,
+    forms: es_forms,
     home: es_home,
     legal: es_legal,
     library: es_library,
@@ -407,6 +434,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: esEs_artist,
     charts: esEs_charts,
     company: esEs_company,
+    forms: esEs_forms,
     home: esEs_home,
     legal: esEs_legal,
     library: esEs_library,
@@ -423,6 +451,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: esMx_artist,
     charts: esMx_charts,
     company: esMx_company,
+    forms: esMx_forms,
     home: esMx_home,
     legal: esMx_legal,
     library: esMx_library,
@@ -439,6 +468,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: fr_artist,
     charts: fr_charts,
     company: fr_company,
+    forms: fr_forms,
     home: fr_home,
     legal: fr_legal,
     library: fr_library,
@@ -455,6 +485,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: gb_artist,
     charts: gb_charts,
     company: gb_company,
+    forms: gb_forms,
     home: gb_home,
     legal: gb_legal,
     library: gb_library,
@@ -471,6 +502,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: hi_artist,
     charts: hi_charts,
     company: hi_company,
+    forms: hi_forms,
     home: hi_home,
     legal: hi_legal,
     library: hi_library,
@@ -487,6 +519,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: id_artist,
     charts: id_charts,
     company: id_company,
+    forms: id_forms,
     home: id_home,
     legal: id_legal,
     library: id_library,
@@ -503,6 +536,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: it_artist,
     charts: it_charts,
     company: it_company,
+    forms: it_forms,
     home: it_home,
     legal: it_legal,
     library: it_library,
@@ -519,6 +553,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: ja_artist,
     charts: ja_charts,
     company: ja_company,
+    forms: ja_forms,
     home: ja_home,
     legal: ja_legal,
     library: ja_library,
@@ -535,6 +570,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: ko_artist,
     charts: ko_charts,
     company: ko_company,
+    forms: ko_forms,
     home: ko_home,
     legal: ko_legal,
     library: ko_library,
@@ -551,6 +587,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: nl_artist,
     charts: nl_charts,
     company: nl_company,
+    forms: nl_forms,
     home: nl_home,
     legal: nl_legal,
     library: nl_library,
@@ -567,6 +604,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: pl_artist,
     charts: pl_charts,
     company: pl_company,
+    forms: pl_forms,
     home: pl_home,
     legal: pl_legal,
     library: pl_library,
@@ -583,6 +621,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: pt_artist,
     charts: pt_charts,
     company: pt_company,
+    forms: pt_forms,
     home: pt_home,
     legal: pt_legal,
     library: pt_library,
@@ -599,6 +638,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: ptBr_artist,
     charts: ptBr_charts,
     company: ptBr_company,
+    forms: ptBr_forms,
     home: ptBr_home,
     legal: ptBr_legal,
     library: ptBr_library,
@@ -615,6 +655,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: ru_artist,
     charts: ru_charts,
     company: ru_company,
+    forms: ru_forms,
     home: ru_home,
     legal: ru_legal,
     library: ru_library,
@@ -631,6 +672,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: tr_artist,
     charts: tr_charts,
     company: tr_company,
+    forms: tr_forms,
     home: tr_home,
     legal: tr_legal,
     library: tr_library,
@@ -647,6 +689,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: zhCn_artist,
     charts: zhCn_charts,
     company: zhCn_company,
+    forms: zhCn_forms,
     home: zhCn_home,
     legal: zhCn_legal,
     library: zhCn_library,
@@ -663,6 +706,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: zhTw_artist,
     charts: zhTw_charts,
     company: zhTw_company,
+    forms: zhTw_forms,
     home: zhTw_home,
     legal: zhTw_legal,
     library: zhTw_library,

@@ -10,6 +10,7 @@ import { registerContent } from "./routes/content";
 import { registerLibrary } from "./routes/library";
 import { registerPrivacy } from "./routes/privacy";
 import { registerSinks } from "./routes/sinks";
+import { registerSitePages } from "./routes/site-pages";
 import { registerWebProvider } from "./routes/web-provider";
 import { registerWebrec } from "./routes/webrec";
 
@@ -33,6 +34,7 @@ export function createOrigin() {
   registerWebProvider(origin);
   registerLibrary(origin);
   registerPrivacy(origin);
+  registerSitePages(origin);
 
   origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
   origin.onError((error) => {
