@@ -26,6 +26,8 @@ export const pageTypes = [
   "campaign",
   "share",
   "identify",
+  // Spec 001 §1 "a developer page about a recognition kit".
+  "developers",
   // Spec 000 §2 "Other screens: login (email entry, check-your-email, email-validation redirect,
   // wrong-device notice, data consent, sign-in deprecation notice)", and the local outbox.
   "login",
@@ -45,6 +47,9 @@ export const ampPageTypes = [
   "artist",
   "company",
   "terms",
+  "apps",
+  "careers",
+  "developers",
 ] as const satisfies readonly PageType[];
 
 export type AmpPageType = (typeof ampPageTypes)[number];
@@ -61,6 +66,8 @@ export type ChartType = (typeof chartTypes)[number];
 /** First path segments that name a page type other than their own word. */
 const pageTypeOfSegment: ReadonlyMap<string, PageType> = new Map<string, PageType>([
   ["charts", "chartsview"],
+  // Spec 001 §2 "radio spins: one page per genre": a chart too.
+  ["radio-spins", "chartsview"],
   ["validate-email", "login"],
   ["dev", "login"],
   ...chartTypes.map((chartType) => [chartType, "chartsview"] as const),

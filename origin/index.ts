@@ -5,7 +5,7 @@ import { cachePolicy, errorResponse } from "./http";
 import { registerAccount } from "./routes/account";
 import { registerAmapi } from "./routes/amapi";
 import { registerCatalogue } from "./routes/catalogue";
-import { registerCharts } from "./routes/charts";
+import { registerCharts, registerRadioCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
 import { registerLibrary } from "./routes/library";
 import { registerPrivacy } from "./routes/privacy";
@@ -25,6 +25,7 @@ export function createOrigin() {
 
   origin.get("/health", (c) => c.json({ ok: true }, 200, { "Cache-Control": cachePolicy.never }));
   registerCharts(origin);
+  registerRadioCharts(origin);
   registerContent(origin);
   registerAmapi(origin);
   registerCatalogue(origin);
