@@ -20,6 +20,13 @@ const allowIdentical = [
   "de:common:nav.charts",
   "de:common:footer.apps",
   "de:common:nav.apps",
+  "de:careers:team",
+  "it:careers:team",
+  "nl:careers:team",
+  "de:forms:optional",
+  "de:forms:verify.status",
+  "id:forms:verify.status",
+  "nl:forms:verify.status",
 ];
 
 const options = {
