@@ -80,12 +80,24 @@ export const verificationRequestSchema = v.object({
 });
 export type VerificationRequest = v.InferOutput<typeof verificationRequestSchema>;
 
-/** Field by field, the first thing wrong, for the form to show beside each field. */
+const fieldErrorKeys: ReadonlySet<string> = new Set<FieldError>([
+  "required",
+  "choose",
+  "tooLong",
+  "email",
+  "link",
+]);
+
+/**
+ * Field by field, the first thing wrong, for the form to show beside each field. A field left out
+ * altogether (valibot's own "Invalid key" message) is a required one.
+ */
 export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): Record<string, FieldError> {
   const errors: Record<string, FieldError> = {};
   for (const issue of issues) {
     const field = issue.path?.[0]?.key;
-    if (typeof field === "string" && !(field in errors)) errors[field] = issue.message as FieldError;
+    if (typeof field !== "string" || field in errors) continue;
+    errors[field] = fieldErrorKeys.has(issue.message) ? (issue.message as FieldError) : "required";
   }
   return errors;
 }
