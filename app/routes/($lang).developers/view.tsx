@@ -46,14 +46,14 @@ export function DevelopersView({
       <section aria-labelledby="developers-example">
         <h2 id="developers-example">{t("exampleTitle")}</h2>
         <p>{t("exampleText")}</p>
-        <pre className="code" tabIndex={0} aria-label={t("exampleTitle")}>
+        <pre className="code">
           <code>{page.exampleCommand}</code>
         </pre>
-        <pre className="code" tabIndex={0} aria-label="tools/developer-kit/example.ts">
+        <pre className="code">
           <code>{page.example}</code>
         </pre>
         <p>{t("cliText")}</p>
-        <pre className="code" tabIndex={0} aria-label={t("cliTitle")}>
+        <pre className="code">
           <code>{page.recognizeCommand}</code>
         </pre>
       </section>
