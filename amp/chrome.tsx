@@ -31,9 +31,6 @@ export function AmpChrome({ root, children }: { root: RootData; children: ReactN
               <a href={href("/search")} className="site-nav__search">
                 {t("common:nav.search")}
               </a>
-              <a href={href("/apps")} className="site-nav__apps">
-                {t("common:nav.apps")}
-              </a>
               <a href={href("/identify")}>{t("common:nav.identify")}</a>
             </nav>
           </div>

@@ -22,9 +22,6 @@ export function SiteHeader({ data }: { data: RootData }) {
           <NavLink to={href("/search")} className="site-nav__search">
             {t("nav.search")}
           </NavLink>
-          <NavLink to={href("/apps")} className="site-nav__apps">
-            {t("nav.apps")}
-          </NavLink>
           <NavLink to={href("/identify")}>{t("nav.identify")}</NavLink>
         </nav>
         <AccountArea account={data.account} pathPrefix={data.pathPrefix} />

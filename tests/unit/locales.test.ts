@@ -19,7 +19,6 @@ const allowIdentical = [
   "*:common:siteName",
   "de:common:nav.charts",
   "de:common:footer.apps",
-  "de:common:nav.apps",
   "de:careers:team",
   "it:careers:team",
   "nl:careers:team",
