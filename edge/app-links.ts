@@ -14,3 +14,9 @@ export const appLinks = {
 export function appDeepLink(path: string): string {
   return `${appLinks.scheme}:/${path.startsWith("/") ? path : `/${path}`}`;
 }
+
+/** The apps' store pages: where the apps page's badges and download prompts lead. */
+export const storeLinks = {
+  ios: `https://apps.apple.com/app/id${appLinks.iosAppStoreId}`,
+  android: `https://play.google.com/store/apps/details?id=${appLinks.androidPackage}`,
+} as const;

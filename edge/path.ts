@@ -28,6 +28,8 @@ export const pageTypes = [
   "identify",
   // Spec 002 §2: the streaming-service connect flow's callback and its test-mode authorization page.
   "applemusic",
+  // Spec 001 §1 "a developer page about a recognition kit".
+  "developers",
   // Spec 000 §2 "Other screens: login (email entry, check-your-email, email-validation redirect,
   // wrong-device notice, data consent, sign-in deprecation notice)", and the local outbox.
   "login",
@@ -46,6 +48,10 @@ export const ampPageTypes = [
   "chartsview",
   "artist",
   "company",
+  "terms",
+  "apps",
+  "careers",
+  "developers",
 ] as const satisfies readonly PageType[];
 
 export type AmpPageType = (typeof ampPageTypes)[number];
@@ -62,6 +68,8 @@ export type ChartType = (typeof chartTypes)[number];
 /** First path segments that name a page type other than their own word. */
 const pageTypeOfSegment: ReadonlyMap<string, PageType> = new Map<string, PageType>([
   ["charts", "chartsview"],
+  // Spec 001 §2 "radio spins: one page per genre": a chart too.
+  ["radio-spins", "chartsview"],
   ["validate-email", "login"],
   ["dev", "login"],
   ...chartTypes.map((chartType) => [chartType, "chartsview"] as const),

@@ -68,4 +68,8 @@ export const defaultAllowedPrefixes: readonly string[] = [
   "/services/partner/oauth/",
   // Spec 001 §7: the offers' campaign data, the one call the spec names outside /services.
   "/campaign/data/",
+  // The site's own pages (issue 24): survey answers, verification requests, open roles.
+  "/services/survey/",
+  "/services/verify/",
+  "/services/careers/",
 ];

@@ -2,336 +2,468 @@
 import cs_common from "./cs/common.json";
 import cs_account from "./cs/account.json";
 import cs_app from "./cs/app.json";
+import cs_apps from "./cs/apps.json";
 import cs_artist from "./cs/artist.json";
+import cs_careers from "./cs/careers.json";
 import cs_charts from "./cs/charts.json";
 import cs_company from "./cs/company.json";
 import cs_connect from "./cs/connect.json";
+import cs_developers from "./cs/developers.json";
+import cs_forms from "./cs/forms.json";
 import cs_home from "./cs/home.json";
+import cs_legal from "./cs/legal.json";
 import cs_library from "./cs/library.json";
 import cs_manifest from "./cs/manifest.json";
 import cs_offers from "./cs/offers.json";
 import cs_privacy from "./cs/privacy.json";
+import cs_radio from "./cs/radio.json";
 import cs_recognition from "./cs/recognition.json";
 import cs_search from "./cs/search.json";
 import cs_track from "./cs/track.json";
 import de_common from "./de/common.json";
 import de_account from "./de/account.json";
 import de_app from "./de/app.json";
+import de_apps from "./de/apps.json";
 import de_artist from "./de/artist.json";
+import de_careers from "./de/careers.json";
 import de_charts from "./de/charts.json";
 import de_company from "./de/company.json";
 import de_connect from "./de/connect.json";
+import de_developers from "./de/developers.json";
+import de_forms from "./de/forms.json";
 import de_home from "./de/home.json";
+import de_legal from "./de/legal.json";
 import de_library from "./de/library.json";
 import de_manifest from "./de/manifest.json";
 import de_offers from "./de/offers.json";
 import de_privacy from "./de/privacy.json";
+import de_radio from "./de/radio.json";
 import de_recognition from "./de/recognition.json";
 import de_search from "./de/search.json";
 import de_track from "./de/track.json";
 import el_common from "./el/common.json";
 import el_account from "./el/account.json";
 import el_app from "./el/app.json";
+import el_apps from "./el/apps.json";
 import el_artist from "./el/artist.json";
+import el_careers from "./el/careers.json";
 import el_charts from "./el/charts.json";
 import el_company from "./el/company.json";
 import el_connect from "./el/connect.json";
+import el_developers from "./el/developers.json";
+import el_forms from "./el/forms.json";
 import el_home from "./el/home.json";
+import el_legal from "./el/legal.json";
 import el_library from "./el/library.json";
 import el_manifest from "./el/manifest.json";
 import el_offers from "./el/offers.json";
 import el_privacy from "./el/privacy.json";
+import el_radio from "./el/radio.json";
 import el_recognition from "./el/recognition.json";
 import el_search from "./el/search.json";
 import el_track from "./el/track.json";
 import en_common from "./en/common.json";
 import en_account from "./en/account.json";
 import en_app from "./en/app.json";
+import en_apps from "./en/apps.json";
 import en_artist from "./en/artist.json";
+import en_careers from "./en/careers.json";
 import en_charts from "./en/charts.json";
 import en_company from "./en/company.json";
 import en_connect from "./en/connect.json";
+import en_developers from "./en/developers.json";
+import en_forms from "./en/forms.json";
 import en_home from "./en/home.json";
+import en_legal from "./en/legal.json";
 import en_library from "./en/library.json";
 import en_manifest from "./en/manifest.json";
 import en_offers from "./en/offers.json";
 import en_privacy from "./en/privacy.json";
+import en_radio from "./en/radio.json";
 import en_recognition from "./en/recognition.json";
 import en_search from "./en/search.json";
 import en_track from "./en/track.json";
 import es_common from "./es/common.json";
 import es_account from "./es/account.json";
 import es_app from "./es/app.json";
+import es_apps from "./es/apps.json";
 import es_artist from "./es/artist.json";
+import es_careers from "./es/careers.json";
 import es_charts from "./es/charts.json";
 import es_company from "./es/company.json";
 import es_connect from "./es/connect.json";
+import es_developers from "./es/developers.json";
+import es_forms from "./es/forms.json";
 import es_home from "./es/home.json";
+import es_legal from "./es/legal.json";
 import es_library from "./es/library.json";
 import es_manifest from "./es/manifest.json";
 import es_offers from "./es/offers.json";
 import es_privacy from "./es/privacy.json";
+import es_radio from "./es/radio.json";
 import es_recognition from "./es/recognition.json";
 import es_search from "./es/search.json";
 import es_track from "./es/track.json";
 import esEs_common from "./es-es/common.json";
 import esEs_account from "./es-es/account.json";
 import esEs_app from "./es-es/app.json";
+import esEs_apps from "./es-es/apps.json";
 import esEs_artist from "./es-es/artist.json";
+import esEs_careers from "./es-es/careers.json";
 import esEs_charts from "./es-es/charts.json";
 import esEs_company from "./es-es/company.json";
 import esEs_connect from "./es-es/connect.json";
+import esEs_developers from "./es-es/developers.json";
+import esEs_forms from "./es-es/forms.json";
 import esEs_home from "./es-es/home.json";
+import esEs_legal from "./es-es/legal.json";
 import esEs_library from "./es-es/library.json";
 import esEs_manifest from "./es-es/manifest.json";
 import esEs_offers from "./es-es/offers.json";
 import esEs_privacy from "./es-es/privacy.json";
+import esEs_radio from "./es-es/radio.json";
 import esEs_recognition from "./es-es/recognition.json";
 import esEs_search from "./es-es/search.json";
 import esEs_track from "./es-es/track.json";
 import esMx_common from "./es-mx/common.json";
 import esMx_account from "./es-mx/account.json";
 import esMx_app from "./es-mx/app.json";
+import esMx_apps from "./es-mx/apps.json";
 import esMx_artist from "./es-mx/artist.json";
+import esMx_careers from "./es-mx/careers.json";
 import esMx_charts from "./es-mx/charts.json";
 import esMx_company from "./es-mx/company.json";
 import esMx_connect from "./es-mx/connect.json";
+import esMx_developers from "./es-mx/developers.json";
+import esMx_forms from "./es-mx/forms.json";
 import esMx_home from "./es-mx/home.json";
+import esMx_legal from "./es-mx/legal.json";
 import esMx_library from "./es-mx/library.json";
 import esMx_manifest from "./es-mx/manifest.json";
 import esMx_offers from "./es-mx/offers.json";
 import esMx_privacy from "./es-mx/privacy.json";
+import esMx_radio from "./es-mx/radio.json";
 import esMx_recognition from "./es-mx/recognition.json";
 import esMx_search from "./es-mx/search.json";
 import esMx_track from "./es-mx/track.json";
 import fr_common from "./fr/common.json";
 import fr_account from "./fr/account.json";
 import fr_app from "./fr/app.json";
+import fr_apps from "./fr/apps.json";
 import fr_artist from "./fr/artist.json";
+import fr_careers from "./fr/careers.json";
 import fr_charts from "./fr/charts.json";
 import fr_company from "./fr/company.json";
 import fr_connect from "./fr/connect.json";
+import fr_developers from "./fr/developers.json";
+import fr_forms from "./fr/forms.json";
 import fr_home from "./fr/home.json";
+import fr_legal from "./fr/legal.json";
 import fr_library from "./fr/library.json";
 import fr_manifest from "./fr/manifest.json";
 import fr_offers from "./fr/offers.json";
 import fr_privacy from "./fr/privacy.json";
+import fr_radio from "./fr/radio.json";
 import fr_recognition from "./fr/recognition.json";
 import fr_search from "./fr/search.json";
 import fr_track from "./fr/track.json";
 import gb_common from "./gb/common.json";
 import gb_account from "./gb/account.json";
 import gb_app from "./gb/app.json";
+import gb_apps from "./gb/apps.json";
 import gb_artist from "./gb/artist.json";
+import gb_careers from "./gb/careers.json";
 import gb_charts from "./gb/charts.json";
 import gb_company from "./gb/company.json";
 import gb_connect from "./gb/connect.json";
+import gb_developers from "./gb/developers.json";
+import gb_forms from "./gb/forms.json";
 import gb_home from "./gb/home.json";
+import gb_legal from "./gb/legal.json";
 import gb_library from "./gb/library.json";
 import gb_manifest from "./gb/manifest.json";
 import gb_offers from "./gb/offers.json";
 import gb_privacy from "./gb/privacy.json";
+import gb_radio from "./gb/radio.json";
 import gb_recognition from "./gb/recognition.json";
 import gb_search from "./gb/search.json";
 import gb_track from "./gb/track.json";
 import hi_common from "./hi/common.json";
 import hi_account from "./hi/account.json";
 import hi_app from "./hi/app.json";
+import hi_apps from "./hi/apps.json";
 import hi_artist from "./hi/artist.json";
+import hi_careers from "./hi/careers.json";
 import hi_charts from "./hi/charts.json";
 import hi_company from "./hi/company.json";
 import hi_connect from "./hi/connect.json";
+import hi_developers from "./hi/developers.json";
+import hi_forms from "./hi/forms.json";
 import hi_home from "./hi/home.json";
+import hi_legal from "./hi/legal.json";
 import hi_library from "./hi/library.json";
 import hi_manifest from "./hi/manifest.json";
 import hi_offers from "./hi/offers.json";
 import hi_privacy from "./hi/privacy.json";
+import hi_radio from "./hi/radio.json";
 import hi_recognition from "./hi/recognition.json";
 import hi_search from "./hi/search.json";
 import hi_track from "./hi/track.json";
 import id_common from "./id/common.json";
 import id_account from "./id/account.json";
 import id_app from "./id/app.json";
+import id_apps from "./id/apps.json";
 import id_artist from "./id/artist.json";
+import id_careers from "./id/careers.json";
 import id_charts from "./id/charts.json";
 import id_company from "./id/company.json";
 import id_connect from "./id/connect.json";
+import id_developers from "./id/developers.json";
+import id_forms from "./id/forms.json";
 import id_home from "./id/home.json";
+import id_legal from "./id/legal.json";
 import id_library from "./id/library.json";
 import id_manifest from "./id/manifest.json";
 import id_offers from "./id/offers.json";
 import id_privacy from "./id/privacy.json";
+import id_radio from "./id/radio.json";
 import id_recognition from "./id/recognition.json";
 import id_search from "./id/search.json";
 import id_track from "./id/track.json";
 import it_common from "./it/common.json";
 import it_account from "./it/account.json";
 import it_app from "./it/app.json";
+import it_apps from "./it/apps.json";
 import it_artist from "./it/artist.json";
+import it_careers from "./it/careers.json";
 import it_charts from "./it/charts.json";
 import it_company from "./it/company.json";
 import it_connect from "./it/connect.json";
+import it_developers from "./it/developers.json";
+import it_forms from "./it/forms.json";
 import it_home from "./it/home.json";
+import it_legal from "./it/legal.json";
 import it_library from "./it/library.json";
 import it_manifest from "./it/manifest.json";
 import it_offers from "./it/offers.json";
 import it_privacy from "./it/privacy.json";
+import it_radio from "./it/radio.json";
 import it_recognition from "./it/recognition.json";
 import it_search from "./it/search.json";
 import it_track from "./it/track.json";
 import ja_common from "./ja/common.json";
 import ja_account from "./ja/account.json";
 import ja_app from "./ja/app.json";
+import ja_apps from "./ja/apps.json";
 import ja_artist from "./ja/artist.json";
+import ja_careers from "./ja/careers.json";
 import ja_charts from "./ja/charts.json";
 import ja_company from "./ja/company.json";
 import ja_connect from "./ja/connect.json";
+import ja_developers from "./ja/developers.json";
+import ja_forms from "./ja/forms.json";
 import ja_home from "./ja/home.json";
+import ja_legal from "./ja/legal.json";
 import ja_library from "./ja/library.json";
 import ja_manifest from "./ja/manifest.json";
 import ja_offers from "./ja/offers.json";
 import ja_privacy from "./ja/privacy.json";
+import ja_radio from "./ja/radio.json";
 import ja_recognition from "./ja/recognition.json";
 import ja_search from "./ja/search.json";
 import ja_track from "./ja/track.json";
 import ko_common from "./ko/common.json";
 import ko_account from "./ko/account.json";
 import ko_app from "./ko/app.json";
+import ko_apps from "./ko/apps.json";
 import ko_artist from "./ko/artist.json";
+import ko_careers from "./ko/careers.json";
 import ko_charts from "./ko/charts.json";
 import ko_company from "./ko/company.json";
 import ko_connect from "./ko/connect.json";
+import ko_developers from "./ko/developers.json";
+import ko_forms from "./ko/forms.json";
 import ko_home from "./ko/home.json";
+import ko_legal from "./ko/legal.json";
 import ko_library from "./ko/library.json";
 import ko_manifest from "./ko/manifest.json";
 import ko_offers from "./ko/offers.json";
 import ko_privacy from "./ko/privacy.json";
+import ko_radio from "./ko/radio.json";
 import ko_recognition from "./ko/recognition.json";
 import ko_search from "./ko/search.json";
 import ko_track from "./ko/track.json";
 import nl_common from "./nl/common.json";
 import nl_account from "./nl/account.json";
 import nl_app from "./nl/app.json";
+import nl_apps from "./nl/apps.json";
 import nl_artist from "./nl/artist.json";
+import nl_careers from "./nl/careers.json";
 import nl_charts from "./nl/charts.json";
 import nl_company from "./nl/company.json";
 import nl_connect from "./nl/connect.json";
+import nl_developers from "./nl/developers.json";
+import nl_forms from "./nl/forms.json";
 import nl_home from "./nl/home.json";
+import nl_legal from "./nl/legal.json";
 import nl_library from "./nl/library.json";
 import nl_manifest from "./nl/manifest.json";
 import nl_offers from "./nl/offers.json";
 import nl_privacy from "./nl/privacy.json";
+import nl_radio from "./nl/radio.json";
 import nl_recognition from "./nl/recognition.json";
 import nl_search from "./nl/search.json";
 import nl_track from "./nl/track.json";
 import pl_common from "./pl/common.json";
 import pl_account from "./pl/account.json";
 import pl_app from "./pl/app.json";
+import pl_apps from "./pl/apps.json";
 import pl_artist from "./pl/artist.json";
+import pl_careers from "./pl/careers.json";
 import pl_charts from "./pl/charts.json";
 import pl_company from "./pl/company.json";
 import pl_connect from "./pl/connect.json";
+import pl_developers from "./pl/developers.json";
+import pl_forms from "./pl/forms.json";
 import pl_home from "./pl/home.json";
+import pl_legal from "./pl/legal.json";
 import pl_library from "./pl/library.json";
 import pl_manifest from "./pl/manifest.json";
 import pl_offers from "./pl/offers.json";
 import pl_privacy from "./pl/privacy.json";
+import pl_radio from "./pl/radio.json";
 import pl_recognition from "./pl/recognition.json";
 import pl_search from "./pl/search.json";
 import pl_track from "./pl/track.json";
 import pt_common from "./pt/common.json";
 import pt_account from "./pt/account.json";
 import pt_app from "./pt/app.json";
+import pt_apps from "./pt/apps.json";
 import pt_artist from "./pt/artist.json";
+import pt_careers from "./pt/careers.json";
 import pt_charts from "./pt/charts.json";
 import pt_company from "./pt/company.json";
 import pt_connect from "./pt/connect.json";
+import pt_developers from "./pt/developers.json";
+import pt_forms from "./pt/forms.json";
 import pt_home from "./pt/home.json";
+import pt_legal from "./pt/legal.json";
 import pt_library from "./pt/library.json";
 import pt_manifest from "./pt/manifest.json";
 import pt_offers from "./pt/offers.json";
 import pt_privacy from "./pt/privacy.json";
+import pt_radio from "./pt/radio.json";
 import pt_recognition from "./pt/recognition.json";
 import pt_search from "./pt/search.json";
 import pt_track from "./pt/track.json";
 import ptBr_common from "./pt-br/common.json";
 import ptBr_account from "./pt-br/account.json";
 import ptBr_app from "./pt-br/app.json";
+import ptBr_apps from "./pt-br/apps.json";
 import ptBr_artist from "./pt-br/artist.json";
+import ptBr_careers from "./pt-br/careers.json";
 import ptBr_charts from "./pt-br/charts.json";
 import ptBr_company from "./pt-br/company.json";
 import ptBr_connect from "./pt-br/connect.json";
+import ptBr_developers from "./pt-br/developers.json";
+import ptBr_forms from "./pt-br/forms.json";
 import ptBr_home from "./pt-br/home.json";
+import ptBr_legal from "./pt-br/legal.json";
 import ptBr_library from "./pt-br/library.json";
 import ptBr_manifest from "./pt-br/manifest.json";
 import ptBr_offers from "./pt-br/offers.json";
 import ptBr_privacy from "./pt-br/privacy.json";
+import ptBr_radio from "./pt-br/radio.json";
 import ptBr_recognition from "./pt-br/recognition.json";
 import ptBr_search from "./pt-br/search.json";
 import ptBr_track from "./pt-br/track.json";
 import ru_common from "./ru/common.json";
 import ru_account from "./ru/account.json";
 import ru_app from "./ru/app.json";
+import ru_apps from "./ru/apps.json";
 import ru_artist from "./ru/artist.json";
+import ru_careers from "./ru/careers.json";
 import ru_charts from "./ru/charts.json";
 import ru_company from "./ru/company.json";
 import ru_connect from "./ru/connect.json";
+import ru_developers from "./ru/developers.json";
+import ru_forms from "./ru/forms.json";
 import ru_home from "./ru/home.json";
+import ru_legal from "./ru/legal.json";
 import ru_library from "./ru/library.json";
 import ru_manifest from "./ru/manifest.json";
 import ru_offers from "./ru/offers.json";
 import ru_privacy from "./ru/privacy.json";
+import ru_radio from "./ru/radio.json";
 import ru_recognition from "./ru/recognition.json";
 import ru_search from "./ru/search.json";
 import ru_track from "./ru/track.json";
 import tr_common from "./tr/common.json";
 import tr_account from "./tr/account.json";
 import tr_app from "./tr/app.json";
+import tr_apps from "./tr/apps.json";
 import tr_artist from "./tr/artist.json";
+import tr_careers from "./tr/careers.json";
 import tr_charts from "./tr/charts.json";
 import tr_company from "./tr/company.json";
 import tr_connect from "./tr/connect.json";
+import tr_developers from "./tr/developers.json";
+import tr_forms from "./tr/forms.json";
 import tr_home from "./tr/home.json";
+import tr_legal from "./tr/legal.json";
 import tr_library from "./tr/library.json";
 import tr_manifest from "./tr/manifest.json";
 import tr_offers from "./tr/offers.json";
 import tr_privacy from "./tr/privacy.json";
+import tr_radio from "./tr/radio.json";
 import tr_recognition from "./tr/recognition.json";
 import tr_search from "./tr/search.json";
 import tr_track from "./tr/track.json";
 import zhCn_common from "./zh-cn/common.json";
 import zhCn_account from "./zh-cn/account.json";
 import zhCn_app from "./zh-cn/app.json";
+import zhCn_apps from "./zh-cn/apps.json";
 import zhCn_artist from "./zh-cn/artist.json";
+import zhCn_careers from "./zh-cn/careers.json";
 import zhCn_charts from "./zh-cn/charts.json";
 import zhCn_company from "./zh-cn/company.json";
 import zhCn_connect from "./zh-cn/connect.json";
+import zhCn_developers from "./zh-cn/developers.json";
+import zhCn_forms from "./zh-cn/forms.json";
 import zhCn_home from "./zh-cn/home.json";
+import zhCn_legal from "./zh-cn/legal.json";
 import zhCn_library from "./zh-cn/library.json";
 import zhCn_manifest from "./zh-cn/manifest.json";
 import zhCn_offers from "./zh-cn/offers.json";
 import zhCn_privacy from "./zh-cn/privacy.json";
+import zhCn_radio from "./zh-cn/radio.json";
 import zhCn_recognition from "./zh-cn/recognition.json";
 import zhCn_search from "./zh-cn/search.json";
 import zhCn_track from "./zh-cn/track.json";
 import zhTw_common from "./zh-tw/common.json";
 import zhTw_account from "./zh-tw/account.json";
 import zhTw_app from "./zh-tw/app.json";
+import zhTw_apps from "./zh-tw/apps.json";
 import zhTw_artist from "./zh-tw/artist.json";
+import zhTw_careers from "./zh-tw/careers.json";
 import zhTw_charts from "./zh-tw/charts.json";
 import zhTw_company from "./zh-tw/company.json";
 import zhTw_connect from "./zh-tw/connect.json";
+import zhTw_developers from "./zh-tw/developers.json";
+import zhTw_forms from "./zh-tw/forms.json";
 import zhTw_home from "./zh-tw/home.json";
+import zhTw_legal from "./zh-tw/legal.json";
 import zhTw_library from "./zh-tw/library.json";
 import zhTw_manifest from "./zh-tw/manifest.json";
 import zhTw_offers from "./zh-tw/offers.json";
 import zhTw_privacy from "./zh-tw/privacy.json";
+import zhTw_radio from "./zh-tw/radio.json";
 import zhTw_recognition from "./zh-tw/recognition.json";
 import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "artist", "charts", "company", "connect", "home", "library", "manifest", "offers", "privacy", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "apps", "artist", "careers", "charts", "company", "connect", "developers", "forms", "home", "legal", "library", "manifest", "offers", "privacy", "radio", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -346,15 +478,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: cs_common,
     account: cs_account,
     app: cs_app,
+    apps: cs_apps,
     artist: cs_artist,
+    careers: cs_careers,
     charts: cs_charts,
     company: cs_company,
     connect: cs_connect,
+    developers: cs_developers,
+    forms: cs_forms,
     home: cs_home,
+    legal: cs_legal,
     library: cs_library,
     manifest: cs_manifest,
     offers: cs_offers,
     privacy: cs_privacy,
+    radio: cs_radio,
     recognition: cs_recognition,
     search: cs_search,
     track: cs_track,
@@ -363,15 +501,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: de_common,
     account: de_account,
     app: de_app,
+    apps: de_apps,
     artist: de_artist,
+    careers: de_careers,
     charts: de_charts,
     company: de_company,
     connect: de_connect,
+    developers: de_developers,
+    forms: de_forms,
     home: de_home,
+    legal: de_legal,
     library: de_library,
     manifest: de_manifest,
     offers: de_offers,
     privacy: de_privacy,
+    radio: de_radio,
     recognition: de_recognition,
     search: de_search,
     track: de_track,
@@ -380,15 +524,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: el_common,
     account: el_account,
     app: el_app,
+    apps: el_apps,
     artist: el_artist,
+    careers: el_careers,
     charts: el_charts,
     company: el_company,
     connect: el_connect,
+    developers: el_developers,
+    forms: el_forms,
     home: el_home,
+    legal: el_legal,
     library: el_library,
     manifest: el_manifest,
     offers: el_offers,
     privacy: el_privacy,
+    radio: el_radio,
     recognition: el_recognition,
     search: el_search,
     track: el_track,
@@ -397,15 +547,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: en_common,
     account: en_account,
     app: en_app,
+    apps: en_apps,
     artist: en_artist,
+    careers: en_careers,
     charts: en_charts,
     company: en_company,
     connect: en_connect,
+    developers: en_developers,
+    forms: en_forms,
     home: en_home,
+    legal: en_legal,
     library: en_library,
     manifest: en_manifest,
     offers: en_offers,
     privacy: en_privacy,
+    radio: en_radio,
     recognition: en_recognition,
     search: en_search,
     track: en_track,
@@ -414,15 +570,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: es_common,
     account: es_account,
     app: es_app,
+    apps: es_apps,
     artist: es_artist,
+    careers: es_careers,
     charts: es_charts,
     company: es_company,
     connect: es_connect,
+    developers: es_developers,
+    forms: es_forms,
     home: es_home,
+    legal: es_legal,
     library: es_library,
     manifest: es_manifest,
     offers: es_offers,
     privacy: es_privacy,
+    radio: es_radio,
     recognition: es_recognition,
     search: es_search,
     track: es_track,
@@ -431,15 +593,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: esEs_common,
     account: esEs_account,
     app: esEs_app,
+    apps: esEs_apps,
     artist: esEs_artist,
+    careers: esEs_careers,
     charts: esEs_charts,
     company: esEs_company,
     connect: esEs_connect,
+    developers: esEs_developers,
+    forms: esEs_forms,
     home: esEs_home,
+    legal: esEs_legal,
     library: esEs_library,
     manifest: esEs_manifest,
     offers: esEs_offers,
     privacy: esEs_privacy,
+    radio: esEs_radio,
     recognition: esEs_recognition,
     search: esEs_search,
     track: esEs_track,
@@ -448,15 +616,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: esMx_common,
     account: esMx_account,
     app: esMx_app,
+    apps: esMx_apps,
     artist: esMx_artist,
+    careers: esMx_careers,
     charts: esMx_charts,
     company: esMx_company,
     connect: esMx_connect,
+    developers: esMx_developers,
+    forms: esMx_forms,
     home: esMx_home,
+    legal: esMx_legal,
     library: esMx_library,
     manifest: esMx_manifest,
     offers: esMx_offers,
     privacy: esMx_privacy,
+    radio: esMx_radio,
     recognition: esMx_recognition,
     search: esMx_search,
     track: esMx_track,
@@ -465,15 +639,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: fr_common,
     account: fr_account,
     app: fr_app,
+    apps: fr_apps,
     artist: fr_artist,
+    careers: fr_careers,
     charts: fr_charts,
     company: fr_company,
     connect: fr_connect,
+    developers: fr_developers,
+    forms: fr_forms,
     home: fr_home,
+    legal: fr_legal,
     library: fr_library,
     manifest: fr_manifest,
     offers: fr_offers,
     privacy: fr_privacy,
+    radio: fr_radio,
     recognition: fr_recognition,
     search: fr_search,
     track: fr_track,
@@ -482,15 +662,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: gb_common,
     account: gb_account,
     app: gb_app,
+    apps: gb_apps,
     artist: gb_artist,
+    careers: gb_careers,
     charts: gb_charts,
     company: gb_company,
     connect: gb_connect,
+    developers: gb_developers,
+    forms: gb_forms,
     home: gb_home,
+    legal: gb_legal,
     library: gb_library,
     manifest: gb_manifest,
     offers: gb_offers,
     privacy: gb_privacy,
+    radio: gb_radio,
     recognition: gb_recognition,
     search: gb_search,
     track: gb_track,
@@ -499,15 +685,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: hi_common,
     account: hi_account,
     app: hi_app,
+    apps: hi_apps,
     artist: hi_artist,
+    careers: hi_careers,
     charts: hi_charts,
     company: hi_company,
     connect: hi_connect,
+    developers: hi_developers,
+    forms: hi_forms,
     home: hi_home,
+    legal: hi_legal,
     library: hi_library,
     manifest: hi_manifest,
     offers: hi_offers,
     privacy: hi_privacy,
+    radio: hi_radio,
     recognition: hi_recognition,
     search: hi_search,
     track: hi_track,
@@ -516,15 +708,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: id_common,
     account: id_account,
     app: id_app,
+    apps: id_apps,
     artist: id_artist,
+    careers: id_careers,
     charts: id_charts,
     company: id_company,
     connect: id_connect,
+    developers: id_developers,
+    forms: id_forms,
     home: id_home,
+    legal: id_legal,
     library: id_library,
     manifest: id_manifest,
     offers: id_offers,
     privacy: id_privacy,
+    radio: id_radio,
     recognition: id_recognition,
     search: id_search,
     track: id_track,
@@ -533,15 +731,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: it_common,
     account: it_account,
     app: it_app,
+    apps: it_apps,
     artist: it_artist,
+    careers: it_careers,
     charts: it_charts,
     company: it_company,
     connect: it_connect,
+    developers: it_developers,
+    forms: it_forms,
     home: it_home,
+    legal: it_legal,
     library: it_library,
     manifest: it_manifest,
     offers: it_offers,
     privacy: it_privacy,
+    radio: it_radio,
     recognition: it_recognition,
     search: it_search,
     track: it_track,
@@ -550,15 +754,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: ja_common,
     account: ja_account,
     app: ja_app,
+    apps: ja_apps,
     artist: ja_artist,
+    careers: ja_careers,
     charts: ja_charts,
     company: ja_company,
     connect: ja_connect,
+    developers: ja_developers,
+    forms: ja_forms,
     home: ja_home,
+    legal: ja_legal,
     library: ja_library,
     manifest: ja_manifest,
     offers: ja_offers,
     privacy: ja_privacy,
+    radio: ja_radio,
     recognition: ja_recognition,
     search: ja_search,
     track: ja_track,
@@ -567,15 +777,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: ko_common,
     account: ko_account,
     app: ko_app,
+    apps: ko_apps,
     artist: ko_artist,
+    careers: ko_careers,
     charts: ko_charts,
     company: ko_company,
     connect: ko_connect,
+    developers: ko_developers,
+    forms: ko_forms,
     home: ko_home,
+    legal: ko_legal,
     library: ko_library,
     manifest: ko_manifest,
     offers: ko_offers,
     privacy: ko_privacy,
+    radio: ko_radio,
     recognition: ko_recognition,
     search: ko_search,
     track: ko_track,
@@ -584,15 +800,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: nl_common,
     account: nl_account,
     app: nl_app,
+    apps: nl_apps,
     artist: nl_artist,
+    careers: nl_careers,
     charts: nl_charts,
     company: nl_company,
     connect: nl_connect,
+    developers: nl_developers,
+    forms: nl_forms,
     home: nl_home,
+    legal: nl_legal,
     library: nl_library,
     manifest: nl_manifest,
     offers: nl_offers,
     privacy: nl_privacy,
+    radio: nl_radio,
     recognition: nl_recognition,
     search: nl_search,
     track: nl_track,
@@ -601,15 +823,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: pl_common,
     account: pl_account,
     app: pl_app,
+    apps: pl_apps,
     artist: pl_artist,
+    careers: pl_careers,
     charts: pl_charts,
     company: pl_company,
     connect: pl_connect,
+    developers: pl_developers,
+    forms: pl_forms,
     home: pl_home,
+    legal: pl_legal,
     library: pl_library,
     manifest: pl_manifest,
     offers: pl_offers,
     privacy: pl_privacy,
+    radio: pl_radio,
     recognition: pl_recognition,
     search: pl_search,
     track: pl_track,
@@ -618,15 +846,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: pt_common,
     account: pt_account,
     app: pt_app,
+    apps: pt_apps,
     artist: pt_artist,
+    careers: pt_careers,
     charts: pt_charts,
     company: pt_company,
     connect: pt_connect,
+    developers: pt_developers,
+    forms: pt_forms,
     home: pt_home,
+    legal: pt_legal,
     library: pt_library,
     manifest: pt_manifest,
     offers: pt_offers,
     privacy: pt_privacy,
+    radio: pt_radio,
     recognition: pt_recognition,
     search: pt_search,
     track: pt_track,
@@ -635,15 +869,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: ptBr_common,
     account: ptBr_account,
     app: ptBr_app,
+    apps: ptBr_apps,
     artist: ptBr_artist,
+    careers: ptBr_careers,
     charts: ptBr_charts,
     company: ptBr_company,
     connect: ptBr_connect,
+    developers: ptBr_developers,
+    forms: ptBr_forms,
     home: ptBr_home,
+    legal: ptBr_legal,
     library: ptBr_library,
     manifest: ptBr_manifest,
     offers: ptBr_offers,
     privacy: ptBr_privacy,
+    radio: ptBr_radio,
     recognition: ptBr_recognition,
     search: ptBr_search,
     track: ptBr_track,
@@ -652,15 +892,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: ru_common,
     account: ru_account,
     app: ru_app,
+    apps: ru_apps,
     artist: ru_artist,
+    careers: ru_careers,
     charts: ru_charts,
     company: ru_company,
     connect: ru_connect,
+    developers: ru_developers,
+    forms: ru_forms,
     home: ru_home,
+    legal: ru_legal,
     library: ru_library,
     manifest: ru_manifest,
     offers: ru_offers,
     privacy: ru_privacy,
+    radio: ru_radio,
     recognition: ru_recognition,
     search: ru_search,
     track: ru_track,
@@ -669,15 +915,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: tr_common,
     account: tr_account,
     app: tr_app,
+    apps: tr_apps,
     artist: tr_artist,
+    careers: tr_careers,
     charts: tr_charts,
     company: tr_company,
     connect: tr_connect,
+    developers: tr_developers,
+    forms: tr_forms,
     home: tr_home,
+    legal: tr_legal,
     library: tr_library,
     manifest: tr_manifest,
     offers: tr_offers,
     privacy: tr_privacy,
+    radio: tr_radio,
     recognition: tr_recognition,
     search: tr_search,
     track: tr_track,
@@ -686,15 +938,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: zhCn_common,
     account: zhCn_account,
     app: zhCn_app,
+    apps: zhCn_apps,
     artist: zhCn_artist,
+    careers: zhCn_careers,
     charts: zhCn_charts,
     company: zhCn_company,
     connect: zhCn_connect,
+    developers: zhCn_developers,
+    forms: zhCn_forms,
     home: zhCn_home,
+    legal: zhCn_legal,
     library: zhCn_library,
     manifest: zhCn_manifest,
     offers: zhCn_offers,
     privacy: zhCn_privacy,
+    radio: zhCn_radio,
     recognition: zhCn_recognition,
     search: zhCn_search,
     track: zhCn_track,
@@ -703,15 +961,21 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     common: zhTw_common,
     account: zhTw_account,
     app: zhTw_app,
+    apps: zhTw_apps,
     artist: zhTw_artist,
+    careers: zhTw_careers,
     charts: zhTw_charts,
     company: zhTw_company,
     connect: zhTw_connect,
+    developers: zhTw_developers,
+    forms: zhTw_forms,
     home: zhTw_home,
+    legal: zhTw_legal,
     library: zhTw_library,
     manifest: zhTw_manifest,
     offers: zhTw_offers,
     privacy: zhTw_privacy,
+    radio: zhTw_radio,
     recognition: zhTw_recognition,
     search: zhTw_search,
     track: zhTw_track,

@@ -92,6 +92,15 @@ export function cityScore(countryTotal: number, trackKey: number, cityId: number
   return Math.round(countryTotal * (0.6 + 0.8 * unitHash(`city:${cityId}:${trackKey}`)));
 }
 
+/**
+ * Radio airplay (spec 001 §1 "radio airplay charts per genre"): a week's plays of a track on the
+ * radio, from its world-wide tags reweighted by a genre-seeded hash, so radio and tags agree on
+ * the big songs and differ on the rest, the same on every run.
+ */
+export function radioSpins(worldTotal: number, trackKey: number, genreId: string): number {
+  return Math.round(worldTotal * (0.3 + 1.4 * unitHash(`radio:${genreId}:${trackKey}`)));
+}
+
 /** Discovery ranks by momentum: the share of a track's tags that are recent. */
 export function discoveryScore(total: number, recent: number): number {
   return total > 0 ? Math.round((recent / total) * 1_000_000) : 0;

@@ -5,13 +5,14 @@ import { cachePolicy, errorResponse } from "./http";
 import { registerAccount } from "./routes/account";
 import { registerAmapi } from "./routes/amapi";
 import { registerCatalogue } from "./routes/catalogue";
-import { registerCharts } from "./routes/charts";
+import { registerCharts, registerRadioCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
 import { registerLibrary } from "./routes/library";
 import { registerCampaignData, registerOffers } from "./routes/offers";
 import { registerPrivacy } from "./routes/privacy";
 import { registerSinks } from "./routes/sinks";
 import { registerStreaming } from "./routes/streaming";
+import { registerSitePages } from "./routes/site-pages";
 import { registerWebProvider } from "./routes/web-provider";
 import { registerWebrec } from "./routes/webrec";
 
@@ -30,6 +31,7 @@ export function createOrigin() {
 
   origin.get("/health", (c) => c.json({ ok: true }, 200, { "Cache-Control": cachePolicy.never }));
   registerCharts(origin);
+  registerRadioCharts(origin);
   registerContent(origin);
   registerAmapi(origin);
   registerCatalogue(origin);
@@ -41,6 +43,7 @@ export function createOrigin() {
   registerPrivacy(origin);
   registerStreaming(origin);
   registerOffers(origin);
+  registerSitePages(origin);
 
   origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
   origin.onError((error) => {

@@ -1,18 +1,28 @@
 import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 
-/** The footer's links to the site's own pages about itself (only those that exist). */
+/** The site's own pages about itself, in the footer of every page (React and AMP). */
+const footerPages = [
+  ["company", "/company"],
+  ["careers", "/careers"],
+  ["apps", "/apps"],
+  ["developers", "/developers"],
+  ["verify", "/verify"],
+  ["survey", "/survey"],
+  ["terms", "/terms"],
+  ["privacy", "/privacy"],
+] as const;
+
 export function FooterLinks({ pathPrefix }: { pathPrefix: string }) {
   const { t } = useTranslation("common");
   const { Link } = usePrimitives();
   return (
     <ul className="site-footer__links">
-      <li>
-        <Link href={`${pathPrefix}/company`}>{t("footer.company")}</Link>
-      </li>
-      <li>
-        <Link href={`${pathPrefix}/privacy`}>{t("footer.privacy")}</Link>
-      </li>
+      {footerPages.map(([key, path]) => (
+        <li key={key}>
+          <Link href={`${pathPrefix}${path}`}>{t(`footer.${key}`)}</Link>
+        </li>
+      ))}
     </ul>
   );
 }

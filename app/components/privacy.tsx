@@ -3,7 +3,14 @@ import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 
 /** The privacy pages (spec 000 §2 page type privacy), in the order the navigation lists them. */
-export const privacyPages = ["landing", "download", "delete", "dataCategories", "transferNotice"] as const;
+export const privacyPages = [
+  "landing",
+  "policy",
+  "download",
+  "delete",
+  "dataCategories",
+  "transferNotice",
+] as const;
 export type PrivacyPage = (typeof privacyPages)[number];
 export type PrivacyHrefs = Readonly<Record<PrivacyPage, string>>;
 

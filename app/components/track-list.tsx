@@ -34,10 +34,13 @@ export function TrackList({
   ranked = true,
   label,
   rankLabels,
+  notes,
 }: {
   tracks: readonly TrackSummary[];
   ranked?: boolean;
   label: string;
+  /** A short note per row, after the artist (a radio chart's plays). */
+  notes?: readonly string[];
   /** Ranks as the page writes them (charts: in the locale's digits); default 1, 2, 3… */
   rankLabels?: readonly string[];
 }) {
@@ -57,6 +60,7 @@ export function TrackList({
               {track.artist}
               {track.isNewRelease ? <span className="badge">{t("newRelease")}</span> : null}
             </span>
+            {notes?.[index] ? <span className="track-row__note">{notes[index]}</span> : null}
           </span>
         </li>
       ))}

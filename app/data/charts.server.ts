@@ -7,6 +7,7 @@ import { csvContentType, toCsv } from "../../edge/csv";
 import { SiteError, statusOfError } from "../../edge/errors";
 import { isLanguageKey, type LanguageKey } from "../../edge/languages";
 import { type ChartType, chartTypes, localizedPath } from "../../edge/path";
+import { radioSpinsPath } from "../../edge/radio";
 import { playlistTracksDocumentSchema, type Song } from "../../edge/schemas/amapi";
 import {
   type ChartCountry,
@@ -567,6 +568,9 @@ export async function loadChartsLanding(context: Context, query: ChartPickerQuer
     },
     topInMyCountryHref: link(topInMyCountryPath),
     world,
+    radio: locations.global.genres
+      .filter((genre) => genre.count > 0)
+      .map((genre) => ({ name: genre.name, href: link(radioSpinsPath(genre.urlName)) })),
     country: country
       ? {
           name: countryName(country.id, edge.lang),

@@ -24,6 +24,7 @@ type Context = Pick<AppLoadContext, "edge" | "services">;
 export function privacyHrefs(lang: LanguageKey): PrivacyHrefs {
   return {
     landing: localizedPath(lang, "/privacy"),
+    policy: localizedPath(lang, "/privacy/policy"),
     download: localizedPath(lang, "/privacy/download"),
     delete: localizedPath(lang, "/privacy/delete"),
     dataCategories: localizedPath(lang, "/privacy/data-categories"),

@@ -1,9 +1,11 @@
 import type * as v from "valibot";
+import { type radioChartSchema, radioChartSize, weekOf } from "../../edge/radio";
 import type { chartLocationsSchema } from "../../edge/schemas/charts";
-import { listIds } from "../catalog-rules";
+import { listIds, radioSpins, rankEntries } from "../catalog-rules";
 import * as db from "../db";
 import type { OriginApp } from "../env";
-import { cachePolicy, json } from "../http";
+import { cachePolicy, json, notFound } from "../http";
+import { trackSummary } from "../shapes";
 
 export function registerCharts(origin: OriginApp) {
   /** Spec 001 §7 `/services/charts/locations`: countries and cities list, with genre lists. */
@@ -45,6 +47,39 @@ export function registerCharts(origin: OriginApp) {
         listid: listIds.world,
         genres: genreList(undefined),
       },
+    };
+    return json(c, body, cachePolicy.charts);
+  });
+}
+
+/** Spec 001 §1 radio airplay per genre: the genre's tracks by their week's spins (catalog-rules). */
+export function registerRadioCharts(origin: OriginApp) {
+  origin.get("/charts/radio/:genre", async (c) => {
+    const alias = c.req.param("genre").toLowerCase();
+    const genre = (await db.genres(c.env.DB)).find((g) => g.alias === alias);
+    if (!genre) throw notFound(`No genre ${alias}`);
+    const counts = (await db.tagCountsIn(c.env.DB, undefined)).filter((count) => count.genre_id === genre.id);
+    const ranked = rankEntries(
+      counts.map((count) => ({
+        trackKey: count.track_key,
+        score: radioSpins(count.total, count.track_key, genre.id),
+      })),
+    ).slice(0, radioChartSize);
+    const rows = new Map(
+      (
+        await db.tracksByKeys(
+          c.env.DB,
+          ranked.map((entry) => entry.trackKey),
+        )
+      ).map((row) => [row.key, row]),
+    );
+    const body: v.InferInput<typeof radioChartSchema> = {
+      genre: { id: genre.id, name: genre.name, urlName: genre.alias },
+      week: weekOf(new Date()),
+      entries: ranked.flatMap((entry) => {
+        const row = rows.get(entry.trackKey);
+        return row ? [{ spins: entry.score, track: trackSummary(row) }] : [];
+      }),
     };
     return json(c, body, cachePolicy.charts);
   });

@@ -44,6 +44,11 @@ beforeAll(async () => {
   paths.set("chart", chart);
   paths.set("chart with artists", `${chart}/artists`);
   paths.set("charts landing", "/charts");
+  paths.set("terms", "/terms");
+  paths.set("apps", "/apps");
+  paths.set("careers", "/careers");
+  paths.set("developers", "/developers");
+  paths.set("radio spins", "/radio-spins/soundtrack");
   await validateAmp("<!doctype html>"); // loads the validator once, before the timed tests
 }, 180_000);
 
@@ -53,7 +58,19 @@ afterAll(() => {
   writeFileSync("/tmp/amp-sizes.json", `${JSON.stringify(sizes, null, 2)}\n`);
 });
 
-const pageTypes = ["home", "track", "artist", "chart", "chart with artists", "charts landing"] as const;
+const pageTypes = [
+  "home",
+  "track",
+  "artist",
+  "chart",
+  "chart with artists",
+  "charts landing",
+  "terms",
+  "apps",
+  "careers",
+  "developers",
+  "radio spins",
+] as const;
 
 test.each(pageTypes.flatMap((page) => languages.map((lang) => [page, lang] as const)))(
   "the AMP %s page in '%s' passes the AMP validator with no errors",

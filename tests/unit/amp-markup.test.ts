@@ -183,6 +183,7 @@ function hostileLanding(): ChartsLanding {
     picker: { action: jsUrl, countries: [{ value: hostileText, label: hostileText }], country: hostileText },
     topInMyCountryHref: jsUrl,
     world: { name: hostileText, top200Href: jsUrl, genres: links },
+    radio: [{ name: hostileText, href: jsUrl }],
     country: {
       name: hostileText,
       top200Href: jsUrl,

@@ -22,6 +22,13 @@ const allowIdentical = [
   "*:connect:title",
   "de:common:nav.charts",
   "de:common:footer.apps",
+  "de:careers:team",
+  "it:careers:team",
+  "nl:careers:team",
+  "de:forms:optional",
+  "de:forms:verify.status",
+  "id:forms:verify.status",
+  "nl:forms:verify.status",
 ];
 
 const options = {

@@ -80,3 +80,21 @@ function GenreLinks({ genres, t }: { genres: Genres; t: Translate }) {
     </>
   );
 }
+
+/** Spec 001 §1 "radio airplay charts per genre": one page per genre. */
+export function RadioCharts({ radio, t }: { radio: ChartsLanding["radio"]; t: Translate }) {
+  const { Link } = usePrimitives();
+  if (radio.length === 0) return null;
+  return (
+    <section className="section" aria-labelledby="charts-radio">
+      <h2 id="charts-radio">{t("charts:landing.radioCharts")}</h2>
+      <ul className="chart-links">
+        {radio.map((genre) => (
+          <li key={genre.href}>
+            <Link href={genre.href}>{genre.name}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

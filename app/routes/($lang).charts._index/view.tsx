@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { CountryCharts, WorldCharts } from "~/components/charts/landing-sections";
+import { CountryCharts, RadioCharts, WorldCharts } from "~/components/charts/landing-sections";
 import { usePrimitives } from "~/components/primitives";
 import { TrackList } from "~/components/track-list";
 import type { ChartsLanding } from "~/data/charts.server";
@@ -29,6 +29,7 @@ export function LandingView({ page, picker }: { page: ChartsLanding; picker: Rea
           </p>
           {country ? <CountryCharts country={country} t={t} /> : null}
           <WorldCharts world={world} t={t} />
+          <RadioCharts radio={page.radio} t={t} />
         </div>
         <aside className="chart-layout__side" aria-labelledby="charts-preview">
           <h2 id="charts-preview">{page.preview.title}</h2>

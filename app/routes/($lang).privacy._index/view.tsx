@@ -7,6 +7,7 @@ export function PrivacyLandingView({ page }: { page: { hrefs: PrivacyHrefs; answ
   const { t } = useTranslation("privacy");
   const { Link } = usePrimitives();
   const actions = [
+    { key: "policy", text: t("landing.policyText") },
     { key: "download", text: t("landing.downloadText") },
     { key: "delete", text: t("landing.deleteText") },
     { key: "dataCategories", text: t("landing.dataCategoriesText") },

@@ -1,0 +1,52 @@
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import type { AmpView } from "~/amp-view";
+import { requestMeta } from "~/data/meta.server";
+import { requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { type PageMeta, pageMeta } from "~/meta";
+import { usePageStrings } from "~/strings";
+import pagesStyles from "~/styles/pages.css";
+import { storeLinks } from "../../../edge/app-links";
+import { localizedPath } from "../../../edge/path";
+import { platformOf } from "../../../edge/user-agent";
+import { AppsView } from "./view";
+
+// Spec 000 §1 "app download prompts", §2 page type `apps`: the store of the visitor's platform
+// first, both stores' badges as links, and the recognition button. AMP form too (one document for
+// every visitor there: both stores, in the fixed order).
+
+export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
+
+// The store shown first depends on the device.
+export const headers: HeadersFunction = () => ({ Vary: "User-Agent" });
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { lang } = context.edge;
+  const { t } = createI18n(lang, ["common", "apps"]);
+  const meta: PageMeta = {
+    ...requestMeta(context, request),
+    title: t("common:pageTitle.apps"),
+    description: t("apps:intro"),
+    type: "website",
+  };
+  const platform = context.edge.isAmp ? "web" : platformOf(request.headers.get("user-agent"));
+  const stores = platform === "android" ? (["android", "ios"] as const) : (["ios", "android"] as const);
+  const page = {
+    platform,
+    stores: stores.map((store) => ({ store, href: storeLinks[store] })),
+    identifyHref: localizedPath(lang, "/identify"),
+  };
+  return { page, meta, strings: pickResources(lang, ["apps"]).apps };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
+
+export const ampView: AmpView<typeof loader> = ({ data }) => <AppsView page={data.page} />;
+
+export default function Apps() {
+  const { page, strings } = useLoaderData<typeof loader>();
+  usePageStrings("apps", strings);
+  return <AppsView page={page} />;
+}

@@ -1,0 +1,26 @@
+import { useTranslation } from "react-i18next";
+import { LegalPreamble, LegalSections } from "~/components/legal";
+import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
+import type { LegalSection } from "../../../edge/legal";
+
+/** The privacy policy: translated chrome, the English text, the privacy pages beside it. */
+export function PrivacyPolicyView({
+  page,
+}: {
+  page: { hrefs: PrivacyHrefs; sections: readonly LegalSection[]; updated: string };
+}) {
+  const { t } = useTranslation("legal");
+  return (
+    <PrivacyLayout page="policy" hrefs={page.hrefs} title={t("policy.title")}>
+      <div className="legal">
+        <LegalPreamble
+          sections={page.sections}
+          bodyLang="en"
+          updated={page.updated}
+          notice={t("policy.notice")}
+        />
+        <LegalSections sections={page.sections} lang="en" />
+      </div>
+    </PrivacyLayout>
+  );
+}

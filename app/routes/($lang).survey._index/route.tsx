@@ -1,0 +1,72 @@
+import {
+  type ActionFunctionArgs,
+  data,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  redirect,
+} from "@remix-run/cloudflare";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import * as v from "valibot";
+import { sendSurveyAnswer, surveyAnswerOf } from "~/data/forms.server";
+import { requestMeta } from "~/data/meta.server";
+import { requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { type PageMeta, pageMeta } from "~/meta";
+import { usePageStrings } from "~/strings";
+import pagesStyles from "~/styles/pages.css";
+import { fieldErrors, surveyAnswerSchema, typedFields } from "../../../edge/forms";
+import { localizedPath } from "../../../edge/path";
+import { type SurveyResult, SurveyView } from "./view";
+
+// Spec 000 §1 "a satisfaction survey": a form that works without script, checked here and again by
+// the origin, one answer per visitor (the browser's webId), a rate limit per client, and a thanks
+// page. A POST another site made never reaches the action (the worker's isCrossSiteRequest).
+
+// What this visitor sent is theirs alone: no shared cache may keep the page.
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
+
+const fields = ["satisfaction", "found", "comment"] as const;
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { lang } = context.edge;
+  const { t } = createI18n(lang, ["common", "forms"]);
+  const meta: PageMeta = {
+    ...requestMeta(context, request),
+    title: t("common:pageTitle.survey"),
+    description: t("forms:survey.intro"),
+    type: "website",
+  };
+  const answered = (await surveyAnswerOf(context, request, context.edge.webId)) !== undefined;
+  const page = { answered, thanksHref: localizedPath(lang, "/survey/thanks") };
+  return { page, meta, strings: pickResources(lang, ["forms"]).forms };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
+
+const statusOf = { invalid: 400, answered: 409, limited: 429, failed: 502 } as const;
+
+export async function action({ params, context, request }: ActionFunctionArgs) {
+  requireKnownLanguage(params);
+  const typed = typedFields(await request.formData(), fields);
+  const reply = (result: SurveyResult) => data(result, { status: statusOf[result.outcome] });
+  const parsed = v.safeParse(surveyAnswerSchema, typed);
+  if (!parsed.success) return reply({ outcome: "invalid", errors: fieldErrors(parsed.issues), typed });
+  const visitor = context.edge.webId;
+  if (!visitor) return reply({ outcome: "failed", errors: {}, typed });
+  const outcome = await sendSurveyAnswer(context, request, parsed.output, visitor);
+  if (outcome === "stored")
+    throw redirect(localizedPath(context.edge.lang, "/survey/thanks"), { status: 303 });
+  return reply({ outcome, errors: {}, typed });
+}
+
+export default function Survey() {
+  const { page, strings } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  usePageStrings("forms", strings);
+  return <SurveyView page={page} result={result} sending={navigation.state === "submitting"} />;
+}

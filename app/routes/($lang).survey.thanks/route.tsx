@@ -1,0 +1,55 @@
+import {
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+  redirect,
+} from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { surveyAnswerOf } from "~/data/forms.server";
+import { requestMeta } from "~/data/meta.server";
+import { requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { type PageMeta, pageMeta } from "~/meta";
+import { usePageStrings } from "~/strings";
+import pagesStyles from "~/styles/pages.css";
+import { localizedPath } from "../../../edge/path";
+import { SurveyThanksView } from "./view";
+
+// The survey's thanks page: the visitor's own answer, as the origin stored it.
+
+// What this visitor sent is theirs alone: no shared cache may keep the page.
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { lang, locale } = context.edge;
+  const answer = await surveyAnswerOf(context, request, context.edge.webId);
+  // Nothing answered yet: the survey itself.
+  if (!answer) throw redirect(localizedPath(lang, "/survey"), { status: 303 });
+  const { t } = createI18n(lang, ["common", "forms"]);
+  const meta: PageMeta = {
+    ...requestMeta(context, request),
+    title: t("forms:survey.thanksTitle"),
+    description: t("forms:survey.intro"),
+    type: "website",
+  };
+  const page = {
+    answer,
+    answeredOn: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
+      answer.createdAt,
+    ),
+    homeHref: localizedPath(lang, "/"),
+  };
+  return { page, meta, strings: pickResources(lang, ["forms"]).forms };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data ? [...pageMeta(data.meta), { name: "robots", content: "noindex" }] : [];
+
+export default function SurveyThanks() {
+  const { page, strings } = useLoaderData<typeof loader>();
+  usePageStrings("forms", strings);
+  return <SurveyThanksView page={page} />;
+}

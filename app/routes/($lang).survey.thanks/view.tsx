@@ -1,0 +1,40 @@
+import { useTranslation } from "react-i18next";
+import { FormMessage } from "~/components/form-fields";
+import { usePrimitives } from "~/components/primitives";
+import type { StoredSurveyAnswer } from "../../../edge/forms";
+
+/** Thanks, and what the visitor answered. */
+export function SurveyThanksView({
+  page,
+}: {
+  page: { answer: StoredSurveyAnswer; answeredOn: string; homeHref: string };
+}) {
+  const { t } = useTranslation("forms");
+  const { Link } = usePrimitives();
+  return (
+    <article className="site-page" aria-labelledby="survey-thanks-title">
+      <h1 id="survey-thanks-title">{t("survey.thanksTitle")}</h1>
+      <FormMessage kind="status">
+        <p>{t("survey.thanks")}</p>
+      </FormMessage>
+      <section className="card" aria-labelledby="survey-answer-title">
+        <h2 id="survey-answer-title">{t("survey.yourAnswer", { date: page.answeredOn })}</h2>
+        <dl className="site-page__facts">
+          <dt>{t("survey.satisfaction")}</dt>
+          <dd>{t(`survey.score.${page.answer.satisfaction}`)}</dd>
+          <dt>{t("survey.found")}</dt>
+          <dd>{t(`survey.foundAnswer.${page.answer.found}`)}</dd>
+          {page.answer.comment ? (
+            <>
+              <dt>{t("survey.comment")}</dt>
+              <dd className="site-page__quote">{page.answer.comment}</dd>
+            </>
+          ) : null}
+        </dl>
+      </section>
+      <p>
+        <Link href={page.homeHref}>{t("backHome")}</Link>
+      </p>
+    </article>
+  );
+}

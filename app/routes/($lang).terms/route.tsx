@@ -1,0 +1,49 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import type { AmpView } from "~/amp-view";
+import { requestMeta } from "~/data/meta.server";
+import { requireKnownLanguage } from "~/http.server";
+import { createI18n, pickResources } from "~/i18n.server";
+import { frenchTermsId, frenchTermsSections, termsSections } from "~/legal/terms";
+import { type PageMeta, pageMeta } from "~/meta";
+import { usePageStrings } from "~/strings";
+import pagesStyles from "~/styles/pages.css";
+import { legalTextsUpdated } from "../../../edge/legal";
+import { localizedPath } from "../../../edge/path";
+import { TermsView } from "./view";
+
+// Spec 000 §2 page type `terms`, spec 001 §2 `/terms`: the terms of use, their sections and the
+// French terms' anchor, with an AMP form. The body is English (decision 024).
+
+export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
+
+export async function loader({ params, context, request }: LoaderFunctionArgs) {
+  requireKnownLanguage(params);
+  const { lang, locale } = context.edge;
+  const { t } = createI18n(lang, ["common", "legal"]);
+  const meta: PageMeta = {
+    ...requestMeta(context, request),
+    title: t("common:pageTitle.terms"),
+    description: t("legal:terms.description"),
+    type: "website",
+  };
+  const hrefs = { privacy: localizedPath(lang, "/privacy/policy") };
+  const page = {
+    sections: termsSections(hrefs),
+    french: { id: frenchTermsId, sections: frenchTermsSections(hrefs) },
+    updated: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
+      new Date(legalTextsUpdated),
+    ),
+  };
+  return { page, meta, strings: pickResources(lang, ["legal"]).legal };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
+
+export const ampView: AmpView<typeof loader> = ({ data }) => <TermsView page={data.page} />;
+
+export default function Terms() {
+  const { page, strings } = useLoaderData<typeof loader>();
+  usePageStrings("legal", strings);
+  return <TermsView page={page} />;
+}
