@@ -7,6 +7,7 @@ import { registerAmapi } from "./routes/amapi";
 import { registerCatalogue } from "./routes/catalogue";
 import { registerCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
+import { registerEvents } from "./routes/events";
 import { registerLibrary } from "./routes/library";
 import { registerPrivacy } from "./routes/privacy";
 import { registerSinks } from "./routes/sinks";
@@ -25,6 +26,7 @@ export function createOrigin() {
   origin.get("/health", (c) => c.json({ ok: true }, 200, { "Cache-Control": cachePolicy.never }));
   registerCharts(origin);
   registerContent(origin);
+  registerEvents(origin);
   registerAmapi(origin);
   registerCatalogue(origin);
   registerSinks(origin);
