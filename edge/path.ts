@@ -44,6 +44,7 @@ export const ampPageTypes = [
   "chartsview",
   "artist",
   "company",
+  "event",
 ] as const satisfies readonly PageType[];
 
 export type AmpPageType = (typeof ampPageTypes)[number];
@@ -60,6 +61,8 @@ export type ChartType = (typeof chartTypes)[number];
 /** First path segments that name a page type other than their own word. */
 const pageTypeOfSegment: ReadonlyMap<string, PageType> = new Map<string, PageType>([
   ["charts", "chartsview"],
+  // Spec 001 §2 concert pages: the lists are event pages too (002 §2 `/event/{eventId}`).
+  ["concerts", "event"],
   ["validate-email", "login"],
   ["dev", "login"],
   ...chartTypes.map((chartType) => [chartType, "chartsview"] as const),

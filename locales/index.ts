@@ -5,6 +5,7 @@ import cs_app from "./cs/app.json";
 import cs_artist from "./cs/artist.json";
 import cs_charts from "./cs/charts.json";
 import cs_company from "./cs/company.json";
+import cs_concerts from "./cs/concerts.json";
 import cs_home from "./cs/home.json";
 import cs_library from "./cs/library.json";
 import cs_manifest from "./cs/manifest.json";
@@ -18,6 +19,7 @@ import de_app from "./de/app.json";
 import de_artist from "./de/artist.json";
 import de_charts from "./de/charts.json";
 import de_company from "./de/company.json";
+import de_concerts from "./de/concerts.json";
 import de_home from "./de/home.json";
 import de_library from "./de/library.json";
 import de_manifest from "./de/manifest.json";
@@ -31,6 +33,7 @@ import el_app from "./el/app.json";
 import el_artist from "./el/artist.json";
 import el_charts from "./el/charts.json";
 import el_company from "./el/company.json";
+import el_concerts from "./el/concerts.json";
 import el_home from "./el/home.json";
 import el_library from "./el/library.json";
 import el_manifest from "./el/manifest.json";
@@ -44,6 +47,7 @@ import en_app from "./en/app.json";
 import en_artist from "./en/artist.json";
 import en_charts from "./en/charts.json";
 import en_company from "./en/company.json";
+import en_concerts from "./en/concerts.json";
 import en_home from "./en/home.json";
 import en_library from "./en/library.json";
 import en_manifest from "./en/manifest.json";
@@ -57,6 +61,7 @@ import es_app from "./es/app.json";
 import es_artist from "./es/artist.json";
 import es_charts from "./es/charts.json";
 import es_company from "./es/company.json";
+import es_concerts from "./es/concerts.json";
 import es_home from "./es/home.json";
 import es_library from "./es/library.json";
 import es_manifest from "./es/manifest.json";
@@ -70,6 +75,7 @@ import esEs_app from "./es-es/app.json";
 import esEs_artist from "./es-es/artist.json";
 import esEs_charts from "./es-es/charts.json";
 import esEs_company from "./es-es/company.json";
+import esEs_concerts from "./es-es/concerts.json";
 import esEs_home from "./es-es/home.json";
 import esEs_library from "./es-es/library.json";
 import esEs_manifest from "./es-es/manifest.json";
@@ -83,6 +89,7 @@ import esMx_app from "./es-mx/app.json";
 import esMx_artist from "./es-mx/artist.json";
 import esMx_charts from "./es-mx/charts.json";
 import esMx_company from "./es-mx/company.json";
+import esMx_concerts from "./es-mx/concerts.json";
 import esMx_home from "./es-mx/home.json";
 import esMx_library from "./es-mx/library.json";
 import esMx_manifest from "./es-mx/manifest.json";
@@ -96,6 +103,7 @@ import fr_app from "./fr/app.json";
 import fr_artist from "./fr/artist.json";
 import fr_charts from "./fr/charts.json";
 import fr_company from "./fr/company.json";
+import fr_concerts from "./fr/concerts.json";
 import fr_home from "./fr/home.json";
 import fr_library from "./fr/library.json";
 import fr_manifest from "./fr/manifest.json";
@@ -109,6 +117,7 @@ import gb_app from "./gb/app.json";
 import gb_artist from "./gb/artist.json";
 import gb_charts from "./gb/charts.json";
 import gb_company from "./gb/company.json";
+import gb_concerts from "./gb/concerts.json";
 import gb_home from "./gb/home.json";
 import gb_library from "./gb/library.json";
 import gb_manifest from "./gb/manifest.json";
@@ -122,6 +131,7 @@ import hi_app from "./hi/app.json";
 import hi_artist from "./hi/artist.json";
 import hi_charts from "./hi/charts.json";
 import hi_company from "./hi/company.json";
+import hi_concerts from "./hi/concerts.json";
 import hi_home from "./hi/home.json";
 import hi_library from "./hi/library.json";
 import hi_manifest from "./hi/manifest.json";
@@ -135,6 +145,7 @@ import id_app from "./id/app.json";
 import id_artist from "./id/artist.json";
 import id_charts from "./id/charts.json";
 import id_company from "./id/company.json";
+import id_concerts from "./id/concerts.json";
 import id_home from "./id/home.json";
 import id_library from "./id/library.json";
 import id_manifest from "./id/manifest.json";
@@ -148,6 +159,7 @@ import it_app from "./it/app.json";
 import it_artist from "./it/artist.json";
 import it_charts from "./it/charts.json";
 import it_company from "./it/company.json";
+import it_concerts from "./it/concerts.json";
 import it_home from "./it/home.json";
 import it_library from "./it/library.json";
 import it_manifest from "./it/manifest.json";
@@ -161,6 +173,7 @@ import ja_app from "./ja/app.json";
 import ja_artist from "./ja/artist.json";
 import ja_charts from "./ja/charts.json";
 import ja_company from "./ja/company.json";
+import ja_concerts from "./ja/concerts.json";
 import ja_home from "./ja/home.json";
 import ja_library from "./ja/library.json";
 import ja_manifest from "./ja/manifest.json";
@@ -174,6 +187,7 @@ import ko_app from "./ko/app.json";
 import ko_artist from "./ko/artist.json";
 import ko_charts from "./ko/charts.json";
 import ko_company from "./ko/company.json";
+import ko_concerts from "./ko/concerts.json";
 import ko_home from "./ko/home.json";
 import ko_library from "./ko/library.json";
 import ko_manifest from "./ko/manifest.json";
@@ -187,6 +201,7 @@ import nl_app from "./nl/app.json";
 import nl_artist from "./nl/artist.json";
 import nl_charts from "./nl/charts.json";
 import nl_company from "./nl/company.json";
+import nl_concerts from "./nl/concerts.json";
 import nl_home from "./nl/home.json";
 import nl_library from "./nl/library.json";
 import nl_manifest from "./nl/manifest.json";
@@ -200,6 +215,7 @@ import pl_app from "./pl/app.json";
 import pl_artist from "./pl/artist.json";
 import pl_charts from "./pl/charts.json";
 import pl_company from "./pl/company.json";
+import pl_concerts from "./pl/concerts.json";
 import pl_home from "./pl/home.json";
 import pl_library from "./pl/library.json";
 import pl_manifest from "./pl/manifest.json";
@@ -213,6 +229,7 @@ import pt_app from "./pt/app.json";
 import pt_artist from "./pt/artist.json";
 import pt_charts from "./pt/charts.json";
 import pt_company from "./pt/company.json";
+import pt_concerts from "./pt/concerts.json";
 import pt_home from "./pt/home.json";
 import pt_library from "./pt/library.json";
 import pt_manifest from "./pt/manifest.json";
@@ -226,6 +243,7 @@ import ptBr_app from "./pt-br/app.json";
 import ptBr_artist from "./pt-br/artist.json";
 import ptBr_charts from "./pt-br/charts.json";
 import ptBr_company from "./pt-br/company.json";
+import ptBr_concerts from "./pt-br/concerts.json";
 import ptBr_home from "./pt-br/home.json";
 import ptBr_library from "./pt-br/library.json";
 import ptBr_manifest from "./pt-br/manifest.json";
@@ -239,6 +257,7 @@ import ru_app from "./ru/app.json";
 import ru_artist from "./ru/artist.json";
 import ru_charts from "./ru/charts.json";
 import ru_company from "./ru/company.json";
+import ru_concerts from "./ru/concerts.json";
 import ru_home from "./ru/home.json";
 import ru_library from "./ru/library.json";
 import ru_manifest from "./ru/manifest.json";
@@ -252,6 +271,7 @@ import tr_app from "./tr/app.json";
 import tr_artist from "./tr/artist.json";
 import tr_charts from "./tr/charts.json";
 import tr_company from "./tr/company.json";
+import tr_concerts from "./tr/concerts.json";
 import tr_home from "./tr/home.json";
 import tr_library from "./tr/library.json";
 import tr_manifest from "./tr/manifest.json";
@@ -265,6 +285,7 @@ import zhCn_app from "./zh-cn/app.json";
 import zhCn_artist from "./zh-cn/artist.json";
 import zhCn_charts from "./zh-cn/charts.json";
 import zhCn_company from "./zh-cn/company.json";
+import zhCn_concerts from "./zh-cn/concerts.json";
 import zhCn_home from "./zh-cn/home.json";
 import zhCn_library from "./zh-cn/library.json";
 import zhCn_manifest from "./zh-cn/manifest.json";
@@ -278,6 +299,7 @@ import zhTw_app from "./zh-tw/app.json";
 import zhTw_artist from "./zh-tw/artist.json";
 import zhTw_charts from "./zh-tw/charts.json";
 import zhTw_company from "./zh-tw/company.json";
+import zhTw_concerts from "./zh-tw/concerts.json";
 import zhTw_home from "./zh-tw/home.json";
 import zhTw_library from "./zh-tw/library.json";
 import zhTw_manifest from "./zh-tw/manifest.json";
@@ -287,7 +309,7 @@ import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "artist", "charts", "company", "home", "library", "manifest", "privacy", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "artist", "charts", "company", "concerts", "home", "library", "manifest", "privacy", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -305,6 +327,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: cs_artist,
     charts: cs_charts,
     company: cs_company,
+    concerts: cs_concerts,
     home: cs_home,
     library: cs_library,
     manifest: cs_manifest,
@@ -320,6 +343,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: de_artist,
     charts: de_charts,
     company: de_company,
+    concerts: de_concerts,
     home: de_home,
     library: de_library,
     manifest: de_manifest,
@@ -335,6 +359,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: el_artist,
     charts: el_charts,
     company: el_company,
+    concerts: el_concerts,
     home: el_home,
     library: el_library,
     manifest: el_manifest,
@@ -350,6 +375,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: en_artist,
     charts: en_charts,
     company: en_company,
+    concerts: en_concerts,
     home: en_home,
     library: en_library,
     manifest: en_manifest,
@@ -365,6 +391,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: es_artist,
     charts: es_charts,
     company: es_company,
+    concerts: es_concerts,
     home: es_home,
     library: es_library,
     manifest: es_manifest,
@@ -380,6 +407,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: esEs_artist,
     charts: esEs_charts,
     company: esEs_company,
+    concerts: esEs_concerts,
     home: esEs_home,
     library: esEs_library,
     manifest: esEs_manifest,
@@ -395,6 +423,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: esMx_artist,
     charts: esMx_charts,
     company: esMx_company,
+    concerts: esMx_concerts,
     home: esMx_home,
     library: esMx_library,
     manifest: esMx_manifest,
@@ -410,6 +439,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: fr_artist,
     charts: fr_charts,
     company: fr_company,
+    concerts: fr_concerts,
     home: fr_home,
     library: fr_library,
     manifest: fr_manifest,
@@ -425,6 +455,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: gb_artist,
     charts: gb_charts,
     company: gb_company,
+    concerts: gb_concerts,
     home: gb_home,
     library: gb_library,
     manifest: gb_manifest,
@@ -440,6 +471,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: hi_artist,
     charts: hi_charts,
     company: hi_company,
+    concerts: hi_concerts,
     home: hi_home,
     library: hi_library,
     manifest: hi_manifest,
@@ -455,6 +487,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: id_artist,
     charts: id_charts,
     company: id_company,
+    concerts: id_concerts,
     home: id_home,
     library: id_library,
     manifest: id_manifest,
@@ -470,6 +503,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: it_artist,
     charts: it_charts,
     company: it_company,
+    concerts: it_concerts,
     home: it_home,
     library: it_library,
     manifest: it_manifest,
@@ -485,6 +519,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: ja_artist,
     charts: ja_charts,
     company: ja_company,
+    concerts: ja_concerts,
     home: ja_home,
     library: ja_library,
     manifest: ja_manifest,
@@ -500,6 +535,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: ko_artist,
     charts: ko_charts,
     company: ko_company,
+    concerts: ko_concerts,
     home: ko_home,
     library: ko_library,
     manifest: ko_manifest,
@@ -515,6 +551,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: nl_artist,
     charts: nl_charts,
     company: nl_company,
+    concerts: nl_concerts,
     home: nl_home,
     library: nl_library,
     manifest: nl_manifest,
@@ -530,6 +567,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: pl_artist,
     charts: pl_charts,
     company: pl_company,
+    concerts: pl_concerts,
     home: pl_home,
     library: pl_library,
     manifest: pl_manifest,
@@ -545,6 +583,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: pt_artist,
     charts: pt_charts,
     company: pt_company,
+    concerts: pt_concerts,
     home: pt_home,
     library: pt_library,
     manifest: pt_manifest,
@@ -560,6 +599,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: ptBr_artist,
     charts: ptBr_charts,
     company: ptBr_company,
+    concerts: ptBr_concerts,
     home: ptBr_home,
     library: ptBr_library,
     manifest: ptBr_manifest,
@@ -575,6 +615,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: ru_artist,
     charts: ru_charts,
     company: ru_company,
+    concerts: ru_concerts,
     home: ru_home,
     library: ru_library,
     manifest: ru_manifest,
@@ -590,6 +631,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: tr_artist,
     charts: tr_charts,
     company: tr_company,
+    concerts: tr_concerts,
     home: tr_home,
     library: tr_library,
     manifest: tr_manifest,
@@ -605,6 +647,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: zhCn_artist,
     charts: zhCn_charts,
     company: zhCn_company,
+    concerts: zhCn_concerts,
     home: zhCn_home,
     library: zhCn_library,
     manifest: zhCn_manifest,
@@ -620,6 +663,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     artist: zhTw_artist,
     charts: zhTw_charts,
     company: zhTw_company,
+    concerts: zhTw_concerts,
     home: zhTw_home,
     library: zhTw_library,
     manifest: zhTw_manifest,
