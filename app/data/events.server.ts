@@ -62,7 +62,7 @@ export type EventPage = {
   startTime: string | undefined;
   endTime: string | undefined;
   featured: { background: Image; logo: Image } | undefined;
-  attribution: { name: string; logo: string | undefined } | undefined;
+  attribution: { name: string; logo: Image | undefined } | undefined;
   photos: Photo[];
   setlist: { title: string; href: string | undefined }[];
   playlists: { name: string; curator: string | undefined }[];
@@ -147,6 +147,12 @@ function widthImage(template: string, widths: readonly number[], height: (w: num
     width: largest,
     height: height(largest),
   };
+}
+
+/** The provider's logo at "0x50": 50 px high, drawn 150 px wide (spec 002 §3). */
+function attributionImage(template: string): Image {
+  const src = template.replace("{w}x{h}", attributionLogoSize);
+  return { src, srcSet: `${src} 150w`, width: 150, height: 50 };
 }
 
 /** The QR code of an event page (spec 001 §7 QR image; 002 §3 sizes 110, 220, 330). */
@@ -251,7 +257,7 @@ export async function loadEventPage(
       logo: widthImage(attributes.featuredEvent.logo.url, featuredLogoWidths, (w) => Math.round(w / 3)),
     },
     attribution: attribution?.name
-      ? { name: attribution.name, logo: attribution.logo?.replace("{w}x{h}", attributionLogoSize) }
+      ? { name: attribution.name, logo: attribution.logo ? attributionImage(attribution.logo) : undefined }
       : undefined,
     photos: (album?.attributes.photos ?? []).map((photo, i) => ({
       image: photoImage(photo.url),

@@ -44,6 +44,9 @@ beforeAll(async () => {
   paths.set("chart", chart);
   paths.set("chart with artists", `${chart}/artists`);
   paths.set("charts landing", "/charts");
+  const concerts = (await text("/concerts")).html;
+  paths.set("event", firstMatch(concerts, /href="(\/event\/\d+)"/, "concert on the concert list"));
+  paths.set("concerts", "/concerts");
   await validateAmp("<!doctype html>"); // loads the validator once, before the timed tests
 }, 180_000);
 
@@ -53,7 +56,16 @@ afterAll(() => {
   writeFileSync("/tmp/amp-sizes.json", `${JSON.stringify(sizes, null, 2)}\n`);
 });
 
-const pageTypes = ["home", "track", "artist", "chart", "chart with artists", "charts landing"] as const;
+const pageTypes = [
+  "home",
+  "track",
+  "artist",
+  "chart",
+  "chart with artists",
+  "charts landing",
+  "event",
+  "concerts",
+] as const;
 
 test.each(pageTypes.flatMap((page) => languages.map((lang) => [page, lang] as const)))(
   "the AMP %s page in '%s' passes the AMP validator with no errors",

@@ -101,8 +101,8 @@ export function EventView({ page }: { page: EventPage }) {
         <section className="section" aria-labelledby="event-setlist">
           <h2 id="event-setlist">{time.isPostShow ? t("setlist") : t("expectedSetlist")}</h2>
           <ol className="event-setlist card">
-            {page.setlist.map((entry, i) => (
-              <li key={`${i}-${entry.title}`}>
+            {page.setlist.map((entry) => (
+              <li key={entry.href ?? entry.title}>
                 <Link href={entry.href}>{entry.title}</Link>
               </li>
             ))}
@@ -165,7 +165,10 @@ export function EventView({ page }: { page: EventPage }) {
         <Link href={page.concertsHref}>{t("allConcerts")}</Link>
       </p>
       {page.attribution ? (
-        <p className="muted event-attribution">{t("listingsBy", { name: page.attribution.name })}</p>
+        <p className="muted event-attribution">
+          <Image image={page.attribution.logo} width={150} height={50} layout="fixed" alt="" />
+          <span>{t("listingsBy", { name: page.attribution.name })}</span>
+        </p>
       ) : null}
     </article>
   );
