@@ -231,8 +231,10 @@ export function registerEvents(origin: OriginApp) {
     const event = eventById(catalogue, c.req.param("eventId"));
     if (!event) throw notFound("concert unavailable");
     const target = new URL(localizedPath(langKey, `/event/${event.id}`), new URL(c.req.url).origin).href;
+    // The code holds the address of the host that asked, and the proxy keys its cache by path
+    // alone: only the browser keeps it.
     return new Response(qrSvg(target, width), {
-      headers: { "Content-Type": "image/svg+xml; charset=UTF-8", "Cache-Control": cachePolicy.catalogue },
+      headers: { "Content-Type": "image/svg+xml; charset=UTF-8", "Cache-Control": "private, max-age=86400" },
     });
   });
 }
