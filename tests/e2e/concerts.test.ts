@@ -1,4 +1,5 @@
 import jsQR from "jsqr";
+import ogs from "open-graph-scraper";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, viewports } from "./browser";
@@ -134,3 +135,22 @@ test.each(Object.entries(viewports))(
     expect(errors).toEqual([]);
   },
 );
+
+test("a scraper reads the concert's card from the HTML alone", async () => {
+  const list = await (await fetch(`${baseURL}/concerts`)).text();
+  const path = /href="(\/event\/\d+)"/.exec(list)?.[1] ?? "";
+  const html = await (
+    await fetch(`${baseURL}${path}`, { headers: { "user-agent": "facebookexternalhit/1.1" } })
+  ).text();
+  const { error, result } = await ogs({ html });
+  expect(error).toBe(false);
+  const name = /<h1 id="event-title">([^<]+)<\/h1>/.exec(html)?.[1] ?? "";
+  expect(result.ogUrl).toBe(`${baseURL}${path}`);
+  expect(result.ogTitle).toContain(name);
+  expect(result.ogDescription?.length).toBeGreaterThan(20);
+  expect(result.twitterCard).toBe("summary_large_image");
+  expect(result.jsonLD?.[0]).toMatchObject({ "@type": "MusicEvent", url: `${baseURL}${path}` });
+  const image = await fetch(result.ogImage?.[0]?.url ?? "");
+  expect(image.status).toBe(200);
+  expect(image.headers.get("content-type")).toMatch(/^image\//);
+});
