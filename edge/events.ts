@@ -12,8 +12,6 @@ export const leadUpDays = 3;
 export const eventPhotoWidths = [500, 1500] as const;
 /** Spec 002 §9 "artist art 400". */
 export const eventArtistArtWidth = 400;
-/** Spec 002 §9 "video previews 520x280". */
-export const videoPreviewSize = { width: 520, height: 280 } as const;
 /** Spec 002 §3 "background 1440x1440 with srcset widths at 3x of 375 up to 1440". */
 export const featuredBackgroundWidths = [375, 750, 1125, 1440] as const;
 /** Spec 002 §3 "logo widths 300 to 600". */

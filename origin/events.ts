@@ -20,7 +20,7 @@ const showShare = 0.5;
 /** Share of shows announced without a time yet. */
 const timeToBeAnnouncedShare = 0.06;
 /** How far ahead the schedule is published, in weeks. */
-export const publishedWeeksAhead = 26;
+const publishedWeeksAhead = 26;
 /** Events per page of the upcoming-events call. */
 export const upcomingPageSize = 20;
 
