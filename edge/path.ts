@@ -52,6 +52,7 @@ export const ampPageTypes = [
   "apps",
   "careers",
   "developers",
+  "event",
 ] as const satisfies readonly PageType[];
 
 export type AmpPageType = (typeof ampPageTypes)[number];
@@ -70,6 +71,8 @@ const pageTypeOfSegment: ReadonlyMap<string, PageType> = new Map<string, PageTyp
   ["charts", "chartsview"],
   // Spec 001 §2 "radio spins: one page per genre": a chart too.
   ["radio-spins", "chartsview"],
+  // Spec 001 §2 concert pages: the lists are event pages too (002 §2 `/event/{eventId}`).
+  ["concerts", "event"],
   ["validate-email", "login"],
   ["dev", "login"],
   ...chartTypes.map((chartType) => [chartType, "chartsview"] as const),

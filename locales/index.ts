@@ -7,6 +7,7 @@ import cs_artist from "./cs/artist.json";
 import cs_careers from "./cs/careers.json";
 import cs_charts from "./cs/charts.json";
 import cs_company from "./cs/company.json";
+import cs_concerts from "./cs/concerts.json";
 import cs_connect from "./cs/connect.json";
 import cs_developers from "./cs/developers.json";
 import cs_forms from "./cs/forms.json";
@@ -28,6 +29,7 @@ import de_artist from "./de/artist.json";
 import de_careers from "./de/careers.json";
 import de_charts from "./de/charts.json";
 import de_company from "./de/company.json";
+import de_concerts from "./de/concerts.json";
 import de_connect from "./de/connect.json";
 import de_developers from "./de/developers.json";
 import de_forms from "./de/forms.json";
@@ -49,6 +51,7 @@ import el_artist from "./el/artist.json";
 import el_careers from "./el/careers.json";
 import el_charts from "./el/charts.json";
 import el_company from "./el/company.json";
+import el_concerts from "./el/concerts.json";
 import el_connect from "./el/connect.json";
 import el_developers from "./el/developers.json";
 import el_forms from "./el/forms.json";
@@ -70,6 +73,7 @@ import en_artist from "./en/artist.json";
 import en_careers from "./en/careers.json";
 import en_charts from "./en/charts.json";
 import en_company from "./en/company.json";
+import en_concerts from "./en/concerts.json";
 import en_connect from "./en/connect.json";
 import en_developers from "./en/developers.json";
 import en_forms from "./en/forms.json";
@@ -91,6 +95,7 @@ import es_artist from "./es/artist.json";
 import es_careers from "./es/careers.json";
 import es_charts from "./es/charts.json";
 import es_company from "./es/company.json";
+import es_concerts from "./es/concerts.json";
 import es_connect from "./es/connect.json";
 import es_developers from "./es/developers.json";
 import es_forms from "./es/forms.json";
@@ -112,6 +117,7 @@ import esEs_artist from "./es-es/artist.json";
 import esEs_careers from "./es-es/careers.json";
 import esEs_charts from "./es-es/charts.json";
 import esEs_company from "./es-es/company.json";
+import esEs_concerts from "./es-es/concerts.json";
 import esEs_connect from "./es-es/connect.json";
 import esEs_developers from "./es-es/developers.json";
 import esEs_forms from "./es-es/forms.json";
@@ -133,6 +139,7 @@ import esMx_artist from "./es-mx/artist.json";
 import esMx_careers from "./es-mx/careers.json";
 import esMx_charts from "./es-mx/charts.json";
 import esMx_company from "./es-mx/company.json";
+import esMx_concerts from "./es-mx/concerts.json";
 import esMx_connect from "./es-mx/connect.json";
 import esMx_developers from "./es-mx/developers.json";
 import esMx_forms from "./es-mx/forms.json";
@@ -154,6 +161,7 @@ import fr_artist from "./fr/artist.json";
 import fr_careers from "./fr/careers.json";
 import fr_charts from "./fr/charts.json";
 import fr_company from "./fr/company.json";
+import fr_concerts from "./fr/concerts.json";
 import fr_connect from "./fr/connect.json";
 import fr_developers from "./fr/developers.json";
 import fr_forms from "./fr/forms.json";
@@ -175,6 +183,7 @@ import gb_artist from "./gb/artist.json";
 import gb_careers from "./gb/careers.json";
 import gb_charts from "./gb/charts.json";
 import gb_company from "./gb/company.json";
+import gb_concerts from "./gb/concerts.json";
 import gb_connect from "./gb/connect.json";
 import gb_developers from "./gb/developers.json";
 import gb_forms from "./gb/forms.json";
@@ -196,6 +205,7 @@ import hi_artist from "./hi/artist.json";
 import hi_careers from "./hi/careers.json";
 import hi_charts from "./hi/charts.json";
 import hi_company from "./hi/company.json";
+import hi_concerts from "./hi/concerts.json";
 import hi_connect from "./hi/connect.json";
 import hi_developers from "./hi/developers.json";
 import hi_forms from "./hi/forms.json";
@@ -217,6 +227,7 @@ import id_artist from "./id/artist.json";
 import id_careers from "./id/careers.json";
 import id_charts from "./id/charts.json";
 import id_company from "./id/company.json";
+import id_concerts from "./id/concerts.json";
 import id_connect from "./id/connect.json";
 import id_developers from "./id/developers.json";
 import id_forms from "./id/forms.json";
@@ -238,6 +249,7 @@ import it_artist from "./it/artist.json";
 import it_careers from "./it/careers.json";
 import it_charts from "./it/charts.json";
 import it_company from "./it/company.json";
+import it_concerts from "./it/concerts.json";
 import it_connect from "./it/connect.json";
 import it_developers from "./it/developers.json";
 import it_forms from "./it/forms.json";
@@ -259,6 +271,7 @@ import ja_artist from "./ja/artist.json";
 import ja_careers from "./ja/careers.json";
 import ja_charts from "./ja/charts.json";
 import ja_company from "./ja/company.json";
+import ja_concerts from "./ja/concerts.json";
 import ja_connect from "./ja/connect.json";
 import ja_developers from "./ja/developers.json";
 import ja_forms from "./ja/forms.json";
@@ -280,6 +293,7 @@ import ko_artist from "./ko/artist.json";
 import ko_careers from "./ko/careers.json";
 import ko_charts from "./ko/charts.json";
 import ko_company from "./ko/company.json";
+import ko_concerts from "./ko/concerts.json";
 import ko_connect from "./ko/connect.json";
 import ko_developers from "./ko/developers.json";
 import ko_forms from "./ko/forms.json";
@@ -301,6 +315,7 @@ import nl_artist from "./nl/artist.json";
 import nl_careers from "./nl/careers.json";
 import nl_charts from "./nl/charts.json";
 import nl_company from "./nl/company.json";
+import nl_concerts from "./nl/concerts.json";
 import nl_connect from "./nl/connect.json";
 import nl_developers from "./nl/developers.json";
 import nl_forms from "./nl/forms.json";
@@ -322,6 +337,7 @@ import pl_artist from "./pl/artist.json";
 import pl_careers from "./pl/careers.json";
 import pl_charts from "./pl/charts.json";
 import pl_company from "./pl/company.json";
+import pl_concerts from "./pl/concerts.json";
 import pl_connect from "./pl/connect.json";
 import pl_developers from "./pl/developers.json";
 import pl_forms from "./pl/forms.json";
@@ -343,6 +359,7 @@ import pt_artist from "./pt/artist.json";
 import pt_careers from "./pt/careers.json";
 import pt_charts from "./pt/charts.json";
 import pt_company from "./pt/company.json";
+import pt_concerts from "./pt/concerts.json";
 import pt_connect from "./pt/connect.json";
 import pt_developers from "./pt/developers.json";
 import pt_forms from "./pt/forms.json";
@@ -364,6 +381,7 @@ import ptBr_artist from "./pt-br/artist.json";
 import ptBr_careers from "./pt-br/careers.json";
 import ptBr_charts from "./pt-br/charts.json";
 import ptBr_company from "./pt-br/company.json";
+import ptBr_concerts from "./pt-br/concerts.json";
 import ptBr_connect from "./pt-br/connect.json";
 import ptBr_developers from "./pt-br/developers.json";
 import ptBr_forms from "./pt-br/forms.json";
@@ -385,6 +403,7 @@ import ru_artist from "./ru/artist.json";
 import ru_careers from "./ru/careers.json";
 import ru_charts from "./ru/charts.json";
 import ru_company from "./ru/company.json";
+import ru_concerts from "./ru/concerts.json";
 import ru_connect from "./ru/connect.json";
 import ru_developers from "./ru/developers.json";
 import ru_forms from "./ru/forms.json";
@@ -406,6 +425,7 @@ import tr_artist from "./tr/artist.json";
 import tr_careers from "./tr/careers.json";
 import tr_charts from "./tr/charts.json";
 import tr_company from "./tr/company.json";
+import tr_concerts from "./tr/concerts.json";
 import tr_connect from "./tr/connect.json";
 import tr_developers from "./tr/developers.json";
 import tr_forms from "./tr/forms.json";
@@ -427,6 +447,7 @@ import zhCn_artist from "./zh-cn/artist.json";
 import zhCn_careers from "./zh-cn/careers.json";
 import zhCn_charts from "./zh-cn/charts.json";
 import zhCn_company from "./zh-cn/company.json";
+import zhCn_concerts from "./zh-cn/concerts.json";
 import zhCn_connect from "./zh-cn/connect.json";
 import zhCn_developers from "./zh-cn/developers.json";
 import zhCn_forms from "./zh-cn/forms.json";
@@ -448,6 +469,7 @@ import zhTw_artist from "./zh-tw/artist.json";
 import zhTw_careers from "./zh-tw/careers.json";
 import zhTw_charts from "./zh-tw/charts.json";
 import zhTw_company from "./zh-tw/company.json";
+import zhTw_concerts from "./zh-tw/concerts.json";
 import zhTw_connect from "./zh-tw/connect.json";
 import zhTw_developers from "./zh-tw/developers.json";
 import zhTw_forms from "./zh-tw/forms.json";
@@ -463,7 +485,7 @@ import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "apps", "artist", "careers", "charts", "company", "connect", "developers", "forms", "home", "legal", "library", "manifest", "offers", "privacy", "radio", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "apps", "artist", "careers", "charts", "company", "concerts", "connect", "developers", "forms", "home", "legal", "library", "manifest", "offers", "privacy", "radio", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -483,6 +505,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: cs_careers,
     charts: cs_charts,
     company: cs_company,
+    concerts: cs_concerts,
     connect: cs_connect,
     developers: cs_developers,
     forms: cs_forms,
@@ -506,6 +529,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: de_careers,
     charts: de_charts,
     company: de_company,
+    concerts: de_concerts,
     connect: de_connect,
     developers: de_developers,
     forms: de_forms,
@@ -529,6 +553,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: el_careers,
     charts: el_charts,
     company: el_company,
+    concerts: el_concerts,
     connect: el_connect,
     developers: el_developers,
     forms: el_forms,
@@ -552,6 +577,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: en_careers,
     charts: en_charts,
     company: en_company,
+    concerts: en_concerts,
     connect: en_connect,
     developers: en_developers,
     forms: en_forms,
@@ -575,6 +601,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: es_careers,
     charts: es_charts,
     company: es_company,
+    concerts: es_concerts,
     connect: es_connect,
     developers: es_developers,
     forms: es_forms,
@@ -598,6 +625,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: esEs_careers,
     charts: esEs_charts,
     company: esEs_company,
+    concerts: esEs_concerts,
     connect: esEs_connect,
     developers: esEs_developers,
     forms: esEs_forms,
@@ -621,6 +649,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: esMx_careers,
     charts: esMx_charts,
     company: esMx_company,
+    concerts: esMx_concerts,
     connect: esMx_connect,
     developers: esMx_developers,
     forms: esMx_forms,
@@ -644,6 +673,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: fr_careers,
     charts: fr_charts,
     company: fr_company,
+    concerts: fr_concerts,
     connect: fr_connect,
     developers: fr_developers,
     forms: fr_forms,
@@ -667,6 +697,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: gb_careers,
     charts: gb_charts,
     company: gb_company,
+    concerts: gb_concerts,
     connect: gb_connect,
     developers: gb_developers,
     forms: gb_forms,
@@ -690,6 +721,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: hi_careers,
     charts: hi_charts,
     company: hi_company,
+    concerts: hi_concerts,
     connect: hi_connect,
     developers: hi_developers,
     forms: hi_forms,
@@ -713,6 +745,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: id_careers,
     charts: id_charts,
     company: id_company,
+    concerts: id_concerts,
     connect: id_connect,
     developers: id_developers,
     forms: id_forms,
@@ -736,6 +769,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: it_careers,
     charts: it_charts,
     company: it_company,
+    concerts: it_concerts,
     connect: it_connect,
     developers: it_developers,
     forms: it_forms,
@@ -759,6 +793,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: ja_careers,
     charts: ja_charts,
     company: ja_company,
+    concerts: ja_concerts,
     connect: ja_connect,
     developers: ja_developers,
     forms: ja_forms,
@@ -782,6 +817,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: ko_careers,
     charts: ko_charts,
     company: ko_company,
+    concerts: ko_concerts,
     connect: ko_connect,
     developers: ko_developers,
     forms: ko_forms,
@@ -805,6 +841,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: nl_careers,
     charts: nl_charts,
     company: nl_company,
+    concerts: nl_concerts,
     connect: nl_connect,
     developers: nl_developers,
     forms: nl_forms,
@@ -828,6 +865,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: pl_careers,
     charts: pl_charts,
     company: pl_company,
+    concerts: pl_concerts,
     connect: pl_connect,
     developers: pl_developers,
     forms: pl_forms,
@@ -851,6 +889,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: pt_careers,
     charts: pt_charts,
     company: pt_company,
+    concerts: pt_concerts,
     connect: pt_connect,
     developers: pt_developers,
     forms: pt_forms,
@@ -874,6 +913,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: ptBr_careers,
     charts: ptBr_charts,
     company: ptBr_company,
+    concerts: ptBr_concerts,
     connect: ptBr_connect,
     developers: ptBr_developers,
     forms: ptBr_forms,
@@ -897,6 +937,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: ru_careers,
     charts: ru_charts,
     company: ru_company,
+    concerts: ru_concerts,
     connect: ru_connect,
     developers: ru_developers,
     forms: ru_forms,
@@ -920,6 +961,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: tr_careers,
     charts: tr_charts,
     company: tr_company,
+    concerts: tr_concerts,
     connect: tr_connect,
     developers: tr_developers,
     forms: tr_forms,
@@ -943,6 +985,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: zhCn_careers,
     charts: zhCn_charts,
     company: zhCn_company,
+    concerts: zhCn_concerts,
     connect: zhCn_connect,
     developers: zhCn_developers,
     forms: zhCn_forms,
@@ -966,6 +1009,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     careers: zhTw_careers,
     charts: zhTw_charts,
     company: zhTw_company,
+    concerts: zhTw_concerts,
     connect: zhTw_connect,
     developers: zhTw_developers,
     forms: zhTw_forms,

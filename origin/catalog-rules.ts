@@ -35,6 +35,19 @@ export function previewUrl(trackKey: number): string {
   return `/media/previews/${trackKey}.ogg`;
 }
 
+/** Illustrated concert photos the catalogue draws (origin/catalog/venues.ts). */
+export const eventPhotoCount = 8;
+
+/** URL paths of the concert media the catalogue draws: photos, the featured background and logo. */
+export const eventMedia = {
+  photo: (n: number, width: number, format: "jpg" | "webp") =>
+    `/media/events/photo-${n}-${width}x${width}.${format}`,
+  background: (width: number) => `/media/events/featured-${width}x${width}.jpg`,
+  logo: (width: number) => `/media/events/logo-${width}.png`,
+  /** The listings provider's attribution logo; the size is "0x50" (height 50) once filled in. */
+  attribution: (size: string) => `/media/events/attribution-${size}.png`,
+};
+
 /** Chart list ids (spec 001 §3 Chart: listid, momentum_listid). */
 export const listIds = {
   world: "ip-world-chart",

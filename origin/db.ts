@@ -341,3 +341,25 @@ export function artistListing(db: D1Database, after: number, limit: number) {
     limit,
   );
 }
+
+export const venueRowSchema = v.object({
+  id: int,
+  country: text,
+  city: text,
+  name: text,
+  lat: v.number(),
+  lng: v.number(),
+  timezone: text,
+  population: int,
+});
+export type VenueRow = v.InferOutput<typeof venueRowSchema>;
+
+/** Concert venues with their city's population (events favour big cities), in id order. */
+export function venues(db: D1Database): Promise<VenueRow[]> {
+  return all(
+    db,
+    venueRowSchema,
+    `SELECT v.id, v.country, v.city, v.name, v.lat, v.lng, v.timezone, c.population
+     FROM venues v JOIN cities c ON c.id = v.city_id ORDER BY v.id`,
+  );
+}

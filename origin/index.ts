@@ -7,6 +7,7 @@ import { registerAmapi } from "./routes/amapi";
 import { registerCatalogue } from "./routes/catalogue";
 import { registerCharts, registerRadioCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
+import { registerEvents } from "./routes/events";
 import { registerLibrary } from "./routes/library";
 import { registerCampaignData, registerOffers } from "./routes/offers";
 import { registerPrivacy } from "./routes/privacy";
@@ -33,6 +34,7 @@ export function createOrigin() {
   registerCharts(origin);
   registerRadioCharts(origin);
   registerContent(origin);
+  registerEvents(origin);
   registerAmapi(origin);
   registerCatalogue(origin);
   registerSinks(origin);

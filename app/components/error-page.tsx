@@ -1,8 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 
-/** The apology for an error: the not-found one for a 404, else the type's, else the catch-all. */
+/**
+ * The apology for an error: a 404's own when its page names one (a concert's 'concert unavailable'),
+ * else the not-found one for a 404, else the type's, else the catch-all.
+ */
 export function errorMessageKey(status: number, type: string | undefined, exists: (key: string) => boolean) {
+  if (status === 404 && type && type !== "notfound" && exists(`error.${type}`)) return `error.${type}`;
   const key = status === 404 ? "error.notfound" : `error.${type ?? "catchall"}`;
   return exists(key) ? key : "error.catchall";
 }

@@ -19,6 +19,7 @@ export function SiteHeader({ data }: { data: RootData }) {
         <SearchBox lang={data.lang} country={data.country} pathPrefix={data.pathPrefix} />
         <nav className="site-nav" aria-label={t("nav.label")}>
           <NavLink to={href("/charts")}>{t("nav.charts")}</NavLink>
+          <NavLink to={href("/concerts")}>{t("nav.concerts")}</NavLink>
           <NavLink to={href("/search")} className="site-nav__search">
             {t("nav.search")}
           </NavLink>

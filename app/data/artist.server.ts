@@ -20,6 +20,7 @@ import {
   type Song,
 } from "../../edge/schemas/amapi";
 import { type Artist, artistSchema } from "../../edge/schemas/artist";
+import { artistEventSummarySchema } from "../../edge/schemas/events";
 import { platformOf } from "../../edge/user-agent";
 import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
@@ -250,6 +251,7 @@ export async function loadArtistPage(
   const full: ArtistFull | undefined = document.data[0];
   if (!full) throw new SiteError("notfound", `No catalogue artist ${adamId}`);
   artist ??= await artistById(full.attributes.shazamId);
+  const concerts = await artistConcerts(context, country, artist.id);
 
   const { attributes } = full;
   const views = full.views ?? {};
@@ -281,6 +283,7 @@ export async function loadArtistPage(
       ),
       href: linkOf({ shazamId: artist.id, adamid: full.id, alias: attributes.alias }),
     },
+    concerts,
     latestRelease: latest ? albumTile(latest, edge.locale) : undefined,
     topSongs: viewItems(views["top-songs"])
       .filter(isSong)
@@ -314,6 +317,32 @@ export async function loadArtistPage(
 }
 
 export type ArtistPage = Awaited<ReturnType<typeof loadArtistPage>>;
+
+/**
+ * The artist's upcoming concerts, from the artist event summary (spec 002 §7): a count and the
+ * concert list filtered to the artist. "On error an error statistic is recorded": logged, and the
+ * page goes on without the link.
+ */
+async function artistConcerts(
+  { edge, services }: Context,
+  country: string,
+  artistId: string,
+): Promise<{ count: number; href: string } | undefined> {
+  try {
+    const summary = await services.getJson(
+      `/services/musicevents/artistsummary/${country}/${edge.lang}/${artistId}`,
+      artistEventSummarySchema,
+    );
+    if (summary.upcomingCount === 0) return undefined;
+    return {
+      count: summary.upcomingCount,
+      href: `${localizedPath(edge.lang, "/concerts")}?artist=${artistId}`,
+    };
+  } catch (error) {
+    console.warn("artist summary failed", error);
+    return undefined;
+  }
+}
 
 /** The language-free canonical path, to compare with the requested one. */
 export function isCanonicalArtistPath(

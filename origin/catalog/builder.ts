@@ -22,6 +22,7 @@ import { type Skipped, scanSource } from "./scan";
 import { seedSql } from "./seed";
 import { type AudioSource, debianSource, folderSource, musicPackages } from "./sources";
 import type { SqlValue } from "./sql";
+import { chartVenues, drawEventMedia } from "./venues";
 
 // `npm run catalog`: the catalogue built from freely licensed recordings, phase by phase (see
 // buildCatalog). Every phase is deterministic: the same sources give the same bytes.
@@ -70,6 +71,8 @@ export async function buildCatalog(): Promise<{
   mediaBytes += drawn.mediaBytes;
   const lyricRows = await timedLyrics(entities.tracks);
   const bios = artistBios(entities);
+  const venues = chartVenues(counts.locations.cities);
+  mediaBytes += await drawEventMedia(mediaDir);
   const { seed, version } = seedSql({
     ...entities,
     ...counts,
@@ -77,6 +80,7 @@ export async function buildCatalog(): Promise<{
     lyricRows,
     playlists,
     playlistArt: drawn.playlistArt,
+    venues,
   });
   fs.writeFileSync(path.join(distDir, "seed.sql"), seed);
   const manifest = catalogManifest(version, entities);

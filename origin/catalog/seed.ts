@@ -5,6 +5,7 @@ import type { CatalogueEntities } from "./entities";
 import { featureConfigs } from "./features";
 import type { Playlist, PlaylistArt } from "./playlists";
 import { insertStatements, type SqlValue } from "./sql";
+import type { Venue } from "./venues";
 
 /** Tables the seed replaces (everything but the beacons the sinks received). */
 const catalogueTables = [
@@ -18,6 +19,7 @@ const catalogueTables = [
   "playlist_tracks",
   "countries",
   "cities",
+  "venues",
   "country_tag_counts",
   "tag_counts",
   "feature_config",
@@ -33,6 +35,7 @@ export type SeedInput = CatalogueEntities &
     playlists: Playlist[];
     /** By playlist id. */
     playlistArt: Map<string, PlaylistArt>;
+    venues: Venue[];
   };
 
 /** The D1 seed: every table's rows, with the catalogue version (a hash of the rows). */
@@ -222,7 +225,7 @@ function playlistStatements({ playlists, playlistArt }: SeedInput): string[] {
 }
 
 /** Chart countries and cities, and the tag counts per country and per track. */
-function chartStatements({ locations, countryCounts, totals, tracks }: SeedInput): string[] {
+function chartStatements({ locations, countryCounts, totals, tracks, venues }: SeedInput): string[] {
   return [
     ...insertStatements(
       "countries",
@@ -233,6 +236,11 @@ function chartStatements({ locations, countryCounts, totals, tracks }: SeedInput
       "cities",
       ["id", "country", "name", "url_name", "population"],
       locations.cities.map((c) => [c.id, c.country, c.name, c.urlName, c.population]),
+    ),
+    ...insertStatements(
+      "venues",
+      ["id", "city_id", "country", "city", "name", "lat", "lng", "timezone"],
+      venues.map((v) => [v.id, v.cityId, v.country, v.city, v.name, v.lat, v.lng, v.timezone]),
     ),
     ...insertStatements(
       "country_tag_counts",

@@ -49,6 +49,9 @@ beforeAll(async () => {
   paths.set("careers", "/careers");
   paths.set("developers", "/developers");
   paths.set("radio spins", "/radio-spins/soundtrack");
+  const concerts = (await text("/concerts")).html;
+  paths.set("event", firstMatch(concerts, /href="(\/event\/\d+)"/, "concert on the concert list"));
+  paths.set("concerts", "/concerts");
   await validateAmp("<!doctype html>"); // loads the validator once, before the timed tests
 }, 180_000);
 
@@ -70,6 +73,8 @@ const pageTypes = [
   "careers",
   "developers",
   "radio spins",
+  "event",
+  "concerts",
 ] as const;
 
 test.each(pageTypes.flatMap((page) => languages.map((lang) => [page, lang] as const)))(

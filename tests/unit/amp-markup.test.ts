@@ -224,6 +224,7 @@ function hostileArtist(): ArtistPage {
       path: jsUrl,
       href: jsUrl,
     },
+    concerts: { count: 3, href: jsUrl },
     latestRelease: release,
     topSongs: [track()],
     albums: [release],

@@ -13,7 +13,7 @@ const localesDir = path.join(import.meta.dirname, "../../locales");
 /**
  * Values that may read the same as English. The brand in every language; and words the language
  * itself uses, in the same spelling, for the same thing (German and Dutch say "Apps", German
- * "Charts"). Every entry is a judgement of a speaker of the language, not a gap in translation.
+ * "Charts", French "Concerts"). Every entry is a judgement of a speaker of the language, not a gap in translation.
  */
 const allowIdentical = [
   "*:common:siteName",
@@ -29,6 +29,8 @@ const allowIdentical = [
   "de:forms:verify.status",
   "id:forms:verify.status",
   "nl:forms:verify.status",
+  "fr:common:nav.concerts",
+  "fr:concerts:title",
 ];
 
 const options = {

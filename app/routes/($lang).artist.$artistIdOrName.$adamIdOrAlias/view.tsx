@@ -3,12 +3,14 @@ import { ArtistHeader } from "~/components/artist/artist-header";
 import { ArtistTiles } from "~/components/artist/artist-tiles";
 import { LatestRelease } from "~/components/artist/latest-release";
 import { ShareLinks } from "~/components/charts/share-links";
+import { usePrimitives } from "~/components/primitives";
 import { TrackList } from "~/components/track-list";
 import type { ArtistPage } from "~/data/artist.server";
 
 /** The artist page: heading, top songs, about, latest release, sharing, then the tiles. */
 export function ArtistView({ page, canonical }: { page: ArtistPage; canonical: string }) {
   const { t } = useTranslation("artist");
+  const { Link } = usePrimitives();
   const { artist } = page;
   return (
     <article className="artist-page">
@@ -30,6 +32,11 @@ export function ArtistView({ page, canonical }: { page: ArtistPage; canonical: s
         </div>
         <aside className="artist-layout__side">
           {page.latestRelease ? <LatestRelease release={page.latestRelease} /> : null}
+          {page.concerts ? (
+            <p className="card artist-concerts">
+              <Link href={page.concerts.href}>{t("upcomingConcerts", { count: page.concerts.count })}</Link>
+            </p>
+          ) : null}
           <ShareLinks
             className="card"
             url={canonical}

@@ -1,0 +1,175 @@
+import { useTranslation } from "react-i18next";
+import { ShareLinks } from "~/components/charts/share-links";
+import { ConcertCards, ShowTime } from "~/components/concerts";
+import { usePrimitives } from "~/components/primitives";
+import type { EventPage } from "~/data/events.server";
+
+/** The show's state as a person reads it (spec 002 §4 event time). */
+function stateKey(time: EventPage["time"]): string {
+  if (time.isActiveShow) return "state.active";
+  if (time.isPostShow) return "state.post";
+  if (time.isLeadUpShow) return "state.leadUp";
+  return "state.pre";
+}
+
+/** Spec 002 §2 `/event/{eventId}`: the concert, its artist, setlist, photos, QR code and sharing. */
+export function EventView({ page }: { page: EventPage }) {
+  const { t } = useTranslation("concerts");
+  const { Link, Image } = usePrimitives();
+  const { time, venue } = page;
+  return (
+    <article className="event-page" aria-labelledby="event-title">
+      <section className={page.featured ? "event-hero event-hero--featured" : "event-hero"}>
+        {page.featured ? (
+          <Image
+            className="event-hero__background"
+            image={page.featured.background}
+            width={1440}
+            height={1440}
+            layout="responsive"
+            sizes="100vw"
+            alt=""
+            eager
+          />
+        ) : null}
+        <div className="event-hero__content">
+          {page.featured ? (
+            <Image
+              className="event-hero__logo"
+              image={page.featured.logo}
+              width={300}
+              height={100}
+              layout="fixed"
+              alt={t("featured")}
+              eager
+            />
+          ) : null}
+          <p className="event-hero__state">{t(stateKey(time))}</p>
+          <h1 id="event-title">{page.name}</h1>
+          <p className="event-hero__artist">
+            <Link href={page.artist.href}>{page.artist.name}</Link>
+          </p>
+          <p className="event-hero__when">
+            <ShowTime time={time} />
+          </p>
+          <p className="event-hero__where">
+            {venue.name}, {venue.city}, {venue.country}
+          </p>
+          {time.duration > 0 ? <p>{t("duration", { count: time.duration })}</p> : null}
+        </div>
+      </section>
+
+      <div className="event-columns">
+        <section className="section" aria-labelledby="event-artist">
+          <h2 id="event-artist">{t("artist")}</h2>
+          <div className="event-artist card">
+            <Image
+              className="event-artist__image"
+              image={page.artist.image}
+              width={96}
+              height={96}
+              layout="fixed"
+              alt=""
+            />
+            <div>
+              <p className="event-artist__name">
+                <Link href={page.artist.href}>{page.artist.name}</Link>
+              </p>
+              <Link href={page.artistConcertsHref}>{t("moreByArtist", { artist: page.artist.name })}</Link>
+            </div>
+          </div>
+        </section>
+
+        <section className="section" aria-labelledby="event-qr">
+          <h2 id="event-qr">{t("qrTitle")}</h2>
+          <div className="event-qr card">
+            <Image
+              className="event-qr__code"
+              image={page.qr}
+              width={220}
+              height={220}
+              layout="fixed"
+              sizes="220px"
+              alt={t("qrAlt", { name: page.name })}
+            />
+            <p className="muted">{t("qrText")}</p>
+          </div>
+        </section>
+      </div>
+
+      {page.setlist.length > 0 ? (
+        <section className="section" aria-labelledby="event-setlist">
+          <h2 id="event-setlist">{time.isPostShow ? t("setlist") : t("expectedSetlist")}</h2>
+          <ol className="event-setlist card">
+            {page.setlist.map((entry) => (
+              <li key={entry.href ?? entry.title}>
+                <Link href={entry.href}>{entry.title}</Link>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
+
+      {page.photos.length > 0 ? (
+        <section className="section" aria-labelledby="event-photos">
+          <h2 id="event-photos">{t("photos")}</h2>
+          <ul className="event-photos">
+            {page.photos.map((photo) => (
+              <li key={photo.image.src}>
+                <Image
+                  image={photo.image}
+                  width={500}
+                  height={500}
+                  layout="responsive"
+                  sizes="(max-width: 650px) 100vw, 360px"
+                  alt={photo.alt}
+                />
+              </li>
+            ))}
+          </ul>
+          <p className="muted">{t("photosNote")}</p>
+        </section>
+      ) : null}
+
+      {page.playlists.length > 0 ? (
+        <section className="section" aria-labelledby="event-playlists">
+          <h2 id="event-playlists">{t("playlists")}</h2>
+          <ul className="card event-playlists">
+            {page.playlists.map((playlist) => (
+              <li key={playlist.name}>
+                {playlist.name}
+                {playlist.curator ? <span className="muted"> · {playlist.curator}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {/* Spec 002 §2 "Event page share: link to the event page, title is the event name, subtitle is the artist name". */}
+      <ShareLinks
+        className="section"
+        url={page.url}
+        subject={page.name}
+        text={`${page.name} · ${page.artist.name}`}
+        labels={{ heading: t("share"), twitter: t("shareTwitter"), email: t("shareEmail") }}
+      />
+
+      {page.upcoming.length > 0 ? (
+        <section className="section" aria-labelledby="event-upcoming">
+          <h2 id="event-upcoming">{t("upcomingByArtist", { artist: page.artist.name })}</h2>
+          <ConcertCards cards={page.upcoming} />
+        </section>
+      ) : null}
+
+      <p>
+        <Link href={page.concertsHref}>{t("allConcerts")}</Link>
+      </p>
+      {page.attribution ? (
+        <p className="muted event-attribution">
+          <Image image={page.attribution.logo} width={150} height={50} layout="fixed" alt="" />
+          <span>{t("listingsBy", { name: page.attribution.name })}</span>
+        </p>
+      ) : null}
+    </article>
+  );
+}
