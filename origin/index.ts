@@ -12,8 +12,8 @@ import { registerLibrary } from "./routes/library";
 import { registerCampaignData, registerOffers } from "./routes/offers";
 import { registerPrivacy } from "./routes/privacy";
 import { registerSinks } from "./routes/sinks";
-import { registerStreaming } from "./routes/streaming";
 import { registerSitePages } from "./routes/site-pages";
+import { registerStreaming } from "./routes/streaming";
 import { registerWebProvider } from "./routes/web-provider";
 import { registerWebrec } from "./routes/webrec";
 

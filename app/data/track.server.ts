@@ -14,13 +14,7 @@ import { localizedPath } from "../../edge/path";
 import { artistViewSchema } from "../../edge/schemas/amapi";
 import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
 import { tagCountSchema } from "../../edge/schemas/tagcount";
-import {
-  relatedTracksSchema,
-  type StoreName,
-  type Track,
-  type TrackSummary as TrackSummaryPayload,
-  trackSchema,
-} from "../../edge/schemas/track";
+import { relatedTracksSchema, type StoreName, type Track, trackSchema } from "../../edge/schemas/track";
 import { platformOf } from "../../edge/user-agent";
 import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
@@ -33,7 +27,7 @@ import {
   trackStartOf,
 } from "../synced-lyrics";
 import { absoluteUrl, requestMeta } from "./meta.server";
-import type { Image, PlaylistEntry, TrackSummary } from "./view";
+import type { PlaylistEntry, TrackSummary } from "./view";
 import { imageFromTemplate, imageOfArtworkUrl, trackSummaryOfPayload } from "./view";
 import { trackSummaryOfSong } from "./view.server";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { strFromU8, unzipSync } from "fflate";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { mailedLink, signInByEmail, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";

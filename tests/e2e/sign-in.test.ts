@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { askForLink, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
