@@ -17,7 +17,11 @@ export default defineWorkersConfig(async () => {
       testTimeout: 30_000,
       poolOptions: {
         workers: {
-          singleWorker: true,
+          // One worker per test file. In one shared worker the pool wraps its entrypoint class's
+          // prototype in one more Proxy on every SELF.fetch (test-internal.mjs
+          // createProxyPrototypeClass), so after a few thousand requests a property lookup
+          // overflows the stack ("Maximum call stack size exceeded" in later files).
+          singleWorker: false,
           wrangler: { configPath: "./wrangler.toml" },
           miniflare: {
             bindings: {
