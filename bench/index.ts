@@ -45,7 +45,7 @@ import {
 
 /** The static asset every page is compared with, served by the same worker's assets. */
 const staticAsset = "/favicon.svg";
-/** Issue 12: Lighthouse for "home, track, artist, charts and search". */
+/** Issue 12: Lighthouse for "home, track, artist, charts and search", and every page built since. */
 const lighthousePages: readonly PageName[] = [
   "home",
   "track",
@@ -54,9 +54,25 @@ const lighthousePages: readonly PageName[] = [
   "search",
   "library",
   "privacy",
+  "concerts",
+  "event",
+  "terms",
+  "offer",
 ];
 /** Pages whose first-visit JS and CSS are counted: the React pages (AMP pages load no site JS). */
-const reactPages: readonly PageName[] = ["home", "track", "artist", "charts", "search", "library", "privacy"];
+const reactPages: readonly PageName[] = [
+  "home",
+  "track",
+  "artist",
+  "charts",
+  "search",
+  "library",
+  "privacy",
+  "concerts",
+  "event",
+  "terms",
+  "offer",
+];
 const resultsDir = path.join(root, "bench/results");
 
 const args = new Set(process.argv.slice(2));

@@ -13,6 +13,10 @@ export const pageNames = [
   "amp-track",
   "library",
   "privacy",
+  "concerts",
+  "event",
+  "terms",
+  "offer",
 ] as const;
 export type PageName = (typeof pageNames)[number];
 
@@ -122,6 +126,13 @@ export async function findPages(base: string): Promise<{ pages: Page[]; chartLis
     base,
     chart.data.slice(0, 20).map((entry) => entry.attributes.shazamKey),
   );
+  // The concert list, and the first concert on it.
+  const concerts = await settle(base, "concerts", "/concerts");
+  let eventPath = "/event/0";
+  if (concerts.state === "ok") {
+    const html = await (await fetch(base + concerts.path, { headers: visitorHeaders })).text();
+    eventPath = /href="(\/event\/[^"#?]+)"/.exec(html)?.[1] ?? eventPath;
+  }
   const pages = await Promise.all([
     settle(base, "home", "/"),
     track,
@@ -131,6 +142,11 @@ export async function findPages(base: string): Promise<{ pages: Page[]; chartLis
     settle(base, "amp-track", `/amp${trackPath}`),
     settle(base, "library", "/myshazam", cookie),
     settle(base, "privacy", "/privacy/download", cookie),
+    concerts,
+    settle(base, "event", eventPath),
+    settle(base, "terms", "/terms"),
+    // An offer as a visitor who is not signed in first sees it.
+    settle(base, "offer", "/campaign/first-month"),
   ]);
   return { pages, chartListPath };
 }

@@ -294,6 +294,32 @@ export function decodeGeohash(hash: string): LatLng | undefined {
   return { lat: ((lat[0] ?? 0) + (lat[1] ?? 0)) / 2, lng: ((lng[0] ?? 0) + (lng[1] ?? 0)) / 2 };
 }
 
+/** The visitor's position as the edge knows it (Cloudflare's `request.cf` latitude and longitude). */
+export function edgeLocationOf(
+  cf: { latitude?: unknown; longitude?: unknown } | undefined,
+): LatLng | undefined {
+  if (typeof cf?.latitude !== "string" && typeof cf?.latitude !== "number") return undefined;
+  if (typeof cf.longitude !== "string" && typeof cf.longitude !== "number") return undefined;
+  const lat = Number(cf.latitude);
+  const lng = Number(cf.longitude);
+  if (!Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180)
+    return undefined;
+  return { lat, lng };
+}
+
+/**
+ * Spec 002 §3 "the caller's location in x-shz-lat / x-shz-lng": an events answer without them
+ * gets the edge's position of this caller. Added to the answer, not the upstream request, so a
+ * copy the proxy shares between callers never carries anyone's position.
+ */
+export function withCallerLocation(path: string, answer: Response, caller: LatLng | undefined): Response {
+  if (!caller || !path.startsWith("/services/event/") || answer.headers.has("x-shz-lat")) return answer;
+  const located = new Response(answer.body, answer);
+  located.headers.set("x-shz-lat", String(caller.lat));
+  located.headers.set("x-shz-lng", String(caller.lng));
+  return located;
+}
+
 /** Rewrites an upcoming-events `next` link from the provider host to the site's /services/ path (spec 002 §7). */
 export function servicesPathOfNext(next: string): string | undefined {
   try {

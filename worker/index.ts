@@ -4,6 +4,7 @@ import { createRequestHandler } from "@remix-run/server-runtime";
 import { Hono } from "hono";
 import { answerAmp } from "../amp/request";
 import { type Env, readConfig, type SiteConfig } from "../edge/env";
+import { edgeLocationOf, withCallerLocation } from "../edge/events";
 import { localizedPath } from "../edge/path";
 import { isCrossSiteRequest, type RequestContext, resolveRequest } from "../edge/request-context";
 import { createServicesProxy, type ServicesProxy } from "../edge/services";
@@ -55,7 +56,11 @@ function withEdgeHeaders(response: Response, edge: RequestContext, session: Sess
 
 const app = new Hono<{ Bindings: Env }>();
 
-app.all("/services/*", (c) => isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx));
+app.all("/services/*", async (c) => {
+  const answer = await isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx);
+  const cf = c.req.raw.cf as { latitude?: unknown; longitude?: unknown } | undefined;
+  return withCallerLocation(new URL(c.req.url).pathname, answer, edgeLocationOf(cf));
+});
 // Spec 001 §7 "/campaign/data/{name}.json": a services call outside /services (decision 022).
 app.all("/campaign/data/*", (c) => isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx));
 

@@ -8,6 +8,7 @@ import {
   dateRangeOf,
   distanceMiles,
   type EventTimeEnrichment,
+  edgeLocationOf,
   encodeGeohash,
   enrichEventTime,
   eventArtistArtWidth,
@@ -327,14 +328,6 @@ function visitorZone(context: Context): string {
   }
 }
 
-function edgeLocation(context: Context): LatLng | undefined {
-  const cf = context.cloudflare.cf;
-  const lat = Number(cf?.latitude);
-  const lng = Number(cf?.longitude);
-  if (!cf?.latitude || !cf.longitude || !Number.isFinite(lat) || !Number.isFinite(lng)) return undefined;
-  return { lat, lng };
-}
-
 /**
  * One page of a concert list. The location is the browser's (`lat`/`lng` from the Near Me button or
  * the stored `maploc`), else the edge's; "near" sorts by distance from it, "country" keeps the
@@ -364,7 +357,7 @@ export async function loadConcertList(
 
   const browser =
     query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;
-  const edgePlace = edgeLocation(context);
+  const edgePlace = edgeLocationOf(context.cloudflare.cf);
   const location = browser
     ? { ...browser, source: "browser" as const }
     : edgePlace

@@ -227,6 +227,19 @@ test("upcoming events narrow by country, date range and geoHash, and answer the 
   expect(both.response.status).toBe(400);
 });
 
+test("an events answer carries the caller's position from the edge, and a shared copy carries none", async () => {
+  const path = "/services/event/v1/FR/shazam-events?countryCode=FR";
+  const fromParis = await SELF.fetch(`http://tunewave.test${path}`, {
+    cf: { latitude: "48.8566", longitude: "2.3522" },
+  } as RequestInit);
+  await fromParis.arrayBuffer();
+  expect(fromParis.headers.get("x-shz-lat")).toBe("48.8566");
+  expect(fromParis.headers.get("x-shz-lng")).toBe("2.3522");
+  const fromNowhere = await SELF.fetch(`http://tunewave.test${path}`);
+  await fromNowhere.arrayBuffer();
+  expect(fromNowhere.headers.get("x-shz-lat")).toBeNull();
+});
+
 test("unknown and malformed event ids are 404, never a 500", async () => {
   for (const id of ["123", "abc", "29209999999999", "2920%27%3Cscript%3E", "99990698522010"]) {
     const { response } = await getJson(`/services/event/v1/GB/shazam-events/${id}`);

@@ -1,0 +1,48 @@
+import { expect, test } from "vitest";
+import { edgeLocationOf, withCallerLocation } from "../../edge/events";
+
+// The caller's location on events answers (spec 002 §3 x-shz-lat / x-shz-lng), from the edge.
+
+test.each([
+  [
+    "strings, as Cloudflare sends them",
+    { latitude: "51.50740", longitude: "-0.12780" },
+    { lat: 51.5074, lng: -0.1278 },
+  ],
+  ["numbers", { latitude: 35.68, longitude: 139.69 }, { lat: 35.68, lng: 139.69 }],
+  ["none (a local request)", undefined, undefined],
+  ["only one of the two", { latitude: "51.5" }, undefined],
+  ["not numbers", { latitude: "north", longitude: "west" }, undefined],
+  ["out of range", { latitude: "91", longitude: "0" }, undefined],
+])("the edge's position from %s", (_, cf, location) => {
+  expect(edgeLocationOf(cf)).toEqual(location);
+});
+
+const answer = (headers: Record<string, string> = {}) => new Response("{}", { status: 200, headers });
+const london = { lat: 51.5074, lng: -0.1278 };
+
+test("an events answer without a location gets the caller's, the rest stays", async () => {
+  const located = withCallerLocation(
+    "/services/event/v1/GB/shazam-events",
+    answer({ "x-cache": "hit" }),
+    london,
+  );
+  expect(located.headers.get("x-shz-lat")).toBe("51.5074");
+  expect(located.headers.get("x-shz-lng")).toBe("-0.1278");
+  expect(located.headers.get("x-cache")).toBe("hit");
+  expect(await located.text()).toBe("{}");
+});
+
+test.each([
+  [
+    "the origin's own location (from geoHash or the caller's headers)",
+    "/services/event/v1/GB/shazam-events",
+    { "x-shz-lat": "1", "x-shz-lng": "2" },
+    london,
+    "1",
+  ],
+  ["another service", "/services/charts/locations", {}, london, null],
+  ["no edge position", "/services/event/v1/GB/shazam-events", {}, undefined, null],
+])("left as it is: %s", (_, path, headers, caller, lat) => {
+  expect(withCallerLocation(path, answer(headers), caller).headers.get("x-shz-lat")).toBe(lat);
+});
