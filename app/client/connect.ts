@@ -21,7 +21,7 @@ import {
   tokenErrorSchema,
   tokenPath,
 } from "../../edge/streaming";
-import { openCenteredPopup } from "./login-popup";
+import { openCenteredPopup, reportToOpener } from "./login-popup";
 import { connectionKey, type SiteStorage } from "./storage";
 
 /**
@@ -201,9 +201,5 @@ export function onConnectMessage(view: Window, onResult: (result: ConnectOutcome
  * auto-close 2 s after callback"). False when there is no opener to tell (the page stays).
  */
 export function reportConnect(view: Window, result: ConnectOutcome): boolean {
-  const opener = view.opener as Window | null;
-  if (!opener || opener.closed) return false;
-  opener.postMessage({ type: "tw-connect", result } satisfies ConnectMessage, view.location.origin);
-  view.setTimeout(() => view.close(), popupAutoCloseMs);
-  return true;
+  return reportToOpener(view, { type: "tw-connect", result }, popupAutoCloseMs);
 }

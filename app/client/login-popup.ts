@@ -1,4 +1,5 @@
 import { loginPopup } from "../../edge/account";
+import type { ConnectMessage } from "./connect";
 
 /**
  * The login popup (spec 002 §9 "login popup 600x500"): a provider's sign-in page opens in a
@@ -53,7 +54,11 @@ export function onSignInMessage(view: Window, onMessage: (message: SignInMessage
 }
 
 /** From the callback page in the popup: tells the opener and closes after `closeAfterMs`. */
-export function reportToOpener(view: Window, message: SignInMessage, closeAfterMs = 600): boolean {
+export function reportToOpener(
+  view: Window,
+  message: SignInMessage | ConnectMessage,
+  closeAfterMs = 600,
+): boolean {
   const opener = view.opener as Window | null;
   if (!opener || opener.closed) return false;
   opener.postMessage(message, view.location.origin);
