@@ -105,16 +105,25 @@ export function ChoiceField({
 }
 
 /**
- * The outcome of sending a form (thanks, a refusal): announced as it appears and focused, so that
- * keyboard and screen-reader users land on it.
+ * The outcome of sending a form or taking a step (thanks, sent, deleted, a refusal): announced as
+ * it appears (`role` status or alert) and focused, so that keyboard and screen-reader users land
+ * on it after the form.
  */
-export function FormMessage({ kind, children }: { kind: "status" | "alert"; children: ReactNode }) {
+export function FormMessage({
+  kind,
+  children,
+  id,
+}: {
+  kind: "status" | "alert";
+  children: ReactNode;
+  id?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     ref.current?.focus();
   }, []);
   return (
-    <div ref={ref} className={`site-form__message site-form__message--${kind}`} role={kind} tabIndex={-1}>
+    <div ref={ref} id={id} className={`form-message form-message--${kind}`} role={kind} tabIndex={-1}>
       {children}
     </div>
   );

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from "react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 
@@ -52,30 +52,6 @@ export function PrivacyLayout({
           ))}
         </ul>
       </nav>
-    </div>
-  );
-}
-
-/**
- * The outcome of a step (sent, deleted, refused): announced as it appears (`role` status or alert)
- * and focused, so that keyboard and screen-reader users land on it after the form.
- */
-export function PrivacyMessage({
-  kind,
-  children,
-  id,
-}: {
-  kind: "status" | "alert";
-  children: ReactNode;
-  id?: string;
-}) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-  }, []);
-  return (
-    <div ref={ref} id={id} className={`privacy-message privacy-message--${kind}`} role={kind} tabIndex={-1}>
-      {children}
     </div>
   );
 }

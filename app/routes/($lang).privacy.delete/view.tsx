@@ -1,8 +1,9 @@
 import { Form } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { FormMessage } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
-import { type PrivacyHrefs, PrivacyLayout, PrivacyMessage } from "~/components/privacy";
+import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
 
 export type DeleteOutcome = { outcome: "mismatch" | "failed"; typed: string };
 
@@ -37,9 +38,9 @@ export function DeleteAccountView({
   if (page.deleted) {
     return (
       <PrivacyLayout page="delete" hrefs={page.hrefs} title={t("delete.doneTitle")}>
-        <PrivacyMessage kind="status">
+        <FormMessage kind="status">
           <p>{t("delete.done")}</p>
-        </PrivacyMessage>
+        </FormMessage>
         <p>{t("delete.again")}</p>
         <p>
           <Link href={page.loginHref} className="button button--quiet">

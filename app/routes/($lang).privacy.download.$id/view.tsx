@@ -1,7 +1,8 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { FormMessage } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
-import { type PrivacyHrefs, PrivacyLayout, PrivacyMessage } from "~/components/privacy";
+import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
 import type { ExportRefusal } from "../../../edge/privacy";
 
 export type DownloadFile =
@@ -43,9 +44,9 @@ export function DownloadFileView({
   const refusal = refusals[file.outcome];
   return (
     <PrivacyLayout page="download" hrefs={page.hrefs} title={t(refusal.title)}>
-      <PrivacyMessage kind="alert">
+      <FormMessage kind="alert">
         <p>{t(refusal.text)}</p>
-      </PrivacyMessage>
+      </FormMessage>
       {file.outcome === "wrongaccount" ? (
         <Form method="post" action={page.logoutHref} reloadDocument>
           <input type="hidden" name="redirect" value={page.back} />

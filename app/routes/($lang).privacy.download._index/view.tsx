@@ -1,7 +1,8 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { FormMessage } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
-import { type PrivacyHrefs, PrivacyLayout, PrivacyMessage } from "~/components/privacy";
+import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
 
 export type DownloadOutcome =
   | { outcome: "sent"; email: string; until: string }
@@ -47,16 +48,16 @@ export function DownloadRequestView({
         <p>{t("answerTime", { duration: page.answerTime })}</p>
       </section>
       {result?.outcome === "sent" ? (
-        <PrivacyMessage kind="status">
+        <FormMessage kind="status">
           <p>{t("download.sent", { email: result.email, date: result.until })}</p>
-        </PrivacyMessage>
+        </FormMessage>
       ) : result?.outcome === "inprocess" ? (
-        <PrivacyMessage kind="alert">
+        <FormMessage kind="alert">
           <p>
             <strong>{common("error.requestInProcess")}</strong>
           </p>
           <p>{t("download.inProcess", { created: result.created, until: result.until })}</p>
-        </PrivacyMessage>
+        </FormMessage>
       ) : page.email ? (
         <Form method="post" className="privacy-form card" aria-describedby="download-send-to">
           <p id="download-send-to">{t("download.sendTo", { email: page.email })}</p>
@@ -73,9 +74,9 @@ export function DownloadRequestView({
             <label htmlFor="download-confirm">{t("download.confirm")}</label>
           </p>
           {problem ? (
-            <PrivacyMessage kind="alert" id="download-problem">
+            <FormMessage kind="alert" id="download-problem">
               <p>{t(result.outcome === "failed" ? "download.failed" : "download.notConfirmed")}</p>
-            </PrivacyMessage>
+            </FormMessage>
           ) : null}
           <p>
             <button type="submit" className="button" disabled={sending}>
