@@ -1,11 +1,14 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { SiteError } from "../../edge/errors";
+import { servicesPathOfNext } from "../../edge/events";
+import { radioSpinsPath } from "../../edge/radio";
 import type { RequestContext } from "../../edge/request-context";
 import {
   catalogueArtistsPageSchema,
   catalogueListingMaxLimit,
   catalogueTracksPageSchema,
 } from "../../edge/schemas/catalogue";
+import { eventsDocumentSchema } from "../../edge/schemas/events";
 import {
   localizedSitemapUrls,
   newestLastmod,
@@ -37,7 +40,21 @@ export type SitemapType = {
 };
 
 /** Pages that are not made of catalogue data and are meant to be found (the others say noindex). */
-export const staticPagePaths = ["/", "/charts", "/company", "/identify"];
+export const staticPagePaths = [
+  "/",
+  "/charts",
+  "/concerts",
+  "/identify",
+  "/apps",
+  "/company",
+  "/careers",
+  "/developers",
+  "/terms",
+  "/privacy",
+  "/privacy/policy",
+  "/privacy/data-categories",
+  "/privacy/transfer-notice",
+];
 
 /** Pages of a listing past this many are refused: a listing that never ends is a broken upstream. */
 const maxListingPages = 10_000;
@@ -68,10 +85,7 @@ function asCrawler(edge: RequestContext): RequestContext {
   return { ...edge, webId: undefined, inid: undefined, inApp: false };
 }
 
-/**
- * The sitemap types, in the index's order. Concert pages (spec 001 §2) do not exist yet; when they
- * do, their type is one more entry here.
- */
+/** The sitemap types, in the index's order. */
 export const sitemapTypes: readonly SitemapType[] = [
   {
     name: "pages",
@@ -80,6 +94,28 @@ export const sitemapTypes: readonly SitemapType[] = [
   {
     name: "charts",
     pages: async (context) => chartPagePaths(await loadLocations(context)).map((path) => ({ path })),
+  },
+  {
+    name: "radio",
+    pages: async (context) =>
+      (await loadLocations(context)).global.genres
+        .filter((genre) => genre.count > 0)
+        .map((genre) => ({ path: radioSpinsPath(genre.urlName) })),
+  },
+  {
+    // Upcoming concerts everywhere (no country filter): a past concert's page still answers, but
+    // is no longer worth a crawler's visit.
+    name: "concerts",
+    pages: async ({ services }) => {
+      const events = await walkListing(
+        "/services/event/v1/GB/shazam-events?l=en&filter%5BisFuture%5D=true",
+        async (path) => {
+          const page = await services.getJson(path, eventsDocumentSchema);
+          return { data: page.data, next: page.next ? servicesPathOfNext(page.next) : undefined };
+        },
+      );
+      return events.map((event) => ({ path: `/event/${event.id}` }));
+    },
   },
   {
     name: "tracks",

@@ -143,7 +143,7 @@ test(
   async () => {
     const files = await sitemapFiles();
     const types = [...new Set(files.map((file) => file.type))];
-    expect(types).toEqual(["pages", "charts", "tracks", "artists"]);
+    expect(types).toEqual(["pages", "charts", "radio", "concerts", "tracks", "artists"]);
     for (const type of types) {
       const numbers = files
         .filter((file) => file.type === type)
@@ -165,7 +165,8 @@ test(
       expect(file.bytes).toBeGreaterThan(sitemapLimits.maxBytes - 5_000);
     const past = await get(`${site}/sitemaps/charts-${charts.length + 1}.xml`);
     expect(past.status).toBe(404);
-    expect((await get(`${site}/sitemaps/concerts-1.xml`)).status).toBe(404);
+    expect((await get(`${site}/sitemaps/concerts-${files.length + 1}.xml`)).status).toBe(404);
+    expect((await get(`${site}/sitemaps/albums-1.xml`)).status).toBe(404);
   },
   timeout,
 );
@@ -219,12 +220,37 @@ test(
         .map((path) => `${site}${path}`)
         .sort(),
     );
-    expect([...pagesOf("pages")]).toEqual([
-      `${site}/`,
-      `${site}/charts`,
-      `${site}/company`,
-      `${site}/identify`,
-    ]);
+    expect([...pagesOf("pages")]).toEqual(
+      [
+        "/",
+        "/charts",
+        "/concerts",
+        "/identify",
+        "/apps",
+        "/company",
+        "/careers",
+        "/developers",
+        "/terms",
+        "/privacy",
+        "/privacy/policy",
+        "/privacy/data-categories",
+        "/privacy/transfer-notice",
+      ].map((path) => `${site}${path}`),
+    );
+    expect([...pagesOf("radio")].sort()).toEqual(
+      locations.global.genres
+        .filter((genre) => genre.count > 0)
+        .map((genre) => `${site}/radio-spins/${genre.urlName}`)
+        .sort(),
+    );
+    // Every upcoming concert, and only concerts.
+    const concerts = [...pagesOf("concerts")];
+    expect(concerts.length).toBeGreaterThan(0);
+    for (const page of concerts) expect(page).toMatch(/^https:\/\/tunewave\.test\/event\/\d+$/);
+    const upcoming = await (
+      await get(`${site}/services/event/v1/GB/shazam-events?l=en&filter%5BisFuture%5D=true`)
+    ).json<{ data: unknown[]; next?: string }>();
+    expect(concerts.length).toBeGreaterThanOrEqual(upcoming.data.length);
     for (const entry of files.flatMap((file) => file.entries)) {
       expect(entry.loc).not.toMatch(/\/(amp|search|login|logout|secure|dev|share|validate-email)(\/|$|\?)/);
       expect(entry.loc).not.toContain("?");
@@ -241,7 +267,7 @@ test(
 );
 
 /**
- * The pages to render: every static page in every language; every track and artist page and a
+ * The pages to render: every static page in every language; every track, artist, concert and radio page and a
  * sample of chart pages (the world's, and every chart of every 20th country), each in a language
  * that moves on from page to page, so every language is used many times. Rendering all 1,600 chart
  * pages takes workerd over ten minutes; the others are checked against the locations below.
@@ -257,7 +283,7 @@ function pagesToRender(entries: readonly Entry[], locations: ChartLocations): En
     const path = new URL(page).pathname;
     const chart = /^\/(top-200|top-50|discovery|genre)\/([^/]+)/.exec(path);
     if (chart) return sampledCountries.has(chart[2] ?? "") ? [all[index % all.length] as Entry] : [];
-    if (/^\/(track|artist)\//.test(path)) return [all[index % all.length] as Entry];
+    if (/^\/(track|artist|event|radio-spins)\//.test(path)) return [all[index % all.length] as Entry];
     return all;
   });
 }
