@@ -95,6 +95,7 @@ export const dataCategoriesSchema = v.object({
   hiddenTags: v.pipe(v.number(), v.integer(), v.minValue(0)),
   signInRequests: v.pipe(v.number(), v.integer(), v.minValue(0)),
   dataExports: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  offerCodes: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
 export type DataCategories = v.InferOutput<typeof dataCategoriesSchema>;
 

@@ -22,6 +22,7 @@ export const archiveFiles = [
   "tags.csv",
   "sign-in-requests.csv",
   "data-exports.csv",
+  "offer-codes.csv",
 ] as const;
 
 function csv(header: readonly string[], rows: readonly (readonly Cell[])[]): Uint8Array {
@@ -64,6 +65,14 @@ export function dataJson(data: PersonData, exportedAt: number) {
       createdAt: iso(request.createdAt),
       expiresAt: iso(request.expiresAt),
     })),
+    offerCodes: data.offerCodes.map((offer) => ({
+      campaign: offer.campaign,
+      code: offer.code,
+      months: offer.months,
+      platform: offer.platform,
+      country: offer.country,
+      createdAt: iso(offer.createdAt),
+    })),
   };
 }
 
@@ -84,6 +93,7 @@ function readme(data: PersonData, locale: string, exportedAt: number): string {
         ["tags.csv", "tags"],
         ["sign-in-requests.csv", "signInRequests"],
         ["data-exports.csv", "dataExports"],
+        ["offer-codes.csv", "offerCodes"],
       ] as const
     ).map(([file, key]) => `${file}: ${t(`archive.files.${key}`)}`),
     "",
@@ -150,6 +160,17 @@ export function archiveOf(data: PersonData, locale: string, exportedAt: number):
     "data-exports.csv": csv(
       ["CreatedAt", "ExpiresAt"],
       json.dataExports.map((request) => [request.createdAt, request.expiresAt]),
+    ),
+    "offer-codes.csv": csv(
+      ["Campaign", "Code", "Months", "Platform", "Country", "CreatedAt"],
+      json.offerCodes.map((offer) => [
+        offer.campaign,
+        offer.code,
+        offer.months,
+        offer.platform,
+        offer.country,
+        offer.createdAt,
+      ]),
     ),
   };
   return zipSync(

@@ -34,6 +34,14 @@ export type PersonData = {
     installId: string;
   }[];
   dataExports: { createdAt: number; expiresAt: number }[];
+  offerCodes: {
+    campaign: string;
+    code: string;
+    months: number;
+    platform: string;
+    country: string;
+    createdAt: number;
+  }[];
 };
 
 export type ExportClaim =
@@ -161,7 +169,7 @@ export async function personData(db: D1Database, userId: string): Promise<Person
     .bind(userId)
     .first<{ id: string; email: string; created_at: number }>();
   if (!user) return undefined;
-  const [sessions, tags, logins, exports] = await db.batch([
+  const [sessions, tags, logins, exports, offers] = await db.batch([
     db
       .prepare(
         "SELECT method, created_at, expires_at FROM sessions WHERE user_id = ? ORDER BY created_at DESC",
@@ -184,6 +192,12 @@ export async function personData(db: D1Database, userId: string): Promise<Person
     db
       .prepare(
         "SELECT created_at, expires_at FROM data_exports WHERE user_id = ? AND status = 'ready' ORDER BY created_at DESC",
+      )
+      .bind(userId),
+    db
+      .prepare(
+        `SELECT campaign, code, months, platform, country, created_at FROM offer_codes
+         WHERE user_id = ? ORDER BY created_at DESC`,
       )
       .bind(userId),
   ]);
@@ -245,6 +259,25 @@ export async function personData(db: D1Database, userId: string): Promise<Person
         expiresAt: row.expires_at,
       }),
     ),
+    offerCodes: (
+      (
+        offers as Rows<{
+          campaign: string;
+          code: string;
+          months: number;
+          platform: string;
+          country: string;
+          created_at: number;
+        }>
+      )?.results ?? []
+    ).map((row) => ({
+      campaign: row.campaign,
+      code: row.code,
+      months: row.months,
+      platform: row.platform,
+      country: row.country,
+      createdAt: row.created_at,
+    })),
   };
 }
 
@@ -261,7 +294,8 @@ export async function dataCategoriesOf(
          (SELECT COUNT(*) FROM tags t WHERE t.user_id = u.id AND t.hidden_at IS NULL) AS tags,
          (SELECT COUNT(*) FROM tags t WHERE t.user_id = u.id AND t.hidden_at IS NOT NULL) AS hidden_tags,
          (SELECT COUNT(*) FROM email_logins e WHERE e.email = u.email) AS sign_in_requests,
-         (SELECT COUNT(*) FROM data_exports d WHERE d.user_id = u.id AND d.status = 'ready') AS data_exports
+         (SELECT COUNT(*) FROM data_exports d WHERE d.user_id = u.id AND d.status = 'ready') AS data_exports,
+         (SELECT COUNT(*) FROM offer_codes o WHERE o.user_id = u.id) AS offer_codes
        FROM users u WHERE u.id = ?1`,
     )
     .bind(userId, now)
@@ -273,6 +307,7 @@ export async function dataCategoriesOf(
       hidden_tags: number;
       sign_in_requests: number;
       data_exports: number;
+      offer_codes: number;
     }>();
   if (!row) return undefined;
   return {
@@ -283,13 +318,14 @@ export async function dataCategoriesOf(
     hiddenTags: row.hidden_tags,
     signInRequests: row.sign_in_requests,
     dataExports: row.data_exports,
+    offerCodes: row.offer_codes,
   };
 }
 
 /**
  * Deletes the account and everything held on it, in one transaction: its tags, sessions (signed
  * out everywhere), data downloads, the sign-in links of its address, mail to it in the local
- * outbox, and the account itself. The address can sign in again: as a new, empty account.
+ * outbox, and the account itself (its offer codes and challenges go with it: ON DELETE CASCADE). The address can sign in again: as a new, empty account.
  */
 export async function deleteAccount(
   db: D1Database,

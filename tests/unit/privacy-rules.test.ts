@@ -80,6 +80,7 @@ function personData(overrides: Partial<PersonData> = {}): PersonData {
       },
     ],
     dataExports: [],
+    offerCodes: [],
     ...overrides,
   };
 }

@@ -92,6 +92,16 @@ async function tagSongs(email: string): Promise<{ key: number; title: string; ar
   return tracks;
 }
 
+/** An offer code handed out to the account (as `/campaign/first-month` hands one out). */
+async function giveOfferCode(email: string, code: string): Promise<void> {
+  await env.DB.prepare(
+    `INSERT INTO offer_codes (user_id, campaign, code, months, platform, country, created_at)
+     VALUES (?, 'first-month', ?, 1, 'web', 'GB', 1700000200000)`,
+  )
+    .bind(await userId(email), code)
+    .run();
+}
+
 /** The download link mailed to `email` (path and query), and its id and token. */
 async function downloadLink(email: string, lang: "en" | "de" = "en") {
   const subject = createI18n(lang, ["privacy"]).t("privacy:mail.subject");
@@ -111,6 +121,7 @@ describe("the data download", () => {
     const email = "ada@example.com";
     await signIn(who, email);
     const tracks = await tagSongs(email);
+    await giveOfferCode(email, "TWADA0000001");
 
     const asked = await requestDownload(who, "de");
     expect(asked.status).toBe(200);
@@ -165,6 +176,19 @@ describe("the data download", () => {
       },
     ]);
     expect(data.dataExports).toEqual([]);
+    expect(data.offerCodes).toEqual([
+      {
+        campaign: "first-month",
+        code: "TWADA0000001",
+        months: 1,
+        platform: "web",
+        country: "GB",
+        createdAt: "2023-11-14T22:16:40.000Z",
+      },
+    ]);
+    expect(text("offer-codes.csv")).toBe(
+      "Campaign,Code,Months,Platform,Country,CreatedAt\r\nfirst-month,TWADA0000001,1,web,GB,2023-11-14T22:16:40.000Z\r\n",
+    );
 
     // Spreadsheets: one header row and a row per record; formula-like text is not a formula.
     const tags = text("tags.csv").split("\r\n");
@@ -380,6 +404,7 @@ describe("account deletion", () => {
     const otherDevice = browser();
     await signIn(otherDevice, email);
     await tagSongs(email);
+    await giveOfferCode(email, "TWKIM0000001");
     await requestDownload(who);
     const before = await userId(email);
     const session = who.jar.get("tw_session");
@@ -395,6 +420,7 @@ describe("account deletion", () => {
       ["tags", "user_id", before],
       ["sessions", "user_id", before],
       ["data_exports", "user_id", before],
+      ["offer_codes", "user_id", before],
       ["email_logins", "email", email],
       ["outbox", "to_address", email],
     ] as const) {
@@ -426,6 +452,7 @@ describe("account deletion", () => {
       tags: 0,
       hiddenTags: 0,
       dataExports: 0,
+      offerCodes: 0,
       sessions: 1,
     });
   });
@@ -500,6 +527,7 @@ describe("the data categories", () => {
     const who = browser();
     await signIn(who, "ola@example.com");
     await tagSongs("ola@example.com");
+    await giveOfferCode("ola@example.com", "TWOLA0000001");
     const html = decode(await (await who.fetch("/privacy/data-categories")).text());
     expect(html).toContain(en.t("privacy:categories.yoursTitle"));
     const row = (key: string) =>
@@ -507,6 +535,7 @@ describe("the data categories", () => {
     expect(row("email")).toBe("ola@example.com");
     expect(row("tags")).toBe("1");
     expect(row("hiddenTags")).toBe("1");
+    expect(row("offerCodes")).toBe("1");
     expect(row("sessions")).toBe("1");
     expect(row("signInRequests")).toBe("1");
     const anonymous = decode(await (await browser().fetch("/privacy/data-categories")).text());

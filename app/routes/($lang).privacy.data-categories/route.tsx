@@ -61,6 +61,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
             hiddenTags: count(held.hiddenTags),
             signInRequests: count(held.signInRequests),
             dataExports: count(held.dataExports),
+            offerCodes: count(held.offerCodes),
           },
         }
       : null,

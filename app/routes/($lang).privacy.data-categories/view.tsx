@@ -7,13 +7,14 @@ const categories = [
   "sessions",
   "signInLinks",
   "tags",
+  "offerCodes",
   "dataExports",
   "statistics",
   "settings",
 ] as const;
 type Category = (typeof categories)[number];
 
-const counts = ["sessions", "tags", "hiddenTags", "signInRequests", "dataExports"] as const;
+const counts = ["sessions", "tags", "hiddenTags", "offerCodes", "signInRequests", "dataExports"] as const;
 
 /** The data categories: one card per kind of data (what, why, how long), then the person's own. */
 export function DataCategoriesView({
