@@ -14,6 +14,17 @@ export const privacyPages = [
 export type PrivacyPage = (typeof privacyPages)[number];
 export type PrivacyHrefs = Readonly<Record<PrivacyPage, string>>;
 
+/** What a signed-out visitor sees where a privacy page needs the account: why, and the way in. */
+export function PrivacySignIn({ text, href }: { text: string; href: string }) {
+  const { t } = useTranslation("common");
+  const { Link } = usePrimitives();
+  return (
+    <p className="privacy-signin card">
+      <span>{text}</span> <Link href={href}>{t("account.signIn")}</Link>
+    </p>
+  );
+}
+
 /**
  * One privacy page: its heading (the page's h1) and text, and the navigation between the privacy
  * pages beside it on wide screens, after it on phones.

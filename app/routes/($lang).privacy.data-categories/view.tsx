@@ -1,6 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { usePrimitives } from "~/components/primitives";
-import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
+import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "~/components/privacy";
 
 const categories = [
   "account",
@@ -31,7 +30,6 @@ export function DataCategoriesView({
 }) {
   const { t } = useTranslation("privacy");
   const { t: common } = useTranslation("common");
-  const { Link } = usePrimitives();
   return (
     <PrivacyLayout
       page="dataCategories"
@@ -72,10 +70,7 @@ export function DataCategoriesView({
         ) : page.signedIn ? (
           <p role="alert">{common("error.serviceerror")}</p>
         ) : (
-          <p className="privacy-signin card">
-            <span>{t("categories.yoursSignedOut")}</span>{" "}
-            <Link href={page.signInHref}>{common("account.signIn")}</Link>
-          </p>
+          <PrivacySignIn text={t("categories.yoursSignedOut")} href={page.signInHref} />
         )}
       </section>
       <p className="muted">{t("answerTime", { duration: page.answerTime })}</p>

@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { FormMessage } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
-import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
+import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "~/components/privacy";
 
 export type DeleteOutcome = { outcome: "mismatch" | "failed"; typed: string };
 
@@ -98,9 +98,9 @@ export function DeleteAccountView({
             aria-describedby={error ? "delete-error" : undefined}
           />
           {error ? (
-            <p id="delete-error" className="privacy-form__error" role="alert">
-              {error}
-            </p>
+            <FormMessage kind="alert" id="delete-error">
+              <p>{error}</p>
+            </FormMessage>
           ) : null}
           <p>
             <button type="submit" className="button button--danger" disabled={deleting}>
@@ -109,9 +109,7 @@ export function DeleteAccountView({
           </p>
         </Form>
       ) : (
-        <p className="privacy-signin card">
-          <span>{t("signInFirst")}</span> <Link href={page.signInHref}>{common("account.signIn")}</Link>
-        </p>
+        <PrivacySignIn text={t("signInFirst")} href={page.signInHref} />
       )}
     </PrivacyLayout>
   );

@@ -1,8 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormMessage } from "~/components/form-fields";
-import { usePrimitives } from "~/components/primitives";
-import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
+import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "~/components/privacy";
 
 export type DownloadOutcome =
   | { outcome: "sent"; email: string; until: string }
@@ -29,7 +28,6 @@ export function DownloadRequestView({
 }) {
   const { t } = useTranslation("privacy");
   const { t: common } = useTranslation("common");
-  const { Link } = usePrimitives();
   const problem = result?.outcome === "notconfirmed" || result?.outcome === "failed";
   return (
     <PrivacyLayout page="download" hrefs={page.hrefs} title={t("download.title")} intro={t("download.intro")}>
@@ -85,9 +83,7 @@ export function DownloadRequestView({
           </p>
         </Form>
       ) : (
-        <p className="privacy-signin card">
-          <span>{t("signInFirst")}</span> <Link href={page.signInHref}>{common("account.signIn")}</Link>
-        </p>
+        <PrivacySignIn text={t("signInFirst")} href={page.signInHref} />
       )}
     </PrivacyLayout>
   );
