@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { base64UrlEncode, challengeOfClientData, checkRegistration, decodeCbor } from "../../origin/webauthn";
+import { cbor, type RegistrationAnswer, registrationAnswer } from "../webauthn-registration";
 
 // The origin's check of a WebAuthn registration answer (decision 022): each way an answer can be
 // wrong gives its own reason, and the CBOR reader refuses what an attestation object never holds.
@@ -7,45 +8,8 @@ import { base64UrlEncode, challengeOfClientData, checkRegistration, decodeCbor }
 const origin = "https://tunewave.example";
 const challenge = "q1w2e3r4t5y6u7i8o9p0";
 
-/** CBOR of text keys, maps and byte strings (lengths under 65536). */
-function cbor(value: string | Uint8Array | Record<string, unknown>): number[] {
-  const head = (major: number, length: number) =>
-    length < 24
-      ? [(major << 5) | length]
-      : length < 256
-        ? [(major << 5) | 24, length]
-        : [(major << 5) | 25, length >> 8, length & 255];
-  if (typeof value === "string") {
-    const bytes = [...new TextEncoder().encode(value)];
-    return [...head(3, bytes.length), ...bytes];
-  }
-  if (value instanceof Uint8Array) return [...head(2, value.length), ...value];
-  const entries = Object.entries(value);
-  return [
-    ...head(5, entries.length),
-    ...entries.flatMap(([key, item]) => [
-      ...cbor(key),
-      ...cbor(item as Uint8Array | string | Record<string, unknown>),
-    ]),
-  ];
-}
-
-async function answer(
-  overrides: { type?: string; challenge?: string; origin?: string; rpId?: string; flags?: number } = {},
-) {
-  const clientData = {
-    type: overrides.type ?? "webauthn.create",
-    challenge: overrides.challenge ?? challenge,
-    origin: overrides.origin ?? origin,
-  };
-  const rpIdHash = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(overrides.rpId ?? "tunewave.example")),
-  );
-  const authData = new Uint8Array([...rpIdHash, overrides.flags ?? 0x05, 0, 0, 0, 1]);
-  return {
-    clientDataJSON: base64UrlEncode(new TextEncoder().encode(JSON.stringify(clientData))),
-    attestationObject: base64UrlEncode(new Uint8Array(cbor({ fmt: "none", attStmt: {}, authData }))),
-  };
+function answer(overrides: Partial<RegistrationAnswer> = {}) {
+  return registrationAnswer({ challenge, origin, rpId: "tunewave.example", ...overrides });
 }
 
 describe("checkRegistration", () => {

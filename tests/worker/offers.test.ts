@@ -2,6 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
 import { createI18n } from "../../app/i18n.server";
 import { localizedPath } from "../../edge/path";
+import { type RegistrationAnswer, registrationAnswer } from "../webauthn-registration";
 import { type Browser, browser, signIn, site } from "./browser-jar";
 
 // Offers inside workerd: the campaign data call, the page in each state and several languages,
@@ -25,54 +26,11 @@ function decode(value: string): string {
 const h1 = (html: string) => decode(/<h1 id="offer-title">([^<]*)<\/h1>/.exec(html)?.[1] ?? "");
 const h2 = (html: string) => decode(/<h2 id="offer-state-title">([^<]*)<\/h2>/.exec(html)?.[1] ?? "");
 
-// --- A WebAuthn registration answer, as an authenticator would make it -----------------------
+// --- A WebAuthn registration answer for this site -----------------------------------------------
 
-function base64Url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
-
-/** CBOR (RFC 8949) of what an attestation object holds: text keys, a map, byte strings. */
-function cbor(value: string | Uint8Array | Record<string, unknown>): number[] {
-  const head = (major: number, length: number) =>
-    length < 24
-      ? [(major << 5) | length]
-      : length < 256
-        ? [(major << 5) | 24, length]
-        : [(major << 5) | 25, length >> 8, length & 255];
-  if (typeof value === "string") {
-    const bytes = [...new TextEncoder().encode(value)];
-    return [...head(3, bytes.length), ...bytes];
-  }
-  if (value instanceof Uint8Array) return [...head(2, value.length), ...value];
-  const entries = Object.entries(value);
-  return [
-    ...head(5, entries.length),
-    ...entries.flatMap(([key, item]) => [
-      ...cbor(key),
-      ...cbor(item as Uint8Array | string | Record<string, unknown>),
-    ]),
-  ];
-}
-
-type Answer = { challenge: string; flags?: number; origin?: string; type?: string; rpId?: string };
-
-async function registration({
-  challenge,
-  flags = 0x05,
-  origin = site,
-  type = "webauthn.create",
-  rpId = "tunewave.test",
-}: Answer) {
-  const clientData = new TextEncoder().encode(
-    JSON.stringify({ type, challenge, origin, crossOrigin: false }),
-  );
-  const rpIdHash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(rpId)));
-  const authData = new Uint8Array([...rpIdHash, flags, 0, 0, 0, 0]);
-  const attestation = new Uint8Array(cbor({ fmt: "none", attStmt: {}, authData }));
-  return { clientDataJSON: base64Url(clientData), attestationObject: base64Url(attestation) };
+/** A registration answer for this site, with the parts a test changes. */
+function registration(answer: Partial<RegistrationAnswer> & { challenge: string }) {
+  return registrationAnswer({ origin: site, rpId: "tunewave.test", ...answer });
 }
 
 // --- The page's redemption route, as the page's script calls it --------------------------------
