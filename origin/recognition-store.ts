@@ -20,27 +20,39 @@ const metaKeys = {
   commonBucketSize: "common_bucket_size",
 } as const;
 
-/** Hashes a lookup sends as one JSON array bound to one parameter (D1 binds at most 100). */
+/**
+ * Hashes a lookup sends as one JSON array bound to one parameter (D1 binds at most 100). The
+ * entries come back as hex: D1 answers a BLOB as a JSON array of numbers, several times the bytes
+ * and the parsing.
+ */
 const lookupStatement =
-  "SELECT hash, entries FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
+  "SELECT hash, hex(entries) AS entries FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** A row's bytes as entries; D1 answers a BLOB as an ArrayBuffer or as an array of bytes. */
+/** Hex digit values by character code ("0"-"9", "A"-"F", "a"-"f"); 255 for anything else. */
+const hexValues = (() => {
+  const values = new Uint8Array(128).fill(255);
+  for (let i = 0; i < 16; i++) {
+    values[i.toString(16).charCodeAt(0)] = i;
+    values[i.toString(16).toUpperCase().charCodeAt(0)] = i;
+  }
+  return values;
+})();
+
+/** A row's entries, from the hex of their little-endian bytes. */
 function entriesOf(value: unknown): Uint32Array {
-  const bytes =
-    value instanceof ArrayBuffer
-      ? new Uint8Array(value)
-      : Array.isArray(value)
-        ? Uint8Array.from(value as number[])
-        : value instanceof Uint8Array
-          ? value
-          : null;
-  if (!bytes || bytes.byteLength % 4 !== 0) throw new Error("recognition store: bad postings row");
+  if (typeof value !== "string" || value.length % 8 !== 0)
+    throw new Error("recognition store: bad postings row");
   if (!LITTLE_ENDIAN) throw new RangeError("The postings need a little-endian platform");
-  return bytes.byteOffset % 4 === 0
-    ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
-    : new Uint32Array(bytes.slice().buffer);
+  const bytes = new Uint8Array(value.length / 2);
+  for (let i = 0; i < bytes.length; i++) {
+    const high = hexValues[value.charCodeAt(2 * i)] ?? 255;
+    const low = hexValues[value.charCodeAt(2 * i + 1)] ?? 255;
+    if (high === 255 || low === 255) throw new Error("recognition store: bad postings row");
+    bytes[i] = (high << 4) | low;
+  }
+  return new Uint32Array(bytes.buffer);
 }
 
 function layoutOf(rows: readonly { key: string; value: string }[]): PostingsLayout {
