@@ -3,9 +3,13 @@ import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-w
 
 // Request handling in workerd: the real worker as built (wrangler.toml's main, the Remix server
 // build that `npm run build` makes) through SELF.fetch, with the
-// embedded origin's D1 migrated and seeded from the catalogue before each test file.
+// embedded origin's D1 migrated and seeded from the catalogue before each test file (and the
+// recognition store migrated; the files that match load it, see tests/worker/recognition-store.ts).
 export default defineWorkersConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "origin/migrations"));
+  const recognitionMigrations = await readD1Migrations(
+    path.join(import.meta.dirname, "origin/recognition-migrations"),
+  );
   return {
     test: {
       include: ["tests/worker/**/*.test.ts"],
@@ -26,6 +30,7 @@ export default defineWorkersConfig(async () => {
           miniflare: {
             bindings: {
               TEST_MIGRATIONS: migrations,
+              TEST_RECOGNITION_MIGRATIONS: recognitionMigrations,
               // The web sign-in provider, against the stand-in issuer that
               // tests/worker/web-provider.test.ts serves through fetchMock.
               GOOGLE_CLIENT_ID: "tunewave-web.apps.test",

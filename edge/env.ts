@@ -6,6 +6,8 @@ import { defaultClientId, mockActivatePath, type StreamingConfig } from "./strea
 export type Env = {
   ASSETS: Fetcher;
   DB: D1Database;
+  /** The recognition store (origin/recognition-store.ts), read by the embedded origin's match service. */
+  RECOGNITION: D1Database;
   SERVICES_ORIGIN?: string;
   SERVICES_TIMEOUT_MS?: string;
   SITE_ENV?: string;

@@ -4,6 +4,8 @@ import type { MailBinding } from "./mail";
 /** Bindings the embedded origin uses. */
 export type OriginEnv = {
   DB: D1Database;
+  /** The recognition store: the index's postings by hash (origin/recognition-store.ts). */
+  RECOGNITION: D1Database;
   ASSETS: Fetcher;
   /** Cloudflare's `send_email` binding; with MAIL_FROM set, sign-in mail is really sent. */
   MAIL?: MailBinding;

@@ -9,7 +9,9 @@
  *      but the catalogue did not: the signature module, the audio decoders, the index format;
  *   3. applies the D1 migrations to the local database;
  *   4. loads the seed when the local database holds another catalogue version (the seed deletes
- *      before it inserts, so loading it twice is harmless).
+ *      before it inserts, so loading it twice is harmless);
+ *   5. applies the recognition store's migrations to its local database and loads the published
+ *      index into it when it holds another one (tools/recognition-store/load-local.ts).
  * `--files-only` stops after step 2 (the worker tests load the seed into their own D1).
  */
 import { spawnSync } from "node:child_process";
@@ -25,6 +27,7 @@ const stampFile = path.join(distDir, "inputs.sha256");
 const indexStampFile = path.join(distDir, "index-inputs.sha256");
 const indexManifestFile = path.join(root, "public/media/recognition/manifest.json");
 const database = "tunewave-catalog";
+const recognitionDatabase = "tunewave-recognition";
 const packages = ["wesnoth-1.16-music", "warzone2100-music"];
 /** Dependencies whose version changes the catalogue's bytes. */
 const shapingDependencies = [
@@ -229,10 +232,19 @@ function ensureLoaded() {
   run("npx", ["wrangler", "d1", "execute", database, "--local", "--file", path.relative(root, seedFile)]);
 }
 
+function ensureStoreLoaded() {
+  log("applying the recognition store's migrations to its local database");
+  run("npx", ["wrangler", "d1", "migrations", "apply", recognitionDatabase, "--local"]);
+  run("npx", ["vite-node", "tools/recognition-store/load-local.ts"]);
+}
+
 try {
   ensureBuilt();
   ensureIndex();
-  if (!process.argv.includes("--files-only")) ensureLoaded();
+  if (!process.argv.includes("--files-only")) {
+    ensureLoaded();
+    ensureStoreLoaded();
+  }
 } catch (error) {
   log(error instanceof Error ? error.message : String(error));
   process.exit(1);

@@ -4,7 +4,15 @@
  */
 export * from "./constants";
 export { SignatureError, type SignatureErrorReason } from "./errors";
-export { type Match, matchSignature, type Ranking, rankSignature } from "./match";
+export { type Match, matchSignature, matchSignatureIn, type Ranking, rankSignature } from "./match";
+export {
+  fetchedPostings,
+  type PostingLists,
+  type PostingsLayout,
+  type PostingsStore,
+  trackIndexPostings,
+  trackIndexStore,
+} from "./postings";
 export { resample } from "./resample";
 export {
   computeSignature,

@@ -13,7 +13,8 @@ import {
   SIGNATURE_SAMPLE_RATE,
   SKEW_FACTORS,
 } from "./constants";
-import { anchorFrequency, forEachLandmark, landmarkPeaks } from "./landmarks";
+import { anchorFrequency, forEachLandmark, type LandmarkPeaks, landmarkPeaks } from "./landmarks";
+import { type PostingLists, type PostingsStore, trackIndexPostings } from "./postings";
 import type { Signature } from "./signature";
 import type { TrackIndex } from "./track-index";
 
@@ -136,16 +137,23 @@ class VoteTable {
 let sharedTable: VoteTable | undefined;
 
 /**
- * Wang 2003: the query's hashes that are in the index vote for (track, time offset); a true match
- * piles its votes on one offset. A hash value votes once per QUERY_REPEAT_FRAMES: a steady tone
- * repeats the same hashes all along and would otherwise line up with any sustained note. The
- * commonest hashes of the catalogue (see MATCH_COMMON_BUCKET_FACTOR) do not vote: they cost most of
- * the time and tell tracks apart least. Returns each voted track's best cell at one speed.
+ * The matcher as steps: each yields the hashes whose postings it reads next and is resumed with
+ * their lists, so that one matcher runs over the index in memory (every list at hand) and over a
+ * store that fetches the lists it is asked for (a round trip a step).
  */
-function vote(index: TrackIndex, signature: Signature, speed: number): Candidate[] {
+type Steps<T> = Generator<readonly number[], T, PostingLists>;
+
+/** A query's hashes at one speed, each with its anchor's time, a hash value once per QUERY_REPEAT_FRAMES. */
+type Query = { hashes: number[]; times: number[] };
+
+/**
+ * A hash value votes once per QUERY_REPEAT_FRAMES: a steady tone repeats the same hashes all along
+ * and would otherwise line up with any sustained note.
+ */
+function queryAt(signature: Signature, speed: number): Query {
   const peaks = landmarkPeaks(signature.frames, signature.bins, speed);
   const hashes: number[] = [];
-  const anchors: number[] = [];
+  const times: number[] = [];
   const lastSeen = new Map<number, number>();
   forEachLandmark(
     peaks,
@@ -156,25 +164,34 @@ function vote(index: TrackIndex, signature: Signature, speed: number): Candidate
       if (seen !== undefined && time - seen < QUERY_REPEAT_FRAMES) return;
       lastSeen.set(hash, time);
       hashes.push(hash);
-      anchors.push(anchor);
+      times.push(time);
     },
     QUERY_DT_TOLERANCE_FRAMES,
   );
-  const { offsets, entries, timeBits, commonBucketSize } = index;
+  return { hashes, times };
+}
+
+/**
+ * Wang 2003: the query's hashes that are in the index vote for (track, time offset); a true match
+ * piles its votes on one offset. The commonest hashes of the catalogue (see
+ * MATCH_COMMON_BUCKET_FACTOR) do not vote: they cost most of the time and tell tracks apart least.
+ * Returns each voted track's best cell at one speed.
+ */
+function vote(lists: PostingLists, { hashes, times }: Query, speed: number): Candidate[] {
+  const { timeBits, commonBucketSize } = lists;
   const span = 2 ** timeBits + 2 * OFFSET_BIAS;
   const frameMask = 2 ** timeBits - 1;
   let expected = 0;
-  for (const hash of hashes) expected += (offsets[hash + 1] as number) - (offsets[hash] as number);
+  for (const hash of hashes) expected += lists.postings(hash).length;
   sharedTable ??= new VoteTable();
   const table = sharedTable;
   table.reset(expected);
   for (let q = 0; q < hashes.length; q++) {
-    const hash = hashes[q] as number;
-    const time = peaks.times[anchors[q] as number] as number;
-    const end = offsets[hash + 1] as number;
-    if (end - (offsets[hash] as number) > commonBucketSize) continue;
-    for (let e = offsets[hash] as number; e < end; e++) {
-      const entry = entries[e] as number;
+    const postings = lists.postings(hashes[q] as number);
+    if (postings.length > commonBucketSize) continue;
+    const time = times[q] as number;
+    for (let e = 0; e < postings.length; e++) {
+      const entry = postings[e] as number;
       const offset = Math.round((entry & frameMask) - time) + OFFSET_BIAS;
       if (offset >= 0) table.add((entry >>> timeBits) * span + offset);
     }
@@ -269,11 +286,12 @@ function toRanking([best, second, third]: Podium, matched: boolean): Ranking {
  * Scores the index's tracks against the signature through the offset histogram of its hashes, at
  * each of SKEW_FACTORS in turn (1 first) until one finds a sure match, and judges the cells.
  */
-export function rankSignature(index: TrackIndex, signature: Signature): Ranking {
+function* rankSteps(signature: Signature): Steps<Ranking> {
   const cells: Candidate[] = [];
   let atCatalogueSpeed: Candidate[] = [];
   for (const speed of SKEW_FACTORS) {
-    const scanned = vote(index, signature, speed);
+    const query = queryAt(signature, speed);
+    const scanned = vote(yield query.hashes, query, speed);
     if (speed === 1) atCatalogueSpeed = scanned;
     cells.push(...scanned);
     if (isMatch(podium(cells), MATCH_SURE_ALIGNED, MATCH_MARGIN)) break;
@@ -281,22 +299,23 @@ export function rankSignature(index: TrackIndex, signature: Signature): Ranking 
   return judge(atCatalogueSpeed, cells);
 }
 
+/** A match with the index's track number, before the store names its track. */
+type TrackMatch = Omit<Match, "trackKey"> & { track: number };
+
 /**
  * The track a signature comes from, or null. The skews are measured on the aligned anchors: time
  * skew from the slope of track frames over recording frames, frequency skew from the recording's
  * anchor frequencies over the track's (as far as the hash's frequency steps tell them).
  */
-export function matchSignature(index: TrackIndex, signature: Signature): Match | null {
-  const { best, isMatch: matched } = rankSignature(index, signature);
+function* matchSteps(signature: Signature): Steps<TrackMatch | null> {
+  const { best, isMatch: matched } = yield* rankSteps(signature);
   if (!best || !matched) return null;
-  const trackKey = index.trackKeys[best.track];
-  if (trackKey === undefined) return null;
-  let { slope, start, frequencyRatio } = alignment(index, signature, best);
+  let { slope, start, frequencyRatio } = yield* alignment(signature, best);
   // A match found at one speed can hold a recording a little off it (a sure match at speed 1 skips
   // the scan): the anchors are gathered again at the speed the slope says, where the frequency
   // steps of the hashes no longer favour the anchors that agree with the first speed.
   if (Math.abs(slope - best.speed) > 0.0025) {
-    ({ slope, start, frequencyRatio } = alignment(index, signature, {
+    ({ slope, start, frequencyRatio } = yield* alignment(signature, {
       ...best,
       speed: slope,
       offset: Math.round(start),
@@ -304,7 +323,7 @@ export function matchSignature(index: TrackIndex, signature: Signature): Match |
   }
   const msPerFrame = (signature.hop * 1000) / signature.sampleRate;
   return {
-    trackKey,
+    track: best.track,
     score: best.votes,
     offsetMs: Math.round(start * msPerFrame),
     timeskew: Number((slope - 1).toFixed(5)),
@@ -312,35 +331,90 @@ export function matchSignature(index: TrackIndex, signature: Signature): Match |
   };
 }
 
+/** Runs the steps over the index in memory: every list is at hand. */
+function inMemory<T>(steps: Steps<T>, lists: PostingLists): T {
+  let step = steps.next();
+  while (!step.done) step = steps.next(lists);
+  return step.value;
+}
+
+export function rankSignature(index: TrackIndex, signature: Signature): Ranking {
+  return inMemory(rankSteps(signature), trackIndexPostings(index));
+}
+
+/** The track a signature comes from in the index loaded whole, or null (see matchSteps). */
+export function matchSignature(index: TrackIndex, signature: Signature): Match | null {
+  const found = inMemory(matchSteps(signature), trackIndexPostings(index));
+  if (!found) return null;
+  const trackKey = index.trackKeys[found.track];
+  if (trackKey === undefined) return null;
+  const { track: _, ...match } = found;
+  return { trackKey, ...match };
+}
+
+/**
+ * The track a signature comes from in a postings store, or null (see matchSteps): a lookup each
+ * speed scanned and each alignment, then the track's key.
+ */
+export async function matchSignatureIn(store: PostingsStore, signature: Signature): Promise<Match | null> {
+  const steps = matchSteps(signature);
+  let step = steps.next();
+  while (!step.done) step = steps.next(await store.lookup(step.value));
+  const found = step.value;
+  if (!found) return null;
+  const trackKey = await store.trackKey(found.track);
+  if (trackKey === undefined) return null;
+  const { track: _, ...match } = found;
+  return { trackKey, ...match };
+}
+
 /** Recording frame, track frame, and the recording's anchor frequency over the track's. */
 type Anchor = { x: number; y: number; ratio: number; frequency: number };
 
-/** The query anchors whose hashes hit the track near the candidate's line, drift allowed. */
-function anchorsNear(index: TrackIndex, signature: Signature, best: Candidate): Anchor[] {
-  const peaks = landmarkPeaks(signature.frames, signature.bins, best.speed);
-  const { offsets, entries, timeBits } = index;
-  const frameMask = 2 ** timeBits - 1;
-  // A sure match at speed 1 can come from a recording a little off speed: allow its drift.
-  const window = TOLERANCE + 1 + MAX_SKEW * signature.frameCount;
-  const found: Anchor[] = [];
+/** Every landmark of the query at the candidate's speed: its hash and its anchor. */
+function landmarksAt(
+  signature: Signature,
+  speed: number,
+): { peaks: LandmarkPeaks; hashes: number[]; anchors: number[] } {
+  const peaks = landmarkPeaks(signature.frames, signature.bins, speed);
+  const hashes: number[] = [];
+  const anchors: number[] = [];
   forEachLandmark(
     peaks,
     QUERY_FANOUT,
     (hash, anchor) => {
-      const time = peaks.times[anchor] as number;
-      const end = offsets[hash + 1] as number;
-      for (let e = offsets[hash] as number; e < end; e++) {
-        const entry = entries[e] as number;
-        if (entry >>> timeBits !== best.track) continue;
-        const frame = entry & frameMask;
-        if (Math.abs(frame - time - best.offset) > window) continue;
-        const frequency = anchorFrequency(hash);
-        const bin = signature.bins[anchor] as number;
-        found.push({ x: signature.frames[anchor] as number, y: frame, ratio: bin / frequency, frequency });
-      }
+      hashes.push(hash);
+      anchors.push(anchor);
     },
     QUERY_DT_TOLERANCE_FRAMES,
   );
+  return { peaks, hashes, anchors };
+}
+
+/** The query anchors whose hashes hit the track near the candidate's line, drift allowed. */
+function* anchorsNear(signature: Signature, best: Candidate): Steps<Anchor[]> {
+  const { peaks, hashes, anchors } = landmarksAt(signature, best.speed);
+  const lists = yield hashes;
+  const { timeBits } = lists;
+  const frameMask = 2 ** timeBits - 1;
+  // A sure match at speed 1 can come from a recording a little off speed: allow its drift.
+  const window = TOLERANCE + 1 + MAX_SKEW * signature.frameCount;
+  const found: Anchor[] = [];
+  for (let q = 0; q < hashes.length; q++) {
+    const hash = hashes[q] as number;
+    const anchor = anchors[q] as number;
+    const time = peaks.times[anchor] as number;
+    const postings = lists.postings(hash);
+    for (let e = 0; e < postings.length; e++) {
+      const entry = postings[e] as number;
+      if (entry >>> timeBits !== best.track) continue;
+      const frame = entry & frameMask;
+      if (Math.abs(frame - time - best.offset) > window) continue;
+      const frequency = anchorFrequency(hash);
+      const bin = signature.bins[anchor] as number;
+      found.push({ x: signature.frames[anchor] as number, y: frame, ratio: bin / frequency, frequency });
+    }
+  }
   return found;
 }
 
@@ -354,12 +428,11 @@ function median(values: number[]): number {
  * anchors: the median slope between anchors half the list apart (Theil-Sen), trusted over a
  * second or more of anchors; the start is the median of y - slope x, the line at x = 0.
  */
-function alignment(
-  index: TrackIndex,
+function* alignment(
   signature: Signature,
   best: Candidate,
-): { slope: number; start: number; frequencyRatio: number } {
-  const anchors = anchorsNear(index, signature, best).sort((a, b) => a.x - b.x);
+): Steps<{ slope: number; start: number; frequencyRatio: number }> {
+  const anchors = (yield* anchorsNear(signature, best)).sort((a, b) => a.x - b.x);
   const half = Math.floor(anchors.length / 2);
   const slopes: number[] = [];
   for (let i = 0; i + half < anchors.length; i++) {

@@ -10,7 +10,7 @@ import {
 import { readBody } from "../../edge/services-http";
 import {
   decodeSignatureBase64,
-  matchSignature,
+  matchSignatureIn,
   PEAK_BIN_FRACTION,
   SIGNATURE_MAX_BASE64_LENGTH,
   type Signature,
@@ -20,30 +20,11 @@ import {
 import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";
 import { cachePolicy, errorResponse, json, parseParams } from "../http";
-import { type LoadedRecognitionIndex, loadRecognitionIndex } from "../recognition-index-load";
+import { recognitionStore } from "../recognition-store";
 import { tagRecognition } from "./library";
 
 /** Largest request body: the largest signature's base64 and room for the other fields. */
 export const webrecMaxBodyBytes = SIGNATURE_MAX_BASE64_LENGTH + 1024;
-
-/** Asset requests need an absolute URL; the binding reads only the path. */
-const assetBase = "https://assets.internal";
-
-/** One index per isolate: loaded on the first match request, shared by every later one. */
-let loaded: Promise<LoadedRecognitionIndex> | undefined;
-
-/** The recognition index, loaded once per isolate; a failed load is retried by the next request. */
-export function recognitionIndexOf(assets: Fetcher): Promise<LoadedRecognitionIndex> {
-  if (!loaded) {
-    loaded = loadRecognitionIndex((path) => assets.fetch(new Request(new URL(path, assetBase)))).catch(
-      (error: unknown) => {
-        loaded = undefined;
-        throw error;
-      },
-    );
-  }
-  return loaded;
-}
 
 /** 413: the catalogue has no type for it (invalidparam is a 400), so the status is given here. */
 function payloadTooLarge(message: string): Response {
@@ -107,8 +88,15 @@ export function registerWebrec(origin: OriginApp) {
   origin.post("/webrec/match", async (c) => {
     const parsed = await readMatchRequest(c);
     if ("refused" in parsed) return parsed.refused;
-    const { index } = await recognitionIndexOf(c.env.ASSETS);
-    const match = matchSignature(index, parsed.signature);
+    // The postings come from the recognition store, a lookup a step: the isolate holds none of the index.
+    const match = await matchSignatureIn(recognitionStore(c.env.RECOGNITION), parsed.signature).catch(
+      (error: unknown) => {
+        throw new SiteError(
+          "serviceerror",
+          `Recognition store unavailable: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      },
+    );
     const body: WebrecMatchResponse = { matches: [] };
     if (match) {
       const [track] = await db.tracksByKeys(c.env.DB, [Number(match.trackKey)]);

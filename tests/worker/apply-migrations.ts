@@ -3,6 +3,8 @@ import seed from "../../origin/catalog/dist/seed.sql?raw";
 import { splitSeed } from "../../origin/catalog/sql";
 
 // Runs before each test file: the embedded origin's schema in a fresh D1, then the catalogue seed
-// (origin/catalog/dist/seed.sql, built by `npm run catalog`; `npm test` builds it when missing).
+// (origin/catalog/dist/seed.sql, built by `npm run catalog`; `npm test` builds it when missing), and
+// the recognition store's schema (its rows: tests/worker/recognition-store.ts).
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+await applyD1Migrations(env.RECOGNITION, env.TEST_RECOGNITION_MIGRATIONS);
 await env.DB.batch(splitSeed(seed).map((statement) => env.DB.prepare(statement)));

@@ -4,5 +4,6 @@ import type { Env } from "../../edge/env";
 declare module "cloudflare:test" {
   interface ProvidedEnv extends Env {
     TEST_MIGRATIONS: D1Migration[];
+    TEST_RECOGNITION_MIGRATIONS: D1Migration[];
   }
 }

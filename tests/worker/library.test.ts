@@ -1,17 +1,20 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { libraryCountSchema, noMorePages, tagListSchema, tagPageSize } from "../../edge/library";
 import { webrecMatchResponseSchema } from "../../edge/schemas/webrec";
 import { sha256 } from "../../origin/accounts";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
 import { recognitionProbesSchema } from "../../origin/recognition-index";
 import { type Browser, browser, signIn } from "./browser-jar";
+import { loadRecognitionStore } from "./recognition-store";
 
 // My Library in the account service, through the site's /services proxy inside workerd: paging,
 // the count, removal and undo, the app's tags, tagging a web match, and who may see what.
 
 const probes = v.parse(recognitionProbesSchema, JSON.parse(probesText)).probes;
+// A web match tags the song: the match service answers from the recognition store.
+beforeAll(loadRecognitionStore, 60_000);
 const trackKeys = [...new Set(probes.map((probe) => probe.trackKey))];
 let people = 0;
 

@@ -1,11 +1,12 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import * as v from "valibot";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { serviceErrorSchema } from "../../edge/schemas/common";
 import { trackSchema } from "../../edge/schemas/track";
 import { webrecMatchResponseSchema, webrecSignatureSummarySchema } from "../../edge/schemas/webrec";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
 import { recognitionProbesSchema } from "../../origin/recognition-index";
+import { recognitionStore, storedIndexSha } from "../../origin/recognition-store";
 import { webrecMaxBodyBytes } from "../../origin/routes/webrec";
 import {
   computeSignature,
@@ -13,17 +14,24 @@ import {
   encodeSignatureBase64,
   FFT_SIZE,
   HOP_SIZE,
+  matchSignature,
+  matchSignatureIn,
   PEAK_BIN_FRACTION,
+  type PostingsStore,
   SIGNATURE_MAGIC,
   SIGNATURE_MAX_BASE64_LENGTH,
   SIGNATURE_SAMPLE_RATE,
   SIGNATURE_VERSION,
+  SKEW_FACTORS,
 } from "../../signature/index";
+import { loadRecognitionStore, publishedIndex } from "./recognition-store";
 
 // The match service through the whole site: the Worker's /services proxy, then the embedded origin
-// with the recognition index read from the static assets (public/media/recognition/).
+// answering from the recognition store (D1, loaded from the index the builder published).
 
 const probes = v.parse(recognitionProbesSchema, JSON.parse(probesText)).probes;
+
+beforeAll(loadRecognitionStore, 60_000);
 
 function post(path: string, body: unknown): Promise<Response> {
   return SELF.fetch(`https://tunewave.test/services/webrec/${path}`, {
@@ -143,6 +151,51 @@ describe("POST /services/webrec/match", () => {
     ["a signature longer than a recording may be", () => request(overlongSignature())],
   ])("%s answers 413", async (_name, body) => {
     await expectRefused(await post("match", body()), 413);
+  });
+});
+
+describe("the recognition store", () => {
+  /** The store over RECOGNITION, counting its calls: each is one query (a batch, for the first). */
+  function countingStore() {
+    const store = recognitionStore(env.RECOGNITION);
+    const trips = { count: 0 };
+    const counted: PostingsStore = {
+      lookup: (hashes) => {
+        trips.count++;
+        return store.lookup(hashes);
+      },
+      trackKey: (track) => {
+        trips.count++;
+        return store.trackKey(track);
+      },
+    };
+    return { store: counted, trips };
+  }
+
+  test("holds the index the builder published", async () => {
+    const published = await publishedIndex();
+    expect(await storedIndexSha(env.RECOGNITION)).toBe(published.sha256);
+  });
+
+  test("answers every probe as the index loaded whole does, in a bounded number of round trips", async () => {
+    const { index } = await publishedIndex();
+    const signatures = [
+      ...probes.map((probe) => decodeSignatureBase64(probe.data)),
+      computeSignature(unknownAudio(12, 16000), 16000),
+    ];
+    for (const signature of signatures) {
+      const { store, trips } = countingStore();
+      expect(await matchSignatureIn(store, signature)).toEqual(matchSignature(index, signature));
+      // A lookup for each speed scanned, two alignments, and the track's key.
+      expect(trips.count).toBeLessThanOrEqual(SKEW_FACTORS.length + 3);
+    }
+  });
+
+  test("a store that holds no index is a service error, not a 500 or a false answer", async () => {
+    await env.RECOGNITION.prepare("DELETE FROM recognition_meta").run();
+    const response = await post("match", request(probes[0]?.data ?? ""));
+    expect(response.status).toBe(502);
+    expect(v.parse(serviceErrorSchema, await response.json()).error).toBe("serviceerror");
   });
 });
 

@@ -10,7 +10,7 @@ import {
 } from "../../edge/schemas/webrec";
 import { parseParams } from "../../origin/http";
 import { loadRecognitionIndex, type ReadAsset } from "../../origin/recognition-index-load";
-import { decodeSignatureBase64, matchSignature } from "../../signature/index";
+import { decodeSignatureBase64, matchSignatureIn, trackIndexStore } from "../../signature/index";
 
 /**
  * The two match services the command line asks: a running site over HTTP, with the page's own
@@ -135,10 +135,11 @@ export async function localMatchService(
     warn(`the index was built from catalogue ${loaded.catalogVersion}, catalog.json is ${catalogue.version}`);
   }
   const tracks = new Map(catalogue.tracks.map((track) => [String(track.key), track]));
+  const store = trackIndexStore(loaded.index);
   return {
     async match(body) {
       const request = parseParams(webrecMatchRequestSchema, body);
-      const match = matchSignature(loaded.index, decodeSignatureBase64(request.data));
+      const match = await matchSignatureIn(store, decodeSignatureBase64(request.data));
       if (!match) return null;
       if (!tracks.has(match.trackKey)) {
         warn(`matched ${match.trackKey}, which the catalogue does not hold`);

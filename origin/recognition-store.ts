@@ -1,0 +1,199 @@
+import {
+  fetchedPostings,
+  type PostingLists,
+  type PostingsLayout,
+  type PostingsStore,
+  type TrackIndex,
+} from "../signature/index";
+
+/**
+ * The recognition store: the index's postings in D1 (binding RECOGNITION), one row a hash, so that
+ * no isolate loads the index whole (docs/decisions/029-recognition-store.md). The builder's index
+ * is written out as rows by storeRows; the match service reads them through recognitionStore.
+ */
+
+/** Keys of recognition_meta. */
+const metaKeys = {
+  sha256: "sha256",
+  catalogVersion: "catalog_version",
+  timeBits: "time_bits",
+  commonBucketSize: "common_bucket_size",
+} as const;
+
+/**
+ * Hashes a lookup sends as one JSON array bound to one parameter (D1 binds at most 100). The
+ * entries come back as hex: D1 answers a BLOB as a JSON array of numbers, several times the bytes
+ * and the parsing.
+ */
+const lookupStatement =
+  "SELECT hash, hex(entries) AS entries FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Hex digit values by character code ("0"-"9", "A"-"F", "a"-"f"); 255 for anything else. */
+const hexValues = (() => {
+  const values = new Uint8Array(128).fill(255);
+  for (let i = 0; i < 16; i++) {
+    values[i.toString(16).charCodeAt(0)] = i;
+    values[i.toString(16).toUpperCase().charCodeAt(0)] = i;
+  }
+  return values;
+})();
+
+/** A row's entries, from the hex of their little-endian bytes. */
+function entriesOf(value: unknown): Uint32Array {
+  if (typeof value !== "string" || value.length % 8 !== 0)
+    throw new Error("recognition store: bad postings row");
+  if (!LITTLE_ENDIAN) throw new RangeError("The postings need a little-endian platform");
+  const bytes = new Uint8Array(value.length / 2);
+  for (let i = 0; i < bytes.length; i++) {
+    const high = hexValues[value.charCodeAt(2 * i)] ?? 255;
+    const low = hexValues[value.charCodeAt(2 * i + 1)] ?? 255;
+    if (high === 255 || low === 255) throw new Error("recognition store: bad postings row");
+    bytes[i] = (high << 4) | low;
+  }
+  return new Uint32Array(bytes.buffer);
+}
+
+function layoutOf(rows: readonly { key: string; value: string }[]): PostingsLayout {
+  const meta = new Map(rows.map((row) => [row.key, row.value]));
+  const timeBits = Number(meta.get(metaKeys.timeBits));
+  const commonBucketSize = Number(meta.get(metaKeys.commonBucketSize));
+  if (!Number.isInteger(timeBits) || !Number.isInteger(commonBucketSize) || timeBits < 1) {
+    throw new Error("recognition store: not loaded (no layout in recognition_meta)");
+  }
+  return { timeBits, commonBucketSize };
+}
+
+/**
+ * The store as the matcher reads it, for one match: each lookup is one query (the first also
+ * reads the layout, in the same batch), and a hash already fetched is not asked for again, so the
+ * skew scan's later speeds fetch only the hashes they add. Nothing outlives the request: the
+ * isolate's memory does not grow with the index.
+ */
+export function recognitionStore(db: D1Database): PostingsStore {
+  const found = new Map<number, Uint32Array>();
+  const asked = new Set<number>();
+  let layout: PostingsLayout | undefined;
+  return {
+    async lookup(hashes: readonly number[]): Promise<PostingLists> {
+      const missing = [...new Set(hashes)].filter((hash) => !asked.has(hash));
+      for (const hash of missing) asked.add(hash);
+      const postings = db.prepare(lookupStatement).bind(JSON.stringify(missing));
+      if (!layout) {
+        const [meta, rows] = await db.batch<Record<string, unknown>>([
+          db.prepare("SELECT key, value FROM recognition_meta"),
+          postings,
+        ]);
+        layout = layoutOf((meta?.results ?? []) as { key: string; value: string }[]);
+        for (const row of rows?.results ?? []) found.set(Number(row.hash), entriesOf(row.entries));
+      } else if (missing.length > 0) {
+        const { results } = await postings.all<{ hash: number; entries: unknown }>();
+        for (const row of results) found.set(Number(row.hash), entriesOf(row.entries));
+      }
+      return fetchedPostings(layout, found);
+    },
+    async trackKey(track: number): Promise<string | undefined> {
+      const row = await db
+        .prepare("SELECT track_key FROM recognition_tracks WHERE track = ?")
+        .bind(track)
+        .first<{ track_key: string }>();
+      return row?.track_key;
+    },
+  };
+}
+
+/** Which index a store holds, or null when it holds none. */
+export async function storedIndexSha(db: D1Database): Promise<string | null> {
+  const row = await db
+    .prepare("SELECT value FROM recognition_meta WHERE key = ?")
+    .bind(metaKeys.sha256)
+    .first<{ value: string }>();
+  return row?.value ?? null;
+}
+
+/** What loading an index into the store writes, table by table. */
+export type StoreRows = {
+  meta: [key: string, value: string][];
+  tracks: [track: number, trackKey: string][];
+  /** Every hash with entries, in hash order, and its entries' bytes. */
+  postings(): Generator<[hash: number, entries: Uint8Array]>;
+};
+
+/** The store's rows for a loaded index; the postings are views on the index's bytes. */
+export function storeRows(index: TrackIndex, sha256: string, catalogVersion: string): StoreRows {
+  const { offsets, entries } = index;
+  return {
+    meta: [
+      [metaKeys.sha256, sha256],
+      [metaKeys.catalogVersion, catalogVersion],
+      [metaKeys.timeBits, String(index.timeBits)],
+      [metaKeys.commonBucketSize, String(index.commonBucketSize)],
+    ],
+    tracks: index.trackKeys.map((key, track) => [track, key]),
+    *postings() {
+      for (let hash = 0; hash + 1 < offsets.length; hash++) {
+        const start = offsets[hash] as number;
+        const end = offsets[hash + 1] as number;
+        if (end > start) {
+          yield [hash, new Uint8Array(entries.buffer, entries.byteOffset + start * 4, (end - start) * 4)];
+        }
+      }
+    },
+  };
+}
+
+/** The tables a load empties first: a store holds one index. */
+export const storeTables = ["recognition_meta", "recognition_tracks", "recognition_postings"] as const;
+
+/** JSON bound to one parameter stays under D1's 2 MB a value. */
+const loadChunkChars = 1_500_000;
+const hexDigits = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+function hex(bytes: Uint8Array): string {
+  let text = "";
+  for (let i = 0; i < bytes.length; i++) text += hexDigits[bytes[i] as number];
+  return text;
+}
+
+/**
+ * Loads an index into a store through a D1 binding (wrangler's local database for `npm start`, the
+ * worker tests' own): the tables emptied, then the postings as JSON objects of hash to hex bound to
+ * one parameter each (D1 binds at most 100 parameters a statement, and a value of up to 2 MB), then
+ * the tracks, and the meta last: a store whose load stopped half way has no layout and answers
+ * nothing, rather than wrong. Deploy loads the same rows from recognition-store.sql instead.
+ */
+export async function loadStore(db: D1Database, rows: StoreRows): Promise<{ hashes: number }> {
+  await db.batch(storeTables.map((table) => db.prepare(`DELETE FROM ${table}`)));
+  const insert =
+    "INSERT INTO recognition_postings (hash, entries) SELECT key, unhex(value) FROM json_each(?1)";
+  let chunk: string[] = [];
+  let chars = 0;
+  let hashes = 0;
+  const flush = async () => {
+    if (chunk.length > 0)
+      await db
+        .prepare(insert)
+        .bind(`{${chunk.join(",")}}`)
+        .run();
+    chunk = [];
+    chars = 0;
+  };
+  for (const [hash, entries] of rows.postings()) {
+    const member = `"${hash}":"${hex(entries)}"`;
+    if (chars + member.length > loadChunkChars) await flush();
+    chunk.push(member);
+    chars += member.length + 1;
+    hashes++;
+  }
+  await flush();
+  await db.batch([
+    ...rows.tracks.map(([track, key]) =>
+      db.prepare("INSERT INTO recognition_tracks (track, track_key) VALUES (?, ?)").bind(track, key),
+    ),
+    ...rows.meta.map(([key, value]) =>
+      db.prepare("INSERT INTO recognition_meta (key, value) VALUES (?, ?)").bind(key, value),
+    ),
+  ]);
+  return { hashes };
+}
