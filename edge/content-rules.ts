@@ -27,6 +27,9 @@ export const darkeningSteps = 10;
 /** Spec 000 §9 "Search page size 3". */
 export const searchPageSize = 3;
 
+/** Spec 002 §9 "track search 10" (002 §7 "GET track search with pageSize default 10"). */
+export const trackSearchPageSize = 10;
+
 /** Spec 001 §4 "A track is a new release if released 90 days or fewer ago". */
 export function isNewRelease(releaseDate: string, now: Date): boolean {
   const released = Date.parse(`${releaseDate}T00:00:00Z`);
