@@ -83,7 +83,7 @@ describe("spec 002 §7 search", () => {
     const response = await SELF.fetch(`${site}/search?term=${encodeURIComponent(artist)}`);
     const html = await response.text();
     expect(response.status).toBe(200);
-    const top = /<section class="section search-top"[^]*?<\/section>/.exec(html)?.[0] ?? "";
+    const top = /<section class="section search-top"[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
     expect(top).toContain("Top result");
     // Typed whole, the artist's name is the top result, linking to the artist page.
     expect(top).toMatch(/class="search-top__name"[^>]*href="\/artist\//);
