@@ -5,6 +5,9 @@ import {
   contrastTarget,
   defaultImageWidth,
   isNewRelease,
+  lyricExcerpt,
+  lyricSampleLength,
+  lyricSnippetLength,
   trackImageWidths,
 } from "../../edge/content-rules";
 import { findCountry } from "../../edge/countries";
@@ -238,7 +241,12 @@ const trackCallQuerySchema = v.object({
   trackLength: v.optional(v.pipe(v.string(), v.regex(/^\d{1,8}$/))),
 });
 
-function trackCallPath(lang: LanguageKey, country: string, key: string, search: URLSearchParams): string {
+function trackCallPath(
+  edge: Pick<AppLoadContext["edge"], "lang" | "country">,
+  key: string,
+  search: URLSearchParams,
+): string {
+  const { lang, country } = edge;
   const query: Record<string, string> = {};
   for (const name of ["itsct", "trackLength"] as const) {
     const value = search.get(name);
@@ -246,6 +254,8 @@ function trackCallPath(lang: LanguageKey, country: string, key: string, search: 
     if (value !== null && parsed.success) query[name] = value;
   }
   const storefront = /^[A-Z]{2}$/.test(country) && findCountry(country) ? country : defaultStorefront;
+  // Always /web/: the /iphone/ variant (spec 001 §7) answers app links (music://, spotify:) that
+  // a page's store list drops (webHref); see docs/calls.md.
   return withQuery(`/services/track/v1/${lang}/${storefront}/web/${key}`, query);
 }
 
@@ -260,7 +270,7 @@ export async function loadTrackPage(
   input: TrackPageInput,
 ) {
   const key = trackKeyOf(input.keySegment);
-  const track = await loadTrack(services, trackCallPath(edge.lang, edge.country, key, input.search));
+  const track = await loadTrack(services, trackCallPath(edge, key, input.search));
   const now = input.now.getTime();
 
   const sections = new Map(track.sections.map((section) => [section.type, section]));
@@ -418,7 +428,7 @@ export async function loadTrackPath(
   search: URLSearchParams,
 ): Promise<string> {
   const key = trackKeyOf(keySegment);
-  const track = await loadTrack(services, trackCallPath(edge.lang, edge.country, key, search));
+  const track = await loadTrack(services, trackCallPath(edge, key, search));
   return trackPathOf(edge.lang, track);
 }
 
@@ -461,6 +471,16 @@ export function musicRecordingJsonLd(page: TrackPage, origin: string): Record<st
       ...(page.artist.href ? { url: absolute(page.artist.href) } : {}),
     },
     ...(page.details.album ? { inAlbum: { "@type": "MusicAlbum", name: page.details.album } } : {}),
+    // Spec 001 §9 "Lyric sample 150 characters": what a search engine may quote, never the whole text.
+    ...(page.lyrics && page.lyrics.lines.length > 0
+      ? {
+          recordingOf: {
+            "@type": "MusicComposition",
+            name: page.title,
+            lyrics: { "@type": "CreativeWork", text: lyricExcerpt(page.lyrics.lines, lyricSampleLength) },
+          },
+        }
+      : {}),
   };
 }
 
@@ -475,7 +495,10 @@ export function trackPageMeta(
   return {
     ...requestMeta(context, request),
     title: t("track:metaTitle", names),
-    description: t("track:metaDescription", names),
+    // Spec 001 §9 "snippet 100 characters": the lyrics' opening after the page's own description.
+    description: page.lyrics?.lines.length
+      ? `${t("track:metaDescription", names)} — ${lyricExcerpt(page.lyrics.lines, lyricSnippetLength)}`
+      : t("track:metaDescription", names),
     type: "music.song",
     image: {
       url: absoluteUrl(request, page.shareImage.src),

@@ -98,3 +98,25 @@ describe("spec 002 §7 search", () => {
     expect(html).toContain('id="search-songs"');
   });
 });
+
+describe("spec 001 §9 lyric sample 150 and snippet 100", () => {
+  test("the track page's description carries a snippet of at most 100, its JSON-LD a sample of at most 150", async () => {
+    const row = await env.DB.prepare(
+      "SELECT t.key, t.alias FROM tracks t JOIN lyrics l ON l.track_key = t.key ORDER BY t.key LIMIT 1",
+    ).first<{
+      key: number;
+      alias: string;
+    }>();
+    expect(row).not.toBeNull();
+    const html = await (await SELF.fetch(`${site}/track/${row?.key}/${row?.alias}`)).text();
+    const description = /<meta name="description" content="([^"]*)"/.exec(html)?.[1] ?? "";
+    const snippet = description.split(" — ")[1] ?? "";
+    expect(snippet.length).toBeGreaterThan(0);
+    expect(snippet.length).toBeLessThanOrEqual(100);
+    const jsonLd = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)?.[1] ?? "{}";
+    const sample: string = JSON.parse(jsonLd).recordingOf?.lyrics?.text ?? "";
+    expect(sample.length).toBeGreaterThan(snippet.length);
+    expect(sample.length).toBeLessThanOrEqual(150);
+    expect(sample.startsWith(snippet.replace(/…$/, ""))).toBe(true);
+  });
+});
