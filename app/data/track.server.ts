@@ -16,7 +16,7 @@ import type { LanguageKey } from "../../edge/languages";
 import { localizedPath } from "../../edge/path";
 import { artistViewSchema } from "../../edge/schemas/amapi";
 import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
-import { tagCountSchema } from "../../edge/schemas/tagcount";
+import { tagCountListSchema, tagCountSchema } from "../../edge/schemas/tagcount";
 import { relatedTracksSchema, type StoreName, type Track, trackSchema } from "../../edge/schemas/track";
 import { platformOf } from "../../edge/user-agent";
 import type { Translate } from "../i18n.server";
@@ -191,8 +191,11 @@ function videoHrefOf(track: Track): string | undefined {
   return undefined;
 }
 
-/** A row of the related list, and where it sits in the page's playlist. */
-export type RelatedTrack = TrackSummary & { playlistIndex: number | undefined };
+/** A row of the related list, where it sits in the page's playlist, and how often it was identified. */
+export type RelatedTrack = TrackSummary & {
+  playlistIndex: number | undefined;
+  count: { total: number; formatted: string } | undefined;
+};
 
 export type TrackLyrics = {
   lines: string[];
@@ -227,6 +230,11 @@ async function optional<T>(what: string, load: () => Promise<T>): Promise<T | un
     console.warn(`track page: no ${what}: ${siteError.type} ${siteError.message}`);
     return undefined;
   }
+}
+
+/** `GET /services/count/v2/web/tracks?id=1&id=2…` (spec 001 §7 tag count list). */
+export function tagCountListPath(keys: readonly string[]): string {
+  return `/services/count/v2/web/tracks?${keys.map((key) => `id=${encodeURIComponent(key)}`).join("&")}`;
 }
 
 function withQuery(path: string, query: Record<string, string>): string {
@@ -310,6 +318,19 @@ export async function loadTrackPage(
       : undefined,
   ]);
 
+  // Spec 001 §7 "a tag count list using repeated id= parameters": one call for the whole list.
+  const relatedKeys = (related?.tracks ?? []).map((summary) => summary.key).filter((k) => k !== track.key);
+  const relatedCounts = new Map(
+    (relatedKeys.length > 0
+      ? ((await optional("tag counts", () =>
+          services.getJson(tagCountListPath(relatedKeys), tagCountListSchema),
+        )) ?? [])
+      : []
+    ).map((item) => [item.id, item.total]),
+  );
+  const countOf = (total: number | undefined) =>
+    total === undefined ? undefined : { total, formatted: new Intl.NumberFormat(edge.locale).format(total) };
+
   const preview = previewOf(track);
   const playlist: PlaylistEntry[] = [];
   if (preview) {
@@ -337,7 +358,11 @@ export async function loadTrackPage(
           playlistBreak: false,
         });
       }
-      return { ...trackSummaryOfPayload(summary, edge.lang), playlistIndex };
+      return {
+        ...trackSummaryOfPayload(summary, edge.lang),
+        playlistIndex,
+        count: countOf(relatedCounts.get(summary.key)),
+      };
     });
 
   const total = count?.total ?? (track.type === "MUSIC" ? track.properties.numberOfShazams : undefined);

@@ -120,3 +120,26 @@ describe("spec 001 §9 lyric sample 150 and snippet 100", () => {
     expect(sample.startsWith(snippet.replace(/…$/, ""))).toBe(true);
   });
 });
+
+describe("spec 001 §7 tag count list", () => {
+  test("repeated id= answers the known ids in order; the track page's related songs show their counts", async () => {
+    const { results } = await env.DB.prepare("SELECT key, alias FROM tracks ORDER BY key LIMIT 2").all<{
+      key: number;
+      alias: string;
+    }>();
+    const [first, second] = results;
+    const { status, body } = await getJson(
+      `/services/count/v2/web/tracks?id=${second?.key}&id=999999999999&id=${first?.key}`,
+    );
+    expect(status).toBe(200);
+    expect((body as { id: string }[]).map((item) => item.id)).toEqual([
+      String(second?.key),
+      String(first?.key),
+    ]);
+    const html = await (await SELF.fetch(`${site}/track/${first?.key}/${first?.alias}`)).text();
+    const related = /<section class="section" aria-labelledby="track-related-title">[\s\S]*?<\/section>/.exec(
+      html,
+    )?.[0];
+    expect(related).toMatch(/class="track-row__note">Identified [\d,]+ times?</);
+  });
+});
