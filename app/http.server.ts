@@ -1,11 +1,36 @@
-import { data } from "@remix-run/cloudflare";
+import { data, redirect } from "@remix-run/cloudflare";
 import type { Params } from "@remix-run/react";
 import { SiteError, statusOfError } from "../edge/errors";
 import { isLanguageKey } from "../edge/languages";
 
-/** Throws the error page for a catalogue error type, with its status (the one mapping, edge/errors). */
+/**
+ * Throws the error page for a catalogue error type, with its status (the one mapping, edge/errors).
+ * Spec 000 §4 "a failed render with a redirect error redirects", §8 "Redirect error: uses path and
+ * status": a redirect error that names a page path moves there; one without a path is an error page.
+ */
 export function throwSiteError(error: SiteError): never {
+  const move = redirectOfError(error);
+  if (move) throw redirect(move.path, move.status);
   throw data({ type: error.type }, { status: statusOfError(error.type, error.status) });
+}
+
+/**
+ * The page path and 3xx status a redirect error moves to. An upstream speaks of its own host, so an
+ * absolute Location keeps only its path; a Location under /services/ is a data address, not a page.
+ */
+export function redirectOfError(error: SiteError): { path: string; status: number } | undefined {
+  if (error.type !== "redirect" || typeof error.args?.location !== "string") return undefined;
+  let target: URL;
+  try {
+    target = new URL(error.args.location, "http://site.invalid");
+  } catch {
+    return undefined;
+  }
+  if (target.protocol !== "http:" && target.protocol !== "https:") return undefined;
+  if (target.pathname.startsWith("/services/")) return undefined;
+  const status = error.status;
+  const moves = status !== undefined && status >= 300 && status < 400 && status !== 304;
+  return { path: target.pathname + target.search, status: moves ? status : 302 };
 }
 
 /** A first path segment that is not a language key is not one of our pages: 404. */

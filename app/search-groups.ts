@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { searchPageSize } from "../edge/content-rules";
+import { searchPageSize, trackSearchPageSize } from "../edge/content-rules";
 
 /**
  * The search box's groups (spec 000 §2 "Search box", §4 "Search group states", "Result rules", §9)
@@ -21,8 +21,8 @@ export const searchDropdownMaxHeightPx = 618;
 export const searchTermMaxLength = 100;
 /** Most recent searches kept under `search.recents`. Ours: the spec names none. */
 export const recentSearchesMax = 10;
-/** Results per group on the search page. Ours: as the spec's track search page (002 §9 "track search 10"). */
-export const searchResultsPageSize = 10;
+/** Results per group on the search page: the spec's track search page (decision 026). */
+export const searchResultsPageSize = trackSearchPageSize;
 
 export const searchGroupNames = ["recent", "songs", "artists"] as const;
 export type SearchGroupName = (typeof searchGroupNames)[number];

@@ -27,6 +27,28 @@ export const darkeningSteps = 10;
 /** Spec 000 §9 "Search page size 3". */
 export const searchPageSize = 3;
 
+/** Spec 001 §9 "Lyric sample 150 characters; snippet 100 characters". */
+export const lyricSampleLength = 150;
+export const lyricSnippetLength = 100;
+
+/**
+ * The lyrics' first lines as one line (" / " between them), at most `max` characters: cut at the
+ * last word that fits, with "…" inside the limit.
+ */
+export function lyricExcerpt(lines: readonly string[], max: number): string {
+  const whole = lines
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(" / ");
+  if (whole.length <= max) return whole;
+  const cut = whole.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s/]+$/, "")}…`;
+}
+
+/** Spec 002 §9 "track search 10" (002 §7 "GET track search with pageSize default 10"). */
+export const trackSearchPageSize = 10;
+
 /** Spec 001 §4 "A track is a new release if released 90 days or fewer ago". */
 export function isNewRelease(releaseDate: string, now: Date): boolean {
   const released = Date.parse(`${releaseDate}T00:00:00Z`);

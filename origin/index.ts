@@ -11,6 +11,7 @@ import { registerEvents } from "./routes/events";
 import { registerLibrary } from "./routes/library";
 import { registerCampaignData, registerOffers } from "./routes/offers";
 import { registerPrivacy } from "./routes/privacy";
+import { registerSearch } from "./routes/search";
 import { registerSinks } from "./routes/sinks";
 import { registerSitePages } from "./routes/site-pages";
 import { registerStreaming } from "./routes/streaming";
@@ -37,6 +38,7 @@ export function createOrigin() {
   registerEvents(origin);
   registerAmapi(origin);
   registerCatalogue(origin);
+  registerSearch(origin);
   registerSinks(origin);
   registerWebrec(origin);
   registerAccount(origin);

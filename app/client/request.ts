@@ -4,7 +4,8 @@ import { SiteError } from "../../edge/errors";
 /**
  * The generic request helpers of spec 000 §7: same-origin credentials, JSON both ways, 2xx and 3xx
  * are success, failures mapped to the catalogue of §8. The spec's helper named "post" sends PUT,
- * so ours is named for what it sends: `putJson`.
+ * so ours is named for what it sends: `putJson`. The recognition calls are real POSTs (002 §7):
+ * `postJson`, with the same rule.
  */
 
 /** Spec 000 §9: "Request timeout comes from configuration (value not shown)." Ours, until configured. */
@@ -41,8 +42,18 @@ export async function putJson<const S extends v.GenericSchema>(
   return requestJson("PUT", url, typeof body === "string" ? body : JSON.stringify(body), schema, options);
 }
 
+/** POST `body` to `url`, encoded and answered as `putJson` (spec 002 §7 "POST /services/webrec/match, JSON"). */
+export async function postJson<const S extends v.GenericSchema>(
+  url: string,
+  body: unknown,
+  schema: S,
+  options: RequestOptions = {},
+): Promise<v.InferOutput<S>> {
+  return requestJson("POST", url, typeof body === "string" ? body : JSON.stringify(body), schema, options);
+}
+
 async function requestJson<const S extends v.GenericSchema>(
-  method: "GET" | "PUT",
+  method: "GET" | "PUT" | "POST",
   url: string,
   body: string | undefined,
   schema: S,

@@ -5,20 +5,28 @@ import {
   offsetOfNext,
   searchPath,
   searchResultsPageSize,
+  searchStorefront,
   searchTermMaxLength,
 } from "~/search-groups";
-import { trackImageWidths } from "../../edge/content-rules";
+import { searchPageSize, trackImageWidths } from "../../edge/content-rules";
+import type { LanguageKey } from "../../edge/languages";
 import { localizedPath } from "../../edge/path";
-import { type SearchResults, searchResultsSchema } from "../../edge/schemas/amapi";
+import { searchResultsSchema } from "../../edge/schemas/amapi";
+import {
+  type SearchResponse,
+  searchNextOf,
+  searchResponseSchema,
+  searchServicePath,
+} from "../../edge/schemas/search";
 import type { ArtistSummary, TrackSummary } from "./view";
-import { imageFromTemplate } from "./view";
-import { trackSummaryOfSong } from "./view.server";
+import { imageFromTemplate, trackSummaryOfPayload } from "./view";
 
 /**
- * The search page, `/search?term=…` (spec 000 §2 page type "search"): songs and artists found by
- * the catalogue search, each group paged on its own with real links (`songs` and `artists` hold the
- * offsets, taken from the catalogue's next links). Rendered at the edge, so it works without
- * JavaScript; shared by React and AMP.
+ * The search page, `/search?term=…` (spec 000 §2 page type "search"): the top result of the
+ * search call (002 §7 "GET search", topresult), songs from the track search (002 §7 "track search
+ * with pageSize default 10") and artists from the catalogue search, each group paged on its own with
+ * real links (`songs` and `artists` hold the offsets, taken from each call's next link). Rendered
+ * at the edge, so it works without JavaScript.
  */
 
 /** An offset of a group: digits; anything else reads as the first page. */
@@ -50,15 +58,24 @@ export type SearchPage = {
   | { kind: "empty" }
   | { kind: "toolong" }
   | { kind: "noresults" }
-  | { kind: "results"; songs: SearchResultGroup<TrackSummary>; artists: SearchResultGroup<ArtistSummary> }
+  | {
+      kind: "results";
+      top: SearchTopResult | undefined;
+      songs: SearchResultGroup<TrackSummary>;
+      artists: SearchResultGroup<ArtistSummary>;
+    }
 );
+
+/** Spec 002 §3 "topresult (artist or track)", shown above the groups on the first page. */
+export type SearchTopResult =
+  | { kind: "track"; track: TrackSummary }
+  | { kind: "artist"; artist: ArtistSummary };
 
 type Group = "songs" | "artists";
 
 export async function loadSearchPage(
   { edge, services }: Pick<AppLoadContext, "edge" | "services">,
   query: SearchQuery,
-  now: Date,
 ): Promise<SearchPage> {
   const action = localizedPath(edge.lang, "/search");
   const checked = checkSearchTerm(query.term);
@@ -68,12 +85,23 @@ export async function loadSearchPage(
   if (term === "") return { ...base, kind: "empty" };
 
   const offsets: Record<Group, number> = { songs: query.songs, artists: query.artists };
-  const results = await searchGroups(services, edge.country, term, offsets);
-  const songs = results.songs?.data ?? [];
-  const artists = results.artists?.data ?? [];
-  if (songs.length === 0 && artists.length === 0 && offsets.songs === 0 && offsets.artists === 0) {
-    return { ...base, kind: "noresults" };
-  }
+  const firstPage = offsets.songs === 0 && offsets.artists === 0;
+  const searchCall = searchCallPath(edge.lang, edge.country, term);
+  const [found, artistResults, top] = await Promise.all([
+    services.getJson(trackSearchPath(searchCall, offsets.songs), searchResponseSchema),
+    services.getJson(
+      searchPath(edge.country, term, {
+        types: ["artists"],
+        limit: searchResultsPageSize,
+        offset: offsets.artists,
+      }),
+      searchResultsSchema,
+    ),
+    firstPage ? services.getJson(searchCall, searchResponseSchema) : undefined,
+  ]);
+  const songs = found.tracks?.hits ?? [];
+  const artists = artistResults.results.artists?.data ?? [];
+  if (songs.length === 0 && artists.length === 0 && firstPage) return { ...base, kind: "noresults" };
 
   const href = (group: Group, offset: number) => {
     const at = { ...offsets, [group]: offset };
@@ -82,60 +110,85 @@ export async function loadSearchPage(
     if (at.artists > 0) params.set("artists", String(at.artists));
     return `${action}?${params}`;
   };
-  const paging = (group: Group, next: string | undefined) => {
-    const nextOffset = offsetOfNext(next);
+  const paging = (group: Group, nextOffset: number | undefined) => {
     const offset = offsets[group];
     return {
       nextHref: nextOffset !== undefined && nextOffset > offset ? href(group, nextOffset) : undefined,
       previousHref: offset > 0 ? href(group, Math.max(0, offset - searchResultsPageSize)) : undefined,
     };
   };
+  const artistOf = (id: string, name: string, alias: string, avatar: string | undefined): ArtistSummary => ({
+    id,
+    name,
+    href: localizedPath(edge.lang, `/artist/${encodeURIComponent(alias)}/${id}`),
+    avatar: avatar ? imageFromTemplate(avatar, trackImageWidths) : undefined,
+  });
 
   return {
     ...base,
     kind: "results",
+    top: topResultOf(top, edge.lang, artistOf),
     songs: {
-      items: songs.map((song) => trackSummaryOfSong(song, edge.lang, now)),
-      ...paging("songs", results.songs?.next),
+      items: songs.map((hit) => trackSummaryOfPayload(hit.track, edge.lang)),
+      ...paging("songs", offsetOfSearchNext(found.next)),
     },
     artists: {
-      items: artists.map(
-        (artist): ArtistSummary => ({
-          id: artist.id,
-          name: artist.attributes.name,
-          href: localizedPath(
-            edge.lang,
-            `/artist/${encodeURIComponent(artist.attributes.alias)}/${artist.id}`,
-          ),
-          avatar: artist.attributes.artwork
-            ? imageFromTemplate(artist.attributes.artwork.url, trackImageWidths)
-            : undefined,
-        }),
+      items: artists.map((artist) =>
+        artistOf(artist.id, artist.attributes.name, artist.attributes.alias, artist.attributes.artwork?.url),
       ),
-      ...paging("artists", results.artists?.next),
+      ...paging("artists", offsetOfNext(artistResults.results.artists?.next)),
     },
   };
 }
 
-/** One call when both groups are at the same offset (the usual first page), else one per group. */
-async function searchGroups(
-  services: AppLoadContext["services"],
-  country: string,
-  term: string,
-  offsets: Record<Group, number>,
-): Promise<SearchResults["results"]> {
-  const limit = searchResultsPageSize;
-  if (offsets.songs === offsets.artists) {
-    const path = searchPath(country, term, { limit, offset: offsets.songs });
-    return (await services.getJson(path, searchResultsSchema)).results;
-  }
-  const [songs, artists] = await Promise.all(
-    (["songs", "artists"] as const).map((type) =>
-      services.getJson(
-        searchPath(country, term, { types: [type], limit, offset: offsets[type] }),
-        searchResultsSchema,
-      ),
-    ),
-  );
-  return { songs: songs?.results.songs, artists: artists?.results.artists };
+function topResultOf(
+  answer: SearchResponse | undefined,
+  lang: LanguageKey,
+  artistOf: (id: string, name: string, alias: string, avatar: string | undefined) => ArtistSummary,
+): SearchTopResult | undefined {
+  const top = answer?.topresult;
+  if (!top) return undefined;
+  if (top.type === "track") return { kind: "track", track: trackSummaryOfPayload(top.track, lang) };
+  const { artist } = top;
+  return {
+    kind: "artist",
+    artist: artistOf(artist.adamid, artist.name, artist.alias, artist.avatarTemplate),
+  };
+}
+
+/**
+ * Spec 002 §7 "GET search. Query: query, pageSize (default 3), page (default 0), limit (default 3)":
+ * the page asks it once, for its top result.
+ */
+export function searchCallPath(lang: LanguageKey, country: string, term: string): string {
+  const storefront = searchStorefront(country).toUpperCase();
+  const params = new URLSearchParams({
+    query: term,
+    pageSize: String(searchPageSize),
+    page: "0",
+    limit: String(searchPageSize),
+  });
+  return `/services${searchServicePath}/${lang}/${storefront}/web?${params}`;
+}
+
+/** Spec 002 §7 "GET track search with pageSize default 10", at the page holding `offset`. */
+function trackSearchPath(searchCall: string, offset: number): string {
+  const url = new URL(searchCall, "https://services.internal");
+  const params = new URLSearchParams({
+    query: url.searchParams.get("query") ?? "",
+    pageSize: String(searchResultsPageSize),
+    page: String(Math.floor(offset / searchResultsPageSize)),
+  });
+  return `${url.pathname}/tracks?${params}`;
+}
+
+/** The offset of the page a (rewritten) next link of the track search asks for. */
+function offsetOfSearchNext(next: string | undefined): number | undefined {
+  const path = searchNextOf(next);
+  if (path === undefined) return undefined;
+  const url = new URL(path, "https://services.internal");
+  const page = url.searchParams.get("page");
+  const size = url.searchParams.get("pageSize");
+  if (page === null || !/^\d{1,5}$/.test(page)) return undefined;
+  return Number(page) * (size !== null && /^\d{1,3}$/.test(size) ? Number(size) : searchResultsPageSize);
 }

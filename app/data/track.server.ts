@@ -5,6 +5,9 @@ import {
   contrastTarget,
   defaultImageWidth,
   isNewRelease,
+  lyricExcerpt,
+  lyricSampleLength,
+  lyricSnippetLength,
   trackImageWidths,
 } from "../../edge/content-rules";
 import { findCountry } from "../../edge/countries";
@@ -13,7 +16,7 @@ import type { LanguageKey } from "../../edge/languages";
 import { localizedPath } from "../../edge/path";
 import { artistViewSchema } from "../../edge/schemas/amapi";
 import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
-import { tagCountSchema } from "../../edge/schemas/tagcount";
+import { tagCountListSchema, tagCountSchema } from "../../edge/schemas/tagcount";
 import { relatedTracksSchema, type StoreName, type Track, trackSchema } from "../../edge/schemas/track";
 import { platformOf } from "../../edge/user-agent";
 import type { Translate } from "../i18n.server";
@@ -188,8 +191,11 @@ function videoHrefOf(track: Track): string | undefined {
   return undefined;
 }
 
-/** A row of the related list, and where it sits in the page's playlist. */
-export type RelatedTrack = TrackSummary & { playlistIndex: number | undefined };
+/** A row of the related list, where it sits in the page's playlist, and how often it was identified. */
+export type RelatedTrack = TrackSummary & {
+  playlistIndex: number | undefined;
+  count: { total: number; formatted: string } | undefined;
+};
 
 export type TrackLyrics = {
   lines: string[];
@@ -226,6 +232,11 @@ async function optional<T>(what: string, load: () => Promise<T>): Promise<T | un
   }
 }
 
+/** `GET /services/count/v2/web/tracks?id=1&id=2…` (spec 001 §7 tag count list). */
+export function tagCountListPath(keys: readonly string[]): string {
+  return `/services/count/v2/web/tracks?${keys.map((key) => `id=${encodeURIComponent(key)}`).join("&")}`;
+}
+
 function withQuery(path: string, query: Record<string, string>): string {
   const url = new URL(path, "https://services.internal");
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
@@ -238,7 +249,12 @@ const trackCallQuerySchema = v.object({
   trackLength: v.optional(v.pipe(v.string(), v.regex(/^\d{1,8}$/))),
 });
 
-function trackCallPath(lang: LanguageKey, country: string, key: string, search: URLSearchParams): string {
+function trackCallPath(
+  edge: Pick<AppLoadContext["edge"], "lang" | "country">,
+  key: string,
+  search: URLSearchParams,
+): string {
+  const { lang, country } = edge;
   const query: Record<string, string> = {};
   for (const name of ["itsct", "trackLength"] as const) {
     const value = search.get(name);
@@ -246,6 +262,8 @@ function trackCallPath(lang: LanguageKey, country: string, key: string, search: 
     if (value !== null && parsed.success) query[name] = value;
   }
   const storefront = /^[A-Z]{2}$/.test(country) && findCountry(country) ? country : defaultStorefront;
+  // Always /web/: the /iphone/ variant (spec 001 §7) answers app links (music://, spotify:) that
+  // a page's store list drops (webHref); see docs/calls.md.
   return withQuery(`/services/track/v1/${lang}/${storefront}/web/${key}`, query);
 }
 
@@ -260,7 +278,7 @@ export async function loadTrackPage(
   input: TrackPageInput,
 ) {
   const key = trackKeyOf(input.keySegment);
-  const track = await loadTrack(services, trackCallPath(edge.lang, edge.country, key, input.search));
+  const track = await loadTrack(services, trackCallPath(edge, key, input.search));
   const now = input.now.getTime();
 
   const sections = new Map(track.sections.map((section) => [section.type, section]));
@@ -300,6 +318,19 @@ export async function loadTrackPage(
       : undefined,
   ]);
 
+  // Spec 001 §7 "a tag count list using repeated id= parameters": one call for the whole list.
+  const relatedKeys = (related?.tracks ?? []).map((summary) => summary.key).filter((k) => k !== track.key);
+  const relatedCounts = new Map(
+    (relatedKeys.length > 0
+      ? ((await optional("tag counts", () =>
+          services.getJson(tagCountListPath(relatedKeys), tagCountListSchema),
+        )) ?? [])
+      : []
+    ).map((item) => [item.id, item.total]),
+  );
+  const countOf = (total: number | undefined) =>
+    total === undefined ? undefined : { total, formatted: new Intl.NumberFormat(edge.locale).format(total) };
+
   const preview = previewOf(track);
   const playlist: PlaylistEntry[] = [];
   if (preview) {
@@ -327,7 +358,11 @@ export async function loadTrackPage(
           playlistBreak: false,
         });
       }
-      return { ...trackSummaryOfPayload(summary, edge.lang), playlistIndex };
+      return {
+        ...trackSummaryOfPayload(summary, edge.lang),
+        playlistIndex,
+        count: countOf(relatedCounts.get(summary.key)),
+      };
     });
 
   const total = count?.total ?? (track.type === "MUSIC" ? track.properties.numberOfShazams : undefined);
@@ -418,7 +453,7 @@ export async function loadTrackPath(
   search: URLSearchParams,
 ): Promise<string> {
   const key = trackKeyOf(keySegment);
-  const track = await loadTrack(services, trackCallPath(edge.lang, edge.country, key, search));
+  const track = await loadTrack(services, trackCallPath(edge, key, search));
   return trackPathOf(edge.lang, track);
 }
 
@@ -461,6 +496,16 @@ export function musicRecordingJsonLd(page: TrackPage, origin: string): Record<st
       ...(page.artist.href ? { url: absolute(page.artist.href) } : {}),
     },
     ...(page.details.album ? { inAlbum: { "@type": "MusicAlbum", name: page.details.album } } : {}),
+    // Spec 001 §9 "Lyric sample 150 characters": what a search engine may quote, never the whole text.
+    ...(page.lyrics && page.lyrics.lines.length > 0
+      ? {
+          recordingOf: {
+            "@type": "MusicComposition",
+            name: page.title,
+            lyrics: { "@type": "CreativeWork", text: lyricExcerpt(page.lyrics.lines, lyricSampleLength) },
+          },
+        }
+      : {}),
   };
 }
 
@@ -475,7 +520,10 @@ export function trackPageMeta(
   return {
     ...requestMeta(context, request),
     title: t("track:metaTitle", names),
-    description: t("track:metaDescription", names),
+    // Spec 001 §9 "snippet 100 characters": the lyrics' opening after the page's own description.
+    description: page.lyrics?.lines.length
+      ? `${t("track:metaDescription", names)} — ${lyricExcerpt(page.lyrics.lines, lyricSnippetLength)}`
+      : t("track:metaDescription", names),
     type: "music.song",
     image: {
       url: absoluteUrl(request, page.shareImage.src),

@@ -2,7 +2,12 @@ import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { Cover, TrackList } from "~/components/track-list";
 import { requestMeta } from "~/data/meta.server";
-import { loadSearchPage, readSearchQuery, type SearchResultGroup } from "~/data/search.server";
+import {
+  loadSearchPage,
+  readSearchQuery,
+  type SearchResultGroup,
+  type SearchTopResult,
+} from "~/data/search.server";
 import type { ArtistSummary } from "~/data/view";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
@@ -15,7 +20,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const query = readSearchQuery(new URL(request.url).searchParams);
-  const page = await loadPage(() => loadSearchPage(context, query, new Date()));
+  const page = await loadPage(() => loadSearchPage(context, query));
   const { t } = createI18n(context.edge.lang, ["common", "search"]);
   const meta = {
     ...requestMeta(context, request),
@@ -96,6 +101,7 @@ export default function Search() {
           <p className="muted">{t("page.noResultsText")}</p>
         </section>
       ) : null}
+      {page.kind === "results" && page.top ? <TopResult top={page.top} title={t("page.topResult")} /> : null}
       {page.kind === "results" ? (
         <div className="columns">
           <section className="section" aria-labelledby="search-songs">
@@ -129,6 +135,28 @@ export default function Search() {
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** Spec 002 §3 "topresult (artist or track)": the best match, first and larger. */
+function TopResult({ top, title }: { top: SearchTopResult; title: string }) {
+  const item =
+    top.kind === "track"
+      ? { image: top.track.cover, name: top.track.title, detail: top.track.artist, href: top.track.href }
+      : { image: top.artist.avatar, name: top.artist.name, detail: undefined, href: top.artist.href };
+  return (
+    <section className="section search-top" aria-labelledby="search-top">
+      <h2 id="search-top">{title}</h2>
+      <div className="search-top__item card">
+        <Cover image={item.image} size={96} />
+        <div>
+          <Link className="search-top__name" to={item.href}>
+            {item.name}
+          </Link>
+          {item.detail ? <p className="muted">{item.detail}</p> : null}
+        </div>
+      </div>
+    </section>
   );
 }
 

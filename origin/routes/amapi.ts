@@ -300,12 +300,36 @@ async function artistView(
 }
 
 /** Case-insensitive search: prefix matches before inner matches, then by identifications. */
-function searchRank(name: string, term: string): number {
+export function searchRank(name: string, term: string): number {
   const n = name.toLowerCase();
   if (n === term) return 0;
   if (n.startsWith(term)) return 1;
   if (n.split(/\s+/).some((word) => word.startsWith(term))) return 2;
   return 3;
+}
+
+/** How well a song matches a lowercased term: its title, else its artist one step behind. */
+export function songRank(row: db.TrackRow, term: string): number {
+  return Math.min(searchRank(row.title, term), searchRank(row.artist_name, term) + 1);
+}
+
+/** Songs whose title, artist or album holds the lowercased term, best first (both search calls). */
+export async function searchSongs(d1: D1Database, term: string): Promise<db.TrackRow[]> {
+  const rows = await db.tracksWhere(
+    d1,
+    // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes, and a term needs no escaping.
+    "(instr(LOWER(t.title), ?1) > 0 OR instr(LOWER(a.name), ?1) > 0 OR instr(LOWER(al.title), ?1) > 0)",
+    term,
+  );
+  return rows.sort((x, y) => songRank(x, term) - songRank(y, term) || y.total - x.total || x.key - y.key);
+}
+
+/** Artists whose name holds the lowercased term, best first. */
+export async function searchArtists(d1: D1Database, term: string): Promise<db.ArtistRow[]> {
+  const rows = await db.artistsWhere(d1, "instr(LOWER(a.name), ?) > 0", term);
+  return rows.sort(
+    (x, y) => searchRank(x.name, term) - searchRank(y.name, term) || (x.name < y.name ? -1 : 1),
+  );
 }
 
 const catalog = "/amapi/v1/catalog/:country";
@@ -481,19 +505,7 @@ function registerCatalogSearch(origin: OriginApp) {
     const results: v.InferInput<typeof searchResultsSchema>["results"] = {};
 
     if (types.includes("songs")) {
-      const rows = await db.tracksWhere(
-        c.env.DB,
-        // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes, and a term needs no escaping.
-        "(instr(LOWER(t.title), ?1) > 0 OR instr(LOWER(a.name), ?1) > 0 OR instr(LOWER(al.title), ?1) > 0)",
-        term,
-      );
-      const ranked = rows.sort(
-        (x, y) =>
-          Math.min(searchRank(x.title, term), searchRank(x.artist_name, term) + 1) -
-            Math.min(searchRank(y.title, term), searchRank(y.artist_name, term) + 1) ||
-          y.total - x.total ||
-          x.key - y.key,
-      );
+      const ranked = await searchSongs(c.env.DB, term);
       results.songs = {
         href: href("songs", offset),
         ...(offset + limit < ranked.length ? { next: href("songs", offset + limit) } : {}),
@@ -501,10 +513,7 @@ function registerCatalogSearch(origin: OriginApp) {
       };
     }
     if (types.includes("artists")) {
-      const rows = await db.artistsWhere(c.env.DB, "instr(LOWER(a.name), ?) > 0", term);
-      const ranked = rows.sort(
-        (x, y) => searchRank(x.name, term) - searchRank(y.name, term) || (x.name < y.name ? -1 : 1),
-      );
+      const ranked = await searchArtists(c.env.DB, term);
       results.artists = {
         href: href("artists", offset),
         ...(offset + limit < ranked.length ? { next: href("artists", offset + limit) } : {}),

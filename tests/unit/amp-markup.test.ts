@@ -106,7 +106,7 @@ function hostileTrack(): TrackPage {
     stores: [{ name: "spotify", label: hostileText, href: jsUrl }],
     playlist: [{ key: "1", title: hostileText, artist: hostileText, src: jsUrl, playlistBreak: false }],
     mainIndex: 0,
-    related: [{ ...track({ key: "5" }), playlistIndex: 0 }],
+    related: [{ ...track({ key: "5" }), playlistIndex: 0, count: { total: 7, formatted: hostileText } }],
     lyrics: {
       lines: [hostileText, hostileText],
       footer: hostileText,

@@ -147,6 +147,8 @@ describe("the page's calls", () => {
   });
 
   test.each([
+    // Spec 000 §8 "status 401 gives unauthorized": the one request helper's rule (app/client/request.ts).
+    [401, JSON.stringify({ error: "unauthorized" }), "unauthorized"],
     [400, JSON.stringify({ error: "invalidparam", message: "Invalid sessionId" }), "serviceerror"],
     [413, JSON.stringify({ error: "invalidparam", message: "too large" }), "serviceerror"],
     [502, "<html>bad gateway</html>", "serviceerror"],

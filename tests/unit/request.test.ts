@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { afterEach, expect, test, vi } from "vitest";
-import { defaultRequestTimeoutMs, getJson, putJson } from "../../app/client/request";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { defaultRequestTimeoutMs, getJson, postJson, putJson } from "../../app/client/request";
 import { SiteError } from "../../edge/errors";
 
 afterEach(() => {
@@ -58,11 +58,46 @@ test.each([
   expect(new Headers(server.calls[0]?.init.headers).get("content-type")).toBe("application/json");
 });
 
-test.each([200, 201, 299, 304, 399])("status %i is success", async (status) => {
-  const body = status === 304 ? null : JSON.stringify({ id: "ok" });
-  const server = answering(() => new Response(body, { status }));
-  const schema = status === 304 ? v.null() : item;
-  await expect(getJson("/s", schema, { fetch: server.fetch })).resolves.toBeDefined();
+test("postJson sends POST with a JSON body (the recognition calls, spec 002 §7)", async () => {
+  const server = answering(() => Response.json({ id: "m" }));
+  expect(await postJson("/services/webrec/match", { data: "x" }, item, { fetch: server.fetch })).toEqual({
+    id: "m",
+  });
+  expect(server.calls[0]?.init).toMatchObject({
+    method: "POST",
+    credentials: "same-origin",
+    body: '{"data":"x"}',
+  });
+});
+
+const helpers = [
+  { name: "getJson", call: getJson },
+  {
+    name: "putJson",
+    call: (url: string, schema: v.GenericSchema, options: object) => putJson(url, {}, schema, options),
+  },
+  {
+    name: "postJson",
+    call: (url: string, schema: v.GenericSchema, options: object) => postJson(url, {}, schema, options),
+  },
+];
+
+// Spec 000 §7 "A 2xx or 3xx status is success" for every helper: one rule.
+describe.each(helpers)("$name", ({ call }) => {
+  test.each([200, 201, 299, 304, 399])("status %i is success", async (status) => {
+    const body = status === 304 ? null : JSON.stringify({ id: "ok" });
+    const server = answering(() => new Response(body, { status }));
+    const schema = status === 304 ? v.null() : item;
+    await expect(call("/s", schema, { fetch: server.fetch })).resolves.toBeDefined();
+  });
+
+  test.each([
+    { status: 401, type: "unauthorized" },
+    { status: 500, type: "serviceerror" },
+  ])("status $status fails with $type", async ({ status, type }) => {
+    const server = answering(() => new Response("no", { status }));
+    expect((await failureOf(call("/s", item, { fetch: server.fetch }))).type).toBe(type);
+  });
 });
 
 test.each([

@@ -13,7 +13,7 @@ import {
   storePlatformOf,
   trackKeyOf,
 } from "../../app/data/track.server";
-import { contrastRatio } from "../../edge/content-rules";
+import { contrastRatio, lyricExcerpt, lyricSampleLength } from "../../edge/content-rules";
 import { SiteError } from "../../edge/errors";
 import { resolveRequest } from "../../edge/request-context";
 import { type StoreName, storeNames, type Track, trackSchema } from "../../edge/schemas/track";
@@ -201,6 +201,10 @@ function catalogue(track: unknown = aTrack(), extra: Record<string, unknown> = {
     [trackPath]: track,
     [`${trackPath}/related?limit=10`]: { tracks: [aRelated("11"), aRelated("12", false), aRelated("13")] },
     "/services/count/v2/web/track/455974326": { id: "455974326", total: 31337 },
+    "/services/count/v2/web/tracks?id=11&id=12&id=13": [
+      { id: "11", total: 1200 },
+      { id: "13", total: 4 },
+    ],
     "/services/lyrics/v1/gb/songs/1490186607/synced": syncedAnswer,
     [topSongsPath]: {
       href: "/v1/catalog/gb/artists/329510217/view/top-songs",
@@ -374,7 +378,20 @@ describe("loadTrackPage", () => {
     expect(music.count).toEqual({ total: 31337, formatted: "31,337" });
     const { page, asked } = load(catalogue(aTrack({ type: "TELEVISION" })));
     expect((await page).count).toBeUndefined();
-    expect(asked.some((path) => path.includes("/count/"))).toBe(false);
+    expect(asked.some((path) => path.includes("/count/v2/web/track/"))).toBe(false);
+  });
+
+  test("the related tracks' counts come from one tag count list call with repeated id= (spec 001 §7)", async () => {
+    const { page, asked } = load(catalogue());
+    const result = await page;
+    expect(asked.filter((path) => path.startsWith("/services/count/v2/web/tracks?"))).toEqual([
+      "/services/count/v2/web/tracks?id=11&id=12&id=13",
+    ]);
+    expect(result.related.map((track) => track.count)).toEqual([
+      { total: 1200, formatted: "1,200" },
+      undefined,
+      { total: 4, formatted: "4" },
+    ]);
   });
 
   test("without the tag count the track's own count is shown", async () => {
@@ -499,6 +516,14 @@ describe("loadTrackPage", () => {
         url: "https://tunewave.test/artist/mattias-westlund/329510217",
       },
       inAlbum: { "@type": "MusicAlbum", name: "The Battle for Wesnoth OST" },
+      recordingOf: {
+        "@type": "MusicComposition",
+        name: "Journey's End",
+        lyrics: {
+          "@type": "CreativeWork",
+          text: lyricExcerpt(result.lyrics?.lines ?? [], lyricSampleLength),
+        },
+      },
     });
   });
 

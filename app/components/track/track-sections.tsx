@@ -75,6 +75,11 @@ export function RelatedTracks({ page }: { page: TrackPage }) {
                   {track.title}
                 </Link>
                 <span className="track-row__artist">{track.artist}</span>
+                {track.count ? (
+                  <span className="track-row__note">
+                    {t("identified", { count: track.count.total, formatted: track.count.formatted })}
+                  </span>
+                ) : null}
               </span>
               {entry && track.playlistIndex !== undefined ? (
                 <PlayControl index={track.playlistIndex} entry={entry} href={track.href} />

@@ -1,0 +1,55 @@
+import * as v from "valibot";
+import { artistSchema } from "./artist";
+import { trackSummarySchema } from "./track";
+
+/**
+ * Spec 002 §3 "Search response: tracks.hits[].track, artists.hits[].artist, topresult (artist or
+ * track), next" of `GET /services/search/v1/{lang}/{country}/{web|iphone}` (002 §7 search: query,
+ * pageSize, page, limit, itsct) and of its track search `…/tracks` (pageSize default 10).
+ */
+export const searchArtistSchema = v.pick(artistSchema, [
+  "id",
+  "adamid",
+  "name",
+  "alias",
+  "avatar",
+  "avatarTemplate",
+  "url",
+]);
+
+export const searchResponseSchema = v.object({
+  tracks: v.optional(v.object({ hits: v.array(v.object({ track: trackSummarySchema })) })),
+  artists: v.optional(v.object({ hits: v.array(v.object({ artist: searchArtistSchema })) })),
+  topresult: v.optional(
+    v.variant("type", [
+      v.object({ type: v.literal("track"), track: trackSummarySchema }),
+      v.object({ type: v.literal("artist"), artist: searchArtistSchema }),
+    ]),
+  ),
+  /** The provider's link to the next page; a client rewrites it to `/services/search/…` (searchNextOf). */
+  next: v.optional(v.string()),
+});
+
+export type SearchResponse = v.InferOutput<typeof searchResponseSchema>;
+
+/** Where the search service lives: under /services at the edge, at the root of the provider's host. */
+export const searchServicePath = "/search/v1";
+
+/**
+ * Spec 002 §7 "The next link is rewritten to /services/search/...": a next link of the search
+ * service (its own host or a path) becomes the same call through the services proxy; anything
+ * else is no next page.
+ */
+export function searchNextOf(next: string | undefined): string | undefined {
+  if (next === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(next, "https://provider.invalid");
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+  const path = url.pathname.startsWith("/services/") ? url.pathname.slice("/services".length) : url.pathname;
+  if (!/^\/search\/v1\/[a-z-]+\/[A-Z]{2}\/(web|iphone)(\/tracks)?$/.test(path)) return undefined;
+  return `/services${path}${url.search}`;
+}

@@ -1,0 +1,93 @@
+import * as v from "valibot";
+import { searchPageSize, trackSearchPageSize } from "../../edge/content-rules";
+import { type searchResponseSchema, searchServicePath } from "../../edge/schemas/search";
+import type { OriginApp } from "../env";
+import {
+  cachePolicy,
+  countrySchema,
+  intParam,
+  invalidParam,
+  json,
+  languageSchema,
+  parseParams,
+  platformSchema,
+} from "../http";
+import { artistPayload, trackSummary } from "../shapes";
+import { searchArtists, searchRank, searchSongs, songRank } from "./amapi";
+
+/** Largest page of either call. */
+const maxPageSize = 25;
+
+const pathSchema = v.object({ lang: languageSchema, country: countrySchema, platform: platformSchema });
+const querySchema = v.object({
+  query: v.pipe(
+    v.string("query is required"),
+    v.trim(),
+    v.minLength(1, "query must be 1 to 100 characters"),
+    v.maxLength(100, "query must be 1 to 100 characters"),
+  ),
+  pageSize: intParam("pageSize", 1, maxPageSize),
+  page: intParam("page", 0, 10_000),
+  limit: intParam("limit", 1, maxPageSize),
+  itsct: v.optional(v.pipe(v.string(), v.maxLength(200, "itsct is too long"))),
+});
+
+type Body = v.InferInput<typeof searchResponseSchema>;
+
+/**
+ * Spec 002 §7 search, as the provider's search service answers it: `next` is a link on the
+ * service's own root (`/search/v1/…`), which the site rewrites to `/services/search/…`.
+ */
+export function registerSearch(origin: OriginApp) {
+  /** "GET search. Query: query, pageSize (default 3), page (default 0), limit (default 3), optional itsct." */
+  origin.get(`${searchServicePath}/:lang/:country/:platform`, async (c) => {
+    parseParams(pathSchema, c.req.param());
+    const query = parseParams(querySchema, c.req.query());
+    const pageSize = query.pageSize ?? searchPageSize;
+    const page = query.page ?? 0;
+    const limit = query.limit ?? searchPageSize;
+    const term = query.query.toLowerCase();
+    const [songs, artists] = await Promise.all([searchSongs(c.env.DB, term), searchArtists(c.env.DB, term)]);
+    const from = page * pageSize;
+    const body: Body = {
+      tracks: { hits: songs.slice(from, from + pageSize).map((row) => ({ track: trackSummary(row) })) },
+      artists: { hits: artists.slice(from, from + limit).map((row) => ({ artist: artistPayload(row) })) },
+    };
+    // The top result: the best match of either kind; an artist wins a tie (a name typed whole).
+    const [song] = songs;
+    const [artist] = artists;
+    if (artist && (!song || searchRank(artist.name, term) <= songRank(song, term))) {
+      body.topresult = { type: "artist", artist: artistPayload(artist) };
+    } else if (song) {
+      body.topresult = { type: "track", track: trackSummary(song) };
+    }
+    if (from + pageSize < songs.length || from + limit < artists.length) {
+      body.next = nextLink(c.req.url, page + 1);
+    }
+    return json(c, body, cachePolicy.catalogue);
+  });
+
+  /** "GET track search with pageSize default 10." */
+  origin.get(`${searchServicePath}/:lang/:country/:platform/tracks`, async (c) => {
+    parseParams(pathSchema, c.req.param());
+    const query = parseParams(querySchema, c.req.query());
+    if (query.limit !== undefined) throw invalidParam("limit is not a parameter of track search");
+    const pageSize = query.pageSize ?? trackSearchPageSize;
+    const page = query.page ?? 0;
+    const songs = await searchSongs(c.env.DB, query.query.toLowerCase());
+    const from = page * pageSize;
+    const body: Body = {
+      tracks: { hits: songs.slice(from, from + pageSize).map((row) => ({ track: trackSummary(row) })) },
+    };
+    if (from + pageSize < songs.length) body.next = nextLink(c.req.url, page + 1);
+    return json(c, body, cachePolicy.catalogue);
+  });
+}
+
+/** The same call, one page on, on the service's own root (no /services prefix). */
+function nextLink(requestUrl: string, page: number): string {
+  const url = new URL(requestUrl);
+  url.searchParams.set("page", String(page));
+  const path = url.pathname.startsWith("/services/") ? url.pathname.slice("/services".length) : url.pathname;
+  return `${path}${url.search}`;
+}
