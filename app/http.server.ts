@@ -30,7 +30,9 @@ export function redirectOfError(error: SiteError): { path: string; status: numbe
   if (target.pathname.startsWith("/services/")) return undefined;
   const status = error.status;
   const moves = status !== undefined && status >= 300 && status < 400 && status !== 304;
-  return { path: target.pathname + target.search, status: moves ? status : 302 };
+  // "//host" as a Location is another site (protocol-relative): a page path has one leading slash.
+  const path = target.pathname.replace(/^\/+/, "/");
+  return { path: path + target.search, status: moves ? status : 302 };
 }
 
 /** A first path segment that is not a language key is not one of our pages: 404. */
