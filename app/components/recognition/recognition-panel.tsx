@@ -2,6 +2,7 @@ import { Link, useNavigate } from "@remix-run/react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import {
   type CaptureOptions,
+  captureOptionsOf,
   hasLabelledAudioInput,
   openMicrophone,
   pausePageMedia,
@@ -18,6 +19,9 @@ import { signatureWorkerUrl } from "~/client/recognition/worker-asset.generated"
 import { useRuntime } from "~/components/runtime";
 import { usePageStrings } from "~/strings";
 import type { LanguageKey } from "../../../edge/languages";
+import { localizedPath } from "../../../edge/path";
+import type { RequestContext } from "../../../edge/request-context";
+import { RECORDING_CHECKPOINTS_SECONDS } from "../../../signature/index";
 import { RecognitionInterstitial } from "./recognition-interstitial";
 
 export type RecognitionPanelProps = {
@@ -32,6 +36,17 @@ export type RecognitionPanelProps = {
   listenSeconds: number;
   strings: Record<string, unknown>;
 };
+
+/** What a loader gives a page's recognition panel (all but the screenname and strings). */
+export function recognitionPanelData(edge: RequestContext, search: URLSearchParams) {
+  return {
+    lang: edge.lang,
+    country: edge.country,
+    inApp: edge.inApp,
+    capture: captureOptionsOf(search),
+    listenSeconds: RECORDING_CHECKPOINTS_SECONDS[RECORDING_CHECKPOINTS_SECONDS.length - 1] ?? 12,
+  };
+}
 
 /**
  * The web recognition screen (spec 001 §4, 002 §2): the listen button, the four progressive
@@ -112,6 +127,9 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
     panel = (
       <Panel heading={t("noMatch.title")} headingRef={headingRef} tone="notice">
         <p>{t("noMatch.text")}</p>
+        <p>
+          <Link to={localizedPath(props.lang, "/charts")}>{t("noMatch.charts")}</Link>
+        </p>
         <button type="button" className="button" onClick={listen}>
           {t("tryAgain")}
         </button>
