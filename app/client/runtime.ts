@@ -90,6 +90,8 @@ export type SiteRuntime = {
   onAuth(listener: (state: AuthState) => void): () => void;
   /** The cloud provider, where CloudKit is configured: its sign-in address and token hand-over. */
   cloud: CloudProvider | undefined;
+  /** The names of the feature flags the start-up loaded (none before it finished), for the debug overlay. */
+  featureFlags(): string[];
   /**
    * A page view: the per-page statistic, the 2500 ms navigation-timeout clock, and the first-show
    * impressions of the page's sections (each labelled `<section>` of `main`, once per page view).
@@ -235,6 +237,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
   ];
 
   const startedAt = performance.timeOrigin;
+  let featureFlags: string[] = [];
   void startApp({
     loadLocale: async () => {},
     cookiesEnabled: () =>
@@ -257,6 +260,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     sendPreloadStatistic: (timespent) => beacons.send(preloadParams(timespent)),
     startedAt,
   }).then((state) => {
+    if (state.status === "ready") featureFlags = Object.keys(state.features.config.featureflags);
     if (state.status === "nocookies") {
       notices.add("nocookies");
       publish();
@@ -274,6 +278,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     netlog,
     userFlags,
     auth: () => auth,
+    featureFlags: () => featureFlags,
     cloud,
     onAuth(listener) {
       authListeners.add(listener);

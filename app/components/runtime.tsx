@@ -1,10 +1,13 @@
 import { useLocation, useNavigate } from "@remix-run/react";
-import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
+import { createContext, lazy, type ReactNode, Suspense, useContext, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { UserFlags } from "~/client/in-app";
 import type { RuntimeNotice, SiteRuntime } from "~/client/runtime";
 import type { RootData } from "~/root";
 import type { LoginState } from "../../edge/account";
+
+// Loaded on demand: nobody needs the debug overlay's code until four fingers touch the screen.
+const DebugTap = lazy(() => import("~/components/debug-tap"));
 
 const RuntimeContext = createContext<SiteRuntime | undefined>(undefined);
 const UserFlagsContext = createContext<UserFlags | undefined>(undefined);
@@ -51,6 +54,16 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
   const [runtime, setRuntime] = useState<SiteRuntime>();
   const [notices, setNotices] = useState<RuntimeNotice[]>([]);
   const [userFlags, setUserFlags] = useState<UserFlags>();
+  const [debugTap, setDebugTap] = useState(false);
+
+  // Spec 002 §9 "Four-finger touch opens the debug overlay".
+  useEffect(() => {
+    const onTouch = (event: TouchEvent) => {
+      if (event.touches.length >= 4) setDebugTap(true);
+    };
+    window.addEventListener("touchstart", onTouch, { passive: true });
+    return () => window.removeEventListener("touchstart", onTouch);
+  }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: one runtime per document, started once.
   useEffect(() => {
@@ -93,6 +106,11 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
       <UserFlagsContext.Provider value={userFlags}>
         <Notices notices={notices} />
         {children}
+        {debugTap ? (
+          <Suspense fallback={null}>
+            <DebugTap onClose={() => setDebugTap(false)} />
+          </Suspense>
+        ) : null}
       </UserFlagsContext.Provider>
     </RuntimeContext.Provider>
   );
