@@ -31,6 +31,7 @@ import {
 } from "./environment";
 import { loadBrowserFeatureConfig } from "./features";
 import { inAppSupportNotice, interceptDeepLinks, type UserFlags, userFlagsOf } from "./in-app";
+import { createImporter, createInfoBar, type InfoMessage } from "./info-bar";
 import { saveAppTag } from "./library";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
 import { requestMatch } from "./recognition/match-service";
@@ -90,6 +91,10 @@ export type SiteRuntime = {
   onAuth(listener: (state: AuthState) => void): () => void;
   /** The cloud provider, where CloudKit is configured: its sign-in address and token hand-over. */
   cloud: CloudProvider | undefined;
+  /** Loads code on demand, once, with the info bar's loading, slow and failure messages (spec 002 §4). */
+  importOnDemand<T>(name: "recognition", load: () => Promise<T>): Promise<T>;
+  /** Calls `listener` with the info bar's message (undefined: hidden) whenever it changes. */
+  onInfoBar(listener: (message: InfoMessage | undefined) => void): () => void;
   /** The names of the feature flags the start-up loaded (none before it finished), for the debug overlay. */
   featureFlags(): string[];
   /**
@@ -156,6 +161,16 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     }),
   });
   const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href) });
+  const clock = {
+    now: () => Date.now(),
+    setTimeout: (run: () => void, ms: number) => window.setTimeout(run, ms),
+    clearTimeout: (handle: unknown) => window.clearTimeout(handle as number),
+  };
+  const infoBarListeners = new Set<(message: InfoMessage | undefined) => void>();
+  const infoBar = createInfoBar((message) => {
+    for (const listener of infoBarListeners) listener(message);
+  }, clock);
+  const importOnDemand = createImporter(infoBar, { ...clock, isOnline: () => navigator.onLine });
   const tagTracker = bridge.isSupported() ? startTagTracking(bridge, options, beacons) : undefined;
   const userListeners = new Set<(flags: UserFlags) => void>();
   const userFlags = () => {
@@ -279,6 +294,11 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     userFlags,
     auth: () => auth,
     featureFlags: () => featureFlags,
+    importOnDemand,
+    onInfoBar(listener) {
+      infoBarListeners.add(listener);
+      return () => infoBarListeners.delete(listener);
+    },
     cloud,
     onAuth(listener) {
       authListeners.add(listener);
@@ -318,6 +338,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       sections?.disconnect();
       userListeners.clear();
       authListeners.clear();
+      infoBarListeners.clear();
       for (const cleanup of cleanups) cleanup();
     },
   };
