@@ -75,6 +75,8 @@ const pageTypeOfSegment: ReadonlyMap<string, PageType> = new Map<string, PageTyp
   ["concerts", "event"],
   ["validate-email", "login"],
   ["dev", "login"],
+  // Spec 002 §2 overlay addresses (/ux/dialog, /ux/debugtap) open over the home page.
+  ["ux", "home"],
   ...chartTypes.map((chartType) => [chartType, "chartsview"] as const),
 ]);
 

@@ -199,6 +199,31 @@ export function needsOrientationNotice(viewport: { width: number; height: number
   return viewport.inApp && viewport.width > viewport.height && screenMode(viewport.height) === "phone";
 }
 
+/** Spec 002 §9 "Resize debounce 100 ms". */
+export const resizeDebounceMs = 100;
+
+/** The part of `window` the resize watch needs. */
+export type ResizeEventTarget = {
+  addEventListener(type: "resize" | "orientationchange", listener: () => void): void;
+  removeEventListener(type: "resize" | "orientationchange", listener: () => void): void;
+};
+
+/** Calls `onResize` once the viewport has stopped changing for 100 ms; returns the unsubscribe. */
+export function watchResize(target: ResizeEventTarget, onResize: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const listener = () => {
+    clearTimeout(timer);
+    timer = setTimeout(onResize, resizeDebounceMs);
+  };
+  target.addEventListener("resize", listener);
+  target.addEventListener("orientationchange", listener);
+  return () => {
+    clearTimeout(timer);
+    target.removeEventListener("resize", listener);
+    target.removeEventListener("orientationchange", listener);
+  };
+}
+
 /** The part of `window` the offline watch needs. */
 export type OnlineEventTarget = {
   addEventListener(type: "online" | "offline", listener: () => void): void;

@@ -12,6 +12,7 @@ import {
 import {
   type BeaconSender,
   createBeaconSender,
+  firstShowParams,
   pageviewParams,
   preloadParams,
   watchNavigation,
@@ -20,13 +21,24 @@ import { type Bridge, installBridge } from "./bridge";
 import { beaconOverBridge, registerAppCommands, type SharePopup } from "./bridge-commands";
 import { type CloudProvider, cloudProvider } from "./cloud-auth";
 import { connectionState } from "./connect";
-import { cookiesEnabled, describeBrowser, type SupportNotice, watchOnline } from "./environment";
+import {
+  cookiesEnabled,
+  describeBrowser,
+  needsOrientationNotice,
+  type SupportNotice,
+  watchOnline,
+  watchResize,
+} from "./environment";
 import { loadBrowserFeatureConfig } from "./features";
 import { inAppSupportNotice, interceptDeepLinks, type UserFlags, userFlagsOf } from "./in-app";
+import { createImporter, createInfoBar, type InfoMessage } from "./info-bar";
 import { saveAppTag } from "./library";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
+import { requestMatch } from "./recognition/match-service";
 import { startApp } from "./startup";
 import { createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
+import { createTagClient, createTagTracker, tagMatchOf, watchVisibility } from "./tagging";
+import { browserVisibilityObserver, createFirstShowWatcher } from "./visibility";
 
 /**
  * Marks a track view: a track result from the app then navigates in-page (spec 000 §2 "If a track
@@ -35,7 +47,7 @@ import { createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
 export const trackViewSelector = "[data-track-view]";
 
 /** A notice the shell shows above the page (start-up and environment states of spec 000 §2, §4). */
-export type RuntimeNotice = "nocookies" | "offline" | SupportNotice;
+export type RuntimeNotice = "nocookies" | "offline" | "orientation" | SupportNotice;
 
 export type RuntimeOptions = {
   lang: LanguageKey;
@@ -79,7 +91,16 @@ export type SiteRuntime = {
   onAuth(listener: (state: AuthState) => void): () => void;
   /** The cloud provider, where CloudKit is configured: its sign-in address and token hand-over. */
   cloud: CloudProvider | undefined;
-  /** A page view: the per-page statistic, and the 2500 ms navigation-timeout clock. */
+  /** Loads code on demand, once, with the info bar's loading, slow and failure messages (spec 002 §4). */
+  importOnDemand<T>(name: "recognition", load: () => Promise<T>): Promise<T>;
+  /** Calls `listener` with the info bar's message (undefined: hidden) whenever it changes. */
+  onInfoBar(listener: (message: InfoMessage | undefined) => void): () => void;
+  /** The names of the feature flags the start-up loaded (none before it finished), for the debug overlay. */
+  featureFlags(): string[];
+  /**
+   * A page view: the per-page statistic, the 2500 ms navigation-timeout clock, and the first-show
+   * impressions of the page's sections (each labelled `<section>` of `main`, once per page view).
+   */
   pageview(page: { screenname: string; path: string; exp_name?: string }): void;
   dispose(): void;
 };
@@ -140,6 +161,17 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     }),
   });
   const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href) });
+  const clock = {
+    now: () => Date.now(),
+    setTimeout: (run: () => void, ms: number) => window.setTimeout(run, ms),
+    clearTimeout: (handle: unknown) => window.clearTimeout(handle as number),
+  };
+  const infoBarListeners = new Set<(message: InfoMessage | undefined) => void>();
+  const infoBar = createInfoBar((message) => {
+    for (const listener of infoBarListeners) listener(message);
+  }, clock);
+  const importOnDemand = createImporter(infoBar, { ...clock, isOnline: () => navigator.onLine });
+  const tagTracker = bridge.isSupported() ? startTagTracking(bridge, options, beacons) : undefined;
   const userListeners = new Set<(flags: UserFlags) => void>();
   const userFlags = () => {
     return userFlagsOf({
@@ -158,6 +190,15 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     if (auth.phase === "initialized") setAuth({ ...auth, login: null });
   }
 
+  function showOrientation() {
+    const inApp = bridge.isSupported();
+    if (needsOrientationNotice({ width: window.innerWidth, height: window.innerHeight, inApp }))
+      notices.add("orientation");
+    else if (!notices.delete("orientation")) return;
+    publish();
+  }
+  showOrientation();
+
   const cleanups = [
     registerAppCommands(bridge, {
       langKey: options.lang,
@@ -167,6 +208,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
         (window.top ?? window).location.href = path;
       },
       openPopup: options.openPopup,
+      tagTracker,
       // Signed in to the account service: the app's tags go to the library; a 456 signs out.
       onAppTag: options.account
         ? (context) =>
@@ -203,10 +245,14 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       },
     ),
     storage.watchOtherTabs(window),
+    // Spec 000 §2: the app's screens are laid out for a phone held upright.
+    watchResize(window, showOrientation),
+    ...(tagTracker ? [watchVisibility(document, tagTracker), () => tagTracker.dispose()] : []),
     () => bridge.dispose(),
   ];
 
   const startedAt = performance.timeOrigin;
+  let featureFlags: string[] = [];
   void startApp({
     loadLocale: async () => {},
     cookiesEnabled: () =>
@@ -229,6 +275,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     sendPreloadStatistic: (timespent) => beacons.send(preloadParams(timespent)),
     startedAt,
   }).then((state) => {
+    if (state.status === "ready") featureFlags = Object.keys(state.features.config.featureflags);
     if (state.status === "nocookies") {
       notices.add("nocookies");
       publish();
@@ -238,6 +285,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
   });
 
   let navigation: { complete(): void } | undefined;
+  let sections: { disconnect(): void } | undefined;
   return {
     beacons,
     bridge,
@@ -245,6 +293,12 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     netlog,
     userFlags,
     auth: () => auth,
+    featureFlags: () => featureFlags,
+    importOnDemand,
+    onInfoBar(listener) {
+      infoBarListeners.add(listener);
+      return () => infoBarListeners.delete(listener);
+    },
     cloud,
     onAuth(listener) {
       authListeners.add(listener);
@@ -276,12 +330,76 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
         isComplete: () => document.readyState === "complete",
       });
       void beacons.send(pageviewParams(page));
+      sections?.disconnect();
+      sections = watchSections(page.screenname, beacons);
     },
     dispose() {
       navigation?.complete();
+      sections?.disconnect();
       userListeners.clear();
       authListeners.clear();
+      infoBarListeners.clear();
       for (const cleanup of cleanups) cleanup();
     },
   };
+}
+
+/** The site's partner id for the app's signature requests (spec 002 §5 "Tagging init requires a partner id"). */
+const tagPartnerId = "tunewave-web";
+
+/**
+ * Spec 002 §4 tag tracking inside the app: the app's signatures are matched by the site's own
+ * matcher (POST /services/webrec/match, as web recognition is), one session id per tag.
+ */
+function startTagTracking(bridge: Bridge, options: RuntimeOptions, beacons: BeaconSender) {
+  const client = createTagClient(bridge);
+  client.init(tagPartnerId);
+  let sessionId = crypto.randomUUID();
+  const tracker = createTagTracker({
+    requestSig: () => client.requestSig(),
+    match: async (sample) => {
+      const answer = await requestMatch({
+        data: sample.signature,
+        sessionId,
+        lang: options.lang,
+        country: options.country,
+      });
+      return tagMatchOf(answer, sample);
+    },
+    onChange: (state) => {
+      document.documentElement.dataset.tagTracking = state.status;
+    },
+    // Spec 002 §8: a stop on an error sends an error statistic.
+    onError: (error, reason) =>
+      void beacons.send({
+        beaconType: "error",
+        beaconId: "tagging",
+        errorcode: reason,
+        errordesc: error.message,
+      }),
+  });
+  return {
+    ...tracker,
+    start(context: Parameters<typeof tracker.start>[0]) {
+      sessionId = crypto.randomUUID();
+      tracker.start(context);
+    },
+  };
+}
+
+/**
+ * Spec 000 §4 "The first time a frame becomes visible a first-show impression is sent": a frame
+ * is a labelled section of the page (`<section aria-labelledby>` inside `main`), named after the
+ * id of its heading, so a new section is counted without code of its own.
+ */
+function watchSections(screenname: string, beacons: BeaconSender) {
+  const watcher = createFirstShowWatcher<Element>(
+    (section) => void beacons.send(firstShowParams(section, screenname)),
+    browserVisibilityObserver(),
+  );
+  for (const element of document.querySelectorAll("main section[aria-labelledby]")) {
+    const name = element.getAttribute("aria-labelledby")?.split(" ")[0];
+    if (name) watcher.watch(element, name);
+  }
+  return watcher;
 }

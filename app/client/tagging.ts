@@ -1,6 +1,6 @@
-import * as v from "valibot";
 import type { SignatureSample, TagContext } from "~/bridge-schema";
 import { SiteError } from "../../edge/errors";
+import type { WebrecMatchResponse } from "../../edge/schemas/webrec";
 import type { Bridge } from "./bridge";
 
 /**
@@ -67,7 +67,7 @@ export function createTagClient(
 
 // --- Matches -------------------------------------------------------------------------------------
 
-/** Spec 002 §3 "Match (tagging): id, timestamp, timeSkew, frequencySkew, matchOffset (seconds, converted to ms)". */
+/** Spec 002 §3 "Match (tagging): id, timestamp, timeSkew, frequencySkew, matchOffset" (ms). */
 export type TagMatch = {
   /** The matched track's id. */
   id: string;
@@ -79,34 +79,21 @@ export type TagMatch = {
   matchOffset: number;
 };
 
-const finiteNumber = v.pipe(v.number(), v.finite());
-
-export const tagMatchSchema = v.pipe(
-  v.object({
-    id: v.union([v.pipe(v.string(), v.minLength(1)), v.pipe(v.number(), v.integer(), v.transform(String))]),
-    timestamp: finiteNumber,
-    timeSkew: v.optional(finiteNumber, 0),
-    frequencySkew: v.optional(finiteNumber, 0),
-    matchOffset: v.pipe(finiteNumber, v.minValue(0)),
-  }),
-  v.transform((match): TagMatch => ({ ...match, matchOffset: Math.round(match.matchOffset * 1000) })),
-);
-
-/** Spec 002 §7: the recognise endpoint answers "a matches list or results.matches". */
-const tagMatchResponseSchema = v.union([
-  v.object({ matches: v.array(tagMatchSchema) }),
-  v.object({ results: v.object({ matches: v.array(tagMatchSchema) }) }),
-]);
-
-/** The first match of a recognise answer; `notfound` ('No match') when there is none. */
-export function parseTagMatchResponse(json: unknown): TagMatch {
-  const parsed = v.safeParse(tagMatchResponseSchema, json);
-  if (!parsed.success)
-    throw new SiteError("baddata", `Malformed match response: ${v.summarize(parsed.issues)}`);
-  const matches = "matches" in parsed.output ? parsed.output.matches : parsed.output.results.matches;
-  const first = matches[0];
+/**
+ * The tag match of the site's matcher's answer (POST /services/webrec/match, the same matcher as
+ * web recognition): its first match, placed at the moment the app's sample started recording.
+ * `notfound` ('No match') when there is none.
+ */
+export function tagMatchOf(response: WebrecMatchResponse, sample: SignatureSample): TagMatch {
+  const first = response.matches[0];
   if (first === undefined) throw new SiteError("notfound", "No match");
-  return first;
+  return {
+    id: first.trackId,
+    timestamp: sample.timestamp,
+    timeSkew: first.timeskew,
+    frequencySkew: first.frequencyskew,
+    matchOffset: first.offset,
+  };
 }
 
 /** Spec 002 §5: "synced only if the session start differs from the original by less than driftLimit". */
@@ -117,11 +104,6 @@ export function isSynced(
 ): boolean {
   if (match.id !== context.trackid) return false;
   return Math.abs(match.timestamp - match.matchOffset - context.sessionStart) < driftLimitMs;
-}
-
-/** Where the track is at `now`, ms, for synced views (lyrics): the offset adjustment included. */
-export function trackPosition(context: TagContext, now: number): number {
-  return now - context.sessionStart + tagTiming.offsetAdjustmentMs;
 }
 
 // --- The tag-tracking state machine --------------------------------------------------------------

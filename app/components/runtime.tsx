@@ -1,10 +1,14 @@
 import { useLocation, useNavigate } from "@remix-run/react";
-import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
+import { createContext, lazy, type ReactNode, Suspense, useContext, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { UserFlags } from "~/client/in-app";
+import type { InfoMessage } from "~/client/info-bar";
 import type { RuntimeNotice, SiteRuntime } from "~/client/runtime";
 import type { RootData } from "~/root";
 import type { LoginState } from "../../edge/account";
+
+// Loaded on demand: nobody needs the debug overlay's code until four fingers touch the screen.
+const DebugTap = lazy(() => import("~/components/debug-tap"));
 
 const RuntimeContext = createContext<SiteRuntime | undefined>(undefined);
 const UserFlagsContext = createContext<UserFlags | undefined>(undefined);
@@ -51,6 +55,17 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
   const [runtime, setRuntime] = useState<SiteRuntime>();
   const [notices, setNotices] = useState<RuntimeNotice[]>([]);
   const [userFlags, setUserFlags] = useState<UserFlags>();
+  const [debugTap, setDebugTap] = useState(false);
+  const [info, setInfo] = useState<InfoMessage>();
+
+  // Spec 002 §9 "Four-finger touch opens the debug overlay".
+  useEffect(() => {
+    const onTouch = (event: TouchEvent) => {
+      if (event.touches.length >= 4) setDebugTap(true);
+    };
+    window.addEventListener("touchstart", onTouch, { passive: true });
+    return () => window.removeEventListener("touchstart", onTouch);
+  }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: one runtime per document, started once.
   useEffect(() => {
@@ -71,6 +86,7 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
         onNotices: setNotices,
       });
       started.onUserFlags(setUserFlags);
+      started.onInfoBar(setInfo);
       setUserFlags(started.userFlags());
       setRuntime(started);
     });
@@ -93,8 +109,24 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
       <UserFlagsContext.Provider value={userFlags}>
         <Notices notices={notices} />
         {children}
+        <InfoBar message={info} />
+        {debugTap ? (
+          <Suspense fallback={null}>
+            <DebugTap onClose={() => setDebugTap(false)} />
+          </Suspense>
+        ) : null}
       </UserFlagsContext.Provider>
     </RuntimeContext.Provider>
+  );
+}
+
+/** Spec 002 §2 info bar: a live region, so a screen reader reads each message as it shows. */
+function InfoBar({ message }: { message: InfoMessage | undefined }) {
+  const { t } = useTranslation("common");
+  return (
+    <div className="info-bar" role="status" aria-live="polite" data-shown={message ? "true" : undefined}>
+      {message ? <p>{t(message.key)}</p> : null}
+    </div>
   );
 }
 

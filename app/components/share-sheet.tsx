@@ -1,9 +1,10 @@
 import { Link, useLocation, useNavigate } from "@remix-run/react";
-import { type KeyboardEvent, type MouseEvent, useEffect, useRef, useSyncExternalStore } from "react";
+import { type MouseEvent, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import type { ShareData } from "~/bridge-schema";
 import { openNewWebView } from "~/client/bridge-commands";
 import { shareDataOf, shareTargets } from "~/client/share-targets";
+import { Overlay } from "~/components/overlay";
 import { useRuntime } from "~/components/runtime";
 
 const subscribeNever = () => () => {};
@@ -27,48 +28,21 @@ export function useShareData(): ShareData | undefined {
   return hydrated ? shareDataOf(location.state) : undefined;
 }
 
-const focusable = "a[href], button:not([disabled])";
-
 /**
  * Spec 000 §2 "/share: full-screen pop-up carrying the share data for the app's share-sheet
- * command". Closing goes back to the page the command found; Escape closes, and Tab stays inside.
+ * command": a takeover overlay. Closing (Escape too) goes back to the page the command found.
  */
 export function ShareSheet({ share, homeHref }: { share: ShareData; homeHref: string }) {
   const { t } = useTranslation("app");
   const navigate = useNavigate();
   const location = useLocation();
   const runtime = useRuntime();
-  const dialog = useRef<HTMLDivElement>(null);
   const targets = shareTargets(share);
-
-  useEffect(() => {
-    dialog.current?.focus();
-  }, []);
 
   const close = () => {
     // "default" is the key of the first entry of this tab's history: nothing to go back to.
     if (location.key === "default") navigate(homeHref, { replace: true });
     else navigate(-1);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === "Escape") {
-      event.preventDefault();
-      close();
-      return;
-    }
-    if (event.key !== "Tab" || !dialog.current) return;
-    const items = [...dialog.current.querySelectorAll<HTMLElement>(focusable)];
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (event.shiftKey && (document.activeElement === first || document.activeElement === dialog.current)) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
   };
 
   // Spec 002 §5, §7: inside the app a new window is a new web view, which needs a url and a title.
@@ -82,15 +56,7 @@ export function ShareSheet({ share, homeHref }: { share: ShareData; homeHref: st
   };
 
   return (
-    <div
-      ref={dialog}
-      className="share-sheet"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="share-title"
-      tabIndex={-1}
-      onKeyDown={onKeyDown}
-    >
+    <Overlay placement="takeover" className="share-sheet" labelledBy="share-title" onClose={close}>
       <div className="share-sheet__panel">
         <div className="share-sheet__head">
           <h1 id="share-title">{t("share.title")}</h1>
@@ -123,7 +89,7 @@ export function ShareSheet({ share, homeHref }: { share: ShareData; homeHref: st
           </li>
         </ul>
       </div>
-    </div>
+    </Overlay>
   );
 }
 

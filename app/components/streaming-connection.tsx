@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   beginConnect,
@@ -9,6 +9,7 @@ import {
   onConnectMessage,
 } from "~/client/connect";
 import { membershipOf } from "~/client/in-app";
+import { Overlay } from "~/components/overlay";
 import { useRuntime, useUserFlags } from "~/components/runtime";
 import type { RootData } from "~/root";
 import type { ConnectionState } from "../../edge/streaming";
@@ -18,8 +19,9 @@ import type { ConnectionState } from "../../edge/streaming";
  * connection": connected, unconnected, expired sign-in, error with Try Again / Cancel; spec 002
  * §4). Connecting needs the browser (PKCE happens there), so nothing renders on the server and
  * hydration matches; it follows the connection in every tab (the storage event). The confirm
- * overlay of spec 002 §2 (`/applemusic/signin/complete/confirm`: modal, takeover, masked) is a
- * modal `<dialog>`: the page behind it is inert and masked, and on a phone it takes the screen.
+ * overlay of spec 002 §2 (`/applemusic/signin/complete/confirm`: modal, takeover, masked) is an
+ * overlay: the page behind it is inert and masked, and on a phone it takes the screen. Only its
+ * buttons close it.
  */
 export function StreamingConnection() {
   const runtime = useRuntime();
@@ -29,7 +31,6 @@ export function StreamingConnection() {
   const [state, setState] = useState<ConnectionState>();
   const [blocked, setBlocked] = useState(false);
   const [result, setResult] = useState<Exclude<ConnectOutcome, { outcome: "refused" }>>();
-  const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
     if (!runtime) return;
@@ -46,11 +47,6 @@ export function StreamingConnection() {
       stopMessages();
     };
   }, [runtime]);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (result && element && !element.open) element.showModal();
-  }, [result]);
 
   // Without its strings or the runtime there is nothing honest to show; a member of the service
   // (the app's member flag) is connected through the app already.
@@ -76,7 +72,6 @@ export function StreamingConnection() {
   }
 
   function closeDialog() {
-    dialog.current?.close();
     setResult(undefined);
   }
 
@@ -119,45 +114,49 @@ export function StreamingConnection() {
           {t("popupBlocked")}
         </p>
       ) : null}
-      <dialog
-        ref={dialog}
-        className="connect-dialog"
-        aria-labelledby="connect-dialog-title"
-        aria-describedby="connect-dialog-body"
-        onClose={() => setResult(undefined)}
-      >
-        {result?.outcome === "connected" ? (
-          <>
-            <h2 id="connect-dialog-title">{t("confirm.connectedTitle")}</h2>
-            <p id="connect-dialog-body">{t("confirm.connectedBody")}</p>
-            <div className="connect-dialog__actions">
-              <button type="button" className="button" onClick={closeDialog}>
-                {t("confirm.done")}
-              </button>
-            </div>
-          </>
-        ) : (
-          <>
-            <h2 id="connect-dialog-title">{t("confirm.errorTitle")}</h2>
-            <p id="connect-dialog-body">{t("confirm.errorBody")}</p>
-            <div className="connect-dialog__actions">
-              <button type="button" className="button button--quiet" onClick={closeDialog}>
-                {t("confirm.cancel")}
-              </button>
-              <button
-                type="button"
-                className="button"
-                onClick={() => {
-                  closeDialog();
-                  void connect();
-                }}
-              >
-                {t("confirm.tryAgain")}
-              </button>
-            </div>
-          </>
-        )}
-      </dialog>
+      {result ? (
+        <Overlay
+          placement="takeover"
+          modal
+          masked
+          className="connect-dialog"
+          labelledBy="connect-dialog-title"
+          describedBy="connect-dialog-body"
+          onClose={closeDialog}
+        >
+          {result.outcome === "connected" ? (
+            <>
+              <h2 id="connect-dialog-title">{t("confirm.connectedTitle")}</h2>
+              <p id="connect-dialog-body">{t("confirm.connectedBody")}</p>
+              <div className="connect-dialog__actions">
+                <button type="button" className="button" onClick={closeDialog}>
+                  {t("confirm.done")}
+                </button>
+              </div>
+            </>
+          ) : (
+            <>
+              <h2 id="connect-dialog-title">{t("confirm.errorTitle")}</h2>
+              <p id="connect-dialog-body">{t("confirm.errorBody")}</p>
+              <div className="connect-dialog__actions">
+                <button type="button" className="button button--quiet" onClick={closeDialog}>
+                  {t("confirm.cancel")}
+                </button>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => {
+                    closeDialog();
+                    void connect();
+                  }}
+                >
+                  {t("confirm.tryAgain")}
+                </button>
+              </div>
+            </>
+          )}
+        </Overlay>
+      ) : null}
     </section>
   );
 }

@@ -1,14 +1,12 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { captureOptionsOf } from "~/client/recognition/capture";
-import { RecognitionPanel } from "~/components/recognition/recognition-panel";
+import { RecognitionPanel, recognitionPanelData } from "~/components/recognition/recognition-panel";
 import { requestMeta } from "~/data/meta.server";
 import { requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/recognition.css";
-import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/index";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -27,13 +25,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   };
   return {
     meta,
-    page: {
-      lang: edge.lang,
-      country: edge.country,
-      inApp: edge.inApp,
-      capture: captureOptionsOf(new URL(request.url).searchParams),
-      listenSeconds: RECORDING_CHECKPOINTS_SECONDS[RECORDING_CHECKPOINTS_SECONDS.length - 1] ?? 12,
-    },
+    page: recognitionPanelData(edge, new URL(request.url).searchParams),
     strings: pickResources(edge.lang, ["recognition"]).recognition,
   };
 }

@@ -48,3 +48,33 @@ test("a bot's page view sends no beacon at all", async () => {
 test("an AMP page sends no beacon at all, even to a person", async () => {
   expect(await visit(personUserAgent, "/amp")).toBe(0);
 });
+
+test("each section sends its first-show impression once, when it comes into view", async () => {
+  const { page, errors } = await openPage(browser, {
+    userAgent: personUserAgent,
+    viewport: { width: 390, height: 600 },
+  });
+  const impressions: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.searchParams.get("beaconType") === "impression")
+      impressions.push(url.searchParams.get("beaconId") ?? "");
+  });
+  await page.goto(`${baseURL}/`);
+  const sections = await page
+    .locator("main section[aria-labelledby]")
+    .evaluateAll((all) => all.map((section) => section.getAttribute("aria-labelledby")));
+  expect(sections.length).toBeGreaterThanOrEqual(2);
+  const last = `firstshow.${sections[sections.length - 1]}`;
+  // The first section is in view at once; the last one only after scrolling down to it.
+  await expect.poll(() => impressions).toContain(`firstshow.${sections[0]}`);
+  expect(impressions).not.toContain(last);
+  await page.locator("main section[aria-labelledby]").last().scrollIntoViewIfNeeded();
+  await expect.poll(() => impressions).toContain(last);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator("main section[aria-labelledby]").last().scrollIntoViewIfNeeded();
+  await page.waitForTimeout(300);
+  expect(impressions.filter((id) => id === last)).toHaveLength(1);
+  expect(errors).toEqual([]);
+  await page.context().close();
+});

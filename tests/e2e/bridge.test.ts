@@ -296,8 +296,8 @@ for (const platform of platforms) {
       expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
       expect(await sent(page)).toContainEqual({ type: "r2" });
       await expect
-        .poll(() => page.evaluate(() => document.activeElement?.getAttribute("role")))
-        .toBe("dialog");
+        .poll(() => page.evaluate(() => document.activeElement?.closest("dialog") !== null))
+        .toBe(true);
       const text = await dialog.textContent();
       expect(text).toContain(shareData.title);
       expect(text).toContain(shareData.subtitle);
@@ -345,22 +345,64 @@ for (const platform of platforms) {
       await page.context().close();
     });
 
-    test("foreground retagging and view state are unsupported on a page without tag tracking", async () => {
-      const { page, errors } = await openAppPage("/", { platform, about: aboutOf() });
+    test("a foreground retag starts tag tracking: hidden, it pauses; back, it asks the app for a signature at once", async () => {
+      const matchBodies: unknown[] = [];
+      const { page, errors } = await openAppPage("/", {
+        platform,
+        about: aboutOf(),
+        replies: { requestSig: { data: { signature: "AAAA", timestamp: 1717000020000 } } },
+        prepare: (page) =>
+          page.route("**/services/webrec/match", async (route) => {
+            matchBodies.push(route.request().postDataJSON());
+            await route.fulfill({ json: { matches: [] } });
+          }),
+      });
       const tag = {
         timestamp: 1717000016000,
         tagtimestamp: 1717000010000,
         offset: 10000,
         trackid: "40333609",
       };
+      const tracking = () => page.evaluate(() => document.documentElement.dataset.tagTracking);
       await deliver(page, { type: "foregroundRetag", data: tag, responseType: "r3" });
-      await deliver(page, { type: "viewState", data: { state: "foreground" }, responseType: "r4" });
+      await expect.poll(tracking).toBe("tracking");
+      await deliver(page, { type: "viewState", data: { state: "background" }, responseType: "r4" });
+      await expect.poll(tracking).toBe("interrupted");
+      expect((await sent(page)).filter((m) => m.type === "requestSig")).toEqual([]);
+      await deliver(page, { type: "viewState", data: { state: "foreground" }, responseType: "r5" });
+      await expect.poll(tracking).toBe("tracking");
       await expect
-        .poll(async () => (await sent(page)).filter((m) => m.type === "r3" || m.type === "r4"))
-        .toEqual([
-          { type: "r3", error: "unsupported", data: { message: "Unsupported command foregroundRetag" } },
-          { type: "r4", error: "unsupported", data: { message: "Unsupported command viewState" } },
-        ]);
+        .poll(async () => (await sent(page)).find((m) => m.type === "requestSig"))
+        .toEqual({
+          type: "requestSig",
+          data: { partnerId: "tunewave-web", sampleMs: 5000 },
+          responseType: expect.stringMatching(/^requestSig#\d+$/),
+        });
+      // The site's matcher gets the app's signature (no match here: retried once, then collected).
+      await expect
+        .poll(() => matchBodies[0])
+        .toEqual({
+          data: "AAAA",
+          sessionId: expect.any(String),
+          lang: "en",
+          country: expect.any(String),
+        });
+      const answers = (await sent(page)).filter((m) => ["r3", "r4", "r5"].includes(String(m.type)));
+      expect(answers).toEqual([{ type: "r3" }, { type: "r4" }, { type: "r5" }]);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+
+    test("a phone held sideways in the app shows the orientation notice; upright, it goes", async () => {
+      const { page, errors } = await openAppPage("/", {
+        platform,
+        about: aboutOf(),
+        viewport: { width: 844, height: 390 },
+      });
+      const notice = page.getByRole("status").filter({ hasText: enCommon.notice.orientation });
+      await notice.waitFor();
+      await page.setViewportSize(viewports.phone);
+      await notice.waitFor({ state: "detached" });
       expect(errors).toEqual([]);
       await page.context().close();
     });

@@ -114,6 +114,27 @@ describe("an excerpt of a catalogue recording", () => {
     expect(matchBeacon?.searchParams.get("trackid")).toBe(track.key);
     expect(errors).toEqual([]);
   });
+
+  test("on the page of the track it hears, the listen button shows the interstitial over the page", async () => {
+    const response = await fetch(`${baseURL}/services/track/v1/en/GB/web/${excerpt.key}`);
+    const track = v.parse(trackSchema, await response.json());
+    const { page, errors } = await openPage(browser, {
+      viewport: viewports.phone,
+      userAgent: personUserAgent,
+    });
+    await page.goto(`${baseURL}/track/${track.key}/${track.alias}`);
+    await page.getByRole("heading", { name: "Is this song playing?" }).waitFor();
+    await pressListen(page);
+    const interstitial = page.getByRole("dialog", { name: track.title });
+    await interstitial.waitFor({ timeout: 30_000 });
+    expect(await interstitial.textContent()).toContain("You're listening to");
+    expect(new URL(page.url()).pathname).toBe(`/track/${track.key}/${track.alias}`);
+    await page.screenshot({ path: "/tmp/recognition-interstitial-phone.png" });
+    await page.getByRole("button", { name: "Follow the lyrics" }).click();
+    await page.waitForURL((url) => url.searchParams.has("offsetInMilliseconds"));
+    await interstitial.waitFor({ state: "detached" });
+    expect(errors).toEqual([]);
+  });
 });
 
 describe("audio that is in no recording", () => {
@@ -148,6 +169,8 @@ describe("audio that is in no recording", () => {
     expect(requests.matches).toHaveLength(4);
     await requests.beacon("webrec.nomatch");
     expect(new URL(page.url()).pathname).toBe("/identify");
+    const charts = page.getByRole("link", { name: "Or find it in the charts of the most popular songs" });
+    expect(await charts.getAttribute("href")).toBe("/charts");
     await page.screenshot({ path: "/tmp/recognition-nomatch-phone.png", fullPage: true });
     await page.getByRole("button", { name: "Try again" }).click();
     await expect

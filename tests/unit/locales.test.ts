@@ -20,6 +20,8 @@ const allowIdentical = [
   // Brand names: the streaming service is "Apple Music" in every language.
   "*:common:pageTitle.applemusic",
   "*:connect:title",
+  // "OK" is the dialog button's own word in most languages' interfaces.
+  "*:app:dialog.ok",
   "de:common:nav.charts",
   "de:common:footer.apps",
   "de:careers:team",

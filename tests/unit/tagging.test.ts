@@ -7,12 +7,11 @@ import {
   initialTagTrackingState,
   isSynced,
   nextTagTrackingState,
-  parseTagMatchResponse,
   type TagMatch,
   type TagTrackingEvent,
   type TagTrackingState,
+  tagMatchOf,
   tagTiming,
-  trackPosition,
   watchVisibility,
 } from "../../app/client/tagging";
 import { SiteError } from "../../edge/errors";
@@ -139,25 +138,25 @@ describe("tag client (spec 002 §5)", () => {
 });
 
 describe("matches", () => {
-  test.each([
-    ["a matches list", { matches: [{ id: "77", timestamp: 5, matchOffset: 12.5 }] }],
-    ["results.matches", { results: { matches: [{ id: 77, timestamp: 5, matchOffset: 12.5 }] } }],
-  ])("reads %s, matchOffset from seconds to ms", (_, json) => {
-    expect(parseTagMatchResponse(json)).toEqual({
+  test("the first match of the matcher's answer, placed at the sample's recording time", () => {
+    const answer = {
+      matches: [
+        { trackId: "77", weburl: "/track/77/a", offset: 12_500, timeskew: 0.001, frequencyskew: -0.002 },
+        { trackId: "88", weburl: "/track/88/b", offset: 1, timeskew: 0, frequencyskew: 0 },
+      ],
+    };
+    expect(tagMatchOf(answer, sample(1_016_000))).toEqual({
       id: "77",
-      timestamp: 5,
-      timeSkew: 0,
-      frequencySkew: 0,
+      timestamp: 1_016_000,
+      timeSkew: 0.001,
+      frequencySkew: -0.002,
       matchOffset: 12_500,
     });
   });
 
-  test("no match is notfound 'No match'; a malformed answer is baddata", () => {
-    expect(() => parseTagMatchResponse({ matches: [] })).toThrow(
+  test("no match is notfound 'No match'", () => {
+    expect(() => tagMatchOf({ matches: [] }, sample())).toThrow(
       expect.objectContaining({ type: "notfound", message: "No match" }),
-    );
-    expect(() => parseTagMatchResponse({ matches: [{ id: "1" }] })).toThrow(
-      expect.objectContaining({ type: "baddata" }),
     );
   });
 
@@ -171,10 +170,6 @@ describe("matches", () => {
     [0, "78", false],
   ])("drift %d ms on track %s is synced: %s", (drift, id, synced) => {
     expect(isSynced(tagContext(), match(1_016_000, drift, id))).toBe(synced);
-  });
-
-  test("the track position includes the 150 ms offset adjustment", () => {
-    expect(trackPosition(tagContext(), 1_020_000)).toBe(20_150);
   });
 });
 

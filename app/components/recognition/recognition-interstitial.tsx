@@ -1,5 +1,5 @@
-import { useEffect, useRef } from "react";
 import type { MatchedTrack } from "~/client/recognition/session";
+import { Overlay } from "~/components/overlay";
 
 /**
  * Spec 002 §2 /track/webrec/interstitial: a takeover shown after a match when the visitor is
@@ -13,35 +13,24 @@ export function RecognitionInterstitial(props: {
   onClose: () => void;
 }) {
   const { track, labels, onClose } = props;
-  const follow = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    follow.current?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [onClose]);
-
   // Colours derived from the track's data (the origin darkens bkgcolor for white text when needed).
   const background = track.bkgcolor ? `#${track.bkgcolor}` : undefined;
   const light = track.bkglight === true;
   return (
-    <div
+    <Overlay
+      placement="takeover"
       className="recognition-interstitial"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="recognition-interstitial-title"
+      labelledBy="recognition-interstitial-title"
       style={background ? { background, color: light ? "#10131c" : "#ffffff" } : undefined}
-      data-light={light ? "true" : undefined}
+      onClose={onClose}
     >
-      <div className="recognition-interstitial__body">
+      <div className="recognition-interstitial__body" data-light={light ? "true" : undefined}>
         <p className="recognition-interstitial__label">{labels.label}</p>
         <h2 id="recognition-interstitial-title">{track.title ?? track.trackId}</h2>
         {track.artist ? <p className="recognition-interstitial__artist">{track.artist}</p> : null}
         <div className="recognition-interstitial__actions">
-          <button ref={follow} type="button" className="button" onClick={props.onFollow}>
+          {/* biome-ignore lint/a11y/noAutofocus: the takeover's first action takes the focus as it opens. */}
+          <button type="button" className="button" onClick={props.onFollow} autoFocus>
             {labels.follow}
           </button>
           <button type="button" className="button button--quiet" onClick={onClose}>
@@ -49,6 +38,6 @@ export function RecognitionInterstitial(props: {
           </button>
         </div>
       </div>
-    </div>
+    </Overlay>
   );
 }

@@ -1,23 +1,13 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import {
-  type CaptureOptions,
-  hasLabelledAudioInput,
-  openMicrophone,
-  pausePageMedia,
-} from "~/client/recognition/capture";
-import { lookupTrack, requestMatch, requestReturnSig } from "~/client/recognition/match-service";
-import {
-  type CapturedCheckpoint,
-  createRecognition,
-  type Recognition,
-  type RecognitionScreen,
-} from "~/client/recognition/session";
-import { createSignatureWorker, type WorkerLike } from "~/client/recognition/signature-worker-client";
-import { signatureWorkerUrl } from "~/client/recognition/worker-asset.generated";
+import { type CaptureOptions, captureOptionsOf } from "~/client/recognition/capture";
+import type { CapturedCheckpoint, Recognition, RecognitionScreen } from "~/client/recognition/session";
 import { useRuntime } from "~/components/runtime";
 import { usePageStrings } from "~/strings";
 import type { LanguageKey } from "../../../edge/languages";
+import { localizedPath } from "../../../edge/path";
+import type { RequestContext } from "../../../edge/request-context";
+import { RECORDING_CHECKPOINTS_SECONDS } from "../../../signature/index";
 import { RecognitionInterstitial } from "./recognition-interstitial";
 
 export type RecognitionPanelProps = {
@@ -32,6 +22,17 @@ export type RecognitionPanelProps = {
   listenSeconds: number;
   strings: Record<string, unknown>;
 };
+
+/** What a loader gives a page's recognition panel (all but the screenname and strings). */
+export function recognitionPanelData(edge: RequestContext, search: URLSearchParams) {
+  return {
+    lang: edge.lang,
+    country: edge.country,
+    inApp: edge.inApp,
+    capture: captureOptionsOf(search),
+    listenSeconds: RECORDING_CHECKPOINTS_SECONDS[RECORDING_CHECKPOINTS_SECONDS.length - 1] ?? 12,
+  };
+}
 
 /**
  * The web recognition screen (spec 001 §4, 002 §2): the listen button, the four progressive
@@ -57,36 +58,32 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
     if (["permission", "nomatch", "error"].includes(screen.screen)) headingRef.current?.focus();
   }, [screen.screen]);
 
-  function recognitionOf(): Recognition {
-    recognition.current ??= createRecognition({
+  async function recognitionOf(): Promise<Recognition> {
+    if (recognition.current) return recognition.current;
+    if (!runtime) throw new Error("the runtime has not started");
+    const { createPageRecognition } = await runtime.importOnDemand(
+      "recognition",
+      () => import("~/client/recognition/page-recognition"),
+    );
+    recognition.current ??= createPageRecognition({
       lang: props.lang,
       country: props.country,
       screenname: props.screenname,
-      audioCapture: props.capture.audioCapture,
-      hasLabelledAudioInput: () => hasLabelledAudioInput(navigator.mediaDevices),
-      openMicrophone: (onSamples) => openMicrophone(props.capture, onSamples),
-      createSignatureWorker: () =>
-        createSignatureWorker(() => new Worker(signatureWorkerUrl) as unknown as WorkerLike),
-      match: (body, signal) => requestMatch(body, { signal }),
-      returnSig: (body, signal) => requestReturnSig(body, { signal }),
-      lookupTrack: (trackId, signal) =>
-        lookupTrack({ lang: props.lang, country: props.country, trackId }, { signal }),
-      get storage() {
-        return runtimeRef.current?.storage;
-      },
-      sendBeacon: (params) => void runtimeRef.current?.beacons.send(params),
+      capture: props.capture,
+      runtime: () => runtimeRef.current,
       navigate: (href, state) => navigate(href, { state }),
-      currentPath: () => window.location.pathname,
-      pauseMedia: () => pausePageMedia(document),
-      now: Date.now,
-      randomId: () => crypto.randomUUID(),
       onScreen: setScreen,
       onCapture: setCaptured,
     });
     return recognition.current;
   }
 
-  const listen = () => void recognitionOf().start();
+  // A failed load has told the visitor through the info bar; the button stays for another try.
+  const listen = () =>
+    void recognitionOf().then(
+      (started) => started.start(),
+      () => {},
+    );
   const cancel = () => recognition.current?.cancel();
 
   if (props.inApp) return <p className="recognition__note">{t("inApp")}</p>;
@@ -112,6 +109,9 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
     panel = (
       <Panel heading={t("noMatch.title")} headingRef={headingRef} tone="notice">
         <p>{t("noMatch.text")}</p>
+        <p>
+          <Link to={localizedPath(props.lang, "/charts")}>{t("noMatch.charts")}</Link>
+        </p>
         <button type="button" className="button" onClick={listen}>
           {t("tryAgain")}
         </button>

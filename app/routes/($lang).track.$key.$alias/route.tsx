@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { type Primitives, PrimitivesProvider, reactPrimitives } from "~/components/primitives";
+import { RecognitionPanel, recognitionPanelData } from "~/components/recognition/recognition-panel";
 import { StreamingConnection } from "~/components/streaming-connection";
 import { PlayButton, PlaybackProvider } from "~/components/track/playback";
 import { coverSizes } from "~/components/track/track-hero";
@@ -12,12 +13,14 @@ import { createI18n, pickResources } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
+import recognitionStyles from "~/styles/recognition.css";
 import styles from "~/styles/track.css";
 import { TrackView } from "./view";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
   { rel: "stylesheet", href: connectStyles },
+  { rel: "stylesheet", href: recognitionStyles },
 ];
 
 // The store order depends on the visitor's platform (spec 001 §3), read from the user agent.
@@ -41,8 +44,16 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
 
   const { t } = createI18n(context.edge.lang, ["common", "track"]);
   const meta = trackPageMeta(page, context, request, t);
-  const strings = pickResources(context.edge.lang, ["track", "connect"]);
-  return { page, meta, strings: strings.track, connectStrings: strings.connect };
+  const strings = pickResources(context.edge.lang, ["track", "connect", "recognition"]);
+  return {
+    page,
+    meta,
+    strings: strings.track,
+    connectStrings: strings.connect,
+    // Spec 002 §2: a match of the track the visitor is on shows the interstitial.
+    listen: recognitionPanelData(context.edge, url.searchParams),
+    recognitionStrings: strings.recognition,
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
@@ -75,13 +86,23 @@ export const ampView: AmpView<typeof loader> = ({ data }) => {
 const trackPrimitives: Primitives = { ...reactPrimitives, PlayControl: PlayButton };
 
 export default function TrackRoute() {
-  const { page, strings, connectStrings } = useLoaderData<typeof loader>();
+  const { page, strings, connectStrings, listen, recognitionStrings } = useLoaderData<typeof loader>();
   usePageStrings("track", strings);
   usePageStrings("connect", connectStrings);
+  const { t } = usePageStrings("recognition", recognitionStrings);
   return (
     <PlaybackProvider key={page.key} entries={page.playlist}>
       <PrimitivesProvider primitives={trackPrimitives}>
-        <TrackView page={page} connection={<StreamingConnection />} />
+        <TrackView
+          page={page}
+          connection={<StreamingConnection />}
+          listen={
+            <section className="recognition recognition--compact" aria-labelledby="track-listen-title">
+              <h2 id="track-listen-title">{t("trackTitle")}</h2>
+              <RecognitionPanel {...listen} screenname="track" strings={recognitionStrings} />
+            </section>
+          }
+        />
       </PrimitivesProvider>
     </PlaybackProvider>
   );

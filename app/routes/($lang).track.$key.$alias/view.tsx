@@ -13,10 +13,18 @@ import type { TrackPage } from "~/data/track.server";
 
 /**
  * The track page: heading, where to listen, sharing, lyrics, video, related songs, the artist,
- * credits. `connection` is the streaming-service connection, which only the browser has (the
- * React route passes it; AMP has none).
+ * credits. `connection` (the streaming-service connection) and `listen` (the recognition button)
+ * work only in the browser: the React route passes them; AMP has none.
  */
-export function TrackView({ page, connection }: { page: TrackPage; connection?: ReactNode }) {
+export function TrackView({
+  page,
+  connection,
+  listen,
+}: {
+  page: TrackPage;
+  connection?: ReactNode;
+  listen?: ReactNode;
+}) {
   return (
     <article className="track-page" data-track-view="">
       <TrackHero page={page} />
@@ -25,6 +33,7 @@ export function TrackView({ page, connection }: { page: TrackPage; connection?: 
           <StoreLinks page={page} />
           <ShareLinks page={page} />
           {connection}
+          {listen}
         </div>
         <div className="track-columns__main">
           {page.lyrics ? <Lyrics lyrics={page.lyrics} /> : null}
