@@ -1,5 +1,8 @@
+import { visitBeaconParams } from "~/beacon-params";
 import type { CloudKitConfig, LoginState } from "../../edge/account";
+import { readHashParams, readParams } from "../../edge/address-params";
 import type { LanguageKey } from "../../edge/languages";
+import { deviceModelOf } from "../../edge/user-agent";
 import {
   type AuthState,
   clearSignedInStorage,
@@ -22,9 +25,11 @@ import { type CloudProvider, cloudProvider } from "./cloud-auth";
 import { connectionState } from "./connect";
 import { cookiesEnabled, describeBrowser, type SupportNotice, watchOnline } from "./environment";
 import { loadBrowserFeatureConfig } from "./features";
+import { reportDnsHealth } from "./health";
 import { inAppSupportNotice, interceptDeepLinks, type UserFlags, userFlagsOf } from "./in-app";
 import { saveAppTag } from "./library";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
+import { interceptOutboundLinks } from "./outbound";
 import { startApp } from "./startup";
 import { createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
 
@@ -122,11 +127,27 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       setAuth({ ...auth, login: null });
     }
   };
+  // The document's own address: its parameters hold for the whole visit (spec 000 §2).
+  const queryParams = readParams(new URLSearchParams(window.location.search));
+  const hashParams = readHashParams(window.location.hash);
+  const visit = visitBeaconParams(queryParams, hashParams);
+  const statsWindowListener =
+    (queryParams["stats-window-listener"] ?? hashParams["stats-window-listener"]) === true;
+  const devicemodel = deviceModelOf(navigator.userAgent, navigator.maxTouchPoints);
   const beacons = createBeaconSender({
     suppressed: options.beaconsSuppressed,
     country: options.country,
     sendOverBridge: bridge.isSupported() ? beaconOverBridge(bridge) : undefined,
+    onSent: statsWindowListener
+      ? (beacon) => window.dispatchEvent(new CustomEvent("stats", { detail: beacon }))
+      : undefined,
     defaults: () => ({
+      ...visit,
+      // The app fields of spec 000 §7's beacon path (decision 026).
+      appname: bridge.isSupported() ? "app" : "web",
+      appver: bridge.about()?.client.version,
+      country: options.country,
+      devicemodel,
       lang: options.lang,
       webId: visitor.webId,
       newuser: visitor.newuser,
@@ -202,6 +223,11 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
         publish();
       },
     ),
+    interceptOutboundLinks(document, {
+      origin: window.location.origin,
+      beacons,
+      assign: (url) => window.location.assign(url),
+    }),
     storage.watchOtherTabs(window),
     () => bridge.dispose(),
   ];
@@ -229,6 +255,9 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     sendPreloadStatistic: (timespent) => beacons.send(preloadParams(timespent)),
     startedAt,
   }).then((state) => {
+    if (state.status === "ready" && !options.beaconsSuppressed) {
+      void reportDnsHealth((path) => fetch(path, { cache: "no-store" }), beacons.send);
+    }
     if (state.status === "nocookies") {
       notices.add("nocookies");
       publish();
