@@ -68,6 +68,9 @@ function reportRequestErrors(
 ): void {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.pathname.endsWith(".data")) return;
+  // A browser says what it fetches: an icon or a script that reached the pages is no page view.
+  const destination = request.headers.get("sec-fetch-dest");
+  if (destination !== null && destination !== "document" && destination !== "iframe") return;
   const statistics = requestErrorStatistics({
     isBot: edge.isBot,
     countryUnknown: edge.countrySource === "default",

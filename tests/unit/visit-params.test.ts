@@ -104,9 +104,21 @@ describe("requestErrorStatistics (spec 000 §8)", () => {
   const cases: [name: string, isBot: boolean, countryUnknown: boolean, agent: string, ids: string[]][] = [
     ["a person, known system and country", false, false, chrome, []],
     ["an unknown country", false, true, chrome, ["global.unknown-country"]],
-    ["an agent naming no system", false, false, "SomeRadio/2.0", ["global.unknown-platform"]],
+    [
+      "an agent naming no system",
+      false,
+      false,
+      "Mozilla/5.0 (Fuchsia) AppleWebKit/537.36 Chrome/126.0",
+      ["global.unknown-platform"],
+    ],
     ["no agent at all", false, false, "", ["global.unknown-platform"]],
-    ["both", false, true, "SomeRadio/2.0", ["global.unknown-platform", "global.unknown-country"]],
+    [
+      "both",
+      false,
+      true,
+      "Mozilla/5.0 (Fuchsia) AppleWebKit/537.36 Chrome/126.0",
+      ["global.unknown-platform", "global.unknown-country"],
+    ],
     ["a bot counts once, as a bot", true, true, "Googlebot/2.1", ["global.bot"]],
     ["a bot with a system", true, false, chrome, ["global.bot"]],
   ];
@@ -126,7 +138,7 @@ describe("requestErrorStatistics (spec 000 §8)", () => {
     [samsung, true],
     ["Mozilla/5.0 (Windows NT 10.0; Win64; x64)", true],
     ["Mozilla/5.0 (X11; CrOS x86_64 14541.0.0)", true],
-    ["SomeRadio/2.0", false],
+    ["Mozilla/5.0 (Fuchsia) AppleWebKit/537.36 Chrome/126.0", false],
     ["", false],
   ])("namesKnownSystem(%s) is %s", (agent, known) => {
     expect(namesKnownSystem(agent)).toBe(known);
