@@ -256,7 +256,12 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     startedAt,
   }).then((state) => {
     if (state.status === "ready" && !options.beaconsSuppressed) {
-      void reportDnsHealth((path) => fetch(path, { cache: "no-store" }), beacons.send);
+      void reportDnsHealth(async (path) => {
+        const response = await fetch(path, { cache: "no-store" });
+        // Only the status counts; the body is dropped so the request ends.
+        await response.body?.cancel();
+        return response;
+      }, beacons.send);
     }
     if (state.status === "nocookies") {
       notices.add("nocookies");
