@@ -100,13 +100,9 @@ test("a link to another site sends its outbound beacon before the page leaves", 
     return route.fulfill({ contentType: "text/html", body: "<title>elsewhere</title>" });
   });
   await page.goto(`${baseURL}/charts`, { waitUntil: "networkidle" });
-  await page.evaluate(() => {
-    const link = document.createElement("a");
-    link.href = "https://elsewhere.example/page";
-    link.textContent = "elsewhere";
-    link.id = "outbound-test";
-    document.body.append(link);
-  });
+  await page.evaluate(
+    `document.body.insertAdjacentHTML("beforeend", '<a id="outbound-test" href="https://elsewhere.example/page">elsewhere</a>')`,
+  );
   await page.click("#outbound-test");
   await page.waitForURL("https://elsewhere.example/page");
   expect(order).toEqual(["beacon:elsewhereexample", "left"]);

@@ -170,7 +170,10 @@ describe("outbound links wait for their beacon (spec 000 §7)", () => {
       },
       removeEventListener: () => {},
     };
-    const beacons = { send: vi.fn(async () => "sent" as const), sendThenNavigate: vi.fn(async () => {}) };
+    const beacons = {
+      send: vi.fn(async () => "sent" as const),
+      sendThenNavigate: vi.fn(async (_params: BeaconParams, _navigate: () => void) => {}),
+    };
     const assign = vi.fn();
     interceptOutboundLinks(source, { origin, beacons, assign });
     const element = {
@@ -200,8 +203,7 @@ describe("outbound links wait for their beacon (spec 000 §7)", () => {
       { beaconType: "userevent", beaconId: "outbound", providername: "open.spotify.com" },
       expect.any(Function),
     );
-    const navigate = beacons.sendThenNavigate.mock.calls[0]?.[1] as unknown as () => void;
-    navigate();
+    beacons.sendThenNavigate.mock.calls[0]?.[1]();
     expect(assign).toHaveBeenCalledWith("https://open.spotify.com/track/x");
   });
 
