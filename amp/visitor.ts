@@ -5,12 +5,16 @@ import type { RequestContext } from "../edge/request-context";
 /**
  * The request as an AMP document sees it. An AMP page is one document per URL, kept by AMP caches
  * and served to every visitor, so nothing about the visitor that is not in the URL may change it:
- * the language is the path's prefix or the `lang` parameter (else English, never the cookie or
+ * the language is the path's prefix, the `lang` or `fb_locale` parameter (else English, never the cookie or
  * the browser's language), the country the `co` parameter (else the default, never the IP), and
  * there is no visitor: no ids, no app, no cookies, beacons suppressed (spec 000 §6).
  */
 export function ampEdge(edge: RequestContext): RequestContext {
-  const language = chooseLanguage({ prefix: edge.path.langKey, langParam: edge.params.lang });
+  const language = chooseLanguage({
+    prefix: edge.path.langKey,
+    langParam: edge.params.lang,
+    fbLocale: edge.params.fb_locale,
+  });
   const { locale, dir } = languageOf(language.key);
   const country = chooseCountry({ coParam: edge.params.co });
   return {

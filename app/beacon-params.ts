@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { SiteError } from "../edge/errors";
+import { namesKnownSystem } from "../edge/user-agent";
 
 /**
  * Statistics beacons (spec 000 §3 "Statistics beacon parameters", §5 "Beacon dynamic values",
@@ -80,6 +81,12 @@ const paramRules = {
   ea: { kind: "flag" },
   ga: { kind: "flag" },
   exp_name: label,
+  // Spec 000 §7 "beacon service, path with appname, appver, lang, country, platform, devicemodel,
+  // inid, beaconType": the metrics path carries the route, and these travel beside it (decision 026).
+  appname: label,
+  appver: version,
+  country: { kind: "shaped", pattern: /^[A-Z]{2,6}$/, maxLength: 6 },
+  devicemodel: label,
   // Spec 002 §8 "Token exchange not 200: Statistic with status_code and error or 'unknown'".
   status_code: { kind: "number" },
   timezone: { kind: "shaped", pattern: /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/, maxLength: 64 },
@@ -213,3 +220,57 @@ export const metricsQuerySchema = v.pipe(
     "A beacon needs a beaconType or a beaconId",
   ),
 );
+
+export type RequestFacts = {
+  isBot: boolean;
+  /** Whether the country came from no source at all (the default of spec 000 §4). */
+  countryUnknown: boolean;
+  userAgent: string;
+  screenname: string;
+  path: string;
+};
+
+/**
+ * Spec 000 §8 "Unknown platform, bot, unknown country and page timeout are reported as error
+ * statistics". The edge reports the first three for each page it answers (decision 026): a bot's
+ * browser sends no beacon (§6), so only the server can count it, and the server knows the
+ * agent and the country before any script runs. A bot is counted once, as a bot (route
+ * `web.error.bot`): its platform and country say nothing about people.
+ */
+export function requestErrorStatistics(facts: RequestFacts): BeaconParams[] {
+  const page = { screenname: facts.screenname, path: facts.path };
+  if (facts.isBot) return [{ beaconType: "error", beaconId: "global.bot", errorcode: "bot", ...page }];
+  const statistics: BeaconParams[] = [];
+  if (!namesKnownSystem(facts.userAgent)) {
+    statistics.push({
+      beaconType: "error",
+      beaconId: "global.unknown-platform",
+      errorcode: "unknownplatform",
+      ua: facts.userAgent,
+      ...page,
+    });
+  }
+  if (facts.countryUnknown) {
+    statistics.push({
+      beaconType: "error",
+      beaconId: "global.unknown-country",
+      errorcode: "unknowncountry",
+      ...page,
+    });
+  }
+  return statistics;
+}
+
+type VisitParams = { refid?: string | undefined; referrer?: string | undefined };
+
+/**
+ * Spec 000 §2 address parameters that every beacon of the visit carries (§3): `refid` as is, and
+ * `referrer` (who sent the visitor here: an app, a partner) as `deeplinkreferrer`. They come from
+ * the query, else the hash's `key=value;` pairs.
+ */
+export function visitBeaconParams(query: VisitParams, hash: VisitParams): BeaconParams {
+  return {
+    refid: query.refid ?? hash.refid,
+    deeplinkreferrer: query.referrer ?? hash.referrer,
+  };
+}

@@ -137,7 +137,7 @@ export function parseAcceptLanguage(header: string | null | undefined): string[]
   return entries.map((entry) => entry.tag);
 }
 
-export type LanguageSource = "prefix" | "lang" | "cookie" | "accept-language" | "default";
+export type LanguageSource = "prefix" | "lang" | "fb_locale" | "cookie" | "accept-language" | "default";
 
 export type LanguageChoice = { key: LanguageKey; source: LanguageSource };
 
@@ -150,10 +150,15 @@ export type LanguageChoice = { key: LanguageKey; source: LanguageSource };
  * answers in German there (and the edge remembers it in the language cookie). The prefix is
  * matched exactly (key, locale or alias); the other values exactly, then by the part before the
  * dash. A value outside the table is refused and the next source is asked.
+ *
+ * `fb_locale` (spec 000 §2) is the locale a social-card scraper asks for (`de_DE`): an address
+ * parameter naming a language, read right after `lang`, so a shared card comes in the language
+ * its reader asked for. `lang` wins when both are given.
  */
 export function chooseLanguage(sources: {
   prefix?: string | undefined;
   langParam?: string | null | undefined;
+  fbLocale?: string | null | undefined;
   cookie?: string | null | undefined;
   acceptLanguage?: string | null | undefined;
 }): LanguageChoice {
@@ -161,6 +166,8 @@ export function chooseLanguage(sources: {
   if (fromPrefix) return { key: fromPrefix, source: "prefix" };
   const fromParam = sources.langParam ? matchLanguage(sources.langParam) : undefined;
   if (fromParam) return { key: fromParam, source: "lang" };
+  const fromFbLocale = sources.fbLocale ? matchLanguage(sources.fbLocale) : undefined;
+  if (fromFbLocale) return { key: fromFbLocale, source: "fb_locale" };
   const fromCookie = sources.cookie ? matchLanguage(sources.cookie) : undefined;
   if (fromCookie) return { key: fromCookie, source: "cookie" };
   for (const tag of parseAcceptLanguage(sources.acceptLanguage)) {

@@ -1,14 +1,7 @@
 import { isbot } from "isbot";
 import * as v from "valibot";
-import {
-  countryCodeSchema,
-  guidSchema,
-  installIdCookie,
-  languageCookie,
-  languageTagSchema,
-  readCookies,
-  webIdCookie,
-} from "./cookies";
+import { type RequestParams, readParams } from "./address-params";
+import { countryCodeSchema, installIdCookie, languageCookie, readCookies, webIdCookie } from "./cookies";
 import { type CountrySource, chooseCountry } from "./countries";
 import {
   chooseLanguage,
@@ -18,56 +11,6 @@ import {
   type TextDirection,
 } from "./languages";
 import { type ParsedPath, parsePath } from "./path";
-
-/** Spec 000 §2 "device (emulate a device)": a screen size mode or a platform. */
-export const emulatedDevices = ["mobile", "tablet", "desktop", "ios", "android"] as const;
-
-/** `?flag`, `?flag=1` and `?flag=true` are on; `0` and `false` off; anything else is dropped. */
-const flagSchema = v.pipe(
-  v.string(),
-  v.toLowerCase(),
-  v.picklist(["", "1", "true", "0", "false"]),
-  v.transform((value) => value === "" || value === "1" || value === "true"),
-);
-
-/**
- * Spec 000 §2 "Address parameters read". A value that fails its schema is dropped, as if absent;
- * the free-text ones (referrer, refid) are held to characters that are safe in beacons and URLs.
- */
-const paramSchemas = {
-  lang: languageTagSchema,
-  co: countryCodeSchema,
-  inid: guidSchema,
-  referrer: v.pipe(v.string(), v.maxLength(128), v.regex(/^[A-Za-z0-9._,:/-]+$/)),
-  refid: v.pipe(v.string(), v.maxLength(64), v.regex(/^[A-Za-z0-9._-]+$/)),
-  nohf: flagSchema,
-  fb_locale: v.pipe(v.string(), v.regex(/^[a-z]{2,3}_[A-Z]{2}$/)),
-  device: v.pipe(v.string(), v.toLowerCase(), v.picklist(emulatedDevices)),
-  preview: flagSchema,
-  /** Spec 000 §2 "netlog=1 (debug logging)": only 1 turns it on. */
-  netlog: v.pipe(
-    v.string(),
-    v.transform((value) => value === "1"),
-  ),
-  "stats-window-listener": flagSchema,
-} as const;
-
-type ParamSchemas = typeof paramSchemas;
-
-export type RequestParams = {
-  [Name in keyof ParamSchemas]: v.InferOutput<ParamSchemas[Name]> | undefined;
-};
-
-/** The address parameters of spec 000 §2, each validated; the first of a repeated name counts. */
-export function readParams(searchParams: URLSearchParams): RequestParams {
-  const params: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(paramSchemas)) {
-    const raw = searchParams.get(name);
-    const result = raw === null ? undefined : v.safeParse(schema, raw);
-    params[name] = result?.success ? result.output : undefined;
-  }
-  return params as RequestParams;
-}
 
 /**
  * What the edge knows about one request, resolved once in worker/ and handed to Remix loaders
@@ -136,6 +79,7 @@ export function resolveRequest(
   const language = chooseLanguage({
     prefix: path.langKey,
     langParam: params.lang,
+    fbLocale: params.fb_locale,
     cookie: cookies.lang,
     acceptLanguage: request.headers.get("accept-language"),
   });

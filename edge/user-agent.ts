@@ -16,3 +16,26 @@ export function platformOf(userAgent: string | null | undefined, maxTouchPoints 
   if (/\bAndroid \d/.test(userAgent)) return "android";
   return "web";
 }
+
+/**
+ * The device model a user agent names, for the beacons' `devicemodel` (spec 000 §7): "iPhone",
+ * "iPad" or "iPod", or an Android build's model (`SM-G991B` in "Android 13; SM-G991B Build/…" or
+ * "Android 13; SM-G991B)"). Desktops and Chrome's reduced "Android 10; K" name none.
+ */
+export function deviceModelOf(userAgent: string, maxTouchPoints = 0): string | undefined {
+  if (isIpad(userAgent, maxTouchPoints)) return "iPad";
+  const apple = /\b(iPhone|iPod)\b/.exec(userAgent);
+  if (apple) return apple[1];
+  const android = /\bAndroid [\d.]+;(?: [a-z]{2}[-_][A-Za-z]{2};)? ([^;)]+?)(?: Build\/[^;)]*)?\)/.exec(
+    userAgent,
+  );
+  const model = android?.[1]?.trim();
+  return model && model !== "K" ? model : undefined;
+}
+
+/** Spec 000 §8 "Unknown platform … reported as error statistics": an agent that names no system. */
+export function namesKnownSystem(userAgent: string): boolean {
+  return /\b(iPhone|iPad|iPod|Android|Windows|Macintosh|Mac OS X|Linux|X11|CrOS|CrKey|Tizen|KaiOS|PlayStation|Xbox|Nintendo)\b/.test(
+    userAgent,
+  );
+}

@@ -3,6 +3,7 @@ import * as build from "@remix-run/dev/server-build";
 import { createRequestHandler } from "@remix-run/server-runtime";
 import { Hono } from "hono";
 import { answerAmp } from "../amp/request";
+import { buildBeacon, metricsUrl, requestErrorStatistics } from "../app/beacon-params";
 import { type Env, readConfig, type SiteConfig } from "../edge/env";
 import { edgeLocationOf, withCallerLocation } from "../edge/events";
 import { localizedPath } from "../edge/path";
@@ -52,6 +53,36 @@ function withEdgeHeaders(response: Response, edge: RequestContext, session: Sess
   }
   for (const cookie of [...edge.setCookies, ...session.setCookies]) headers.append("Set-Cookie", cookie);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * Spec 000 §8: a page answered to a bot, to an agent naming no system, or to a visitor of no known
+ * country is an error statistic (decision 026). Once per page document (a client navigation's
+ * `.data` request is the same visit), after the answer, through the services proxy like any beacon.
+ */
+function reportRequestErrors(
+  request: Request,
+  edge: RequestContext,
+  proxy: ServicesProxy,
+  ctx: { waitUntil(promise: Promise<unknown>): void },
+): void {
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.pathname.endsWith(".data")) return;
+  // A browser says what it fetches: an icon or a script that reached the pages is no page view.
+  const destination = request.headers.get("sec-fetch-dest");
+  if (destination !== null && destination !== "document" && destination !== "iframe") return;
+  const statistics = requestErrorStatistics({
+    isBot: edge.isBot,
+    countryUnknown: edge.countrySource === "default",
+    userAgent: request.headers.get("user-agent") ?? "",
+    screenname: edge.path.pageType === "unknown" ? "error" : edge.path.pageType,
+    path: edge.path.canonicalPath,
+  });
+  const time = Date.now();
+  for (const params of statistics) {
+    const address = new URL(metricsUrl(buildBeacon(params), time, { isBot: edge.isBot }), url.origin);
+    ctx.waitUntil(proxy.handle(new Request(address), ctx).catch(() => undefined));
+  }
 }
 
 const app = new Hono<{ Bindings: Env }>();
@@ -114,6 +145,7 @@ app.all("*", async (c) => {
       })
     : request;
   const response = await handleRemixRequest(page, { ...loadContext, account: session.account });
+  reportRequestErrors(request, edge, proxy, c.executionCtx);
   return withEdgeHeaders(response, edge, session);
 });
 

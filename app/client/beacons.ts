@@ -41,6 +41,11 @@ export type BeaconSenderOptions = {
   now?: () => number;
   /** IANA time zone for IE impressions. Default: the browser's, from `Intl`. */
   timeZone?: () => string;
+  /**
+   * Spec 000 §2 `stats-window-listener`: each beacon, once delivered, is also handed here (the
+   * runtime dispatches it as a `stats` event on the window, for tools that watch the statistics).
+   */
+  onSent?: (beacon: BridgeBeacon) => void;
 };
 
 export type BeaconSender = {
@@ -65,6 +70,7 @@ export function createBeaconSender(options: BeaconSenderOptions): BeaconSender {
     } else {
       await loadImage(metricsUrl(beacon, time));
     }
+    options.onSent?.({ route: metricRoute(beacon), time, query: beacon.query });
   }
 
   async function send(params: BeaconParams): Promise<BeaconOutcome> {

@@ -1,5 +1,8 @@
+import { visitBeaconParams } from "~/beacon-params";
 import type { CloudKitConfig, LoginState } from "../../edge/account";
+import { readHashParams, readParams } from "../../edge/address-params";
 import type { LanguageKey } from "../../edge/languages";
+import { deviceModelOf } from "../../edge/user-agent";
 import {
   type AuthState,
   clearSignedInStorage,
@@ -30,10 +33,12 @@ import {
   watchResize,
 } from "./environment";
 import { loadBrowserFeatureConfig } from "./features";
+import { reportDnsHealth } from "./health";
 import { inAppSupportNotice, interceptDeepLinks, type UserFlags, userFlagsOf } from "./in-app";
 import { createImporter, createInfoBar, type InfoMessage } from "./info-bar";
 import { saveAppTag } from "./library";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
+import { interceptOutboundLinks } from "./outbound";
 import { requestMatch } from "./recognition/match-service";
 import { startApp } from "./startup";
 import { createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
@@ -143,11 +148,27 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       setAuth({ ...auth, login: null });
     }
   };
+  // The document's own address: its parameters hold for the whole visit (spec 000 §2).
+  const queryParams = readParams(new URLSearchParams(window.location.search));
+  const hashParams = readHashParams(window.location.hash);
+  const visit = visitBeaconParams(queryParams, hashParams);
+  const statsWindowListener =
+    (queryParams["stats-window-listener"] ?? hashParams["stats-window-listener"]) === true;
+  const devicemodel = deviceModelOf(navigator.userAgent, navigator.maxTouchPoints);
   const beacons = createBeaconSender({
     suppressed: options.beaconsSuppressed,
     country: options.country,
     sendOverBridge: bridge.isSupported() ? beaconOverBridge(bridge) : undefined,
+    onSent: statsWindowListener
+      ? (beacon) => window.dispatchEvent(new CustomEvent("stats", { detail: beacon }))
+      : undefined,
     defaults: () => ({
+      ...visit,
+      // The app fields of spec 000 §7's beacon path (decision 026).
+      appname: bridge.isSupported() ? "app" : "web",
+      appver: bridge.about()?.client.version,
+      country: options.country,
+      devicemodel,
       lang: options.lang,
       webId: visitor.webId,
       newuser: visitor.newuser,
@@ -244,6 +265,11 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
         publish();
       },
     ),
+    interceptOutboundLinks(document, {
+      origin: window.location.origin,
+      beacons,
+      assign: (url) => window.location.assign(url),
+    }),
     storage.watchOtherTabs(window),
     // Spec 000 §2: the app's screens are laid out for a phone held upright.
     watchResize(window, showOrientation),
@@ -276,6 +302,14 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     startedAt,
   }).then((state) => {
     if (state.status === "ready") featureFlags = Object.keys(state.features.config.featureflags);
+    if (state.status === "ready" && !options.beaconsSuppressed) {
+      void reportDnsHealth(async (path) => {
+        const response = await fetch(path, { cache: "no-store" });
+        // Only the status counts; the body is dropped so the request ends.
+        await response.body?.cancel();
+        return response;
+      }, beacons.send);
+    }
     if (state.status === "nocookies") {
       notices.add("nocookies");
       publish();

@@ -120,6 +120,18 @@ function cardsOf(
   });
 }
 
+/**
+ * Spec 001 §7 "in preview mode a random r parameter is added" (`preview=true`, 000 §2, 001 §2):
+ * each event call is then a new address, which no cache on the way (the proxy's, the upstream's)
+ * has kept, so whoever previews an event sees its data as it is now.
+ */
+export function previewQuery(
+  preview: boolean | undefined,
+  random: () => string = () => crypto.randomUUID().slice(0, 8),
+): { r?: string } {
+  return preview === true ? { r: random() } : {};
+}
+
 function upcomingPath(country: string, lang: string, query: Record<string, string | undefined>): string {
   const params = new URLSearchParams({ l: lang, "filter[isFuture]": "true" });
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
@@ -200,12 +212,18 @@ export async function loadEventPage(
   const [details, upcoming] = await Promise.all([
     orConcertUnavailable(() =>
       services.getJson(
-        `/services/event/v1/${country}/shazam-events/${eventId}?l=${edge.lang}`,
+        `/services/event/v1/${country}/shazam-events/${eventId}?${new URLSearchParams({
+          l: edge.lang,
+          ...previewQuery(edge.params.preview),
+        })}`,
         eventsDocumentSchema,
       ),
     ),
     services
-      .getJson(upcomingPath(country, edge.lang, { artistId }), eventsDocumentSchema)
+      .getJson(
+        upcomingPath(country, edge.lang, { artistId, ...previewQuery(edge.params.preview) }),
+        eventsDocumentSchema,
+      )
       .catch((error: unknown) => {
         // Spec 002 §8 "Event call failure: passes null data plus the error".
         console.warn("Event processing failed", error);
@@ -376,6 +394,7 @@ export async function loadConcertList(
       from: range?.from,
       to: range?.to,
       offset: query.offset ? String(query.offset) : undefined,
+      ...previewQuery(edge.params.preview),
     }),
     eventsDocumentSchema,
   );

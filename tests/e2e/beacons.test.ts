@@ -13,13 +13,14 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function metricsReceivedSince(since: number): Promise<number> {
+type Received = { metrics: number; routes: Record<string, number> };
+
+async function metricsReceivedSince(since: number): Promise<Received> {
   const response = await fetch(`${baseURL}/services/metrics/received?since=${since}`);
-  const body = (await response.json()) as { metrics: number };
-  return body.metrics;
+  return (await response.json()) as Received;
 }
 
-async function visit(userAgent: string, path = "/"): Promise<number> {
+async function visit(userAgent: string, path = "/"): Promise<Received> {
   const since = Date.now();
   const { page, errors } = await openPage(browser, { userAgent });
   // The AMP runtime's CDN is out of reach offline; an empty stand-in keeps the console clean.
@@ -38,15 +39,74 @@ const personUserAgent =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
 test("a person's page view sends statistics beacons the origin receives", async () => {
-  expect(await visit(personUserAgent)).toBeGreaterThanOrEqual(1);
+  expect((await visit(personUserAgent)).metrics).toBeGreaterThanOrEqual(1);
 });
 
-test("a bot's page view sends no beacon at all", async () => {
-  expect(await visit("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")).toBe(0);
+test("a bot's browser sends no beacon at all; the edge counts the bot once (spec 000 §8)", async () => {
+  const received = await visit("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)");
+  expect(received.routes).toEqual({ "metrics:web.error.bot": 1 });
 });
 
 test("an AMP page sends no beacon at all, even to a person", async () => {
-  expect(await visit(personUserAgent, "/amp")).toBe(0);
+  expect((await visit(personUserAgent, "/amp")).metrics).toBe(0);
+});
+
+test("a visit's refid and referrer (query or hash) ride on its beacons, which stats-window-listener shows", async () => {
+  const { page, errors } = await openPage(browser, { userAgent: personUserAgent });
+  const sent: URL[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/services/metrics/")) sent.push(url);
+  });
+  await page.addInitScript(() => {
+    const seen: unknown[] = [];
+    (window as unknown as { statsSeen: unknown[] }).statsSeen = seen;
+    window.addEventListener("stats", (event) => seen.push((event as CustomEvent).detail));
+  });
+  await page.goto(`${baseURL}/charts?refid=partner-7#referrer=mail;stats-window-listener=1`);
+  await page.waitForFunction(() =>
+    (window as unknown as { statsSeen: { query: { beaconId?: string } }[] }).statsSeen.some(
+      (beacon) => beacon.query.beaconId === "global.dnshealth",
+    ),
+  );
+  const seen = await page.evaluate(
+    () => (window as unknown as { statsSeen: { route: string; query: Record<string, string> }[] }).statsSeen,
+  );
+  const pageview = seen.find((beacon) => beacon.route === "web.pageview.chartsview");
+  expect(pageview?.query).toMatchObject({
+    refid: "partner-7",
+    deeplinkreferrer: "mail",
+    appname: "web",
+    screenname: "chartsview",
+  });
+  // The DNS health call (spec 000 §7) reports the status the health address gave.
+  const health = seen.find((beacon) => beacon.query.beaconId === "global.dnshealth");
+  expect(health?.query.status_code).toBe("200");
+  expect(sent.some((url) => url.searchParams.get("refid") === "partner-7")).toBe(true);
+  expect(errors).toEqual([]);
+  await page.context().close();
+});
+
+test("a link to another site sends its outbound beacon before the page leaves", async () => {
+  const { page } = await openPage(browser, { userAgent: personUserAgent });
+  const order: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.searchParams.get("beaconId") === "outbound")
+      order.push(`beacon:${url.searchParams.get("providername")}`);
+  });
+  await page.route("https://elsewhere.example/**", (route) => {
+    order.push("left");
+    return route.fulfill({ contentType: "text/html", body: "<title>elsewhere</title>" });
+  });
+  await page.goto(`${baseURL}/charts`, { waitUntil: "networkidle" });
+  await page.evaluate(
+    `document.body.insertAdjacentHTML("beforeend", '<a id="outbound-test" href="https://elsewhere.example/page">elsewhere</a>')`,
+  );
+  await page.click("#outbound-test");
+  await page.waitForURL("https://elsewhere.example/page");
+  expect(order).toEqual(["beacon:elsewhereexample", "left"]);
+  await page.context().close();
 });
 
 test("each section sends its first-show impression once, when it comes into view", async () => {
