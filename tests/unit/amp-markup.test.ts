@@ -201,7 +201,7 @@ function hostileArtist(): ArtistPage {
     title: hostileText,
     subtitle: hostileText,
     href: jsUrl,
-    external: true,
+    listenHref: jsUrl,
     image: image(jsUrl),
     releaseDate: "2020-01-01",
     releaseDateLabel: hostileText,
@@ -230,7 +230,7 @@ function hostileArtist(): ArtistPage {
     albums: [release],
     appearsOn: [{ ...release, key: "s", image: undefined }],
     playlists: [{ ...release, key: "p" }],
-    similarArtists: [{ ...release, key: "a", external: false, href: breakout }],
+    similarArtists: [{ ...release, key: "a", href: breakout }],
   };
 }
 
