@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import * as v from "valibot";
 import { catalogueImageWidths, darkenForWhiteText, trackImageWidths } from "../../edge/content-rules";
 import { SiteError } from "../../edge/errors";
 import type { LanguageKey } from "../../edge/languages";
@@ -10,6 +11,7 @@ import {
   type Song,
   shazamTracksSchema,
 } from "../../edge/schemas/amapi";
+import { cataloguePlaylistIdSchema } from "../../edge/schemas/catalogue";
 import type { Track } from "../../edge/schemas/track";
 import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
@@ -39,8 +41,6 @@ export type CatalogueItemKind = "album" | "playlist";
 
 /** An album id is the catalogue's numeric id. */
 const albumIdPattern = /^\d{1,15}$/;
-/** A playlist id is the catalogue's `pl.` id; chart lists have pages of their own (the charts). */
-const playlistIdPattern = /^pl\.[A-Za-z0-9_-]{1,100}$/;
 
 /** The id of `/album/{id}/{alias}`, or not found: an id that is not one names no album. */
 export function albumIdOf(segment: string | undefined): string {
@@ -48,9 +48,13 @@ export function albumIdOf(segment: string | undefined): string {
   return segment;
 }
 
-/** The id of `/playlist/{id}`, or not found. */
+/**
+ * The id of `/playlist/{id}`, or not found. A playlist id is the catalogue's `pl.` id; chart lists,
+ * which the catalogue also answers as playlists, have pages of their own (the charts).
+ */
 export function playlistIdOf(segment: string | undefined): string {
-  if (!segment || !playlistIdPattern.test(segment)) throw new SiteError("notfound", `No playlist ${segment}`);
+  if (!segment || !v.is(cataloguePlaylistIdSchema, segment))
+    throw new SiteError("notfound", `No playlist ${segment}`);
   return segment;
 }
 
