@@ -13,8 +13,8 @@ export type PageMeta = {
   amphtml?: string;
   image?: { url: string; width: number; height: number; alt: string };
   /** Open Graph type. */
-  type: "website" | "music.song" | "music.musician" | "music.playlist";
-  /** schema.org data (MusicRecording, MusicGroup, MusicPlaylist). */
+  type: "website" | "music.song" | "music.musician" | "music.album" | "music.playlist";
+  /** schema.org data (MusicRecording, MusicGroup, MusicAlbum, MusicPlaylist). */
   jsonLd?: Record<string, unknown>;
   /** Open Graph `music.song` properties: the length in seconds and the artist page's absolute URL. */
   song?: { durationSeconds: number; musicianUrl?: string };

@@ -12,6 +12,9 @@ export const pageTypes = [
   "home",
   "track",
   "artist",
+  // Spec 001 §3 "Catalogue item": albums and playlists (issue 26), each a page of its own.
+  "album",
+  "playlist",
   "chartsview",
   "myshazam",
   "search",
@@ -53,6 +56,8 @@ export const ampPageTypes = [
   "careers",
   "developers",
   "event",
+  "album",
+  "playlist",
 ] as const satisfies readonly PageType[];
 
 export type AmpPageType = (typeof ampPageTypes)[number];

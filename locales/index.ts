@@ -5,6 +5,7 @@ import cs_app from "./cs/app.json";
 import cs_apps from "./cs/apps.json";
 import cs_artist from "./cs/artist.json";
 import cs_careers from "./cs/careers.json";
+import cs_catalogue from "./cs/catalogue.json";
 import cs_charts from "./cs/charts.json";
 import cs_company from "./cs/company.json";
 import cs_concerts from "./cs/concerts.json";
@@ -27,6 +28,7 @@ import de_app from "./de/app.json";
 import de_apps from "./de/apps.json";
 import de_artist from "./de/artist.json";
 import de_careers from "./de/careers.json";
+import de_catalogue from "./de/catalogue.json";
 import de_charts from "./de/charts.json";
 import de_company from "./de/company.json";
 import de_concerts from "./de/concerts.json";
@@ -49,6 +51,7 @@ import el_app from "./el/app.json";
 import el_apps from "./el/apps.json";
 import el_artist from "./el/artist.json";
 import el_careers from "./el/careers.json";
+import el_catalogue from "./el/catalogue.json";
 import el_charts from "./el/charts.json";
 import el_company from "./el/company.json";
 import el_concerts from "./el/concerts.json";
@@ -71,6 +74,7 @@ import en_app from "./en/app.json";
 import en_apps from "./en/apps.json";
 import en_artist from "./en/artist.json";
 import en_careers from "./en/careers.json";
+import en_catalogue from "./en/catalogue.json";
 import en_charts from "./en/charts.json";
 import en_company from "./en/company.json";
 import en_concerts from "./en/concerts.json";
@@ -93,6 +97,7 @@ import es_app from "./es/app.json";
 import es_apps from "./es/apps.json";
 import es_artist from "./es/artist.json";
 import es_careers from "./es/careers.json";
+import es_catalogue from "./es/catalogue.json";
 import es_charts from "./es/charts.json";
 import es_company from "./es/company.json";
 import es_concerts from "./es/concerts.json";
@@ -115,6 +120,7 @@ import esEs_app from "./es-es/app.json";
 import esEs_apps from "./es-es/apps.json";
 import esEs_artist from "./es-es/artist.json";
 import esEs_careers from "./es-es/careers.json";
+import esEs_catalogue from "./es-es/catalogue.json";
 import esEs_charts from "./es-es/charts.json";
 import esEs_company from "./es-es/company.json";
 import esEs_concerts from "./es-es/concerts.json";
@@ -137,6 +143,7 @@ import esMx_app from "./es-mx/app.json";
 import esMx_apps from "./es-mx/apps.json";
 import esMx_artist from "./es-mx/artist.json";
 import esMx_careers from "./es-mx/careers.json";
+import esMx_catalogue from "./es-mx/catalogue.json";
 import esMx_charts from "./es-mx/charts.json";
 import esMx_company from "./es-mx/company.json";
 import esMx_concerts from "./es-mx/concerts.json";
@@ -159,6 +166,7 @@ import fr_app from "./fr/app.json";
 import fr_apps from "./fr/apps.json";
 import fr_artist from "./fr/artist.json";
 import fr_careers from "./fr/careers.json";
+import fr_catalogue from "./fr/catalogue.json";
 import fr_charts from "./fr/charts.json";
 import fr_company from "./fr/company.json";
 import fr_concerts from "./fr/concerts.json";
@@ -181,6 +189,7 @@ import gb_app from "./gb/app.json";
 import gb_apps from "./gb/apps.json";
 import gb_artist from "./gb/artist.json";
 import gb_careers from "./gb/careers.json";
+import gb_catalogue from "./gb/catalogue.json";
 import gb_charts from "./gb/charts.json";
 import gb_company from "./gb/company.json";
 import gb_concerts from "./gb/concerts.json";
@@ -203,6 +212,7 @@ import hi_app from "./hi/app.json";
 import hi_apps from "./hi/apps.json";
 import hi_artist from "./hi/artist.json";
 import hi_careers from "./hi/careers.json";
+import hi_catalogue from "./hi/catalogue.json";
 import hi_charts from "./hi/charts.json";
 import hi_company from "./hi/company.json";
 import hi_concerts from "./hi/concerts.json";
@@ -225,6 +235,7 @@ import id_app from "./id/app.json";
 import id_apps from "./id/apps.json";
 import id_artist from "./id/artist.json";
 import id_careers from "./id/careers.json";
+import id_catalogue from "./id/catalogue.json";
 import id_charts from "./id/charts.json";
 import id_company from "./id/company.json";
 import id_concerts from "./id/concerts.json";
@@ -247,6 +258,7 @@ import it_app from "./it/app.json";
 import it_apps from "./it/apps.json";
 import it_artist from "./it/artist.json";
 import it_careers from "./it/careers.json";
+import it_catalogue from "./it/catalogue.json";
 import it_charts from "./it/charts.json";
 import it_company from "./it/company.json";
 import it_concerts from "./it/concerts.json";
@@ -269,6 +281,7 @@ import ja_app from "./ja/app.json";
 import ja_apps from "./ja/apps.json";
 import ja_artist from "./ja/artist.json";
 import ja_careers from "./ja/careers.json";
+import ja_catalogue from "./ja/catalogue.json";
 import ja_charts from "./ja/charts.json";
 import ja_company from "./ja/company.json";
 import ja_concerts from "./ja/concerts.json";
@@ -291,6 +304,7 @@ import ko_app from "./ko/app.json";
 import ko_apps from "./ko/apps.json";
 import ko_artist from "./ko/artist.json";
 import ko_careers from "./ko/careers.json";
+import ko_catalogue from "./ko/catalogue.json";
 import ko_charts from "./ko/charts.json";
 import ko_company from "./ko/company.json";
 import ko_concerts from "./ko/concerts.json";
@@ -313,6 +327,7 @@ import nl_app from "./nl/app.json";
 import nl_apps from "./nl/apps.json";
 import nl_artist from "./nl/artist.json";
 import nl_careers from "./nl/careers.json";
+import nl_catalogue from "./nl/catalogue.json";
 import nl_charts from "./nl/charts.json";
 import nl_company from "./nl/company.json";
 import nl_concerts from "./nl/concerts.json";
@@ -335,6 +350,7 @@ import pl_app from "./pl/app.json";
 import pl_apps from "./pl/apps.json";
 import pl_artist from "./pl/artist.json";
 import pl_careers from "./pl/careers.json";
+import pl_catalogue from "./pl/catalogue.json";
 import pl_charts from "./pl/charts.json";
 import pl_company from "./pl/company.json";
 import pl_concerts from "./pl/concerts.json";
@@ -357,6 +373,7 @@ import pt_app from "./pt/app.json";
 import pt_apps from "./pt/apps.json";
 import pt_artist from "./pt/artist.json";
 import pt_careers from "./pt/careers.json";
+import pt_catalogue from "./pt/catalogue.json";
 import pt_charts from "./pt/charts.json";
 import pt_company from "./pt/company.json";
 import pt_concerts from "./pt/concerts.json";
@@ -379,6 +396,7 @@ import ptBr_app from "./pt-br/app.json";
 import ptBr_apps from "./pt-br/apps.json";
 import ptBr_artist from "./pt-br/artist.json";
 import ptBr_careers from "./pt-br/careers.json";
+import ptBr_catalogue from "./pt-br/catalogue.json";
 import ptBr_charts from "./pt-br/charts.json";
 import ptBr_company from "./pt-br/company.json";
 import ptBr_concerts from "./pt-br/concerts.json";
@@ -401,6 +419,7 @@ import ru_app from "./ru/app.json";
 import ru_apps from "./ru/apps.json";
 import ru_artist from "./ru/artist.json";
 import ru_careers from "./ru/careers.json";
+import ru_catalogue from "./ru/catalogue.json";
 import ru_charts from "./ru/charts.json";
 import ru_company from "./ru/company.json";
 import ru_concerts from "./ru/concerts.json";
@@ -423,6 +442,7 @@ import tr_app from "./tr/app.json";
 import tr_apps from "./tr/apps.json";
 import tr_artist from "./tr/artist.json";
 import tr_careers from "./tr/careers.json";
+import tr_catalogue from "./tr/catalogue.json";
 import tr_charts from "./tr/charts.json";
 import tr_company from "./tr/company.json";
 import tr_concerts from "./tr/concerts.json";
@@ -445,6 +465,7 @@ import zhCn_app from "./zh-cn/app.json";
 import zhCn_apps from "./zh-cn/apps.json";
 import zhCn_artist from "./zh-cn/artist.json";
 import zhCn_careers from "./zh-cn/careers.json";
+import zhCn_catalogue from "./zh-cn/catalogue.json";
 import zhCn_charts from "./zh-cn/charts.json";
 import zhCn_company from "./zh-cn/company.json";
 import zhCn_concerts from "./zh-cn/concerts.json";
@@ -467,6 +488,7 @@ import zhTw_app from "./zh-tw/app.json";
 import zhTw_apps from "./zh-tw/apps.json";
 import zhTw_artist from "./zh-tw/artist.json";
 import zhTw_careers from "./zh-tw/careers.json";
+import zhTw_catalogue from "./zh-tw/catalogue.json";
 import zhTw_charts from "./zh-tw/charts.json";
 import zhTw_company from "./zh-tw/company.json";
 import zhTw_concerts from "./zh-tw/concerts.json";
@@ -485,7 +507,7 @@ import zhTw_search from "./zh-tw/search.json";
 import zhTw_track from "./zh-tw/track.json";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "apps", "artist", "careers", "charts", "company", "concerts", "connect", "developers", "forms", "home", "legal", "library", "manifest", "offers", "privacy", "radio", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "apps", "artist", "careers", "catalogue", "charts", "company", "concerts", "connect", "developers", "forms", "home", "legal", "library", "manifest", "offers", "privacy", "radio", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 
@@ -503,6 +525,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: cs_apps,
     artist: cs_artist,
     careers: cs_careers,
+    catalogue: cs_catalogue,
     charts: cs_charts,
     company: cs_company,
     concerts: cs_concerts,
@@ -527,6 +550,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: de_apps,
     artist: de_artist,
     careers: de_careers,
+    catalogue: de_catalogue,
     charts: de_charts,
     company: de_company,
     concerts: de_concerts,
@@ -551,6 +575,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: el_apps,
     artist: el_artist,
     careers: el_careers,
+    catalogue: el_catalogue,
     charts: el_charts,
     company: el_company,
     concerts: el_concerts,
@@ -575,6 +600,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: en_apps,
     artist: en_artist,
     careers: en_careers,
+    catalogue: en_catalogue,
     charts: en_charts,
     company: en_company,
     concerts: en_concerts,
@@ -599,6 +625,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: es_apps,
     artist: es_artist,
     careers: es_careers,
+    catalogue: es_catalogue,
     charts: es_charts,
     company: es_company,
     concerts: es_concerts,
@@ -623,6 +650,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: esEs_apps,
     artist: esEs_artist,
     careers: esEs_careers,
+    catalogue: esEs_catalogue,
     charts: esEs_charts,
     company: esEs_company,
     concerts: esEs_concerts,
@@ -647,6 +675,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: esMx_apps,
     artist: esMx_artist,
     careers: esMx_careers,
+    catalogue: esMx_catalogue,
     charts: esMx_charts,
     company: esMx_company,
     concerts: esMx_concerts,
@@ -671,6 +700,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: fr_apps,
     artist: fr_artist,
     careers: fr_careers,
+    catalogue: fr_catalogue,
     charts: fr_charts,
     company: fr_company,
     concerts: fr_concerts,
@@ -695,6 +725,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: gb_apps,
     artist: gb_artist,
     careers: gb_careers,
+    catalogue: gb_catalogue,
     charts: gb_charts,
     company: gb_company,
     concerts: gb_concerts,
@@ -719,6 +750,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: hi_apps,
     artist: hi_artist,
     careers: hi_careers,
+    catalogue: hi_catalogue,
     charts: hi_charts,
     company: hi_company,
     concerts: hi_concerts,
@@ -743,6 +775,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: id_apps,
     artist: id_artist,
     careers: id_careers,
+    catalogue: id_catalogue,
     charts: id_charts,
     company: id_company,
     concerts: id_concerts,
@@ -767,6 +800,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: it_apps,
     artist: it_artist,
     careers: it_careers,
+    catalogue: it_catalogue,
     charts: it_charts,
     company: it_company,
     concerts: it_concerts,
@@ -791,6 +825,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: ja_apps,
     artist: ja_artist,
     careers: ja_careers,
+    catalogue: ja_catalogue,
     charts: ja_charts,
     company: ja_company,
     concerts: ja_concerts,
@@ -815,6 +850,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: ko_apps,
     artist: ko_artist,
     careers: ko_careers,
+    catalogue: ko_catalogue,
     charts: ko_charts,
     company: ko_company,
     concerts: ko_concerts,
@@ -839,6 +875,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: nl_apps,
     artist: nl_artist,
     careers: nl_careers,
+    catalogue: nl_catalogue,
     charts: nl_charts,
     company: nl_company,
     concerts: nl_concerts,
@@ -863,6 +900,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: pl_apps,
     artist: pl_artist,
     careers: pl_careers,
+    catalogue: pl_catalogue,
     charts: pl_charts,
     company: pl_company,
     concerts: pl_concerts,
@@ -887,6 +925,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: pt_apps,
     artist: pt_artist,
     careers: pt_careers,
+    catalogue: pt_catalogue,
     charts: pt_charts,
     company: pt_company,
     concerts: pt_concerts,
@@ -911,6 +950,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: ptBr_apps,
     artist: ptBr_artist,
     careers: ptBr_careers,
+    catalogue: ptBr_catalogue,
     charts: ptBr_charts,
     company: ptBr_company,
     concerts: ptBr_concerts,
@@ -935,6 +975,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: ru_apps,
     artist: ru_artist,
     careers: ru_careers,
+    catalogue: ru_catalogue,
     charts: ru_charts,
     company: ru_company,
     concerts: ru_concerts,
@@ -959,6 +1000,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: tr_apps,
     artist: tr_artist,
     careers: tr_careers,
+    catalogue: tr_catalogue,
     charts: tr_charts,
     company: tr_company,
     concerts: tr_concerts,
@@ -983,6 +1025,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: zhCn_apps,
     artist: zhCn_artist,
     careers: zhCn_careers,
+    catalogue: zhCn_catalogue,
     charts: zhCn_charts,
     company: zhCn_company,
     concerts: zhCn_concerts,
@@ -1007,6 +1050,7 @@ export const resources: Readonly<Record<string, LanguageResources>> = {
     apps: zhTw_apps,
     artist: zhTw_artist,
     careers: zhTw_careers,
+    catalogue: zhTw_catalogue,
     charts: zhTw_charts,
     company: zhTw_company,
     concerts: zhTw_concerts,

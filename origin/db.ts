@@ -342,6 +342,33 @@ export function artistListing(db: D1Database, after: number, limit: number) {
   );
 }
 
+export const listedAlbumRowSchema = v.object({ id: text, alias: text, last_modified: nullableText });
+export const listedPlaylistRowSchema = v.object({ id: text, last_modified: text });
+
+/** Albums in numeric id order after `after`, each with the date its newest track was added. */
+export function albumListing(db: D1Database, after: number, limit: number) {
+  return all(
+    db,
+    listedAlbumRowSchema,
+    `SELECT al.id, al.alias, MAX(t.added_date) AS last_modified
+     FROM albums al LEFT JOIN tracks t ON t.album_id = al.id
+     WHERE CAST(al.id AS INTEGER) > ? GROUP BY al.id ORDER BY CAST(al.id AS INTEGER) LIMIT ?`,
+    after,
+    limit,
+  );
+}
+
+/** Playlists in id order after `after` (ids are text: `pl.…`). */
+export function playlistListing(db: D1Database, after: string, limit: number) {
+  return all(
+    db,
+    listedPlaylistRowSchema,
+    "SELECT id, last_modified FROM playlists WHERE id > ? ORDER BY id LIMIT ?",
+    after,
+    limit,
+  );
+}
+
 export const venueRowSchema = v.object({
   id: int,
   country: text,

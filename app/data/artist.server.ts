@@ -10,6 +10,7 @@ import {
   isFeatureOn,
   loadFeatureConfig,
 } from "../../edge/feature-flags";
+import type { LanguageKey } from "../../edge/languages";
 import { localizedPath } from "../../edge/path";
 import {
   type Album,
@@ -26,7 +27,7 @@ import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
 import { absoluteUrl, requestMeta } from "./meta.server";
 import type { Image, TrackSummary } from "./view";
-import { imageFromTemplate } from "./view";
+import { albumPath, imageFromTemplate, playlistPath } from "./view";
 import { trackSummaryOfSong } from "./view.server";
 
 type Context = Pick<AppLoadContext, "edge" | "services" | "account">;
@@ -135,7 +136,7 @@ async function orNotFound<T>(load: () => Promise<T>, message: string): Promise<T
 }
 
 /** Upstream country segment: a two-letter code, else GB. */
-function countryOf(code: string): string {
+export function countryOf(code: string): string {
   return /^[A-Z]{2}$/i.test(code) ? code.toUpperCase() : "GB";
 }
 
@@ -144,13 +145,14 @@ export type ArtistTile = {
   key: string;
   title: string;
   subtitle: string | undefined;
+  /** The item's page of ours: albums, playlists and artists each have one. */
   href: string;
-  /** Albums and playlists open in the streaming service; artists stay on the site. */
-  external: boolean;
   image: Image | undefined;
 };
 
 export type ArtistRelease = ArtistTile & {
+  /** The album in the streaming service (spec 001 §3 catalogue item `url`). */
+  listenHref: string;
   releaseDate: string;
   releaseDateLabel: string;
   trackCount: number;
@@ -184,14 +186,14 @@ function dateLabel(date: string, locale: string): string {
     : new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(time);
 }
 
-function albumTile(album: Album, locale: string): ArtistRelease {
+function albumTile(album: Album, lang: LanguageKey, locale: string): ArtistRelease {
   const { attributes } = album;
   return {
     key: album.id,
     title: attributes.name,
     subtitle: attributes.releaseDate.slice(0, 4),
-    href: attributes.url,
-    external: true,
+    href: localizedPath(lang, albumPath(album.id, attributes.alias)),
+    listenHref: attributes.url,
     image: catalogueImage(attributes.artwork.url),
     releaseDate: attributes.releaseDate,
     releaseDateLabel: dateLabel(attributes.releaseDate, locale),
@@ -200,13 +202,12 @@ function albumTile(album: Album, locale: string): ArtistRelease {
   };
 }
 
-function playlistTile(playlist: Playlist): ArtistTile {
+function playlistTile(playlist: Playlist, lang: LanguageKey): ArtistTile {
   return {
     key: playlist.id,
     title: playlist.attributes.name,
     subtitle: playlist.attributes.curatorName,
-    href: playlist.attributes.url,
-    external: true,
+    href: localizedPath(lang, playlistPath(playlist.id)),
     image: catalogueImage(playlist.attributes.artwork.url),
   };
 }
@@ -259,7 +260,7 @@ export async function loadArtistPage(
     localizedPath(edge.lang, artistPath(entry, options.adamIdRoute));
   const playlists = new Map<string, ArtistTile>();
   for (const item of [...viewItems(views.playlists), ...viewItems(views["featured-playlists"])]) {
-    if (isPlaylist(item) && !playlists.has(item.id)) playlists.set(item.id, playlistTile(item));
+    if (isPlaylist(item) && !playlists.has(item.id)) playlists.set(item.id, playlistTile(item, edge.lang));
   }
   const latest = viewItems(views["latest-release"]).find(isAlbum);
   return {
@@ -284,16 +285,16 @@ export async function loadArtistPage(
       href: linkOf({ shazamId: artist.id, adamid: full.id, alias: attributes.alias }),
     },
     concerts,
-    latestRelease: latest ? albumTile(latest, edge.locale) : undefined,
+    latestRelease: latest ? albumTile(latest, edge.lang, edge.locale) : undefined,
     topSongs: viewItems(views["top-songs"])
       .filter(isSong)
       .map((song): TrackSummary => trackSummaryOfSong(song, edge.lang, now)),
     albums: viewItems(views["full-albums"])
       .filter(isAlbum)
-      .map((album) => albumTile(album, edge.locale)),
+      .map((album) => albumTile(album, edge.lang, edge.locale)),
     appearsOn: viewItems(views["featured-albums"])
       .filter(isAlbum)
-      .map((album) => albumTile(album, edge.locale)),
+      .map((album) => albumTile(album, edge.lang, edge.locale)),
     playlists: [...playlists.values()],
     similarArtists: viewItems(views["similar-artists"]).flatMap((item): ArtistTile[] =>
       item.type === "artists" && "attributes" in item && item.attributes
@@ -307,7 +308,6 @@ export async function loadArtistPage(
                 adamid: item.id,
                 alias: item.attributes.alias,
               }),
-              external: false,
               image: item.attributes.artwork ? catalogueImage(item.attributes.artwork.url) : undefined,
             },
           ]
@@ -396,7 +396,7 @@ export function artistPageMeta(
         "@type": "MusicAlbum",
         name: album.title,
         datePublished: album.releaseDate,
-        url: album.href,
+        url: absoluteUrl(request, album.href),
       })),
     },
   };

@@ -4,8 +4,10 @@ import { servicesPathOfNext } from "../../edge/events";
 import { radioSpinsPath } from "../../edge/radio";
 import type { RequestContext } from "../../edge/request-context";
 import {
+  catalogueAlbumsPageSchema,
   catalogueArtistsPageSchema,
   catalogueListingMaxLimit,
+  cataloguePlaylistsPageSchema,
   catalogueTracksPageSchema,
 } from "../../edge/schemas/catalogue";
 import { eventsDocumentSchema } from "../../edge/schemas/events";
@@ -21,7 +23,7 @@ import {
 } from "../sitemaps";
 import { artistPath, featureOptionsOf, isAdamIdRouteOn } from "./artist.server";
 import { chartPagePaths, loadLocations } from "./charts.server";
-import { trackPath } from "./view";
+import { albumPath, playlistPath, trackPath } from "./view";
 
 /**
  * What the sitemaps list, read through the services proxy like every page's data (so a remote
@@ -143,6 +145,29 @@ export const sitemapTypes: readonly SitemapType[] = [
       return artists.map((artist) => ({
         path: artistPath(artist, adamIdRoute),
         lastmod: artist.lastModified,
+      }));
+    },
+  },
+  {
+    name: "albums",
+    pages: async ({ services }) => {
+      const albums = await walkListing(
+        `/services/catalogue/v1/albums?limit=${catalogueListingMaxLimit}`,
+        (path) => services.getJson(path, catalogueAlbumsPageSchema),
+      );
+      return albums.map((album) => ({ path: albumPath(album.id, album.alias), lastmod: album.lastModified }));
+    },
+  },
+  {
+    name: "playlists",
+    pages: async ({ services }) => {
+      const playlists = await walkListing(
+        `/services/catalogue/v1/playlists?limit=${catalogueListingMaxLimit}`,
+        (path) => services.getJson(path, cataloguePlaylistsPageSchema),
+      );
+      return playlists.map((playlist) => ({
+        path: playlistPath(playlist.id),
+        lastmod: playlist.lastModified,
       }));
     },
   },

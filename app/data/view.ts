@@ -64,6 +64,16 @@ export function trackPath(key: string, alias: string): string {
   return `/track/${key}/${encodeURIComponent(alias)}`;
 }
 
+/** An album's canonical path, without language prefix: `/album/{id}/{alias}`. */
+export function albumPath(id: string, alias: string): string {
+  return `/album/${id}/${encodeURIComponent(alias)}`;
+}
+
+/** A playlist's canonical path, without language prefix: playlists have no alias in the catalogue. */
+export function playlistPath(id: string): string {
+  return `/playlist/${encodeURIComponent(id)}`;
+}
+
 export function trackHref(lang: LanguageKey, key: string, alias: string): string {
   return localizedPath(lang, trackPath(key, alias));
 }

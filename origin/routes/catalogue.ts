@@ -1,7 +1,10 @@
 import * as v from "valibot";
 import {
+  type catalogueAlbumsPageSchema,
   type catalogueArtistsPageSchema,
   catalogueListingMaxLimit,
+  cataloguePlaylistIdSchema,
+  type cataloguePlaylistsPageSchema,
   type catalogueTracksPageSchema,
 } from "../../edge/schemas/catalogue";
 import * as db from "../db";
@@ -13,20 +16,26 @@ const listingQuerySchema = v.object({
   after: intParam("after", 0, Number.MAX_SAFE_INTEGER),
 });
 
+/** Playlists continue after a text id. */
+const playlistListingQuerySchema = v.object({
+  limit: intParam("limit", 1, catalogueListingMaxLimit),
+  after: v.optional(cataloguePlaylistIdSchema),
+});
+
 /** The following page's path: only when this one is full (a last full page is followed by an empty one). */
 function nextPage(
   listing: string,
   limit: number,
   count: number,
-  lastId: number | undefined,
+  lastId: number | string | undefined,
 ): string | undefined {
   if (count < limit || lastId === undefined) return undefined;
-  return `/services/catalogue/v1/${listing}?limit=${limit}&after=${lastId}`;
+  return `/services/catalogue/v1/${listing}?limit=${limit}&after=${encodeURIComponent(lastId)}`;
 }
 
 /**
- * The catalogue listings the sitemaps are made of (edge/schemas/catalogue.ts): every track and every
- * artist, in pages, ordered by id and continued after the last id (a page stays the same page when
+ * The catalogue listings the sitemaps are made of (edge/schemas/catalogue.ts): every track, artist,
+ * album and playlist, in pages, ordered by id and continued after the last id (a page stays the same page when
  * tracks are added, unlike an offset), with the date each last changed.
  */
 export function registerCatalogue(origin: OriginApp) {
@@ -51,6 +60,33 @@ export function registerCatalogue(origin: OriginApp) {
         ...(row.last_modified ? { lastModified: row.last_modified } : {}),
       })),
       next: nextPage("artists", limit, rows.length, rows.at(-1)?.id),
+    };
+    return json(c, body, cachePolicy.catalogue);
+  });
+
+  origin.get("/catalogue/v1/albums", async (c) => {
+    const { limit = catalogueListingMaxLimit, after = 0 } = parseParams(listingQuerySchema, c.req.query());
+    const rows = await db.albumListing(c.env.DB, after, limit);
+    const body: v.InferInput<typeof catalogueAlbumsPageSchema> = {
+      data: rows.map((row) => ({
+        id: row.id,
+        alias: row.alias,
+        ...(row.last_modified ? { lastModified: row.last_modified } : {}),
+      })),
+      next: nextPage("albums", limit, rows.length, rows.at(-1)?.id),
+    };
+    return json(c, body, cachePolicy.catalogue);
+  });
+
+  origin.get("/catalogue/v1/playlists", async (c) => {
+    const { limit = catalogueListingMaxLimit, after = "" } = parseParams(
+      playlistListingQuerySchema,
+      c.req.query(),
+    );
+    const rows = await db.playlistListing(c.env.DB, after, limit);
+    const body: v.InferInput<typeof cataloguePlaylistsPageSchema> = {
+      data: rows.map((row) => ({ id: row.id, lastModified: row.last_modified })),
+      next: nextPage("playlists", limit, rows.length, rows.at(-1)?.id),
     };
     return json(c, body, cachePolicy.catalogue);
   });

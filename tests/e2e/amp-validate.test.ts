@@ -41,6 +41,10 @@ beforeAll(async () => {
   paths.set("home", "/");
   paths.set("track", track);
   paths.set("artist", artist);
+  // Album and playlist pages, from the links on the artist page.
+  const artistPage = (await text(artist)).html;
+  paths.set("album", firstMatch(artistPage, /href="(\/album\/[^"]+)"/, "album on the artist page"));
+  paths.set("playlist", firstMatch(artistPage, /href="(\/playlist\/[^"]+)"/, "playlist on the artist page"));
   paths.set("chart", chart);
   paths.set("chart with artists", `${chart}/artists`);
   paths.set("charts landing", "/charts");
@@ -65,6 +69,8 @@ const pageTypes = [
   "home",
   "track",
   "artist",
+  "album",
+  "playlist",
   "chart",
   "chart with artists",
   "charts landing",

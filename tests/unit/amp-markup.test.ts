@@ -4,6 +4,7 @@ import { expect, test } from "vitest";
 import { ampRuntimeUrl, renderAmpDocument } from "../../amp/document";
 import { ampErrorDocument, strictI18n } from "../../amp/render";
 import type { ArtistPage, ArtistRelease } from "../../app/data/artist.server";
+import type { AlbumPage, ItemTrack, PlaylistPage } from "../../app/data/catalogue-items.server";
 import type { ChartPage, ChartsLanding } from "../../app/data/charts.server";
 import type { TrackPage } from "../../app/data/track.server";
 import type { Image, TrackSummary } from "../../app/data/view";
@@ -11,9 +12,11 @@ import { type PageMeta, pageMeta } from "../../app/meta";
 import { rootData } from "../../app/root-data.server";
 import type { HomePage } from "../../app/routes/($lang)._index/page.server";
 import { ampView as homeAmpView } from "../../app/routes/($lang)._index/route";
+import { ampView as albumAmpView } from "../../app/routes/($lang).album.$id.($alias)/route";
 import { ampView as artistAmpView } from "../../app/routes/($lang).artist.$artistIdOrName.$adamIdOrAlias/route";
 import { ampView as landingAmpView } from "../../app/routes/($lang).charts._index/route";
 import { ampView as companyAmpView } from "../../app/routes/($lang).company/route";
+import { ampView as playlistAmpView } from "../../app/routes/($lang).playlist.$id/route";
 import { ampView as chartAmpView } from "../../app/routes/($lang).top-200.$country.($include)/route";
 import { ampView as trackAmpView } from "../../app/routes/($lang).track.$key.$alias/route";
 import { type Env, readConfig } from "../../edge/env";
@@ -201,7 +204,7 @@ function hostileArtist(): ArtistPage {
     title: hostileText,
     subtitle: hostileText,
     href: jsUrl,
-    external: true,
+    listenHref: jsUrl,
     image: image(jsUrl),
     releaseDate: "2020-01-01",
     releaseDateLabel: hostileText,
@@ -230,7 +233,73 @@ function hostileArtist(): ArtistPage {
     albums: [release],
     appearsOn: [{ ...release, key: "s", image: undefined }],
     playlists: [{ ...release, key: "p" }],
-    similarArtists: [{ ...release, key: "a", external: false, href: breakout }],
+    similarArtists: [{ ...release, key: "a", href: breakout }],
+  };
+}
+
+function hostileItemTrack(): ItemTrack {
+  return {
+    key: "1",
+    title: hostileText,
+    artist: hostileText,
+    artistHref: jsUrl,
+    href: jsUrl,
+    cover: image(`/media/c.jpg${breakout}`),
+    position: 1,
+    duration: hostileText,
+    durationIso: hostileText,
+    count: { total: 3, formatted: hostileText },
+    playlistIndex: 0,
+  };
+}
+
+const hostileEntry = { key: "1", title: hostileText, artist: hostileText, src: jsUrl, playlistBreak: false };
+
+function hostileAlbum(): AlbumPage {
+  return {
+    kind: "album",
+    id: "1",
+    alias: hostileText,
+    path: jsUrl,
+    name: hostileText,
+    artist: { name: hostileText, href: jsUrl },
+    artwork: image(`/media/a.jpg${breakout}`),
+    background: `#000000;background:url(${jsUrl})`,
+    notes: hostileText,
+    kindLabel: hostileText,
+    facts: [hostileText],
+    listenHref: jsUrl,
+    tracks: [hostileItemTrack()],
+    playlist: [hostileEntry],
+    credits: {
+      released: hostileText,
+      releaseDate: hostileText,
+      label: hostileText,
+      copyright: hostileText,
+      genre: hostileText,
+    },
+    featuredIn: [{ key: "p", title: hostileText, subtitle: hostileText, href: jsUrl, image: image(jsUrl) }],
+    share: { subject: hostileText, text: hostileText },
+  };
+}
+
+function hostilePlaylist(): PlaylistPage {
+  return {
+    kind: "playlist",
+    id: "pl.x",
+    path: jsUrl,
+    name: hostileText,
+    curator: hostileText,
+    artwork: image(`/media/a.jpg${breakout}`),
+    background: `#000000;background:url(${jsUrl})`,
+    notes: hostileText,
+    kindLabel: hostileText,
+    facts: [hostileText],
+    listenHref: jsUrl,
+    lastModified: hostileText,
+    tracks: [hostileItemTrack()],
+    playlist: [hostileEntry],
+    share: { subject: hostileText, text: hostileText },
   };
 }
 
@@ -420,6 +489,16 @@ test.each([
     "artist",
     "https://tunewave.test/amp/de/x",
     () => entry(artistAmpView, { page: hostileArtist(), meta: { canonical: jsUrl } }),
+  ],
+  [
+    "album",
+    "https://tunewave.test/amp/fr/x",
+    () => entry(albumAmpView, { page: hostileAlbum(), meta: { canonical: jsUrl } }),
+  ],
+  [
+    "playlist",
+    "https://tunewave.test/amp/ko/x",
+    () => entry(playlistAmpView, { page: hostilePlaylist(), meta: { canonical: jsUrl } }),
   ],
 ] as const)(
   "hostile %s data reaches the AMP page as text only, and the page stays valid AMP",

@@ -33,6 +33,11 @@ const allowIdentical = [
   "nl:forms:verify.status",
   "fr:common:nav.concerts",
   "fr:concerts:title",
+  // "Album", "Playlist" and "Single" are the words many languages use (German, French, Italian,
+  // Dutch, Polish, Czech, Indonesian, Portuguese) for these.
+  "*:catalogue:album",
+  "*:catalogue:playlist",
+  "*:catalogue:single",
 ];
 
 const options = {
@@ -63,7 +68,9 @@ describe("the bundled strings", () => {
     expect(findProblems(resources, options)).toEqual([]);
   });
 
-  test("the allow-list holds only entries that are needed", () => {
+  // A ceiling, not a speed target: one full check per entry, which on a loaded machine outlasts
+  // vitest's 5 s default.
+  test("the allow-list holds only entries that are needed", { timeout: 60_000 }, () => {
     for (const entry of allowIdentical) {
       const others = allowIdentical.filter((other) => other !== entry);
       expect(findProblems(resources, { ...options, allowIdentical: others }).length, entry).toBeGreaterThan(

@@ -124,7 +124,7 @@ async function chartLocations(): Promise<ChartLocations> {
   return v.parse(chartLocationsSchema, await (await get(`${site}/services/charts/locations`)).json());
 }
 
-async function count(table: "tracks" | "artists"): Promise<number> {
+async function count(table: "tracks" | "artists" | "albums" | "playlists"): Promise<number> {
   const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
   return row?.n ?? 0;
 }
@@ -143,7 +143,16 @@ test(
   async () => {
     const files = await sitemapFiles();
     const types = [...new Set(files.map((file) => file.type))];
-    expect(types).toEqual(["pages", "charts", "radio", "concerts", "tracks", "artists"]);
+    expect(types).toEqual([
+      "pages",
+      "charts",
+      "radio",
+      "concerts",
+      "tracks",
+      "artists",
+      "albums",
+      "playlists",
+    ]);
     for (const type of types) {
       const numbers = files
         .filter((file) => file.type === type)
@@ -166,7 +175,7 @@ test(
     const past = await get(`${site}/sitemaps/charts-${charts.length + 1}.xml`);
     expect(past.status).toBe(404);
     expect((await get(`${site}/sitemaps/concerts-${files.length + 1}.xml`)).status).toBe(404);
-    expect((await get(`${site}/sitemaps/albums-1.xml`)).status).toBe(404);
+    expect((await get(`${site}/sitemaps/videos-1.xml`)).status).toBe(404);
   },
   timeout,
 );
@@ -215,6 +224,8 @@ test(
     );
     expect(pagesOf("tracks").size).toBe(await count("tracks"));
     expect(pagesOf("artists").size).toBe(await count("artists"));
+    expect(pagesOf("albums").size).toBe(await count("albums"));
+    expect(pagesOf("playlists").size).toBe(await count("playlists"));
     expect([...pagesOf("charts")].sort()).toEqual(
       chartPagePaths(locations)
         .map((path) => `${site}${path}`)
@@ -255,22 +266,21 @@ test(
       expect(entry.loc).not.toMatch(/\/(amp|search|login|logout|secure|dev|share|validate-email)(\/|$|\?)/);
       expect(entry.loc).not.toContain("?");
     }
-    // Track and artist pages are dated by the catalogue; the others have no date to give.
+    // Catalogue pages are dated by the catalogue; the others have no date to give.
+    const datedTypes = ["tracks", "artists", "albums", "playlists"];
     for (const file of files) {
       const dated = file.entries.filter((entry) => entry.lastmod !== undefined).length;
-      expect(dated, file.loc).toBe(
-        file.type === "tracks" || file.type === "artists" ? file.entries.length : 0,
-      );
+      expect(dated, file.loc).toBe(datedTypes.includes(file.type) ? file.entries.length : 0);
     }
   },
   timeout,
 );
 
 /**
- * The pages to render: every static page in every language; every track, artist, concert and radio page and a
- * sample of chart pages (the world's, and every chart of every 20th country), each in a language
- * that moves on from page to page, so every language is used many times. Rendering all 1,600 chart
- * pages takes workerd over ten minutes; the others are checked against the locations below.
+ * The pages to render: the home page in every language; every other page once, each in a language
+ * that moves on from page to page, so every language is used many times; and a sample of chart
+ * pages (the world's, and every chart of every 20th country). Rendering all 1,600 chart pages takes
+ * workerd over ten minutes; the others are checked against the locations below.
  */
 function pagesToRender(entries: readonly Entry[], locations: ChartLocations): Entry[] {
   const sampledCountries = new Set(
@@ -283,8 +293,7 @@ function pagesToRender(entries: readonly Entry[], locations: ChartLocations): En
     const path = new URL(page).pathname;
     const chart = /^\/(top-200|top-50|discovery|genre)\/([^/]+)/.exec(path);
     if (chart) return sampledCountries.has(chart[2] ?? "") ? [all[index % all.length] as Entry] : [];
-    if (/^\/(track|artist|event|radio-spins)\//.test(path)) return [all[index % all.length] as Entry];
-    return all;
+    return path === "/" ? all : [all[index % all.length] as Entry];
   });
 }
 

@@ -1,11 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import type { ArtistTile } from "~/data/artist.server";
 
-/**
- * Albums, playlists and similar artists as square tiles. Albums and playlists open in the
- * streaming service (the site has no album pages); similar artists open their artist page.
- */
+/** Albums, playlists and similar artists as square tiles, each opening its page of ours. */
 export function ArtistTiles({
   id,
   heading,
@@ -17,7 +13,6 @@ export function ArtistTiles({
   tiles: readonly ArtistTile[];
   round?: boolean;
 }) {
-  const { t } = useTranslation("artist");
   const { Link, Image } = usePrimitives();
   if (tiles.length === 0) return null;
   return (
@@ -26,7 +21,7 @@ export function ArtistTiles({
       <ul className={round ? "tile-grid artist-tiles artist-tiles--round" : "tile-grid artist-tiles"}>
         {tiles.map((tile) => (
           <li className="tile" key={tile.key}>
-            <Link href={tile.href} external={tile.external}>
+            <Link href={tile.href}>
               {tile.image ? (
                 <Image
                   image={tile.image}
@@ -41,7 +36,6 @@ export function ArtistTiles({
               )}
               <span className="tile__title">{tile.title}</span>
               {tile.subtitle ? <span className="tile__subtitle">{tile.subtitle}</span> : null}
-              {tile.external ? <span className="visually-hidden"> ({t("opensExternally")})</span> : null}
             </Link>
           </li>
         ))}

@@ -22,13 +22,15 @@ export function LatestRelease({ release }: { release: ArtistRelease }) {
           alt=""
         />
         <div>
-          <p className="latest-release__title">{release.title}</p>
+          <p className="latest-release__title">
+            <Link href={release.href}>{release.title}</Link>
+          </p>
           <p className="muted">
             {t("released", { date: release.releaseDateLabel })}
             <br />
             {t("trackCount", { count: release.trackCount })}
           </p>
-          <Link href={release.href} external>
+          <Link href={release.listenHref} external>
             {t("listen")}
           </Link>
         </div>

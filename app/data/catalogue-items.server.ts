@@ -1,0 +1,401 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import * as v from "valibot";
+import { catalogueImageWidths, darkenForWhiteText, trackImageWidths } from "../../edge/content-rules";
+import { SiteError } from "../../edge/errors";
+import type { LanguageKey } from "../../edge/languages";
+import { localizedPath } from "../../edge/path";
+import {
+  albumsDocumentSchema,
+  type Playlist,
+  playlistsDocumentSchema,
+  type Song,
+  shazamTracksSchema,
+} from "../../edge/schemas/amapi";
+import { cataloguePlaylistIdSchema } from "../../edge/schemas/catalogue";
+import type { Track } from "../../edge/schemas/track";
+import type { Translate } from "../i18n.server";
+import type { PageMeta } from "../meta";
+import { countryOf, shortDescription } from "./artist.server";
+import { absoluteUrl, requestMeta } from "./meta.server";
+import { clockDuration, isoDuration, previewOf } from "./track.server";
+import {
+  albumPath,
+  type Image,
+  imageFromTemplate,
+  imageOfArtworkUrl,
+  type PlaylistEntry,
+  playlistPath,
+  trackHref,
+} from "./view";
+
+/**
+ * The album and playlist pages (spec 001 §3 "Catalogue item", §7 custom calls): the item from the
+ * catalogue, its tracks in the track service's shape (`shazamtracks`, which carries each track's
+ * preview, artist and identification count), and for an album the playlists it is in. Shared by
+ * the React routes and their AMP forms.
+ */
+
+type Context = Pick<AppLoadContext, "edge" | "services">;
+
+export type CatalogueItemKind = "album" | "playlist";
+
+/** An album id is the catalogue's numeric id. */
+const albumIdPattern = /^\d{1,15}$/;
+
+/** The id of `/album/{id}/{alias}`, or not found: an id that is not one names no album. */
+export function albumIdOf(segment: string | undefined): string {
+  if (!segment || !albumIdPattern.test(segment)) throw new SiteError("notfound", `No album ${segment}`);
+  return segment;
+}
+
+/**
+ * The id of `/playlist/{id}`, or not found. A playlist id is the catalogue's `pl.` id; chart lists,
+ * which the catalogue also answers as playlists, have pages of their own (the charts).
+ */
+export function playlistIdOf(segment: string | undefined): string {
+  if (!segment || !v.is(cataloguePlaylistIdSchema, segment))
+    throw new SiteError("notfound", `No playlist ${segment}`);
+  return segment;
+}
+
+/** One row of an album's or playlist's track list. */
+export type ItemTrack = {
+  key: string;
+  title: string;
+  artist: string;
+  /** The artist's page, when the track data names one. */
+  artistHref: string | undefined;
+  href: string;
+  cover: Image;
+  /** The place in the list, from 1. */
+  position: number;
+  duration: string | undefined;
+  durationIso: string | undefined;
+  count: { total: number; formatted: string } | undefined;
+  /** Where the track sits in the page's playlist; undefined without a preview. */
+  playlistIndex: number | undefined;
+};
+
+/** A playlist of the album's "featured in" tiles. */
+export type ItemTile = { key: string; title: string; subtitle: string; href: string; image: Image };
+
+/** An upstream 404 (or not found) is this item's not-found page. */
+async function orNotFound<T>(load: () => Promise<T>, message: string): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof SiteError && (error.type === "notfound" || error.status === 404))
+      throw new SiteError("notfound", message);
+    throw error;
+  }
+}
+
+function artistHrefOf(track: Track, lang: LanguageKey): string | undefined {
+  const section = track.sections.find((entry) => entry.type === "ARTIST");
+  return section && /^\/artist\//.test(section.url) ? localizedPath(lang, section.url) : undefined;
+}
+
+/**
+ * The rows and the page's playlist: the tracks in the track service's shape, with each song's
+ * number and length from the catalogue when it has the song.
+ */
+function itemTracks(
+  tracks: readonly Track[],
+  songs: readonly Song[],
+  { lang, locale }: { lang: LanguageKey; locale: string },
+): { tracks: ItemTrack[]; playlist: PlaylistEntry[] } {
+  const songOf = new Map(songs.map((song) => [song.attributes.shazamKey, song]));
+  const playlist: PlaylistEntry[] = [];
+  const number = new Intl.NumberFormat(locale);
+  const rows = tracks.map((track, index): ItemTrack => {
+    const song = songOf.get(track.key);
+    const src = previewOf(track);
+    let playlistIndex: number | undefined;
+    if (src) {
+      playlistIndex = playlist.length;
+      playlist.push({
+        key: track.key,
+        title: track.title,
+        artist: track.subtitle,
+        src,
+        playlistBreak: false,
+      });
+    }
+    const template = track.images.template;
+    const total = track.type === "MUSIC" ? track.properties.numberOfShazams : undefined;
+    return {
+      key: track.key,
+      title: track.title,
+      artist: track.subtitle,
+      artistHref: artistHrefOf(track, lang),
+      href: trackHref(lang, track.key, track.alias),
+      cover: template
+        ? imageFromTemplate(template, trackImageWidths)
+        : imageOfArtworkUrl(track.images.coverart, trackImageWidths),
+      // The place in the list: track numbers repeat on each disc, and a playlist has its own order.
+      position: index + 1,
+      duration: song ? clockDuration(song.attributes.durationInMillis) : undefined,
+      durationIso: song ? isoDuration(song.attributes.durationInMillis) : undefined,
+      count: total === undefined ? undefined : { total, formatted: number.format(total) },
+      playlistIndex,
+    };
+  });
+  return { tracks: rows, playlist };
+}
+
+function dateLabel(date: string, locale: string): string {
+  const time = Date.parse(`${date}T00:00:00Z`);
+  return Number.isNaN(time)
+    ? date
+    : new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(time);
+}
+
+function totalDuration(songs: readonly Song[]): string | undefined {
+  const ms = songs.reduce((sum, song) => sum + song.attributes.durationInMillis, 0);
+  return ms > 0 ? clockDuration(ms) : undefined;
+}
+
+function playlistTile(playlist: Playlist, lang: LanguageKey): ItemTile {
+  return {
+    key: playlist.id,
+    title: playlist.attributes.name,
+    subtitle: playlist.attributes.curatorName,
+    href: localizedPath(lang, playlistPath(playlist.id)),
+    image: imageFromTemplate(playlist.attributes.artwork.url, catalogueImageWidths),
+  };
+}
+
+/** The share text of an item: the spec's share options (002 §9) with the item's own words. */
+export type ItemShare = { subject: string; text: string };
+
+/** `/album/{id}/{alias}`: the album, its tracks, its credits and the playlists it is in. */
+export async function loadAlbumPage(context: Context, idSegment: string | undefined, t: Translate) {
+  const { edge, services } = context;
+  const id = albumIdOf(idSegment);
+  const country = countryOf(edge.country);
+  const [document, shazamTracks, featuredIn] = await Promise.all([
+    orNotFound(
+      () => services.getJson(`/services/amapi/custom/${country}/albums/${id}`, albumsDocumentSchema),
+      `No album ${id}`,
+    ),
+    orNotFound(
+      () =>
+        services.getJson(
+          `/services/amapi/custom/${edge.lang}/${country}/album/shazamtracks/${id}/full`,
+          shazamTracksSchema,
+        ),
+      `No album ${id}`,
+    ),
+    // The playlists are a part of the page, not the page: without them it still answers.
+    services
+      .getJson(
+        `/services/amapi/custom/${edge.lang}/${country}/playlistsbyalbum/${id}`,
+        playlistsDocumentSchema,
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof SiteError)) throw error;
+        console.warn(`album page: no playlists: ${error.type} ${error.message}`);
+        return { data: [] };
+      }),
+  ]);
+  const album = document.data[0];
+  if (!album) throw new SiteError("notfound", `No album ${id}`);
+  const { attributes } = album;
+  const songs = album.relationships?.tracks?.data ?? [];
+  const { tracks, playlist } = itemTracks(shazamTracks.tracks, songs, edge);
+  // The album's artist: the first track by the album's artist names them and their page.
+  const byAlbumArtist = tracks.find((track) => track.artist === attributes.artistName);
+  return {
+    kind: "album" as const,
+    id: album.id,
+    alias: attributes.alias,
+    path: localizedPath(edge.lang, albumPath(album.id, attributes.alias)),
+    name: attributes.name,
+    artist: { name: attributes.artistName, href: byAlbumArtist?.artistHref },
+    artwork: imageFromTemplate(attributes.artwork.url, catalogueImageWidths),
+    /** The artwork's colour behind white text, darkened to the contrast target (spec 001 §9). */
+    background: darkenForWhiteText(`#${attributes.artwork.bgColor}`),
+    notes: attributes.editorialNotes?.standard,
+    kindLabel: attributes.isSingle ? t("catalogue:single") : t("catalogue:album"),
+    facts: [
+      attributes.releaseDate.slice(0, 4),
+      attributes.genreNames[0],
+      t("artist:trackCount", { count: attributes.trackCount }),
+      totalDuration(songs),
+    ].filter((fact): fact is string => Boolean(fact)),
+    listenHref: webHrefOf(attributes.url),
+    tracks,
+    playlist,
+    credits: {
+      released: dateLabel(attributes.releaseDate, edge.locale),
+      releaseDate: attributes.releaseDate,
+      label: attributes.recordLabel,
+      copyright: attributes.copyright,
+      genre: attributes.genreNames[0],
+    },
+    featuredIn: featuredIn.data.map((item) => playlistTile(item, edge.lang)),
+    share: {
+      subject: attributes.name,
+      text: t("catalogue:albumShareText", { name: attributes.name, artist: attributes.artistName }),
+    } satisfies ItemShare,
+  };
+}
+
+export type AlbumPage = Awaited<ReturnType<typeof loadAlbumPage>>;
+
+/** `/playlist/{id}`: the playlist, its curator and description, and its tracks. */
+export async function loadPlaylistPage(context: Context, idSegment: string | undefined, t: Translate) {
+  const { edge, services } = context;
+  const id = playlistIdOf(idSegment);
+  const country = countryOf(edge.country);
+  const [document, shazamTracks] = await Promise.all([
+    orNotFound(
+      () =>
+        services.getJson(
+          `/services/amapi/v1/catalog/${country.toLowerCase()}/playlists/${encodeURIComponent(id)}`,
+          playlistsDocumentSchema,
+        ),
+      `No playlist ${id}`,
+    ),
+    orNotFound(
+      () =>
+        services.getJson(
+          `/services/amapi/custom/${edge.lang}/${country}/playlist/shazamtracks/${encodeURIComponent(id)}/full`,
+          shazamTracksSchema,
+        ),
+      `No playlist ${id}`,
+    ),
+  ]);
+  const item = document.data[0];
+  if (!item) throw new SiteError("notfound", `No playlist ${id}`);
+  const { attributes } = item;
+  const songs = item.relationships?.tracks?.data ?? [];
+  const { tracks, playlist } = itemTracks(shazamTracks.tracks, songs, edge);
+  return {
+    kind: "playlist" as const,
+    id: item.id,
+    path: localizedPath(edge.lang, playlistPath(item.id)),
+    name: attributes.name,
+    curator: attributes.curatorName,
+    artwork: imageFromTemplate(attributes.artwork.url, catalogueImageWidths),
+    /** The artwork's colour behind white text, darkened to the contrast target (spec 001 §9). */
+    background: darkenForWhiteText(`#${attributes.artwork.bgColor}`),
+    notes: attributes.description?.standard,
+    kindLabel: t("catalogue:playlist"),
+    facts: [
+      t("artist:trackCount", { count: attributes.trackCount }),
+      totalDuration(songs),
+      attributes.lastModifiedDate
+        ? t("catalogue:updated", { date: dateLabel(attributes.lastModifiedDate, edge.locale) })
+        : undefined,
+    ].filter((fact): fact is string => Boolean(fact)),
+    listenHref: webHrefOf(attributes.url),
+    lastModified: attributes.lastModifiedDate,
+    tracks,
+    playlist,
+    share: {
+      subject: attributes.name,
+      text: t("catalogue:playlistShareText", { name: attributes.name, curator: attributes.curatorName }),
+    } satisfies ItemShare,
+  };
+}
+
+export type PlaylistPage = Awaited<ReturnType<typeof loadPlaylistPage>>;
+
+/** Only web addresses leave the site: an upstream `javascript:` or app scheme is dropped. */
+function webHrefOf(uri: string): string | undefined {
+  try {
+    const url = new URL(uri);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function recordingsJsonLd(tracks: readonly ItemTrack[], request: Request) {
+  return tracks.map((track) => ({
+    "@type": "MusicRecording",
+    name: track.title,
+    url: absoluteUrl(request, track.href),
+    position: track.position,
+    byArtist: { "@type": "MusicGroup", name: track.artist },
+    ...(track.durationIso ? { duration: track.durationIso } : {}),
+  }));
+}
+
+/** The album page's head (MusicAlbum), for the React route and its AMP form. */
+export function albumPageMeta(
+  page: AlbumPage,
+  context: Pick<AppLoadContext, "edge">,
+  request: Request,
+  t: Translate,
+): PageMeta {
+  const base = requestMeta(context, request);
+  const image = absoluteUrl(request, page.artwork.src);
+  const names = { name: page.name, artist: page.artist.name };
+  return {
+    ...base,
+    title: t("catalogue:albumMetaTitle", names),
+    description: page.notes ? shortDescription(page.notes) : t("catalogue:albumMetaDescription", names),
+    type: "music.album",
+    image: {
+      url: image,
+      width: page.artwork.width,
+      height: page.artwork.height,
+      alt: t("catalogue:artworkAlt", { name: page.name }),
+    },
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "MusicAlbum",
+      name: page.name,
+      url: base.canonical,
+      image,
+      datePublished: page.credits.releaseDate,
+      ...(page.credits.genre ? { genre: page.credits.genre } : {}),
+      byArtist: {
+        "@type": "MusicGroup",
+        name: page.artist.name,
+        ...(page.artist.href ? { url: absoluteUrl(request, page.artist.href) } : {}),
+      },
+      ...(page.credits.label ? { recordLabel: { "@type": "Organization", name: page.credits.label } } : {}),
+      numTracks: page.tracks.length,
+      track: recordingsJsonLd(page.tracks, request),
+    },
+  };
+}
+
+/** The playlist page's head (MusicPlaylist), for the React route and its AMP form. */
+export function playlistPageMeta(
+  page: PlaylistPage,
+  context: Pick<AppLoadContext, "edge">,
+  request: Request,
+  t: Translate,
+): PageMeta {
+  const base = requestMeta(context, request);
+  const image = absoluteUrl(request, page.artwork.src);
+  const names = { name: page.name, curator: page.curator };
+  return {
+    ...base,
+    title: t("catalogue:playlistMetaTitle", names),
+    description: page.notes ? shortDescription(page.notes) : t("catalogue:playlistMetaDescription", names),
+    type: "music.playlist",
+    image: {
+      url: image,
+      width: page.artwork.width,
+      height: page.artwork.height,
+      alt: t("catalogue:artworkAlt", { name: page.name }),
+    },
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "MusicPlaylist",
+      name: page.name,
+      url: base.canonical,
+      image,
+      ...(page.notes ? { description: page.notes } : {}),
+      author: { "@type": "Organization", name: page.curator },
+      ...(page.lastModified ? { dateModified: page.lastModified } : {}),
+      numTracks: page.tracks.length,
+      track: recordingsJsonLd(page.tracks, request),
+    },
+  };
+}
