@@ -55,7 +55,12 @@ async function pageFromSpecShapedRemote(path: string) {
   });
   const ctx = createExecutionContext();
   const response = await worker.fetch(
-    new Request(`https://example.com${path}`, { redirect: "manual" }),
+    // A person in a known country: a request with neither is itself an error statistic (decision 026).
+    new Request(`https://example.com${path}`, {
+      redirect: "manual",
+      headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36" },
+      cf: { country: "GB" },
+    }),
     { ...env, SERVICES_ORIGIN: `https://${remoteHost}` },
     ctx,
   );
