@@ -40,9 +40,6 @@ export const memoryTierLimits = { maxEntries: 500, maxBytes: 8 * 1024 * 1024, ma
 /** How many URLs the failure memory holds, and the largest upstream error body it keeps to replay. */
 export const failureMemoryLimits = { maxEntries: 1000, maxBodyBytes: 8 * 1024 };
 
-/** Request header a browser call sets to ask for retries (the helper's "retry" flag). */
-export const retryHeader = "x-services-retry";
-
 /** The upstream path prefixes the site calls (spec 000 §7, 001 §7, 002 §7). Others answer 404. */
 export const defaultAllowedPrefixes: readonly string[] = [
   "/services/account/",

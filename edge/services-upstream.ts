@@ -14,9 +14,9 @@ export type Call = {
   method: string;
   /** What the upstream is asked, timestamp included. */
   url: URL;
-  /** Path and query: the key of the caches and of the failure memory. */
+  /** Path and query: the key of the caches and of the failure memory (a shared call sends nothing else). */
   key: string;
-  /** A GET without no-cache: caches, coalescing and the failure memory apply. */
+  /** A shared GET (no visitor headers, not no-cache): caches, coalescing and the failure memory apply. */
   cached: boolean;
   headers: Headers;
   body: ArrayBuffer | null;
@@ -24,8 +24,6 @@ export type Call = {
   retry: boolean;
   /** Method, key and headers: requests with the same identity are identical. */
   identity: string;
-  hasCookie: boolean;
-  hasAuthorization: boolean;
   signal: AbortSignal | undefined;
   waitUntil: ((promise: Promise<unknown>) => void) | undefined;
 };
@@ -96,14 +94,19 @@ export function failureOfAnswer(answer: Answer): RememberedFailure {
 }
 
 /**
- * What an unsuccessful result is remembered as, and whether it is the URL's (shared with every
- * caller and remembered) rather than this caller's. A caller's own abort is never the URL's.
+ * What an unsuccessful result is, whether callers coalesced on the URL may share it (`shareable`:
+ * not the caller's own abort, not a private answer), and whether the failure memory counts it
+ * (`remembered`: only a failure of the upstream itself, a 5xx, a network error or a timeout; a 404
+ * or any other 4xx is an answer, issue 28).
  */
-export function failureOfResult(result: Result): { failure: RememberedFailure; shareable: boolean } {
-  if ("answer" in result) {
-    return { failure: failureOfAnswer(result.answer), shareable: isShareableFailure(result.answer) };
-  }
-  return { failure: result.failure, shareable: result.failure.type !== "abort" };
+export function failureOfResult(result: Result): {
+  failure: RememberedFailure;
+  shareable: boolean;
+  remembered: boolean;
+} {
+  const failure = "answer" in result ? failureOfAnswer(result.answer) : result.failure;
+  const shareable = "answer" in result ? isShareableFailure(result.answer) : failure.type !== "abort";
+  return { failure, shareable, remembered: shareable && isOutage(failure) };
 }
 
 /**
@@ -158,13 +161,13 @@ export function callOf(
 ): Call {
   const method = input.method.toUpperCase();
   const key = input.url.pathname + input.url.search;
-  const cached = method === "GET" && !input.noCache;
+  const headers = forwardedHeaders(method, input.url.pathname, input.headers);
+  const cached = method === "GET" && !input.noCache && [...headers].length === 0;
   const url = new URL(input.url);
   if (input.noCache || !["GET", "HEAD"].includes(method)) {
     const stamp = `${limits.timestampParameter}=${now}`;
     url.search = url.search ? `${url.search}&${stamp}` : `?${stamp}`;
   }
-  const headers = forwardedHeaders(input.headers);
   const identity = [`${method} ${key}`, ...[...headers].map(([name, value]) => `${name}: ${value}`)].join(
     "\n",
   );
@@ -178,8 +181,6 @@ export function callOf(
     redirect: input.redirect,
     retry: input.retry,
     identity,
-    hasCookie: headers.has("cookie"),
-    hasAuthorization: headers.has("authorization"),
     signal: input.signal,
     waitUntil: input.waitUntil,
   };
