@@ -13,7 +13,17 @@ step("npm", ["run", "--silent", "build"]);
 console.log(`\nTunewave on http://127.0.0.1:${port}\n`);
 const server = spawn(
   "npx",
-  ["wrangler", "dev", "--ip", "127.0.0.1", "--port", port, "--show-interactive-dev-session=false"],
+  [
+    "wrangler",
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    port,
+    "--show-interactive-dev-session=false",
+    "--var",
+    `SITE_ORIGIN:http://127.0.0.1:${port}`,
+  ],
   { stdio: "inherit" },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

@@ -11,6 +11,7 @@ import { createServicesProxy, type ServicesProxy } from "../edge/services";
 import { anonymous, resolveSession, type SessionResolution } from "../edge/session";
 import { remoteUpstream, type Upstream } from "../edge/upstream";
 import { createOrigin } from "../origin";
+import { refusalResponse, refusalStatusOf } from "./refusals";
 import { registerSiteFiles } from "./site-files";
 
 // Created once per isolate, not per request.
@@ -55,6 +56,15 @@ function withEdgeHeaders(response: Response, edge: RequestContext, session: Sess
 }
 
 const app = new Hono<{ Bindings: Env }>();
+
+// Cheap refusals first (issue 28): a request over a size limit, or a path Remix cannot route, is
+// answered before any routing or rendering.
+app.use("*", async (c, next) => {
+  const status = refusalStatusOf(c.req.raw);
+  if (status === undefined) return next();
+  await c.req.raw.body?.cancel();
+  return refusalResponse(c.req.raw, status);
+});
 
 app.all("/services/*", async (c) => {
   const answer = await isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx);

@@ -477,7 +477,7 @@ export type ChartPage = Awaited<ReturnType<typeof loadChartPage>>;
 /** A chart page's head, for the React route and its AMP form. */
 export function chartPageMeta(
   page: ChartPage,
-  context: Pick<AppLoadContext, "edge">,
+  context: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
   t: Translate,
 ): PageMeta {
@@ -491,7 +491,7 @@ export function chartPageMeta(
     ...(image
       ? {
           image: {
-            url: absoluteUrl(request, image.src),
+            url: absoluteUrl(context, request, image.src),
             width: image.width,
             height: image.height,
             alt: page.chart.title,
@@ -505,17 +505,17 @@ export function chartPageMeta(
       description: page.chart.description,
       url: base.canonical,
       numTracks: page.rows.length,
-      ...(image ? { image: absoluteUrl(request, image.src) } : {}),
+      ...(image ? { image: absoluteUrl(context, request, image.src) } : {}),
       track: page.rows.map((row) => ({
         "@type": "MusicRecording",
         position: row.rank,
         name: row.title,
-        url: absoluteUrl(request, row.href),
+        url: absoluteUrl(context, request, row.href),
         inAlbum: { "@type": "MusicAlbum", name: row.album },
         byArtist: {
           "@type": "MusicGroup",
           name: row.artist,
-          ...(row.artistHref ? { url: absoluteUrl(request, row.artistHref) } : {}),
+          ...(row.artistHref ? { url: absoluteUrl(context, request, row.artistHref) } : {}),
         },
       })),
     },
@@ -595,7 +595,7 @@ export type ChartsLanding = Awaited<ReturnType<typeof loadChartsLanding>>;
 
 /** The charts landing's head, for the React route and its AMP form. */
 export function chartsLandingMeta(
-  context: Pick<AppLoadContext, "edge">,
+  context: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
   t: Translate,
 ): PageMeta {

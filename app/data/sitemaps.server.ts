@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { siteOriginOf } from "../../edge/env";
 import { SiteError } from "../../edge/errors";
 import type { RequestContext } from "../../edge/request-context";
 import {
@@ -131,7 +132,7 @@ export async function sitemapFiles(
   request: Request,
   limits: SitemapLimits = sitemapLimits,
 ): Promise<SitemapUrl[][]> {
-  const origin = new URL(request.url).origin;
+  const origin = siteOriginOf(context.config, request);
   const pages = await type.pages(context, request);
   return splitSitemap(
     pages.flatMap((page) => localizedSitemapUrls(origin, page)),
@@ -145,7 +146,7 @@ export async function sitemapIndexEntries(
   request: Request,
   limits: SitemapLimits = sitemapLimits,
 ): Promise<SitemapReference[]> {
-  const origin = new URL(request.url).origin;
+  const origin = siteOriginOf(context.config, request);
   const perType = await Promise.all(
     sitemapTypes.map(async (type) =>
       (await sitemapFiles(type, context, request, limits)).map((urls, index) => ({

@@ -41,7 +41,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     description: t("concerts:eventDescription", { artist: page.artist.name, when, place }),
     type: "website",
     image: image && {
-      url: absoluteUrl(request, image.src),
+      url: absoluteUrl(context, request, image.src),
       width: image.width,
       height: image.height,
       alt: page.name,
@@ -67,9 +67,9 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
       performer: {
         "@type": "MusicGroup",
         name: page.artist.name,
-        url: absoluteUrl(request, page.artist.href),
+        url: absoluteUrl(context, request, page.artist.href),
       },
-      ...(image ? { image: absoluteUrl(request, image.src) } : {}),
+      ...(image ? { image: absoluteUrl(context, request, image.src) } : {}),
     },
   };
   return { page, meta, strings: pickResources(context.edge.lang, ["concerts"]).concerts };
