@@ -7,6 +7,7 @@ import { type Env, readConfig, type SiteConfig } from "../edge/env";
 import { edgeLocationOf, withCallerLocation } from "../edge/events";
 import { localizedPath } from "../edge/path";
 import { isCrossSiteRequest, type RequestContext, resolveRequest } from "../edge/request-context";
+import { createNonce, withSecurityHeaders } from "../edge/security-headers";
 import { createServicesProxy, type ServicesProxy } from "../edge/services";
 import { anonymous, resolveSession, type SessionResolution } from "../edge/session";
 import { remoteUpstream, type Upstream } from "../edge/upstream";
@@ -63,7 +64,8 @@ app.use("*", async (c, next) => {
   const status = refusalStatusOf(c.req.raw);
   if (status === undefined) return next();
   await c.req.raw.body?.cancel();
-  return refusalResponse(c.req.raw, status);
+  const https = new URL(c.req.url).protocol === "https:";
+  return withSecurityHeaders(refusalResponse(c.req.raw, status), { nonce: undefined, https, amp: false });
 });
 
 app.all("/services/*", async (c) => {
@@ -81,6 +83,7 @@ app.all("*", async (c) => {
   const request = c.req.raw;
   const edge = resolveRequest(request, request.cf as { country?: string } | undefined);
   const { config, proxy } = isolateFor(c.env);
+  const security = { nonce: createNonce(), https: new URL(request.url).protocol === "https:" };
   const loadContext: AppLoadContext = {
     cloudflare: {
       env: c.env,
@@ -91,14 +94,16 @@ app.all("*", async (c) => {
     edge,
     services: proxy,
     account: null,
+    cspNonce: security.nonce,
   };
 
   // /amp/…: the lightweight page, from the same route, at its one AMP address. The document
   // depends on its URL only (amp/visitor.ts): its answer varies by nothing and sets no cookie.
   if (edge.isAmp) {
-    return answerAmp(request, edge, (ampRequest, ampEdge) =>
+    const amp = await answerAmp(request, edge, (ampRequest, ampEdge) =>
       handleRemixRequest(ampRequest, { ...loadContext, edge: ampEdge }),
     );
+    return withSecurityHeaders(amp, { ...security, amp: true });
   }
 
   // /en/…, /zh-hk/…, /DE/…: one canonical URL per page and language.
@@ -124,7 +129,7 @@ app.all("*", async (c) => {
       })
     : request;
   const response = await handleRemixRequest(page, { ...loadContext, account: session.account });
-  return withEdgeHeaders(response, edge, session);
+  return withSecurityHeaders(withEdgeHeaders(response, edge, session), { ...security, amp: false });
 });
 
 export default app;

@@ -104,3 +104,54 @@ describe("absolute URLs come from SITE_ORIGIN, never from Host (finding 7)", () 
     expect(await response.text()).toContain("Sitemap: https://www.tunewave.example/sitemap.xml");
   });
 });
+
+describe("security headers on HTML (finding 6)", () => {
+  test("a page: nonce-based CSP that every inline script carries, frame-ancestors, nosniff, referrer, microphone", async () => {
+    const response = await SELF.fetch("https://tunewave.test/identify");
+    const html = await response.text();
+    const policy = response.headers.get("content-security-policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    expect(policy).toContain("frame-ancestors 'self'");
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    const executable = scripts.filter((tag) => !/type="application\/(ld\+)?json"/.test(tag));
+    expect(executable.length).toBeGreaterThan(0);
+    for (const tag of executable) {
+      if (/\bsrc=/.test(tag) && !/type="module"/.test(tag)) continue;
+      expect(tag).toContain(`nonce="${nonce}"`);
+    }
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(response.headers.get("permissions-policy")).toContain("microphone=(self)");
+    expect(response.headers.get("strict-transport-security")).toMatch(/^max-age=\d+/);
+  });
+
+  test("every response has its own nonce; plain http gets no HSTS", async () => {
+    const first = await SELF.fetch("http://tunewave.test/company");
+    const second = await SELF.fetch("http://tunewave.test/company");
+    await Promise.all([first.text(), second.text()]);
+    const nonceOf = (response: Response) =>
+      /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+    expect(nonceOf(first)).toBeDefined();
+    expect(nonceOf(first)).not.toBe(nonceOf(second));
+    expect(first.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  test("an AMP page: the AMP runtime only, no nonce, may be framed by AMP viewers", async () => {
+    const response = await SELF.fetch("https://tunewave.test/amp/company");
+    await response.text();
+    expect(response.status).toBe(200);
+    const policy = response.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("script-src https://cdn.ampproject.org/");
+    expect(policy).not.toContain("nonce-");
+    expect(policy).not.toContain("frame-ancestors");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  test("a refusal page has the headers too", async () => {
+    const response = await SELF.fetch(`https://tunewave.test/${"a/".repeat(100)}`);
+    await response.text();
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
+  });
+});
