@@ -72,6 +72,9 @@ export function statusOfError(type: SiteErrorType, upstreamStatus?: number): num
       return 499;
     case "redirect":
       return upstreamStatus && upstreamStatus >= 300 && upstreamStatus < 400 ? upstreamStatus : 302;
+    // The upstream answered data of another shape: its fault, a bad gateway, not our 500 (issue 28).
+    case "baddata":
+      return 502;
     case "serviceerror":
       // An upstream 404 stays a 404 for the visitor; every other upstream failure is our 502.
       return upstreamStatus === 404 ? 404 : 502;

@@ -28,6 +28,13 @@ export const timestampParameter = "_";
 /** Largest request body forwarded upstream (recognition signatures and logs are far smaller). */
 export const maxRequestBodyBytes = 256 * 1024;
 
+/**
+ * Largest upstream answer read (issue 28): a bigger one is a `serviceerror` (502), not a body held
+ * in an isolate of 128 MB. The largest real answers, catalogue listings for the sitemaps, are far
+ * smaller.
+ */
+export const maxAnswerBytes = 8 * 1024 * 1024;
+
 /** Lifetime of a successful answer that carries no Cache-Control ("Successful results are cached by URL"). */
 export const defaultTtlSeconds = 60;
 

@@ -95,7 +95,16 @@ export async function readBody(request: Request, limit: number): Promise<ArrayBu
     await request.body.cancel();
     return "too large";
   }
-  const reader = request.body.getReader();
+  const body = await readLimited(request.body, limit);
+  return body === "too large" ? body : body.buffer;
+}
+
+/** A stream read to its end, unless it passes `limit` bytes (then cancelled): counted as it streams. */
+export async function readLimited(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | "too large"> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -114,7 +123,7 @@ export async function readBody(request: Request, limit: number): Promise<ArrayBu
     body.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return body.buffer;
+  return body;
 }
 
 /** Whether a path is one of the upstream's, by the allowed prefixes. */

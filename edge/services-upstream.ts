@@ -2,7 +2,7 @@ import { SiteError, type SiteErrorType } from "./errors";
 import type { RememberedFailure } from "./failure-memory";
 import type { Answer } from "./services-cache";
 import * as limits from "./services-constants";
-import { answerHeadersOf, forwardedHeaders } from "./services-http";
+import { answerHeadersOf, forwardedHeaders, readLimited } from "./services-http";
 import { raceSignal, sleep, untilAborted } from "./services-signals";
 import type { Upstream } from "./upstream";
 
@@ -71,7 +71,11 @@ async function tryOnce(
       signal,
     );
     try {
-      const body = new Uint8Array(await raceSignal(response.arrayBuffer(), signal));
+      const body = await raceSignal(readAnswerBody(response), signal);
+      if (body === "too large") {
+        const message = `The upstream answer is over ${limits.maxAnswerBytes} bytes`;
+        return { failure: { type: "serviceerror", message, status: 502 } };
+      }
       return { answer: { status: response.status, headers: answerHeadersOf(response.headers), body } };
     } catch (error) {
       response.body?.cancel().catch(() => {});
@@ -80,6 +84,15 @@ async function tryOnce(
   } catch (error) {
     return { failure: failureOfError(error, { timeout, caller: callerSignal }) };
   }
+}
+
+/** An answer's body, read up to `maxAnswerBytes` (counted as it streams, whatever it declares). */
+async function readAnswerBody(response: Response): Promise<Uint8Array<ArrayBuffer> | "too large"> {
+  if (Number(response.headers.get("content-length")) > limits.maxAnswerBytes) {
+    await response.body?.cancel();
+    return "too large";
+  }
+  return response.body ? readLimited(response.body, limits.maxAnswerBytes) : new Uint8Array(0);
 }
 
 export function failureOfAnswer(answer: Answer): RememberedFailure {
