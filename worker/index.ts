@@ -63,7 +63,10 @@ const app = new Hono<{ Bindings: Env }>();
 app.use("*", async (c, next) => {
   const status = refusalStatusOf(c.req.raw);
   if (status === undefined) return next();
-  await c.req.raw.body?.cancel();
+  // A body over the limit is not read (the connection closes); a small one is read to the end so
+  // the connection can serve the visitor's next request.
+  if (status === 413) await c.req.raw.body?.cancel();
+  else await c.req.raw.body?.pipeTo(new WritableStream());
   const https = new URL(c.req.url).protocol === "https:";
   return withSecurityHeaders(refusalResponse(c.req.raw, status), { nonce: undefined, https, amp: false });
 });

@@ -155,3 +155,27 @@ describe("security headers on HTML (finding 6)", () => {
     expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
   });
 });
+
+describe("a page body that is not a form (found by npm run fuzz)", () => {
+  const bodies: { name: string; body: string; type: string }[] = [
+    { name: "JSON", body: '{"decision":"allow"}', type: "application/json" },
+    { name: "text", body: "decision=allow", type: "text/plain" },
+    { name: "a multipart body without its boundary", body: "x", type: "multipart/form-data; boundary=x" },
+  ];
+  for (const rule of bodies) {
+    test(`${rule.name} posted to a form's page: 400, not 500`, async () => {
+      const response = await SELF.fetch("https://tunewave.test/applemusic/signin/mockactivate?client_id=x", {
+        method: "POST",
+        body: rule.body,
+        headers: {
+          "content-type": rule.type,
+          host: "tunewave.test",
+          origin: "https://tunewave.test",
+          "sec-fetch-site": "same-origin",
+        },
+      });
+      await response.text();
+      expect(response.status).toBe(400);
+    });
+  }
+});
