@@ -92,6 +92,7 @@ const pieces = [
   "javascript:alert(1)",
   "%3Cscript%3E",
   "{{7*7}}",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template injection probe, sent as text.
   "${7*7}",
   "' OR 1=1 --",
   "-1",
