@@ -29,7 +29,8 @@ const server = dev
       ],
       { stdio: "inherit" },
     )
-  : spawn("npx", ["vite-node", "scripts/serve.ts"], {
+  : // node itself, not npx: a signal reaches the server, which closes workerd.
+    spawn(process.execPath, ["node_modules/.bin/vite-node", "scripts/serve.ts"], {
       stdio: "inherit",
       env: { ...process.env, PORT: port },
     });

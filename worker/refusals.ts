@@ -60,7 +60,7 @@ export function refusalResponse(request: Request, status: number): Response {
   const { t } = createI18n(key, ["common"]);
   const { locale, dir } = languageOf(key);
   const message = t(status === 413 || status === 431 ? "error.toolarge" : "error.invalidparam");
-  const html = `<!doctype html><html lang="${key}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(t("error.title"))}</title></head><body><main><h1>${escapeHtml(t("error.sorry", { code: status }))}</h1><p>${escapeHtml(message)}</p><p><a href="${localizedPath(key, "/")}">${escapeHtml(t("error.home"))}</a></p></main></body></html>`;
+  const html = `<!doctype html><html lang="${key}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><style>${refusalStyle}</style><title>${escapeHtml(t("error.title"))}</title></head><body><main><h1>${escapeHtml(t("error.sorry", { code: status }))}</h1><p>${escapeHtml(message)}</p><p><a href="${localizedPath(key, "/")}">${escapeHtml(t("error.home"))}</a></p></main></body></html>`;
   return new Response(html, {
     status,
     headers: {
@@ -70,6 +70,12 @@ export function refusalResponse(request: Request, status: number): Response {
     },
   });
 }
+
+/** The site's system font and text colours (app/styles/site.css), light and dark, without its stylesheet. */
+const refusalStyle =
+  ":root{color-scheme:light dark;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#10131c;background:#f7f8fc}" +
+  "@media (prefers-color-scheme:dark){:root{color:#eef0f6;background:#0c0e14}}" +
+  "main{max-width:40rem;margin:4rem auto;padding:0 1rem;text-align:center;line-height:1.5}a{color:inherit}";
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
