@@ -36,6 +36,9 @@ export default defineWorkersConfig(async () => {
               GOOGLE_CLIENT_ID: "tunewave-web.apps.test",
               GOOGLE_CLIENT_SECRET: "test-client-secret",
               OIDC_ISSUER: "https://issuer.test",
+              // The tests ask for many hosts; the request's own origin (development) unless a
+              // test sets SITE_ORIGIN (tests/worker/hardening.test.ts).
+              SITE_ORIGIN: "",
             },
           },
         },

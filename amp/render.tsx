@@ -74,7 +74,7 @@ export function ampErrorDocument({
   type,
   stylesheets,
 }: {
-  context: Pick<AppLoadContext, "edge">;
+  context: Pick<AppLoadContext, "edge" | "config">;
   request: Request;
   root: RootData;
   i18n: I18n;

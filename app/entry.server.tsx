@@ -2,6 +2,7 @@ import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { renderToReadableStream } from "react-dom/server";
 import { renderAmpPage } from "../amp/render";
+import { NonceContext } from "./nonce";
 
 const streamTimeoutMs = 5_000;
 
@@ -17,9 +18,13 @@ export default async function handleRequest(
 
   const controller = new AbortController();
   const timeout = setTimeout(() => controller.abort(), streamTimeoutMs);
+  const nonce = loadContext.cspNonce;
   const body = await renderToReadableStream(
-    <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeoutMs} />,
+    <NonceContext.Provider value={nonce}>
+      <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeoutMs} nonce={nonce} />
+    </NonceContext.Provider>,
     {
+      nonce,
       signal: controller.signal,
       onError(error: unknown) {
         if (!controller.signal.aborted) console.error(error);

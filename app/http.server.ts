@@ -35,6 +35,18 @@ export function redirectOfError(error: SiteError): { path: string; status: numbe
   return { path: path + target.search, status: moves ? status : 302 };
 }
 
+/**
+ * An action's form: a body that is not a form (JSON, text, a malformed multipart body) is the
+ * invalidparam page, 400, not the 500 `request.formData()` would throw (issue 28).
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throwSiteError(new SiteError("invalidparam", "The request body is not a form"));
+  }
+}
+
 /** A first path segment that is not a language key is not one of our pages: 404. */
 export function requireKnownLanguage(params: Params): void {
   if (params.lang !== undefined && !isLanguageKey(params.lang)) {

@@ -17,6 +17,8 @@ declare module "@remix-run/cloudflare" {
     services: ServicesProxy;
     /** The signed-in account (edge/session.ts), or null: anonymous, or an AMP page. */
     account: LoginState | null;
+    /** This response's Content-Security-Policy nonce (edge/security-headers.ts), for Remix's inline scripts. */
+    cspNonce: string;
   }
   interface Future {
     v3_singleFetch: true;

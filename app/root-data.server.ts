@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { cloudKitConfigOf, streamingConfigOf } from "../edge/env";
+import { cloudKitConfigOf, siteOriginOf, streamingConfigOf } from "../edge/env";
 import { languages } from "../edge/languages";
 import { campaignNameSchema } from "../edge/offers";
 import { alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../edge/path";
@@ -16,7 +16,10 @@ function experimentNameOf(segment: string | undefined): string | undefined {
 /** What every page's root needs: language, chrome strings, head links, the language picker. */
 export function rootData(context: AppLoadContext, request: Request) {
   const { edge } = context;
-  const origin = new URL(request.url).origin;
+  const origin = siteOriginOf(context.config, request);
+  // A path no page has is not repeated into every alternate and language link (issue 28: an
+  // 8 000-segment 404 answered 1.46 MB); its language links lead to the language's home page.
+  const known = edge.path.pageType !== "unknown";
   const path = edge.path.canonicalPath;
   const pageType = edge.path.pageType === "unknown" ? "error" : edge.path.pageType;
   return {
@@ -43,14 +46,14 @@ export function rootData(context: AppLoadContext, request: Request) {
     strings: pickResources(edge.lang, ["common", "search", "app"]),
     defaultTitle: createI18n(edge.lang, ["common"]).t(`pageTitle.${pageType}`),
     canonical: canonicalUrl(origin, edge.lang, path),
-    alternates: alternateLinks(origin, path),
+    alternates: known ? alternateLinks(origin, path) : [],
     /** The web app manifest of the page's language. */
     manifest: manifestPath(edge.lang),
     languageLinks: languages.map((entry) => ({
       key: entry.key,
       locale: entry.locale,
       nativeName: entry.nativeName,
-      href: languagePickerHref(entry.key, path),
+      href: languagePickerHref(entry.key, known ? path : "/"),
     })),
   };
 }

@@ -15,6 +15,7 @@ import { ErrorPage, errorTypeOf } from "~/components/error-page";
 import { RuntimeProvider } from "~/components/runtime";
 import { SiteFooter, SiteHeader } from "~/components/site-chrome";
 import { Upsell } from "~/components/upsell";
+import { useNonce } from "~/nonce";
 import { type RootData, rootData } from "~/root-data.server";
 import { useI18nFromStrings } from "~/strings";
 import searchStyles from "~/styles/search.css";
@@ -44,6 +45,7 @@ export function useRootData(): RootData | undefined {
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRootData();
   const i18n = useI18nFromStrings(data?.lang ?? "en", data?.strings);
+  const nonce = useNonce();
   return (
     <html lang={data?.locale ?? "en-US"} dir={data?.dir ?? "ltr"}>
       <head>
@@ -69,8 +71,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <I18nextProvider i18n={i18n}>
           <Chrome data={data}>{children}</Chrome>
         </I18nextProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -129,7 +129,18 @@ function bundleProxyWorker(snapshot: Snapshot, compatibilityDate: string): strin
  * wrangler's own `unstable_getMiniflareWorkerOptions` — without wrangler's dev proxy in front.
  * D1 is in memory: the migrations, then the catalogue seed.
  */
-export async function startSite(snapshot: Snapshot, options: { inspectorPort?: number } = {}): Promise<Site> {
+export async function startSite(
+  snapshot: Snapshot,
+  options: {
+    inspectorPort?: number;
+    /** Default 0: any free port. */
+    port?: number;
+    /** wrangler's local state folder (`.wrangler/state`): D1 as `wrangler dev` keeps it, not seeded. */
+    persistTo?: string;
+    /** [vars] over wrangler.toml's, as `wrangler dev --var`. */
+    vars?: Record<string, string>;
+  } = {},
+): Promise<Site> {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
   if (!workerOptions.compatibilityDate) throw new Error("wrangler.toml has no compatibility_date");
   if (!workerOptions.assets) throw new Error("wrangler.toml has no [assets]");
@@ -137,6 +148,7 @@ export async function startSite(snapshot: Snapshot, options: { inspectorPort?: n
   const moduleNames = ["index.js", ...snapshot.workerFiles.filter((name) => name !== "index.js")];
   const site = {
     ...workerOptions,
+    bindings: { ...workerOptions.bindings, ...options.vars },
     name: siteWorkerName,
     modules: moduleNames.map((name) => ({
       type: moduleTypeOf(name),
@@ -156,14 +168,15 @@ export async function startSite(snapshot: Snapshot, options: { inspectorPort?: n
   };
   const miniflare = new Miniflare({
     host: "127.0.0.1",
-    port: 0,
+    port: options.port ?? 0,
     inspectorPort: options.inspectorPort,
+    d1Persist: options.persistTo ? path.join(options.persistTo, "v3/d1") : undefined,
     handleRuntimeStdio: forwardRuntimeOutput,
     workers: [site, proxyWorker],
   });
   try {
     const ready = await miniflare.ready;
-    await seedDatabase(miniflare);
+    if (!options.persistTo) await seedDatabase(miniflare);
     return { url: ready.origin, miniflare, close: () => miniflare.dispose() };
   } catch (error) {
     await miniflare.dispose();

@@ -11,6 +11,7 @@ export type Env = {
   SERVICES_ORIGIN?: string;
   SERVICES_TIMEOUT_MS?: string;
   SITE_ENV?: string;
+  SITE_ORIGIN?: string;
   /** Cloudflare's `send_email` binding (wrangler.toml `[[send_email]]`), used by the embedded origin. */
   MAIL?: { send(message: unknown): Promise<unknown> };
   /** The sender of the sign-in mail; without it (or MAIL) mail goes to the local outbox. */
@@ -35,6 +36,15 @@ const configSchema = v.object({
   SERVICES_TIMEOUT_MS: v.optional(
     v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(100), v.maxValue(60_000)),
     "8000",
+  ),
+  /**
+   * The site's own origin (https://host), from which canonical, og:url, hreflang, sitemaps and
+   * robots.txt are built, never from the request's Host (issue 28). Empty: the request's origin,
+   * for development and tests only.
+   */
+  SITE_ORIGIN: v.optional(
+    v.union([v.literal(""), v.pipe(v.string(), v.url(), v.regex(/^https?:\/\/[^/]+$/))]),
+    "",
   ),
   /** Feature-flag environment (spec 000 §6). Default www. */
   SITE_ENV: v.optional(v.picklist(["www", "cisd", "betasd", "dev"]), "www"),
@@ -79,6 +89,7 @@ export function readConfig(env: Env): SiteConfig {
     SERVICES_ORIGIN: env.SERVICES_ORIGIN,
     SERVICES_TIMEOUT_MS: env.SERVICES_TIMEOUT_MS,
     SITE_ENV: env.SITE_ENV,
+    SITE_ORIGIN: env.SITE_ORIGIN,
     ICLOUD_CONTAINER: env.ICLOUD_CONTAINER,
     ICLOUD_API_TOKEN: env.ICLOUD_API_TOKEN,
     ICLOUD_ENVIRONMENT: env.ICLOUD_ENVIRONMENT,
@@ -87,4 +98,9 @@ export function readConfig(env: Env): SiteConfig {
   });
   if (!parsed.success) throw new Error(`Invalid environment: ${v.summarize(parsed.issues)}`);
   return parsed.output;
+}
+
+/** The origin absolute URLs of the site are built from: SITE_ORIGIN, never the request's Host. */
+export function siteOriginOf(config: Pick<SiteConfig, "SITE_ORIGIN">, request: Request): string {
+  return config.SITE_ORIGIN || new URL(request.url).origin;
 }

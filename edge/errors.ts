@@ -74,6 +74,9 @@ export function statusOfError(type: SiteErrorType, upstreamStatus?: number): num
       // One with a page path became a real move (app/http.server.ts); without one (spec 000 §8
       // "status 404 with no path goes to /error/notfound") it is not found, else the upstream failed.
       return upstreamStatus === 404 ? 404 : 502;
+    // The upstream answered data of another shape: its fault, a bad gateway, not our 500 (issue 28).
+    case "baddata":
+      return 502;
     case "serviceerror":
       // An upstream 404 stays a 404 for the visitor; every other upstream failure is our 502.
       return upstreamStatus === 404 ? 404 : 502;

@@ -6,10 +6,10 @@ import * as v from "valibot";
  *
  * - Only 200 answers are stored, and never one with Set-Cookie, `private`, `no-store`,
  *   `no-cache` or a `Vary` other than Accept-Encoding (the key is the URL alone).
+ * - Only answers to shared calls are stored: a call that carries a visitor's credentials never
+ *   reaches this (services-http.ts `forwardedHeaders`, issue 28).
  * - Lifetime: `s-maxage`, else `max-age`, less the upstream's `Age`. Without either, the spec's
- *   "successful results are cached" applies for a default lifetime, but only to requests without
- *   credentials: a visitor's cookie-bearing call is stored only when the upstream says so, and an
- *   Authorization-bearing call only when the answer is `public` or has `s-maxage` (RFC 9111 §3.5).
+ *   "successful results are cached" applies for a default lifetime.
  * - Past its lifetime a copy is kept for stale-if-error (the upstream's `stale-if-error=N`, else a
  *   default), except when the upstream said `must-revalidate` or `proxy-revalidate`.
  * - Bodies are kept as bytes; every caller gets a Response of its own built from them.
@@ -102,8 +102,6 @@ export type StoragePlan =
 export type StorageInput = {
   status: number;
   headers: Headers;
-  requestHasCookie: boolean;
-  requestHasAuthorization: boolean;
   defaultTtlSeconds: number;
   staleIfErrorSeconds: number;
 };
@@ -122,12 +120,7 @@ export function planStorage(input: StorageInput): StoragePlan {
   if (control.noStore) return { store: false, reason: "no-store" };
   if (control.private) return { store: false, reason: "private" };
   if (control.noCache) return { store: false, reason: "no-cache" };
-  if (input.requestHasAuthorization && !control.public && control.sMaxAge === undefined) {
-    return { store: false, reason: "authorization" };
-  }
-  const credentials = input.requestHasCookie || input.requestHasAuthorization;
-  const lifetime = control.sMaxAge ?? control.maxAge ?? (credentials ? undefined : input.defaultTtlSeconds);
-  if (lifetime === undefined) return { store: false, reason: "no lifetime for a request with credentials" };
+  const lifetime = control.sMaxAge ?? control.maxAge ?? input.defaultTtlSeconds;
   const ttlSeconds = lifetime - deltaSeconds(headers.get("age") ?? "0");
   if (ttlSeconds <= 0) return { store: false, reason: "no lifetime left" };
   const staleSeconds = control.mustRevalidate ? 0 : (control.staleIfError ?? input.staleIfErrorSeconds);

@@ -28,6 +28,13 @@ export const timestampParameter = "_";
 /** Largest request body forwarded upstream (recognition signatures and logs are far smaller). */
 export const maxRequestBodyBytes = 256 * 1024;
 
+/**
+ * Largest upstream answer read (issue 28): a bigger one is a `serviceerror` (502), not a body held
+ * in an isolate of 128 MB. The largest real answers, catalogue listings for the sitemaps, are far
+ * smaller.
+ */
+export const maxAnswerBytes = 8 * 1024 * 1024;
+
 /** Lifetime of a successful answer that carries no Cache-Control ("Successful results are cached by URL"). */
 export const defaultTtlSeconds = 60;
 
@@ -39,9 +46,6 @@ export const memoryTierLimits = { maxEntries: 500, maxBytes: 8 * 1024 * 1024, ma
 
 /** How many URLs the failure memory holds, and the largest upstream error body it keeps to replay. */
 export const failureMemoryLimits = { maxEntries: 1000, maxBodyBytes: 8 * 1024 };
-
-/** Request header a browser call sets to ask for retries (the helper's "retry" flag). */
-export const retryHeader = "x-services-retry";
 
 /** The upstream path prefixes the site calls (spec 000 §7, 001 §7, 002 §7). Others answer 404. */
 export const defaultAllowedPrefixes: readonly string[] = [

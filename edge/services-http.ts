@@ -1,5 +1,3 @@
-import * as limits from "./services-constants";
-
 // The HTTP plumbing of the proxy: which headers cross it, what a no-cache request is, request bodies.
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1), never forwarded in either direction. */
@@ -18,16 +16,56 @@ const hopByHopHeaders = [
 /** Statuses whose Response must have no body. */
 export const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
 
-export function asksNoCache(headers: Headers): boolean {
-  const control = (headers.get("cache-control") ?? "").toLowerCase();
-  return /\bno-cache\b|\bno-store\b/.test(control) || /\bno-cache\b/i.test(headers.get("pragma") ?? "");
-}
+/**
+ * A visitor's identity and where the request came from (the account service refuses cross-site
+ * writes): they reach only the calls that act for the visitor, which are never stored.
+ */
+const visitorHeaders = [
+  "cookie",
+  "authorization",
+  "user-agent",
+  "cf-connecting-ip",
+  "origin",
+  "sec-fetch-site",
+];
+/** Spec 002 §3: the caller's location, which events and tags use. */
+const locationHeaders = ["x-shz-lat", "x-shz-lng"];
+/** What a body is and what the answer should be: on calls that are not shared. */
+const contentHeaders = ["accept", "content-type"];
 
-/** Request headers sent upstream: no hop-by-hop ones, no proxy controls, no length (recomputed). */
-export function forwardedHeaders(incoming: Headers): Headers {
-  const headers = new Headers(incoming);
-  for (const name of connectionListed(incoming)) headers.delete(name);
-  for (const name of [...hopByHopHeaders, "host", "content-length", limits.retryHeader]) headers.delete(name);
+/**
+ * The client headers each kind of call forwards, by path prefix (issue 28): the upstream reads
+ * these and nothing else. Every other path is a shared call that forwards no client header, so
+ * its answer depends on its URL alone, which is the key of the caches and of the failure memory.
+ */
+const forwardedByPrefix: readonly (readonly [string, readonly string[]])[] = [
+  ["/services/account/", [...visitorHeaders, ...locationHeaders]],
+  ["/services/webrec/", [...visitorHeaders, ...locationHeaders]],
+  ["/services/survey/", visitorHeaders],
+  ["/services/verify/", visitorHeaders],
+  ["/services/log", visitorHeaders],
+  ["/services/metrics/", visitorHeaders],
+  ["/services/event/", locationHeaders],
+];
+
+/**
+ * Request headers sent upstream: the call type's allow-list. A GET or HEAD that carries none of
+ * them is shared (cacheable) and carries nothing else either; a call that does, or has a body,
+ * also says what it accepts and what its body is.
+ */
+export function forwardedHeaders(method: string, pathname: string, incoming: Headers): Headers {
+  const headers = new Headers();
+  const allowed = forwardedByPrefix.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? [];
+  for (const name of allowed) {
+    const value = incoming.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  if ([...headers].length > 0 || !["GET", "HEAD"].includes(method)) {
+    for (const name of contentHeaders) {
+      const value = incoming.get(name);
+      if (value !== null) headers.set(name, value);
+    }
+  }
   return headers;
 }
 
@@ -57,7 +95,16 @@ export async function readBody(request: Request, limit: number): Promise<ArrayBu
     await request.body.cancel();
     return "too large";
   }
-  const reader = request.body.getReader();
+  const body = await readLimited(request.body, limit);
+  return body === "too large" ? body : body.buffer;
+}
+
+/** A stream read to its end, unless it passes `limit` bytes (then cancelled): counted as it streams. */
+export async function readLimited(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | "too large"> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -76,7 +123,7 @@ export async function readBody(request: Request, limit: number): Promise<ArrayBu
     body.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return body.buffer;
+  return body;
 }
 
 /** Whether a path is one of the upstream's, by the allowed prefixes. */

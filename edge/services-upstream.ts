@@ -2,7 +2,7 @@ import { SiteError, type SiteErrorType } from "./errors";
 import type { RememberedFailure } from "./failure-memory";
 import type { Answer } from "./services-cache";
 import * as limits from "./services-constants";
-import { answerHeadersOf, forwardedHeaders } from "./services-http";
+import { answerHeadersOf, forwardedHeaders, readLimited } from "./services-http";
 import { raceSignal, sleep, untilAborted } from "./services-signals";
 import type { Upstream } from "./upstream";
 
@@ -14,9 +14,9 @@ export type Call = {
   method: string;
   /** What the upstream is asked, timestamp included. */
   url: URL;
-  /** Path and query: the key of the caches and of the failure memory. */
+  /** Path and query: the key of the caches and of the failure memory (a shared call sends nothing else). */
   key: string;
-  /** A GET without no-cache: caches, coalescing and the failure memory apply. */
+  /** A shared GET (no visitor headers, not no-cache): caches, coalescing and the failure memory apply. */
   cached: boolean;
   headers: Headers;
   body: ArrayBuffer | null;
@@ -24,8 +24,6 @@ export type Call = {
   retry: boolean;
   /** Method, key and headers: requests with the same identity are identical. */
   identity: string;
-  hasCookie: boolean;
-  hasAuthorization: boolean;
   signal: AbortSignal | undefined;
   waitUntil: ((promise: Promise<unknown>) => void) | undefined;
 };
@@ -73,7 +71,11 @@ async function tryOnce(
       signal,
     );
     try {
-      const body = new Uint8Array(await raceSignal(response.arrayBuffer(), signal));
+      const body = await raceSignal(readAnswerBody(response), signal);
+      if (body === "too large") {
+        const message = `The upstream answer is over ${limits.maxAnswerBytes} bytes`;
+        return { failure: { type: "serviceerror", message, status: 502 } };
+      }
       return { answer: { status: response.status, headers: answerHeadersOf(response.headers), body } };
     } catch (error) {
       response.body?.cancel().catch(() => {});
@@ -82,6 +84,15 @@ async function tryOnce(
   } catch (error) {
     return { failure: failureOfError(error, { timeout, caller: callerSignal }) };
   }
+}
+
+/** An answer's body, read up to `maxAnswerBytes` (counted as it streams, whatever it declares). */
+async function readAnswerBody(response: Response): Promise<Uint8Array<ArrayBuffer> | "too large"> {
+  if (Number(response.headers.get("content-length")) > limits.maxAnswerBytes) {
+    await response.body?.cancel();
+    return "too large";
+  }
+  return response.body ? readLimited(response.body, limits.maxAnswerBytes) : new Uint8Array(0);
 }
 
 export function failureOfAnswer(answer: Answer): RememberedFailure {
@@ -96,14 +107,19 @@ export function failureOfAnswer(answer: Answer): RememberedFailure {
 }
 
 /**
- * What an unsuccessful result is remembered as, and whether it is the URL's (shared with every
- * caller and remembered) rather than this caller's. A caller's own abort is never the URL's.
+ * What an unsuccessful result is, whether callers coalesced on the URL may share it (`shareable`:
+ * not the caller's own abort, not a private answer), and whether the failure memory counts it
+ * (`remembered`: only a failure of the upstream itself, a 5xx, a network error or a timeout; a 404
+ * or any other 4xx is an answer, issue 28).
  */
-export function failureOfResult(result: Result): { failure: RememberedFailure; shareable: boolean } {
-  if ("answer" in result) {
-    return { failure: failureOfAnswer(result.answer), shareable: isShareableFailure(result.answer) };
-  }
-  return { failure: result.failure, shareable: result.failure.type !== "abort" };
+export function failureOfResult(result: Result): {
+  failure: RememberedFailure;
+  shareable: boolean;
+  remembered: boolean;
+} {
+  const failure = "answer" in result ? failureOfAnswer(result.answer) : result.failure;
+  const shareable = "answer" in result ? isShareableFailure(result.answer) : failure.type !== "abort";
+  return { failure, shareable, remembered: shareable && isOutage(failure) };
 }
 
 /**
@@ -158,13 +174,13 @@ export function callOf(
 ): Call {
   const method = input.method.toUpperCase();
   const key = input.url.pathname + input.url.search;
-  const cached = method === "GET" && !input.noCache;
+  const headers = forwardedHeaders(method, input.url.pathname, input.headers);
+  const cached = method === "GET" && !input.noCache && [...headers].length === 0;
   const url = new URL(input.url);
   if (input.noCache || !["GET", "HEAD"].includes(method)) {
     const stamp = `${limits.timestampParameter}=${now}`;
     url.search = url.search ? `${url.search}&${stamp}` : `?${stamp}`;
   }
-  const headers = forwardedHeaders(input.headers);
   const identity = [`${method} ${key}`, ...[...headers].map(([name, value]) => `${name}: ${value}`)].join(
     "\n",
   );
@@ -178,8 +194,6 @@ export function callOf(
     redirect: input.redirect,
     retry: input.retry,
     identity,
-    hasCookie: headers.has("cookie"),
-    hasAuthorization: headers.has("authorization"),
     signal: input.signal,
     waitUntil: input.waitUntil,
   };

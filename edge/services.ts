@@ -12,7 +12,7 @@ import {
 } from "./services-cache";
 import { createInFlight, flightDeadlineMs, type Outcome, type ResolvedGet } from "./services-coalescing";
 import * as limits from "./services-constants";
-import { asksNoCache, isAllowedPath, readBody } from "./services-http";
+import { isAllowedPath, readBody } from "./services-http";
 import { parseAnswer, successfulAnswer } from "./services-json";
 import { type Call, callOf, exchange, failureOfError, failureOfResult, isOutage } from "./services-upstream";
 import type { Upstream } from "./upstream";
@@ -148,8 +148,6 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
       const plan = planStorage({
         status: result.answer.status,
         headers: new Headers(result.answer.headers as [string, string][]),
-        requestHasCookie: call.hasCookie,
-        requestHasAuthorization: call.hasAuthorization,
         defaultTtlSeconds,
         staleIfErrorSeconds,
       });
@@ -157,8 +155,8 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
         await tiers.store(call.key, cachedAnswerOf(result.answer, plan, clock()), call.waitUntil);
       return resolvedGet(call, { source: "miss", ...exchanged }, plan.store);
     }
-    const { failure, shareable } = failureOfResult(result);
-    if (shareable) failures.record(call.key, failure);
+    const { failure, shareable, remembered } = failureOfResult(result);
+    if (remembered) failures.record(call.key, failure);
     if (held && isOutage(failure))
       return resolvedGet(call, { ...outcomeOfCopy(held, "stale"), upstreamMs }, true);
     return resolvedGet(call, { source: "miss", ...exchanged }, shareable);
@@ -203,7 +201,11 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
   };
 }
 
-/** A browser's request: redirects pass through to the browser, and `x-services-retry: 1` asks for retries. */
+/**
+ * A browser's request: redirects pass through to the browser. What a client asks of the proxy
+ * itself (retries, `Cache-Control: no-cache`) is not honoured: one client could otherwise triple
+ * the upstream's load or empty the shared cache for everyone (issue 28).
+ */
 function browserCall(
   request: Request,
   url: URL,
@@ -217,8 +219,8 @@ function browserCall(
       url,
       headers: request.headers,
       body,
-      retry: request.headers.get(limits.retryHeader) === "1",
-      noCache: asksNoCache(request.headers),
+      retry: false,
+      noCache: false,
       redirect: "manual",
       signal: request.signal,
       waitUntil: context ? (promise) => context.waitUntil(promise) : undefined,

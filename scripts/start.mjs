@@ -1,5 +1,5 @@
 // `npm start`: builds what is missing, prepares the embedded origin's catalogue and local D1,
-// then serves the site with `wrangler dev` in local mode (no Cloudflare account needed).
+// then serves the site locally (no Cloudflare account needed).
 import { spawn, spawnSync } from "node:child_process";
 
 function step(command, args) {
@@ -10,11 +10,29 @@ function step(command, args) {
 const port = process.env.PORT ?? "8787";
 step("node", ["scripts/ensure-catalog.mjs"]);
 step("npm", ["run", "--silent", "build"]);
-console.log(`\nTunewave on http://127.0.0.1:${port}\n`);
-const server = spawn(
-  "npx",
-  ["wrangler", "dev", "--ip", "127.0.0.1", "--port", port, "--show-interactive-dev-session=false"],
-  { stdio: "inherit" },
-);
+// `npm start`: the production build in workerd through Miniflare's API (scripts/serve.ts), which
+// stays up under load; `npm run dev` (--dev): wrangler dev, with its reload, for development.
+const dev = process.argv.includes("--dev");
+const server = dev
+  ? spawn(
+      "npx",
+      [
+        "wrangler",
+        "dev",
+        "--ip",
+        "127.0.0.1",
+        "--port",
+        port,
+        "--show-interactive-dev-session=false",
+        "--var",
+        `SITE_ORIGIN:http://127.0.0.1:${port}`,
+      ],
+      { stdio: "inherit" },
+    )
+  : // node itself, not npx: a signal reaches the server, which closes workerd.
+    spawn(process.execPath, ["node_modules/.bin/vite-node", "scripts/serve.ts"], {
+      stdio: "inherit",
+      env: { ...process.env, PORT: port },
+    });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

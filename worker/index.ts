@@ -8,10 +8,12 @@ import { type Env, readConfig, type SiteConfig } from "../edge/env";
 import { edgeLocationOf, withCallerLocation } from "../edge/events";
 import { localizedPath } from "../edge/path";
 import { isCrossSiteRequest, type RequestContext, resolveRequest } from "../edge/request-context";
+import { createNonce, withSecurityHeaders } from "../edge/security-headers";
 import { createServicesProxy, type ServicesProxy } from "../edge/services";
 import { anonymous, resolveSession, type SessionResolution } from "../edge/session";
 import { remoteUpstream, type Upstream } from "../edge/upstream";
 import { createOrigin } from "../origin";
+import { refusalResponse, refusalStatusOf } from "./refusals";
 import { registerSiteFiles } from "./site-files";
 
 // Created once per isolate, not per request.
@@ -87,6 +89,19 @@ function reportRequestErrors(
 
 const app = new Hono<{ Bindings: Env }>();
 
+// Cheap refusals first (issue 28): a request over a size limit, or a path Remix cannot route, is
+// answered before any routing or rendering.
+app.use("*", async (c, next) => {
+  const status = refusalStatusOf(c.req.raw);
+  if (status === undefined) return next();
+  // A body over the limit is not read (the connection closes); a small one is read to the end so
+  // the connection can serve the visitor's next request.
+  if (status === 413) await c.req.raw.body?.cancel();
+  else await c.req.raw.body?.pipeTo(new WritableStream());
+  const https = new URL(c.req.url).protocol === "https:";
+  return withSecurityHeaders(refusalResponse(c.req.raw, status), { nonce: undefined, https, amp: false });
+});
+
 app.all("/services/*", async (c) => {
   const answer = await isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx);
   const cf = c.req.raw.cf as { latitude?: unknown; longitude?: unknown } | undefined;
@@ -102,6 +117,7 @@ app.all("*", async (c) => {
   const request = c.req.raw;
   const edge = resolveRequest(request, request.cf as { country?: string } | undefined);
   const { config, proxy } = isolateFor(c.env);
+  const security = { nonce: createNonce(), https: new URL(request.url).protocol === "https:" };
   const loadContext: AppLoadContext = {
     cloudflare: {
       env: c.env,
@@ -112,14 +128,16 @@ app.all("*", async (c) => {
     edge,
     services: proxy,
     account: null,
+    cspNonce: security.nonce,
   };
 
   // /amp/…: the lightweight page, from the same route, at its one AMP address. The document
   // depends on its URL only (amp/visitor.ts): its answer varies by nothing and sets no cookie.
   if (edge.isAmp) {
-    return answerAmp(request, edge, (ampRequest, ampEdge) =>
+    const amp = await answerAmp(request, edge, (ampRequest, ampEdge) =>
       handleRemixRequest(ampRequest, { ...loadContext, edge: ampEdge }),
     );
+    return withSecurityHeaders(amp, { ...security, amp: true });
   }
 
   // /en/…, /zh-hk/…, /DE/…: one canonical URL per page and language.
@@ -146,7 +164,7 @@ app.all("*", async (c) => {
     : request;
   const response = await handleRemixRequest(page, { ...loadContext, account: session.account });
   reportRequestErrors(request, edge, proxy, c.executionCtx);
-  return withEdgeHeaders(response, edge, session);
+  return withSecurityHeaders(withEdgeHeaders(response, edge, session), { ...security, amp: false });
 });
 
 export default app;

@@ -4,7 +4,7 @@ import { robotsTxt, securityTxt, securityTxtPath } from "../app/crawler-files";
 import { parseSitemapFileName, sitemapFiles, sitemapIndexEntries } from "../app/data/sitemaps.server";
 import { manifestPath, webAppManifest } from "../app/home-screen.server";
 import { sitemapIndexXml, sitemapXml } from "../app/sitemaps";
-import type { Env, SiteConfig } from "../edge/env";
+import { type Env, type SiteConfig, siteOriginOf } from "../edge/env";
 import { SiteError } from "../edge/errors";
 import { defaultLanguageKey, isLanguageKey, type LanguageKey } from "../edge/languages";
 import { resolveRequest } from "../edge/request-context";
@@ -93,10 +93,15 @@ function loadContext(c: Context<{ Bindings: Env }>, isolate: Isolate) {
 }
 
 export function registerSiteFiles(app: Hono<{ Bindings: Env }>, isolateFor: (env: Env) => Isolate) {
-  app.get("/robots.txt", (c) => answer(robotsTxt(new URL(c.req.url).origin), contentTypes.text));
+  app.get("/robots.txt", (c) =>
+    answer(robotsTxt(siteOriginOf(isolateFor(c.env).config, c.req.raw)), contentTypes.text),
+  );
 
   app.get(securityTxtPath, (c) =>
-    answer(securityTxt(new URL(c.req.url).origin, new Date(builtAt)), contentTypes.text),
+    answer(
+      securityTxt(siteOriginOf(isolateFor(c.env).config, c.req.raw), new Date(builtAt)),
+      contentTypes.text,
+    ),
   );
 
   app.get("/sitemap.xml", async (c) => {

@@ -358,13 +358,13 @@ export function isCanonicalArtistPath(
 /** The artist page's head, for the React route and its AMP form. */
 export function artistPageMeta(
   page: ArtistPage,
-  context: Pick<AppLoadContext, "edge">,
+  context: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
   t: Translate,
 ): PageMeta {
   const base = requestMeta(context, request);
   const { artist } = page;
-  const avatarUrl = absoluteUrl(request, artist.avatar.src);
+  const avatarUrl = absoluteUrl(context, request, artist.avatar.src);
   return {
     ...base,
     title: t("artist:metaTitle", { name: artist.name }),
@@ -390,13 +390,13 @@ export function artistPageMeta(
       track: page.topSongs.map((song) => ({
         "@type": "MusicRecording",
         name: song.title,
-        url: absoluteUrl(request, song.href),
+        url: absoluteUrl(context, request, song.href),
       })),
       album: page.albums.map((album) => ({
         "@type": "MusicAlbum",
         name: album.title,
         datePublished: album.releaseDate,
-        url: absoluteUrl(request, album.href),
+        url: absoluteUrl(context, request, album.href),
       })),
     },
   };

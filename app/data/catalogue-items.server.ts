@@ -312,11 +312,15 @@ function webHrefOf(uri: string): string | undefined {
   }
 }
 
-function recordingsJsonLd(tracks: readonly ItemTrack[], request: Request) {
+function recordingsJsonLd(
+  tracks: readonly ItemTrack[],
+  context: Pick<AppLoadContext, "config">,
+  request: Request,
+) {
   return tracks.map((track) => ({
     "@type": "MusicRecording",
     name: track.title,
-    url: absoluteUrl(request, track.href),
+    url: absoluteUrl(context, request, track.href),
     position: track.position,
     byArtist: { "@type": "MusicGroup", name: track.artist },
     ...(track.durationIso ? { duration: track.durationIso } : {}),
@@ -326,12 +330,12 @@ function recordingsJsonLd(tracks: readonly ItemTrack[], request: Request) {
 /** The album page's head (MusicAlbum), for the React route and its AMP form. */
 export function albumPageMeta(
   page: AlbumPage,
-  context: Pick<AppLoadContext, "edge">,
+  context: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
   t: Translate,
 ): PageMeta {
   const base = requestMeta(context, request);
-  const image = absoluteUrl(request, page.artwork.src);
+  const image = absoluteUrl(context, request, page.artwork.src);
   const names = { name: page.name, artist: page.artist.name };
   return {
     ...base,
@@ -355,11 +359,11 @@ export function albumPageMeta(
       byArtist: {
         "@type": "MusicGroup",
         name: page.artist.name,
-        ...(page.artist.href ? { url: absoluteUrl(request, page.artist.href) } : {}),
+        ...(page.artist.href ? { url: absoluteUrl(context, request, page.artist.href) } : {}),
       },
       ...(page.credits.label ? { recordLabel: { "@type": "Organization", name: page.credits.label } } : {}),
       numTracks: page.tracks.length,
-      track: recordingsJsonLd(page.tracks, request),
+      track: recordingsJsonLd(page.tracks, context, request),
     },
   };
 }
@@ -367,12 +371,12 @@ export function albumPageMeta(
 /** The playlist page's head (MusicPlaylist), for the React route and its AMP form. */
 export function playlistPageMeta(
   page: PlaylistPage,
-  context: Pick<AppLoadContext, "edge">,
+  context: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
   t: Translate,
 ): PageMeta {
   const base = requestMeta(context, request);
-  const image = absoluteUrl(request, page.artwork.src);
+  const image = absoluteUrl(context, request, page.artwork.src);
   const names = { name: page.name, curator: page.curator };
   return {
     ...base,
@@ -395,7 +399,7 @@ export function playlistPageMeta(
       author: { "@type": "Organization", name: page.curator },
       ...(page.lastModified ? { dateModified: page.lastModified } : {}),
       numTracks: page.tracks.length,
-      track: recordingsJsonLd(page.tracks, request),
+      track: recordingsJsonLd(page.tracks, context, request),
     },
   };
 }

@@ -4,6 +4,7 @@ import * as v from "valibot";
 import { catalogueImageWidths, chartSizes } from "../../edge/content-rules";
 import { countryName } from "../../edge/countries";
 import { csvContentType, toCsv } from "../../edge/csv";
+import { siteOriginOf } from "../../edge/env";
 import { SiteError, statusOfError } from "../../edge/errors";
 import { isLanguageKey, type LanguageKey } from "../../edge/languages";
 import { type ChartType, chartTypes, localizedPath } from "../../edge/path";
@@ -477,7 +478,7 @@ export type ChartPage = Awaited<ReturnType<typeof loadChartPage>>;
 /** A chart page's head, for the React route and its AMP form. */
 export function chartPageMeta(
   page: ChartPage,
-  context: Pick<AppLoadContext, "edge">,
+  context: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
   t: Translate,
 ): PageMeta {
@@ -491,7 +492,7 @@ export function chartPageMeta(
     ...(image
       ? {
           image: {
-            url: absoluteUrl(request, image.src),
+            url: absoluteUrl(context, request, image.src),
             width: image.width,
             height: image.height,
             alt: page.chart.title,
@@ -505,17 +506,17 @@ export function chartPageMeta(
       description: page.chart.description,
       url: base.canonical,
       numTracks: page.rows.length,
-      ...(image ? { image: absoluteUrl(request, image.src) } : {}),
+      ...(image ? { image: absoluteUrl(context, request, image.src) } : {}),
       track: page.rows.map((row) => ({
         "@type": "MusicRecording",
         position: row.rank,
         name: row.title,
-        url: absoluteUrl(request, row.href),
+        url: absoluteUrl(context, request, row.href),
         inAlbum: { "@type": "MusicAlbum", name: row.album },
         byArtist: {
           "@type": "MusicGroup",
           name: row.artist,
-          ...(row.artistHref ? { url: absoluteUrl(request, row.artistHref) } : {}),
+          ...(row.artistHref ? { url: absoluteUrl(context, request, row.artistHref) } : {}),
         },
       })),
     },
@@ -595,7 +596,7 @@ export type ChartsLanding = Awaited<ReturnType<typeof loadChartsLanding>>;
 
 /** The charts landing's head, for the React route and its AMP form. */
 export function chartsLandingMeta(
-  context: Pick<AppLoadContext, "edge">,
+  context: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
   t: Translate,
 ): PageMeta {
@@ -744,7 +745,7 @@ export function chartDownloadLoader(format: ChartDownloadFormat) {
         throw notFound(`no page at /${params.lang}`);
       const route = chartRouteOf(context, params);
       const adamIdRoute = await isAdamIdRouteOn(context, featureOptionsOf(context, request));
-      const origin = new URL(request.url).origin;
+      const origin = siteOriginOf(context.config, request);
       return await chartDownload(context, route, format, { origin, adamIdRoute }, new Date());
     } catch (caught) {
       if (!(caught instanceof SiteError)) throw caught;

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { sessionEndedStatus } from "../../edge/account";
 import { countryName } from "../../edge/countries";
 import { csvContentType, csvRow } from "../../edge/csv";
+import { siteOriginOf } from "../../edge/env";
 import { SiteError, statusOfError } from "../../edge/errors";
 import { languageOf } from "../../edge/languages";
 import {
@@ -26,7 +27,7 @@ import { trackSummaryOfPayload } from "./view";
 // My Library's page data (issue 21): the signed-in person's tags through the account service
 // (spec 002 §7 "Tags and status"), their removal and its undo, and the export.
 
-type Context = Pick<AppLoadContext, "edge" | "services" | "cloudflare">;
+type Context = Pick<AppLoadContext, "edge" | "services" | "cloudflare" | "config">;
 
 export type LibraryPage = {
   count: number;
@@ -161,7 +162,7 @@ export async function exportLibrary(
   format: LibraryExportFormat,
   now: Date,
 ): Promise<Response> {
-  const origin = new URL(request.url).origin;
+  const origin = siteOriginOf(context.config, request);
   const page = (token: string | undefined): Promise<TagList> =>
     accountJson(
       context,

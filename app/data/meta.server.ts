@@ -1,13 +1,14 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { siteOriginOf } from "../../edge/env";
 import { ampPath, canonicalUrl, hasAmpForm } from "../../edge/path";
 import type { PageMeta } from "../meta";
 
 /** The parts of a page's meta that come from the request: canonical and AMP URLs, app path, locale. */
 export function requestMeta(
-  { edge }: Pick<AppLoadContext, "edge">,
+  { edge, config }: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
 ): Pick<PageMeta, "canonical" | "appPath" | "locale" | "amphtml"> {
-  const origin = new URL(request.url).origin;
+  const origin = siteOriginOf(config, request);
   const path = edge.path.canonicalPath;
   return {
     canonical: canonicalUrl(origin, edge.lang, path),
@@ -18,6 +19,10 @@ export function requestMeta(
 }
 
 /** An absolute URL for a root-relative asset path (Open Graph images must be absolute). */
-export function absoluteUrl(request: Request, path: string): string {
-  return new URL(path, request.url).href;
+export function absoluteUrl(
+  { config }: Pick<AppLoadContext, "config">,
+  request: Request,
+  path: string,
+): string {
+  return new URL(path, siteOriginOf(config, request)).href;
 }

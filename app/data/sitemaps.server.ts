@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { siteOriginOf } from "../../edge/env";
 import { SiteError } from "../../edge/errors";
 import { servicesPathOfNext } from "../../edge/events";
 import { radioSpinsPath } from "../../edge/radio";
@@ -192,7 +193,7 @@ export async function sitemapFiles(
   request: Request,
   limits: SitemapLimits = sitemapLimits,
 ): Promise<SitemapUrl[][]> {
-  const origin = new URL(request.url).origin;
+  const origin = siteOriginOf(context.config, request);
   const pages = await type.pages(context, request);
   return splitSitemap(
     pages.flatMap((page) => localizedSitemapUrls(origin, page)),
@@ -206,7 +207,7 @@ export async function sitemapIndexEntries(
   request: Request,
   limits: SitemapLimits = sitemapLimits,
 ): Promise<SitemapReference[]> {
-  const origin = new URL(request.url).origin;
+  const origin = siteOriginOf(context.config, request);
   const perType = await Promise.all(
     sitemapTypes.map(async (type) =>
       (await sitemapFiles(type, context, request, limits)).map((urls, index) => ({

@@ -11,6 +11,7 @@ import {
   trackImageWidths,
 } from "../../edge/content-rules";
 import { findCountry } from "../../edge/countries";
+import { siteOriginOf } from "../../edge/env";
 import { SiteError } from "../../edge/errors";
 import type { LanguageKey } from "../../edge/languages";
 import { localizedPath } from "../../edge/path";
@@ -512,7 +513,7 @@ export function musicRecordingJsonLd(page: TrackPage, origin: string): Record<st
 /** The track page's head, for the React route and its AMP form. */
 export function trackPageMeta(
   page: TrackPage,
-  context: Pick<AppLoadContext, "edge">,
+  context: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
   t: Translate,
 ): PageMeta {
@@ -526,15 +527,15 @@ export function trackPageMeta(
       : t("track:metaDescription", names),
     type: "music.song",
     image: {
-      url: absoluteUrl(request, page.shareImage.src),
+      url: absoluteUrl(context, request, page.shareImage.src),
       width: page.shareImage.width,
       height: page.shareImage.height,
       alt: t("track:coverAlt", names),
     },
-    jsonLd: musicRecordingJsonLd(page, new URL(request.url).origin),
+    jsonLd: musicRecordingJsonLd(page, siteOriginOf(context.config, request)),
     song: {
       durationSeconds: Math.round(page.details.durationMs / 1000),
-      musicianUrl: page.artist.href ? absoluteUrl(request, page.artist.href) : undefined,
+      musicianUrl: page.artist.href ? absoluteUrl(context, request, page.artist.href) : undefined,
     },
   };
 }

@@ -13,7 +13,7 @@ import {
   checkAuthorizationRequest,
   decideAuthorization,
 } from "~/data/streaming.server";
-import { requireKnownLanguage, throwSiteError } from "~/http.server";
+import { readForm, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
@@ -61,7 +61,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
 
 export async function action({ params, context, request }: ActionFunctionArgs) {
   requireKnownLanguage(params);
-  const form = await request.formData();
+  const form = await readForm(request);
   const read = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : null;

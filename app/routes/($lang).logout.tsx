@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/cloudflare";
 import { cookieHeaders, signOut } from "~/data/account.server";
-import { requireKnownLanguage, throwSiteError } from "~/http.server";
+import { readForm, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { safeRedirectPath } from "../../edge/account";
 import { SiteError } from "../../edge/errors";
 import { localizedPath } from "../../edge/path";
@@ -14,7 +14,7 @@ export async function loader({ params, context }: ActionFunctionArgs) {
 
 export async function action({ params, context, request }: ActionFunctionArgs) {
   requireKnownLanguage(params);
-  const form = await request.formData();
+  const form = await readForm(request);
   const next = safeRedirectPath(String(form.get("redirect") ?? "")) ?? localizedPath(context.edge.lang, "/");
   const { ok, setCookies } = await signOut(context, request);
   if (!ok) throwSiteError(new SiteError("serviceerror", "The account service did not sign out"));

@@ -72,6 +72,8 @@ export default async function setup(project: TestProject) {
       `GOOGLE_CLIENT_SECRET:${standInClient.secret}`,
       "--var",
       `OIDC_ISSUER:${issuer.url}`,
+      "--var",
+      `SITE_ORIGIN:http://127.0.0.1:${port}`,
     ],
     { stdio: ["ignore", "pipe", "pipe"], detached: true, env: { ...process.env, NO_D1_WARNING: "true" } },
   );

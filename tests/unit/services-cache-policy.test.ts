@@ -28,8 +28,6 @@ describe("planStorage", () => {
     return {
       status: 200,
       headers: new Headers(headers),
-      requestHasCookie: false,
-      requestHasAuthorization: false,
       defaultTtlSeconds: 60,
       staleIfErrorSeconds: 86_400,
       ...overrides,
@@ -103,26 +101,6 @@ describe("planStorage", () => {
       name: "no-cache",
       input: input({ "cache-control": "no-cache" }),
       expected: { store: false, reason: "no-cache" },
-    },
-    {
-      name: "cookie, no lifetime",
-      input: input({}, { requestHasCookie: true }),
-      expected: { store: false, reason: "no lifetime for a request with credentials" },
-    },
-    {
-      name: "cookie, max-age",
-      input: input({ "cache-control": "max-age=5" }, { requestHasCookie: true }),
-      expected: { store: true, ttlSeconds: 5, staleSeconds: 86_400 },
-    },
-    {
-      name: "authorization, max-age",
-      input: input({ "cache-control": "max-age=5" }, { requestHasAuthorization: true }),
-      expected: { store: false, reason: "authorization" },
-    },
-    {
-      name: "authorization, s-maxage",
-      input: input({ "cache-control": "s-maxage=5" }, { requestHasAuthorization: true }),
-      expected: { store: true, ttlSeconds: 5, staleSeconds: 86_400 },
     },
     {
       name: "max-age=0",

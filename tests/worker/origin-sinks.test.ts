@@ -6,6 +6,7 @@ import { serviceErrorSchema } from "../../edge/schemas/common";
 import { featureConfigSchema } from "../../edge/schemas/features";
 import { receivedBeaconsSchema } from "../../edge/schemas/metrics";
 import { createOrigin } from "../../origin";
+import { beaconsKept, beaconsPerClientPerMinute, logBodyMaxBytes } from "../../origin/routes/sinks";
 
 const origin = createOrigin();
 
@@ -99,4 +100,50 @@ test("an unknown service is a JSON not-found", async () => {
   const response = await call("/nothing/here");
   expect(response.status).toBe(404);
   expect(v.parse(serviceErrorSchema, await response.json()).error).toBe("notfound");
+});
+
+// Issue 28 finding 4: the sinks cannot be used to grow the database or to read what others sent.
+
+test("one client's writes are limited per minute; another client still gets through", async () => {
+  const from = (ip: string) => ({ method: "POST", body: "line", headers: { "cf-connecting-ip": ip } });
+  const statuses: number[] = [];
+  for (let write = 1; write <= beaconsPerClientPerMinute + 1; write++)
+    statuses.push((await call("/log/limit", from("203.0.113.7"))).status);
+  expect(statuses.slice(0, -1).every((status) => status === 204)).toBe(true);
+  expect(statuses.at(-1)).toBe(429);
+  const pixel = await call("/metrics/web.pageview/1", { headers: { "cf-connecting-ip": "203.0.113.7" } });
+  expect(pixel.status).toBe(429);
+  expect((await call("/log/limit", from("203.0.113.8"))).status).toBe(204);
+});
+
+test("the table keeps at most the newest beaconsKept rows", async () => {
+  await env.DB.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+     INSERT INTO beacons (kind, route, query, body, received_at) SELECT 'log', 'fill', '', 'x', 0 FROM n`,
+  )
+    .bind(beaconsKept + 50)
+    .run();
+  expect((await call("/log/newest", { method: "POST", body: "kept" })).status).toBe(204);
+  const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM beacons").first<{ n: number }>();
+  expect(count?.n).toBeLessThanOrEqual(beaconsKept);
+  const newest = await env.DB.prepare("SELECT body FROM beacons WHERE route = 'newest'").first();
+  expect(newest).toEqual({ body: "kept" });
+});
+
+test("a body declared over the limit is refused before it is read", async () => {
+  const response = await call("/log", {
+    method: "POST",
+    body: "short",
+    headers: { "content-length": String(logBodyMaxBytes + 1) },
+  });
+  expect(response.status).toBe(400);
+});
+
+test("the counts page exists only in development (no mail transport), else not found", async () => {
+  const production = { ...env, MAIL: { send: async () => undefined }, MAIL_FROM: "site@tunewave.example" };
+  const response = await origin.fetch(
+    new Request("https://example.com/services/metrics/received"),
+    production,
+  );
+  expect(response.status).toBe(404);
 });

@@ -245,7 +245,7 @@ describe("addresses and validation", () => {
       ctx,
     );
     await waitOnExecutionContext(ctx);
-    expect(response.status).toBe(500);
+    expect(response.status).toBe(502);
     const page = await response.text();
     expect(page).toContain('class="error-page"');
     expect(page).toContain("Seems like we&#x27;re missing data needed to load this page");

@@ -45,7 +45,7 @@ export type HomePage = Awaited<ReturnType<typeof loadHomePage>>;
 
 /** The home page's head, for the React route and its AMP form. */
 export function homePageMeta(
-  context: Pick<AppLoadContext, "edge">,
+  context: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
   t: Translate,
 ): PageMeta {

@@ -18,6 +18,7 @@ import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import offersStyles from "~/styles/offers.css";
+import { siteOriginOf } from "../../../edge/env";
 import { SiteError } from "../../../edge/errors";
 import {
   campaignNameSchema,
@@ -88,7 +89,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     name,
     offer,
     signInHref: signInHref(lang, url.pathname),
-    pageHref: canonicalUrl(url.origin, lang, `/campaign/${name}`),
+    pageHref: canonicalUrl(siteOriginOf(context.config, request), lang, `/campaign/${name}`),
     homeHref: localizedPath(lang, "/"),
   };
   const vars = offer ? { service: offer.service, duration: offer.duration, date: offer.endsOn } : {};

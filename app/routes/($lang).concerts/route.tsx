@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import type { AmpView } from "~/amp-view";
 import { createSiteStorage } from "~/client/storage";
 import { loadConcertList } from "~/data/events.server";
-import { requestMeta } from "~/data/meta.server";
+import { absoluteUrl, requestMeta } from "~/data/meta.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
@@ -33,7 +33,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
         .map((card, i) => ({
           "@type": "ListItem",
           position: i + 1,
-          url: new URL(card.href, url.origin).href,
+          url: absoluteUrl(context, request, card.href),
           name: card.name,
         })),
     },

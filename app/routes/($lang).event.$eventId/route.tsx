@@ -8,6 +8,7 @@ import { createI18n, pickResources } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/concerts.css";
+import { siteOriginOf } from "../../../edge/env";
 import { SiteError } from "../../../edge/errors";
 import { EventView } from "./view";
 
@@ -17,17 +18,18 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
-  const url = new URL(request.url);
   const page = await loadPage(() =>
-    loadEventPage(context, { eventId: params.eventId, origin: url.origin, now: Date.now() }).catch(
-      (error) => {
-        // Spec 001 §8 'concert unavailable': the not-found page with the concert's own apology.
-        if (error instanceof SiteError && error.type === "notfound") {
-          throw data({ type: "concertunavailable" }, { status: 404 });
-        }
-        throw error;
-      },
-    ),
+    loadEventPage(context, {
+      eventId: params.eventId,
+      origin: siteOriginOf(context.config, request),
+      now: Date.now(),
+    }).catch((error) => {
+      // Spec 001 §8 'concert unavailable': the not-found page with the concert's own apology.
+      if (error instanceof SiteError && error.type === "notfound") {
+        throw data({ type: "concertunavailable" }, { status: 404 });
+      }
+      throw error;
+    }),
   );
   const { t } = createI18n(context.edge.lang, ["common", "concerts"]);
   const place = `${page.venue.name}, ${page.venue.city}, ${page.venue.country}`;
@@ -41,7 +43,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     description: t("concerts:eventDescription", { artist: page.artist.name, when, place }),
     type: "website",
     image: image && {
-      url: absoluteUrl(request, image.src),
+      url: absoluteUrl(context, request, image.src),
       width: image.width,
       height: image.height,
       alt: page.name,
@@ -67,9 +69,9 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
       performer: {
         "@type": "MusicGroup",
         name: page.artist.name,
-        url: absoluteUrl(request, page.artist.href),
+        url: absoluteUrl(context, request, page.artist.href),
       },
-      ...(image ? { image: absoluteUrl(request, image.src) } : {}),
+      ...(image ? { image: absoluteUrl(context, request, image.src) } : {}),
     },
   };
   return { page, meta, strings: pickResources(context.edge.lang, ["concerts"]).concerts };

@@ -12,7 +12,7 @@ import { onSignInMessage, openLoginPopup } from "~/client/login-popup";
 import { AccountScreen } from "~/components/account";
 import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, requestEmailLink, signInProviders } from "~/data/account.server";
-import { requireKnownLanguage } from "~/http.server";
+import { readForm, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
@@ -55,7 +55,7 @@ const statusOf = { invalid: 400, noaccount: 404, limited: 429, failed: 502 } as 
 
 export async function action({ params, context, request }: ActionFunctionArgs) {
   requireKnownLanguage(params);
-  const form = await request.formData();
+  const form = await readForm(request);
   const typed = String(form.get("email") ?? "").slice(0, 320);
   const returnPath = safeRedirectPath(String(form.get("redirect") ?? ""));
   const email = v.safeParse(emailSchema, typed);

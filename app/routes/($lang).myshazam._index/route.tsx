@@ -10,7 +10,7 @@ import * as v from "valibot";
 import { useRuntime } from "~/components/runtime";
 import { requireAccount } from "~/data/account.server";
 import { changeTag, loadLibrary } from "~/data/library.server";
-import { loadPage, requireKnownLanguage } from "~/http.server";
+import { loadPage, readForm, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import libraryStyles from "~/styles/library.css";
@@ -76,7 +76,7 @@ const changeSchema = v.object({
 export async function action({ params, context, request }: ActionFunctionArgs) {
   requireKnownLanguage(params);
   requireAccount(context, request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = v.safeParse(changeSchema, { intent: form.get("intent"), tagid: form.get("tagid") });
   if (!parsed.success) return data<TagChangeNotice>({ outcome: "gone" }, { status: 400 });
   const { intent, tagid } = parsed.output;

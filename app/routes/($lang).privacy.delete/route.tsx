@@ -10,7 +10,7 @@ import * as v from "valibot";
 import { cookieHeaders, requireAccount } from "~/data/account.server";
 import { requestMeta } from "~/data/meta.server";
 import { deleteAccount, privacyHrefs, signInHref } from "~/data/privacy.server";
-import { requireKnownLanguage } from "~/http.server";
+import { readForm, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
@@ -60,7 +60,7 @@ export async function action({ params, context, request }: ActionFunctionArgs) {
   requireKnownLanguage(params);
   const account = requireAccount(context, request);
   const { lang } = context.edge;
-  const form = await request.formData();
+  const form = await readForm(request);
   const typed = String(form.get("email") ?? "").slice(0, 320);
   const reply = (outcome: DeleteOutcome, status: number) => data(outcome, { status });
   const email = v.safeParse(emailSchema, typed);

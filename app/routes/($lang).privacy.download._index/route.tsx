@@ -9,7 +9,7 @@ import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireAccount } from "~/data/account.server";
 import { requestMeta } from "~/data/meta.server";
 import { privacyHrefs, requestDataDownload, signInHref } from "~/data/privacy.server";
-import { requireKnownLanguage } from "~/http.server";
+import { readForm, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
@@ -62,7 +62,7 @@ export async function action({ params, context, request }: ActionFunctionArgs) {
   requireKnownLanguage(params);
   requireAccount(context, request);
   const { lang, locale } = context.edge;
-  const form = await request.formData();
+  const form = await readForm(request);
   const reply = (outcome: DownloadOutcome) => data(outcome, { status: statusOf[outcome.outcome] });
   if (form.get("confirm") !== "yes") return reply({ outcome: "notconfirmed" });
   const asked = await requestDataDownload(context, request);

@@ -10,7 +10,7 @@ import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { sendSurveyAnswer, surveyAnswerOf } from "~/data/forms.server";
 import { requestMeta } from "~/data/meta.server";
-import { requireKnownLanguage } from "~/http.server";
+import { readForm, requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
@@ -51,7 +51,7 @@ const statusOf = { invalid: 400, answered: 409, limited: 429, failed: 502 } as c
 
 export async function action({ params, context, request }: ActionFunctionArgs) {
   requireKnownLanguage(params);
-  const typed = typedFields(await request.formData(), fields);
+  const typed = typedFields(await readForm(request), fields);
   const reply = (result: SurveyResult) => data(result, { status: statusOf[result.outcome] });
   const parsed = v.safeParse(surveyAnswerSchema, typed);
   if (!parsed.success) return reply({ outcome: "invalid", errors: fieldErrors(parsed.issues), typed });

@@ -15,6 +15,7 @@ import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import recognitionStyles from "~/styles/recognition.css";
 import styles from "~/styles/track.css";
+import { siteOriginOf } from "../../../edge/env";
 import { TrackView } from "./view";
 
 export const links: LinksFunction = () => [
@@ -34,7 +35,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
       keySegment: params.key,
       search: url.searchParams,
       userAgent: request.headers.get("user-agent"),
-      origin: url.origin,
+      origin: siteOriginOf(context.config, request),
       now: new Date(),
     }),
   );

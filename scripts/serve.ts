@@ -1,0 +1,25 @@
+import path from "node:path";
+import { removeSnapshot, root, snapshotSite, startSite } from "../bench/site";
+
+/**
+ * `npm start`'s server (issue 28 finding 3): the production build in workerd through Miniflare's
+ * API, as the bench serves it, with wrangler's local D1 (what scripts/ensure-catalog.mjs loaded).
+ * wrangler dev's proxy reset its connections and exited under a burst of 200; this has no proxy
+ * in front of workerd. `npm run dev` keeps wrangler dev, with its reload, for development.
+ */
+const port = Number(process.env.PORT ?? 8787);
+const snapshot = snapshotSite();
+const site = await startSite(snapshot, {
+  port,
+  persistTo: path.join(root, ".wrangler/state"),
+  vars: { SITE_ORIGIN: `http://127.0.0.1:${port}` },
+});
+console.log(`\nTunewave on ${site.url}\n`);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    site.close().finally(() => {
+      removeSnapshot(snapshot);
+      process.exit(0);
+    });
+  });
+}
