@@ -49,7 +49,7 @@ test.each([
     left: 0,
   },
 ] as const)("$name", ({ viewport, placement, top, left, ...rest }) => {
-  const at = "anchorAt" in rest ? rest.anchorAt : anchor;
+  const at = ("anchorAt" in rest ? rest.anchorAt : undefined) ?? anchor;
   expect(
     placeAroundAnchor(
       ["below", "above", "below-center", "right", "left", "right-center", "left-center"],
