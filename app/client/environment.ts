@@ -91,35 +91,6 @@ function major(version: string): number {
   return Number.isNaN(value) ? 0 : value;
 }
 
-/**
- * Spec 000 §9: "WebP supported: Chrome above 32; Safari 14 or later on iOS 14 or Mac OS 11; Edge
- * above 18; Opera above 19." Browsers outside the table get the JPEG/PNG fallback, which always
- * works. Two readings the table needs:
- * - On iOS every browser runs Safari's engine, whose version is the iOS version, so the Safari row
- *   applies to all of them (Chrome 120 on iOS 13 cannot decode WebP).
- * - Safari on a Mac reports "Mac OS X 10_15_7" whatever the macOS version, so macOS 11 cannot be
- *   read; Safari 16 and later exist only for macOS 11 and later, so they qualify; Safari 14 and 15
- *   qualify only if the user agent ever shows macOS 11 or later.
- */
-export function supportsWebp(userAgent: string, maxTouchPoints = 0): boolean {
-  const browser = describeBrowser(userAgent, maxTouchPoints);
-  if (browser.deviceplatform === "ios") return major(browser.osver) >= 14;
-  const version = major(browser.browserver);
-  switch (browser.browsername) {
-    case "chrome":
-      return version > 32;
-    case "edge":
-      return version > 18;
-    case "opera":
-      return version > 19;
-    case "safari":
-      if (!/\bMacintosh\b/.test(userAgent)) return false;
-      return version >= 16 || (version >= 14 && major(browser.osver) >= 11);
-    default:
-      return false;
-  }
-}
-
 /** The about-bridge reply data (spec 000 §3: "carries os (with APILevel) and client.version"). */
 export const aboutBridgeDataSchema = v.object({
   os: v.optional(

@@ -21,11 +21,77 @@ import { SiteError } from "../../edge/errors";
  *   browser's own restore does not cover).
  */
 
+/** Spec 002 §2 overlay placements: full takeover, modal, bottom-up, or around an anchor. */
+export type OverlayPlacement = "takeover" | "modal" | "bottomup" | AnchoredPlacement;
+
+/** Spec 002 §2 "positioned around an anchor": which side of it, and aligned how. */
+export const anchoredPlacements = [
+  "below",
+  "above",
+  "below-center",
+  "right",
+  "left",
+  "right-center",
+  "left-center",
+] as const;
+export type AnchoredPlacement = (typeof anchoredPlacements)[number];
+
+type Rect = { top: number; left: number; width: number; height: number };
+type Size = { width: number; height: number };
+
+/** Where a box of `size` goes at `placement` around `anchor` (viewport pixels, no room checked). */
+export function anchoredPosition(
+  placement: AnchoredPlacement,
+  anchor: Rect,
+  size: Size,
+): { top: number; left: number } {
+  const right = anchor.left + anchor.width;
+  const bottom = anchor.top + anchor.height;
+  const centreX = anchor.left + anchor.width / 2 - size.width / 2;
+  const centreY = anchor.top + anchor.height / 2 - size.height / 2;
+  switch (placement) {
+    case "below":
+      return { top: bottom, left: anchor.left };
+    case "below-center":
+      return { top: bottom, left: centreX };
+    case "above":
+      return { top: anchor.top - size.height, left: anchor.left };
+    case "right":
+      return { top: anchor.top, left: right };
+    case "right-center":
+      return { top: centreY, left: right };
+    case "left":
+      return { top: anchor.top, left: anchor.left - size.width };
+    case "left-center":
+      return { top: centreY, left: anchor.left - size.width };
+  }
+}
+
 /**
- * Spec 002 §2 overlay placements the site's overlays use. Growing from a node and the anchored
- * placements come with the first overlay that needs them (docs/decisions/025).
+ * The first of `preferred` where the box fits inside the viewport; if none does, the first,
+ * moved inside the viewport as far as it goes (a phone's narrow screen).
  */
-export type OverlayPlacement = "takeover" | "modal" | "bottomup";
+export function placeAroundAnchor(
+  preferred: readonly AnchoredPlacement[],
+  anchor: Rect,
+  size: Size,
+  viewport: Size,
+): { placement: AnchoredPlacement; top: number; left: number } {
+  const fits = ({ top, left }: { top: number; left: number }) =>
+    top >= 0 && left >= 0 && top + size.height <= viewport.height && left + size.width <= viewport.width;
+  for (const placement of preferred) {
+    const position = anchoredPosition(placement, anchor, size);
+    if (fits(position)) return { placement, ...position };
+  }
+  const placement = preferred[0] ?? "below";
+  const { top, left } = anchoredPosition(placement, anchor, size);
+  const clamp = (value: number, room: number) => Math.max(0, Math.min(value, room));
+  return {
+    placement,
+    top: clamp(top, viewport.height - size.height),
+    left: clamp(left, viewport.width - size.width),
+  };
+}
 
 /** Spec 002 §8 ABORTED. */
 export const modalTakeoverMessage = "Modal takeover in play. Can't dismiss";
@@ -50,7 +116,10 @@ export function openOverlay(overlay: OpenOverlay): { layer: 1 | 2; close(): void
 }
 
 export type OverlayProps = {
-  placement: OverlayPlacement;
+  /** An anchored overlay tries these in order (the first that fits the viewport). */
+  placement: OverlayPlacement | readonly AnchoredPlacement[];
+  /** The node an anchored overlay is placed around and grows from. */
+  anchor?: HTMLElement | null;
   /** Neither Escape nor a click outside closes it; as a takeover it blocks other overlays. */
   modal?: boolean;
   /** Neither Escape nor a click outside closes it. */
@@ -75,6 +144,9 @@ export function Overlay(props: OverlayProps) {
   latest.current = props;
   const [layer, setLayer] = useState<1 | 2>();
   const dismissible = !props.modal && !props.keepalive;
+  const placements: readonly OverlayPlacement[] =
+    typeof props.placement === "string" ? [props.placement] : props.placement;
+  const anchored = props.anchor !== undefined;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: opened once, for the life of the element.
   useEffect(() => {
@@ -82,7 +154,7 @@ export function Overlay(props: OverlayProps) {
     if (!element) return;
     let opened: ReturnType<typeof openOverlay>;
     try {
-      opened = openOverlay({ modal: props.modal === true, takeover: props.placement === "takeover" });
+      opened = openOverlay({ modal: props.modal === true, takeover: placements[0] === "takeover" });
     } catch (error) {
       if (error instanceof SiteError) latest.current.onAbort?.(error);
       latest.current.onClose();
@@ -91,6 +163,7 @@ export function Overlay(props: OverlayProps) {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setLayer(opened.layer);
     element.showModal();
+    if (props.anchor) placeAt(element, props.anchor, placements);
     return () => {
       opened.close();
       if (element.open) element.close();
@@ -115,7 +188,7 @@ export function Overlay(props: OverlayProps) {
   return (
     <dialog
       ref={dialog}
-      className={`overlay overlay--${props.placement}${props.className ? ` ${props.className}` : ""}`}
+      className={`overlay overlay--${anchored ? "anchored" : placements[0]}${props.className ? ` ${props.className}` : ""}`}
       data-layer={layer}
       data-masked={props.masked ? "true" : undefined}
       aria-labelledby={props.labelledBy}
@@ -128,6 +201,39 @@ export function Overlay(props: OverlayProps) {
       <div className="overlay__content">{props.children}</div>
     </dialog>
   );
+}
+
+/**
+ * Places an open anchored overlay around its node, and makes it grow from that node (spec 002 §2
+ * "growing from a node": the scale-in starts at the side that touches the anchor).
+ */
+function placeAt(
+  element: HTMLDialogElement,
+  anchor: HTMLElement,
+  placements: readonly OverlayPlacement[],
+): void {
+  const preferred = placements.filter((placement): placement is AnchoredPlacement =>
+    (anchoredPlacements as readonly string[]).includes(placement),
+  );
+  // The layout size: the bounding box is still scaled by the opening animation.
+  const box = { width: element.offsetWidth, height: element.offsetHeight };
+  const spot = placeAroundAnchor(preferred, anchor.getBoundingClientRect(), box, {
+    width: document.documentElement.clientWidth,
+    height: window.innerHeight,
+  });
+  element.dataset.placement = spot.placement;
+  element.style.top = `${spot.top}px`;
+  element.style.left = `${spot.left}px`;
+  const origin: Record<AnchoredPlacement, string> = {
+    below: "top left",
+    "below-center": "top center",
+    above: "bottom left",
+    right: "top left",
+    "right-center": "center left",
+    left: "top right",
+    "left-center": "center right",
+  };
+  element.style.transformOrigin = origin[spot.placement];
 }
 
 const focusable = "a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex='0']";

@@ -1,5 +1,13 @@
 import { Link as RemixLink } from "@remix-run/react";
-import { type ComponentType, createContext, type ReactNode, useContext } from "react";
+import {
+  type ComponentType,
+  createContext,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { useTranslation } from "react-i18next";
 import { PlayIcon } from "~/components/track/play-icon";
 import type { Image as ImageData, PlaylistEntry } from "~/data/view";
@@ -121,30 +129,72 @@ function ReactLink(props: LinkProps) {
   );
 }
 
-function ReactImage({
+/** Spec 002 §4 "Images: loading, then loaded, or error (error message shown)". */
+type ImageState = "loading" | "loaded" | "error";
+
+function ReactImage(props: ImageProps) {
+  const { image, className, placeholder = false } = props;
+  if (!image) return placeholder ? <span className={className} aria-hidden="true" /> : null;
+  // A new picture (another page of the same route) starts loading again.
+  return <LoadingImage key={image.src} {...props} image={image} />;
+}
+
+function LoadingImage({
   image,
   width,
   height,
   sizes,
   alt,
   className,
-  placeholder = false,
   eager = false,
   ownSize = false,
-}: ImageProps) {
-  if (!image) return placeholder ? <span className={className} aria-hidden="true" /> : null;
-  return (
+}: ImageProps & { image: ImageData }) {
+  const { t } = useTranslation("common");
+  const [state, setState] = useState<ImageState>("loading");
+  const element = useRef<HTMLImageElement>(null);
+  // A picture that finished before the page's script ran fired its event at no listener.
+  useEffect(() => {
+    const img = element.current;
+    if (img?.complete) setState(img.naturalWidth > 0 ? "loaded" : "error");
+  }, []);
+  if (state === "error") {
+    // The same box (class and ratio) with the spec's message (002 §8 website_imgsrcset_error).
+    return (
+      <span
+        className={`${className ?? ""} image-error`}
+        style={{ aspectRatio: `${width} / ${height}` }}
+        data-state="error"
+      >
+        <span>{t("error.imgsrcset")}</span>
+        {alt ? <span className="visually-hidden">{alt}</span> : null}
+      </span>
+    );
+  }
+  const sizesOrWidth = sizes ?? `${width}px`;
+  const img = (
     <img
+      ref={element}
       className={className}
       src={image.src}
       srcSet={image.srcSet}
-      sizes={sizes ?? `${width}px`}
+      sizes={sizesOrWidth}
       width={ownSize ? image.width : width}
       height={ownSize ? image.height : height}
       alt={alt}
       loading={eager ? undefined : "lazy"}
       decoding="async"
+      data-state={state}
+      onLoad={() => setState("loaded")}
+      onError={() => setState("error")}
     />
+  );
+  if (!image.webpSrcSet) return img;
+  // WebP where the browser takes it (its own `type` check), the JPEG everywhere else.
+  return (
+    <picture className="image-picture">
+      <source type="image/webp" srcSet={image.webpSrcSet} sizes={sizesOrWidth} />
+      {img}
+    </picture>
   );
 }
 

@@ -138,14 +138,15 @@ function upcomingPath(country: string, lang: string, query: Record<string, strin
   return `/services/event/v1/${country}/shazam-events?${params}`;
 }
 
-/** Spec 002 §3 photos: 500 and 1500 px, WebP in the srcset, the JPEG as the fallback `src`. */
+/** Spec 002 §3 photos: 500 and 1500 px, as JPEG and as WebP (for the browsers that take it). */
 function photoImage(template: string): Image {
   const sized = (width: number, format: string) =>
     template.replace("{w}x{h}", `${width}x${width}`).replace(/\.jpg$/, `.${format}`);
   const largest = eventPhotoWidths[eventPhotoWidths.length - 1] ?? 1500;
   return {
     src: sized(largest, "jpg"),
-    srcSet: eventPhotoWidths.map((w) => `${sized(w, "webp")} ${w}w`).join(", "),
+    srcSet: eventPhotoWidths.map((w) => `${sized(w, "jpg")} ${w}w`).join(", "),
+    webpSrcSet: eventPhotoWidths.map((w) => `${sized(w, "webp")} ${w}w`).join(", "),
     width: largest,
     height: largest,
   };

@@ -11,6 +11,8 @@ export type Image = {
   src: string;
   /** `srcset` at the spec's widths (tracks 75–300 step 75; catalogue 200–800 step 200). */
   srcSet: string;
+  /** The same widths as WebP, where the origin has them (event photos); React pages offer it first. */
+  webpSrcSet?: string;
   width: number;
   height: number;
 };

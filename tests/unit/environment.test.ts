@@ -10,15 +10,12 @@ import {
   type SupportInput,
   screenMode,
   supportNotice,
-  supportsWebp,
   watchOnline,
 } from "../../app/client/environment";
 
 const ua = {
   iphone17:
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
-  iphone14:
-    "Mozilla/5.0 (iPhone; CPU iPhone OS 14_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.0 Mobile/15E148 Safari/604.1",
   iphone9:
     "Mozilla/5.0 (iPhone; CPU iPhone OS 9_3_5 like Mac OS X) AppleWebKit/601.1.46 (KHTML, like Gecko) Version/9.0 Mobile/13G36 Safari/601.1",
   iphone10:
@@ -29,23 +26,10 @@ const ua = {
     "Mozilla/5.0 (iPad; CPU OS 12_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/12.1 Mobile/15E148 Safari/604.1",
   macSafari17:
     "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15",
-  macSafari14:
-    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.0 Safari/605.1.15",
-  macSafari14BigSur:
-    "Mozilla/5.0 (Macintosh; Intel Mac OS X 11_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.0 Safari/605.1.15",
-  chrome32:
-    "Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/32.0.1700.76 Safari/537.36",
-  chrome33:
-    "Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/33.0.1750.154 Safari/537.36",
-  edge18:
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.102 Safari/537.36 Edge/18.18362",
   edge79:
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.74 Safari/537.36 Edg/79.0.309.43",
-  opera19:
-    "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/32.0.1700.102 Safari/537.36 OPR/19.0.1326.59",
   opera20:
     "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/33.0.1750.154 Safari/537.36 OPR/20.0.1387.91",
-  operaPresto: "Opera/9.80 (Windows NT 6.1) Presto/2.12.388 Version/12.16",
   firefox: "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0",
   android13:
     "Mozilla/5.0 (Linux; Android 13; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
@@ -158,31 +142,6 @@ test.each([
   },
 ])("describeBrowser: $name", ({ userAgent, touch, name: _name, ...expected }) => {
   expect(describeBrowser(userAgent, touch)).toEqual(expected);
-});
-
-test.each([
-  { name: "Chrome 32", userAgent: ua.chrome32, touch: 0, webp: false },
-  { name: "Chrome 33", userAgent: ua.chrome33, touch: 0, webp: true },
-  { name: "Edge 18", userAgent: ua.edge18, touch: 0, webp: false },
-  { name: "Edge 79", userAgent: ua.edge79, touch: 0, webp: true },
-  { name: "Opera 19", userAgent: ua.opera19, touch: 0, webp: false },
-  { name: "Opera 20", userAgent: ua.opera20, touch: 0, webp: true },
-  { name: "Opera Presto 12", userAgent: ua.operaPresto, touch: 0, webp: false },
-  { name: "Safari on iOS 14", userAgent: ua.iphone14, touch: 5, webp: true },
-  { name: "Safari on iOS 10", userAgent: ua.iphone10, touch: 5, webp: false },
-  { name: "Chrome on iOS 13 (Safari's engine)", userAgent: ua.chromeIos13, touch: 5, webp: false },
-  { name: "iPad 12", userAgent: ua.ipad12, touch: 5, webp: false },
-  { name: "iPadOS 17 desktop mode", userAgent: ua.macSafari17, touch: 5, webp: true },
-  { name: "Mac Safari 17 (frozen 10_15_7)", userAgent: ua.macSafari17, touch: 0, webp: true },
-  { name: "Mac Safari 14 on Catalina", userAgent: ua.macSafari14, touch: 0, webp: false },
-  { name: "Mac Safari 14 on macOS 11", userAgent: ua.macSafari14BigSur, touch: 0, webp: true },
-  { name: "Firefox (not in the table)", userAgent: ua.firefox, touch: 0, webp: false },
-  { name: "Android Chrome", userAgent: ua.android13, touch: 5, webp: true },
-  { name: "Android WebView", userAgent: ua.androidWebview, touch: 5, webp: true },
-  { name: "Android 4.4 stock browser", userAgent: ua.android44, touch: 5, webp: false },
-  { name: "unknown", userAgent: "curl/8.0", touch: 0, webp: false },
-])("WebP: $name → $webp", ({ userAgent, touch, webp }) => {
-  expect(supportsWebp(userAgent, touch)).toBe(webp);
 });
 
 test.each([

@@ -6,6 +6,8 @@ import { safeColour } from "~/data/view";
 
 /** The avatar's box (`.artist-hero__avatar`): 128px, 200px on desktops. */
 const avatarSize = 200;
+/** The avatar's widths on the page: also what the artist page's preload asks for. */
+export const avatarSizes = "(min-width: 800px) 200px, 128px";
 
 /** Avatar, name and facts on the artist's own colour (darkened until white text reads at 4.5:1). */
 export function ArtistHeader({ artist }: { artist: ArtistPage["artist"] }) {
@@ -28,7 +30,7 @@ export function ArtistHeader({ artist }: { artist: ArtistPage["artist"] }) {
         width={avatarSize}
         height={avatarSize}
         layout="responsive"
-        sizes="(min-width: 800px) 200px, 128px"
+        sizes={avatarSizes}
         alt={t("avatarAlt", { name: artist.name })}
         eager
       />

@@ -1,4 +1,4 @@
-import type { CSSProperties } from "react";
+import type { CSSProperties, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import type { TrackPage } from "~/data/track.server";
@@ -14,7 +14,7 @@ const coverSize = 248;
  * The heading band: cover, title, artist, facts, count and the main play button, on the track's
  * own colour (the origin's colour darkened until white text reaches 4.5:1).
  */
-export function TrackHero({ page }: { page: TrackPage }) {
+export function TrackHero({ page, actions }: { page: TrackPage; actions?: ReactNode }) {
   const { t } = useTranslation("track");
   const { t: common } = useTranslation("common");
   const { Link, Image, PlayControl } = usePrimitives();
@@ -53,6 +53,7 @@ export function TrackHero({ page }: { page: TrackPage }) {
             className="button button--light play-button play-button--main"
           />
         ) : null}
+        {actions}
       </div>
     </section>
   );

@@ -6,6 +6,7 @@ import {
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
+import { avatarSizes } from "~/components/artist/artist-header";
 import {
   artistPageMeta,
   featureOptionsOf,
@@ -55,7 +56,26 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   return { page, meta, strings: pickResources(edge.lang, ["artist"]).artist };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data) return [];
+  const avatar = data.page.artist.avatar;
+  return [
+    ...pageMeta(data.meta),
+    // Spec 002 §2: the artist page preloads the artist artwork (from whichever call gave the artist).
+    ...(avatar
+      ? [
+          {
+            tagName: "link",
+            rel: "preload",
+            as: "image",
+            href: avatar.src,
+            imageSrcSet: avatar.srcSet,
+            imageSizes: avatarSizes,
+          },
+        ]
+      : []),
+  ];
+};
 
 export const ampView: AmpView<typeof loader> = ({ data }) => (
   <ArtistView page={data.page} canonical={data.meta.canonical} />

@@ -2,6 +2,7 @@ import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction }
 import { redirect } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
+import { MenuButton } from "~/components/menu-button";
 import { type Primitives, PrimitivesProvider, reactPrimitives } from "~/components/primitives";
 import { RecognitionPanel, recognitionPanelData } from "~/components/recognition/recognition-panel";
 import { StreamingConnection } from "~/components/streaming-connection";
@@ -83,20 +84,41 @@ export const ampView: AmpView<typeof loader> = ({ data }) => {
   return <TrackView page={{ ...data.page, lyrics: lyrics && { ...lyrics, synced: undefined } }} />;
 };
 
+/** Below the button, else above it; beside it where a narrow screen has no room under or over. */
+const shareMenuPlacements = [
+  "below",
+  "above",
+  "below-center",
+  "right",
+  "left",
+  "right-center",
+  "left-center",
+] as const;
+
 /** The track page plays its previews: its play controls are its player's buttons. */
 const trackPrimitives: Primitives = { ...reactPrimitives, PlayControl: PlayButton };
 
 export default function TrackRoute() {
   const { page, strings, connectStrings, listen, recognitionStrings } = useLoaderData<typeof loader>();
-  usePageStrings("track", strings);
   usePageStrings("connect", connectStrings);
   const { t } = usePageStrings("recognition", recognitionStrings);
+  const { t: track } = usePageStrings("track", strings);
   return (
     <PlaybackProvider key={page.key} entries={page.playlist}>
       <PrimitivesProvider primitives={trackPrimitives}>
         <TrackView
           page={page}
           connection={<StreamingConnection />}
+          heroActions={
+            <MenuButton
+              label={track("share")}
+              items={[
+                { label: track("shareTwitter"), href: page.share.twitter, newWindow: true },
+                { label: track("shareEmail"), href: page.share.email },
+              ]}
+              placements={shareMenuPlacements}
+            />
+          }
           listen={
             <section className="recognition recognition--compact" aria-labelledby="track-listen-title">
               <h2 id="track-listen-title">{t("trackTitle")}</h2>

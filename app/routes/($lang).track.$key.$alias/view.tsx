@@ -13,21 +13,24 @@ import type { TrackPage } from "~/data/track.server";
 
 /**
  * The track page: heading, where to listen, sharing, lyrics, video, related songs, the artist,
- * credits. `connection` (the streaming-service connection) and `listen` (the recognition button)
- * work only in the browser: the React route passes them; AMP has none.
+ * credits. `connection` (the streaming-service connection), `listen` (the recognition button) and
+ * `heroActions` work only in the browser: the React route passes them; AMP has none.
  */
 export function TrackView({
   page,
   connection,
   listen,
+  heroActions,
 }: {
   page: TrackPage;
   connection?: ReactNode;
   listen?: ReactNode;
+  /** Buttons beside the play control that need the page's script (the share menu). */
+  heroActions?: ReactNode;
 }) {
   return (
     <article className="track-page" data-track-view="">
-      <TrackHero page={page} />
+      <TrackHero page={page} actions={heroActions} />
       <div className="track-columns">
         <div className="track-columns__listen">
           <StoreLinks page={page} />
