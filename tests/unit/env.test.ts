@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { cloudKitConfigOf, type Env, readConfig, streamingConfigOf } from "../../edge/env";
+import { cloudKitConfigOf, type Env, readConfig, siteOriginOf, streamingConfigOf } from "../../edge/env";
 
 function env(vars: Partial<Env>): Env {
   return vars as Env;
@@ -18,6 +18,9 @@ test.each([
   [{ SITE_ENV: "production" }, /SITE_ENV/],
   [{ SERVICES_ORIGIN: "not a url" }, /SERVICES_ORIGIN/],
   [{ SERVICES_TIMEOUT_MS: "50" }, /SERVICES_TIMEOUT_MS/],
+  [{ SITE_ORIGIN: "www.tunewave.example" }, /SITE_ORIGIN/],
+  [{ SITE_ORIGIN: "https://www.tunewave.example/" }, /SITE_ORIGIN/],
+  [{ SITE_ORIGIN: "https://www.tunewave.example/en" }, /SITE_ORIGIN/],
 ] as const)("a bad environment %j fails loudly at the first request", (vars, message) => {
   expect(() => readConfig(env(vars))).toThrow(message);
 });
@@ -28,6 +31,7 @@ test("defaults: the embedded origin, 8 s upstream timeout, no cloud sign-in, the
     SERVICES_ORIGIN: "",
     SERVICES_TIMEOUT_MS: 8000,
     SITE_ENV: "www",
+    SITE_ORIGIN: "",
     ICLOUD_CONTAINER: "",
     ICLOUD_API_TOKEN: "",
     ICLOUD_ENVIRONMENT: "production",
@@ -74,3 +78,13 @@ test("a container and its API token make the cloud sign-in available", () => {
     environment: "production",
   });
 });
+
+test.each([
+  ["", "http://127.0.0.1:8787/track/1", "http://127.0.0.1:8787"],
+  ["https://www.tunewave.example", "http://evil.example/track/1", "https://www.tunewave.example"],
+])(
+  "SITE_ORIGIN=%j: absolute URLs for %s start with %s, never the request's Host",
+  (origin, url, expected) => {
+    expect(siteOriginOf(readConfig(env({ SITE_ORIGIN: origin })), new Request(url))).toBe(expected);
+  },
+);
