@@ -17,6 +17,11 @@ export type OriginEnv = {
   OIDC_ISSUER?: string;
   /** The site's OAuth client id at the streaming service's authorization server. Default tunewave-web. */
   STREAMING_CLIENT_ID?: string;
+  /**
+   * Writes one client address may make to the sinks per minute (default 120, origin/routes/sinks.ts).
+   * Raise it where many people share one address (the browser tests all come from 127.0.0.1).
+   */
+  SINK_WRITES_PER_CLIENT_MINUTE?: string;
 };
 
 export type OriginApp = Hono<{ Bindings: OriginEnv }>;

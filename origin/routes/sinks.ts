@@ -17,6 +17,12 @@ export const logBodyMaxBytes = 8_192;
  */
 export const beaconsPerClientPerMinute = 120;
 
+/** The per-minute limit in force: the environment's SINK_WRITES_PER_CLIENT_MINUTE, else the default. */
+function writesPerClientMinute(env: OriginEnv): number {
+  const configured = Number(env.SINK_WRITES_PER_CLIENT_MINUTE);
+  return Number.isInteger(configured) && configured > 0 ? configured : beaconsPerClientPerMinute;
+}
+
 /** Rows the sinks keep: the newest; older ones are dropped as new ones arrive (≤ 80 MB of bodies). */
 export const beaconsKept = 10_000;
 
@@ -46,16 +52,14 @@ async function store(
       `INSERT INTO beacons (kind, route, query, body, received_at, client_hash)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6
        WHERE (SELECT COUNT(*) FROM beacons WHERE client_hash = ?6 AND received_at > ?7) < ?8`,
-    ).bind(kind, route, query, body, now, clientHash, now - 60_000, beaconsPerClientPerMinute),
+    ).bind(kind, route, query, body, now, clientHash, now - 60_000, writesPerClientMinute(c.env)),
     c.env.DB.prepare("DELETE FROM beacons WHERE id <= (SELECT MAX(id) FROM beacons) - ?").bind(beaconsKept),
   ]);
   return inserted?.meta.changes === 1;
 }
 
 function limited(): Response {
-  const response = errorResponse(
-    new SiteError("limitexceeded", `More than ${beaconsPerClientPerMinute} writes a minute from this client`),
-  );
+  const response = errorResponse(new SiteError("limitexceeded", "Too many writes a minute from this client"));
   response.headers.set("Retry-After", "60");
   return response;
 }

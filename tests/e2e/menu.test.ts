@@ -78,7 +78,8 @@ test("the share menu opens below its button, loads its code once, and the keyboa
   await page.keyboard.press("End");
   await expect(items.nth(1).evaluate((item) => item === document.activeElement)).resolves.toBe(true);
   // A screen reader gets a named menu of items with the menu open.
-  await page.addScriptTag({ content: axe.source });
+  // Through DevTools, not a script tag: the page's CSP rightly refuses inline scripts.
+  await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
     const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
       runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },

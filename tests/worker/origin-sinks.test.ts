@@ -116,6 +116,26 @@ test("one client's writes are limited per minute; another client still gets thro
   expect((await call("/log/limit", from("203.0.113.8"))).status).toBe(204);
 });
 
+test.each([
+  ["3", 3],
+  ["0", beaconsPerClientPerMinute],
+  ["many", beaconsPerClientPerMinute],
+])("SINK_WRITES_PER_CLIENT_MINUTE=%s allows %i writes a minute", async (configured, allowed) => {
+  const limitedEnv = { ...env, SINK_WRITES_PER_CLIENT_MINUTE: configured };
+  const ip = `198.51.100.${allowed}${configured.length}`;
+  const statuses: number[] = [];
+  for (let write = 1; write <= allowed + 1; write++) {
+    const request = new Request("https://example.com/services/log/configured", {
+      method: "POST",
+      body: "line",
+      headers: { "cf-connecting-ip": ip },
+    });
+    statuses.push((await origin.fetch(request, limitedEnv)).status);
+  }
+  expect(statuses.filter((status) => status === 204)).toHaveLength(allowed);
+  expect(statuses.at(-1)).toBe(429);
+});
+
 test("the table keeps at most the newest beaconsKept rows", async () => {
   await env.DB.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
