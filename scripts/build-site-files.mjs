@@ -4,7 +4,9 @@
  * - the icons, drawn from the brand mark public/favicon.svg (scripts/icons.mjs): the web app
  *   manifest's PNGs under public/icons/, public/apple-touch-icon.png and public/favicon.ico;
  * - worker/build-time.generated.ts, the time of this build, from which security.txt counts its
- *   expiry (a deployed build keeps one expiry; the next build moves it on).
+ *   expiry (a deployed build keeps one expiry; the next build moves it on);
+ * - app/data/developer-kit-example.generated.ts, the text of tools/developer-kit/example.ts, which
+ *   /developers shows: the page shows the file people run, never a copy of it.
  * All of them are gitignored: `npm run build` (and so `npm start` and `npm test`) writes them.
  */
 import fs from "node:fs";
@@ -28,6 +30,13 @@ fs.writeFileSync(
   `// Written by scripts/build-site-files.mjs at every build: do not edit, do not commit.
 /** When this worker was built (RFC 3339): security.txt's expiry counts from it. */
 export const builtAt = "${builtAt}";
+`,
+);
+const example = fs.readFileSync(path.join(root, "tools/developer-kit/example.ts"), "utf8");
+fs.writeFileSync(
+  path.join(root, "app/data/developer-kit-example.generated.ts"),
+  `// Written by scripts/build-site-files.mjs from tools/developer-kit/example.ts: do not edit, do not commit.
+export const developerKitExample = ${JSON.stringify(example)};
 `,
 );
 process.stderr.write(

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { developerKitExample } from "../../app/data/developer-kit";
+import { developerKitExample } from "../../app/data/developer-kit-example.generated";
 import { fieldErrors, surveyAnswerSchema, typedFields, verificationRequestSchema } from "../../edge/forms";
 import { radioSpinsPath, weekOf } from "../../edge/radio";
 import { radioSpins } from "../../origin/catalog-rules";

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
-import { developerKitExample, developerKitExampleCommand, recognizeCommand } from "~/data/developer-kit";
+import { developerKitExampleCommand, recognizeCommand } from "~/data/developer-kit";
+import { developerKitExample } from "~/data/developer-kit-example.generated";
 import { requestMeta } from "~/data/meta.server";
 import { requireKnownLanguage } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
