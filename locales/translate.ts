@@ -24,6 +24,8 @@ export type Translate = (key: string, options?: TranslateOptions) => string;
 export type Strings = {
   /** The language the strings are in (the first one looked in). */
   readonly lang: string;
+  /** The lookup with "common" as the namespace of keys without one. */
+  readonly t: Translate;
   /** The lookup for keys without a namespace in `namespace` (default "common"). */
   translator(namespace?: string): Translate;
   /** Whether a key (`namespace:key` or a key of `namespace`) has a value in any language. */
@@ -101,6 +103,7 @@ export function createStrings(
 
   return {
     lang: first.lang,
+    t: translator(),
     translator,
     exists(fullKey, namespace = defaultNamespace) {
       const [ns, key] = splitKey(fullKey, namespace);
@@ -150,7 +153,7 @@ function isTree(value: unknown): value is Record<string, unknown> {
  * replaced once (an inserted value is never read again); a variable that was not passed stays as
  * written, one passed as undefined or null becomes empty.
  */
-function interpolate(text: string, values: TranslateOptions): string {
+export function interpolate(text: string, values: TranslateOptions): string {
   if (!text.includes("{{")) return text;
   return text.replace(variable, (written, name: string) => {
     const key = name.trim();

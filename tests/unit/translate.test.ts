@@ -1,4 +1,4 @@
-import { createInstance, type i18n as I18n } from "i18next";
+import { createInstance, type i18n as I18n, type Resource } from "i18next";
 import { describe, expect, test } from "vitest";
 import { defaultLanguageKey, languageKeys } from "../../edge/languages";
 import { namespaces, resources } from "../../locales";
@@ -23,6 +23,9 @@ const i18nextOptions = {
 
 const bundled = resources as Record<string, Namespaces>;
 
+/** i18next's `t`, typed as loosely as ours (its own types want keys it knows). */
+type LooseT = (key: string, options?: Record<string, unknown>) => string;
+
 function referenceOf(languages: readonly string[]): I18n {
   const instance = createInstance();
   instance.init({
@@ -30,7 +33,7 @@ function referenceOf(languages: readonly string[]): I18n {
     supportedLngs: [...i18nextOptions.supportedLngs],
     lng: languages[0],
     ns: [...namespaces],
-    resources: Object.fromEntries(languages.map((lang) => [lang, bundled[lang]])),
+    resources: Object.fromEntries(languages.map((lang) => [lang, bundled[lang] ?? {}])) as Resource,
   });
   return instance;
 }
@@ -95,7 +98,7 @@ describe.each(languageKeys)("%s renders as i18next renders it", (lang) => {
       const expected: string[] = [];
       const actual: string[] = [];
       for (const namespace of namespaces) {
-        const referenceT = reference.getFixedT(null, namespace);
+        const referenceT = reference.getFixedT(null, namespace) as LooseT;
         const ourT = ours.translator(namespace);
         const commonT = ours.translator();
         for (const [key, info] of keysOf(bundled[lang]?.[namespace])) {
@@ -104,7 +107,7 @@ describe.each(languageKeys)("%s renders as i18next renders it", (lang) => {
             expected.push(`${label} → ${referenceT(key, options)}`);
             actual.push(`${label} → ${ourT(key, options)}`);
             // The same key named by its namespace, from the default namespace's lookup.
-            expected.push(`${label} → ${reference.t(`${namespace}:${key}`, options)}`);
+            expected.push(`${label} → ${(reference.t as LooseT)(`${namespace}:${key}`, options)}`);
             actual.push(`${label} → ${commonT(`${namespace}:${key}`, options)}`);
           }
         }
@@ -140,10 +143,11 @@ describe("keys no string has", () => {
     const reference = referenceOf(languages);
     const ours = oursOf(languages);
     for (const namespace of ["common", "search", "track"]) {
-      const referenceT = reference.getFixedT(null, namespace);
+      const referenceT = reference.getFixedT(null, namespace) as LooseT;
       const ourT = ours.translator(namespace);
       for (const key of oddKeys) {
-        const isObject = typeof reference.t(key, { ns: namespace, returnObjects: true }) === "object";
+        const isObject =
+          typeof (reference.t as LooseT)(key, { ns: namespace, returnObjects: true }) === "object";
         // A subtree asked for as a string: i18next 26 prints a sentence, 27 and ours the key.
         if (!isObject) expect([key, ourT(key)]).toEqual([key, referenceT(key)]);
         expect([key, ours.exists(key, namespace)]).toEqual([key, reference.exists(key, { ns: namespace })]);
@@ -160,6 +164,33 @@ test("a page's namespace added to the browser's strings is found, and only in it
   strings.addNamespace("track", bundled.de?.track);
   expect(strings.hasNamespace("track")).toBe(true);
   expect(t("lyrics.title")).toBe(referenceOf(["de"]).t("track:lyrics.title"));
+});
+
+test("a key the language lacks is read in the fallback language, with the fallback's plural rule", () => {
+  const languages = [
+    { lang: "ru", namespaces: { common: { files_few: "файла" } } },
+    {
+      lang: "en",
+      namespaces: { common: { onlyInEnglish: "Only in English", files_one: "file", files_other: "files" } },
+    },
+  ];
+  const ours = createStrings(languages);
+  const reference = createInstance();
+  reference.init({
+    ...i18nextOptions,
+    supportedLngs: ["ru", "en"],
+    lng: "ru",
+    resources: Object.fromEntries(languages.map(({ lang, namespaces }) => [lang, namespaces])),
+  });
+  for (const [key, options] of [
+    ["onlyInEnglish", {}],
+    ["files", { count: 3 }],
+    ["files", { count: 5 }],
+    ["files", { count: 1 }],
+  ] as const) {
+    expect(ours.t(key, options)).toBe((reference.t as LooseT)(key, options));
+  }
+  expect(ours.t("files", { count: 5 })).toBe("files");
 });
 
 test("strict strings report a key no language has, and only that", () => {
