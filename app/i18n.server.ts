@@ -21,6 +21,26 @@ export function pickResources<TNamespace extends Namespace>(
   return strings;
 }
 
+const chromeStringsByLanguage = new Map<LanguageKey, Record<string, StringTree>>();
+
+/**
+ * What the root loader sends the browser for every page: the strings the chrome renders. `common`
+ * less its page titles (only loaders and `meta`, on the server, read them), `search` for the
+ * header's search box, `app` for the in-app overlays less the share page's strings (that page
+ * sends them). A page's own namespace comes from its own loader (`usePageStrings`).
+ */
+export function chromeStrings(langKey: LanguageKey): Record<string, StringTree> {
+  let strings = chromeStringsByLanguage.get(langKey);
+  if (strings === undefined) {
+    const { common, search, app } = bundled[langKey];
+    const { pageTitle: _serverOnly, ...browserCommon } = common;
+    const { share: _sharePage, ...browserApp } = app;
+    strings = { common: browserCommon, search, app: browserApp };
+    chromeStringsByLanguage.set(langKey, strings);
+  }
+  return strings;
+}
+
 /**
  * A language's bundled strings, every namespace, with English as the fallback: for server-side
  * work (loaders, meta, AMP pages, the services proxy's messages). Values are not escaped: React

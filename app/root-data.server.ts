@@ -5,7 +5,7 @@ import { languages } from "../edge/languages";
 import { campaignNameSchema } from "../edge/offers";
 import { alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../edge/path";
 import { manifestPath } from "./home-screen.server";
-import { pickResources, serverStrings } from "./i18n.server";
+import { chromeStrings, serverStrings } from "./i18n.server";
 
 /** A well-formed campaign name, else none: a malformed one is not an experiment. */
 function experimentNameOf(segment: string | undefined): string | undefined {
@@ -43,7 +43,7 @@ export function rootData(context: AppLoadContext, request: Request) {
     /** The streaming-service connection's client id and authorization page (public values). */
     streaming: streamingConfigOf(context.config),
     inid: edge.inid,
-    strings: pickResources(edge.lang, ["common", "search", "app"]),
+    strings: chromeStrings(edge.lang),
     defaultTitle: serverStrings(edge.lang).t(`pageTitle.${pageType}`),
     canonical: canonicalUrl(origin, edge.lang, path),
     alternates: known ? alternateLinks(origin, path) : [],

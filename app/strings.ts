@@ -53,8 +53,7 @@ export function useTranslation(namespace = "common"): { t: Translate; strings: S
  */
 export function usePageStrings(namespace: string, pageStrings: PageStrings | undefined) {
   const found = useTranslation(namespace);
-  if (pageStrings && !found.strings.hasNamespace(namespace))
-    found.strings.addNamespace(namespace, pageStrings);
+  if (pageStrings) found.strings.addNamespace(namespace, pageStrings);
   return found;
 }
 

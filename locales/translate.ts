@@ -32,7 +32,10 @@ export type Strings = {
   exists(key: string, namespace?: string): boolean;
   /** Whether the strings' own language holds a namespace. */
   hasNamespace(namespace: string): boolean;
-  /** Adds a namespace to the strings' own language (a page's own strings, sent by its loader). */
+  /**
+   * Adds a page's own strings (sent by its loader) to the strings' own language: a namespace, or
+   * the rest of one the root sent in part. Adding the same table again does nothing.
+   */
   addNamespace(namespace: string, tree: unknown): void;
 };
 
@@ -65,6 +68,7 @@ export function createStrings(
   const own: Language[] = languages.map(({ lang, namespaces }) => ({ lang, namespaces: { ...namespaces } }));
   const ownFirst = own[0] as Language;
   const translators = new Map<string, Translate>();
+  const added = new WeakSet<object>();
 
   function resolve(key: string, namespace: string, count: unknown): unknown {
     const hasCount = count !== undefined && typeof count !== "string";
@@ -111,7 +115,10 @@ export function createStrings(
     },
     hasNamespace: (namespace) => ownFirst.namespaces[namespace] !== undefined,
     addNamespace(namespace, tree) {
-      ownFirst.namespaces[namespace] = tree;
+      const current = ownFirst.namespaces[namespace];
+      if (!isTree(tree) || tree === current || added.has(tree)) return;
+      added.add(tree);
+      ownFirst.namespaces[namespace] = isTree(current) ? { ...current, ...tree } : tree;
     },
   };
 }

@@ -193,6 +193,16 @@ test("a key the language lacks is read in the fallback language, with the fallba
   expect(ours.t("files", { count: 5 })).toBe("files");
 });
 
+test("a page's strings complete a namespace the root sent in part", () => {
+  const { share, ...rest } = (bundled.ja?.app ?? {}) as Record<string, unknown>;
+  const strings = createStrings([{ lang: "ja", namespaces: { app: rest } }]);
+  const t = strings.translator("app");
+  expect(t("share.title")).toBe("share.title");
+  strings.addNamespace("app", { share });
+  expect(t("share.title")).toBe(referenceOf(["ja"]).t("app:share.title"));
+  expect(t("dialog.ok")).toBe(referenceOf(["ja"]).t("app:dialog.ok"));
+});
+
 test("strict strings report a key no language has, and only that", () => {
   const missing: string[] = [];
   const strings = createStrings([{ lang: "fr", namespaces: bundled.fr ?? {} }], {
