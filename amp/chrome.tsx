@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { FooterLinks } from "../app/components/footer-links";
 import { LanguagePicker } from "../app/components/language-picker";
 import type { RootData } from "../app/root-data.server";
+import { useTranslation } from "../app/strings";
 
 /**
  * The site's header and footer, as the root renders them, from the root's own data. The search

@@ -1,10 +1,9 @@
 import type { MetaDescriptor } from "@remix-run/cloudflare";
-import type { i18n as I18n } from "i18next";
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { PrimitivesProvider } from "../app/components/primitives";
 import type { RootData } from "../app/root-data.server";
+import { type Strings, StringsProvider } from "../app/strings";
 import { themeColourMetas } from "../app/theme-colours";
 import { AmpChrome } from "./chrome";
 import { ampCss, type CssBudget, checkCssBudget, classesOf, inlineStylesOf } from "./css";
@@ -104,7 +103,7 @@ export function renderAmpDocument({
   descriptors,
   view,
   stylesheets,
-  i18n,
+  strings,
 }: {
   root: RootData;
   /** The page's head, as its route's `meta` gives it to Remix's `<Meta>`. */
@@ -114,7 +113,7 @@ export function renderAmpDocument({
   /** The CSS texts the React page links, then AMP's own. */
   stylesheets: readonly string[];
   /** The page's strings: what its view and the chrome look up. */
-  i18n: I18n;
+  strings: Strings;
 }): AmpDocument {
   const head = renderToStaticMarkup(
     <>
@@ -126,11 +125,11 @@ export function renderAmpDocument({
     </>,
   );
   const body = renderToStaticMarkup(
-    <I18nextProvider i18n={i18n}>
+    <StringsProvider strings={strings}>
       <PrimitivesProvider primitives={ampPrimitives}>
         <AmpChrome root={root}>{view}</AmpChrome>
       </PrimitivesProvider>
-    </I18nextProvider>,
+    </StringsProvider>,
   );
   const { css } = ampCss(stylesheets, classesOf(body));
   const budget = checkCssBudget(css, inlineStylesOf(body));

@@ -1,10 +1,9 @@
 import type { AppLoadContext, EntryContext, LinkDescriptor } from "@remix-run/cloudflare";
 import { isRouteErrorResponse } from "@remix-run/react";
-import type { i18n as I18n } from "i18next";
 import type { AmpPageData, AmpView } from "../app/amp-view";
 import { ErrorPage, errorMessageKey, errorTypeOf } from "../app/components/error-page";
 import { requestMeta } from "../app/data/meta.server";
-import { createI18n } from "../app/i18n.server";
+import { bundledStrings, type Strings } from "../app/i18n.server";
 import { type PageMeta, pageMeta } from "../app/meta";
 import { type RootData, rootData } from "../app/root-data.server";
 import type { LanguageKey } from "../edge/languages";
@@ -26,7 +25,7 @@ export async function renderAmpPage(
 ): Promise<Response> {
   const handled = remix.staticHandlerContext;
   const root = (handled.loaderData.root as RootData | undefined) ?? rootData(context, request);
-  const i18n = strictI18n(context.edge.lang);
+  const strings = strictStrings(context.edge.lang);
   const rootHrefs = stylesheetHrefs(remix, ["root"]);
   const assets = context.cloudflare.env.ASSETS;
 
@@ -42,7 +41,7 @@ export async function renderAmpPage(
         : "notfound";
     if (handled.errors && !isRouteErrorResponse(error)) console.error("AMP page failed", error);
     const stylesheets = await stylesheetTexts(assets, [...rootHrefs, ampStylesheet]);
-    const { html } = ampErrorDocument({ context, request, root, i18n, status, type, stylesheets });
+    const { html } = ampErrorDocument({ context, request, root, strings, status, type, stylesheets });
     const cacheControl = status === 404 ? ampCacheControl.notFound : ampCacheControl.failure;
     return new Response(html, { status, headers: ampHtmlHeaders(cacheControl) });
   }
@@ -59,7 +58,7 @@ export async function renderAmpPage(
     descriptors: pageMeta(data.meta),
     view: <View data={data} />,
     stylesheets: css,
-    i18n,
+    strings,
   });
   return new Response(html, { status: 200, headers: ampHtmlHeaders(ampCacheControl.page) });
 }
@@ -69,7 +68,7 @@ export function ampErrorDocument({
   context,
   request,
   root,
-  i18n,
+  strings,
   status,
   type,
   stylesheets,
@@ -77,16 +76,16 @@ export function ampErrorDocument({
   context: Pick<AppLoadContext, "edge" | "config">;
   request: Request;
   root: RootData;
-  i18n: I18n;
+  strings: Strings;
   status: number;
   type: string | undefined;
   stylesheets: readonly string[];
 }): AmpDocument {
-  const t = i18n.getFixedT(null, "common");
+  const { t } = strings;
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: t("pageTitle.error"),
-    description: t(errorMessageKey(status, type, (key) => i18n.exists(key, { ns: "common" }))),
+    description: t(errorMessageKey(status, type, (key) => strings.exists(key, "common"))),
     type: "website",
   };
   return renderAmpDocument({
@@ -95,29 +94,28 @@ export function ampErrorDocument({
     descriptors: [...pageMeta(meta), { name: "robots", content: "noindex" }],
     view: <ErrorPage status={status} type={type} homeHref={localizedPath(context.edge.lang, "/")} />,
     stylesheets,
-    i18n,
+    strings,
   });
 }
 
 /**
  * The page's strings, as the React page has them, with one difference: a key that exists in no
  * language fails loudly instead of printing the key (an AMP document is cached for an hour).
- * One instance per language and isolate: its strings never change and nothing changes its
- * language, so every AMP render shares it instead of building i18next again (22 at most).
+ * One per language and isolate: its strings never change, so every AMP render shares it.
  */
-const strictI18nByLanguage = new Map<LanguageKey, I18n>();
+const strictStringsByLanguage = new Map<LanguageKey, Strings>();
 
-export function strictI18n(lang: LanguageKey): I18n {
-  let i18n = strictI18nByLanguage.get(lang);
-  if (i18n === undefined) {
-    i18n = createI18n(lang);
-    i18n.options.saveMissing = true;
-    i18n.options.missingKeyHandler = (_languages, namespace, key) => {
-      throw new Error(`AMP: no string ${namespace}:${key}`);
-    };
-    strictI18nByLanguage.set(lang, i18n);
+export function strictStrings(lang: LanguageKey): Strings {
+  let strings = strictStringsByLanguage.get(lang);
+  if (strings === undefined) {
+    strings = bundledStrings(lang, {
+      onMissing: (namespace, key) => {
+        throw new Error(`AMP: no string ${namespace}:${key}`);
+      },
+    });
+    strictStringsByLanguage.set(lang, strings);
   }
-  return i18n;
+  return strings;
 }
 
 /** The stylesheets the given routes link (their `links`), as the React page links them. */

@@ -1,6 +1,6 @@
 import { type LanguageKey, languageOf } from "../edge/languages";
 import { localizedPath } from "../edge/path";
-import { createI18n } from "./i18n.server";
+import { serverStrings } from "./i18n.server";
 import { themeColours } from "./theme-colours";
 
 /**
@@ -30,7 +30,7 @@ export const manifestIcons = [
 ] as const;
 
 export function webAppManifest(lang: LanguageKey) {
-  const { t } = createI18n(lang, ["common", "manifest"]);
+  const { t } = serverStrings(lang);
   const { locale, dir } = languageOf(lang);
   return {
     id: "/",

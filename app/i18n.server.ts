@@ -1,7 +1,6 @@
-import { createInstance, type i18n as I18n } from "i18next";
 import { defaultLanguageKey, type LanguageKey } from "../edge/languages";
-import { type LanguageResources, type Namespace, namespaces, resources, type StringTree } from "../locales";
-import { i18nOptions } from "./strings";
+import { type LanguageResources, type Namespace, resources, type StringTree } from "../locales";
+import { createStrings, type Strings, type StringsOptions } from "../locales/translate";
 
 // locales/ imports nothing of ours, so its table is keyed by string; tests/unit/locales.test.ts
 // checks that it holds exactly the languages of edge/languages.ts.
@@ -10,7 +9,7 @@ const bundled: Readonly<Record<LanguageKey, LanguageResources>> = resources as R
   LanguageResources
 >;
 
-export type { Translate } from "./strings";
+export type { Strings, Translate } from "../locales/translate";
 
 /** The strings of one language a page needs, by namespace: what the root loader sends to the browser. */
 export function pickResources<TNamespace extends Namespace>(
@@ -22,21 +21,49 @@ export function pickResources<TNamespace extends Namespace>(
   return strings;
 }
 
+const chromeStringsByLanguage = new Map<LanguageKey, Record<string, StringTree>>();
+
 /**
- * An i18next instance for a language, initialised synchronously from the bundled strings (the
- * language's and English as the fallback). For server-side work: AMP pages, meta, the services
- * proxy's messages. `escapeValue` is off: React and the AMP renderer escape.
+ * What the root loader sends the browser for every page: the strings the chrome renders. `common`
+ * less its page titles (only loaders and `meta`, on the server, read them), `search` for the
+ * header's search box, `app` for the in-app overlays less the share page's strings (that page
+ * sends them). A page's own namespace comes from its own loader (`usePageStrings`).
  */
-export function createI18n(langKey: LanguageKey, needed: readonly Namespace[] = namespaces): I18n {
-  const instance = createInstance();
-  const languagesToLoad: LanguageKey[] =
-    langKey === defaultLanguageKey ? [langKey] : [langKey, defaultLanguageKey];
-  instance.init({
-    ...i18nOptions,
-    supportedLngs: [...i18nOptions.supportedLngs],
-    lng: langKey,
-    ns: [...needed],
-    resources: Object.fromEntries(languagesToLoad.map((key) => [key, pickResources(key, needed)])),
-  });
-  return instance;
+export function chromeStrings(langKey: LanguageKey): Record<string, StringTree> {
+  let strings = chromeStringsByLanguage.get(langKey);
+  if (strings === undefined) {
+    const { common, search, app } = bundled[langKey];
+    const { pageTitle: _serverOnly, ...browserCommon } = common;
+    const { share: _sharePage, ...browserApp } = app;
+    strings = { common: browserCommon, search, app: browserApp };
+    chromeStringsByLanguage.set(langKey, strings);
+  }
+  return strings;
+}
+
+/**
+ * A language's bundled strings, every namespace, with English as the fallback: for server-side
+ * work (loaders, meta, AMP pages, the services proxy's messages). Values are not escaped: React
+ * and the AMP renderer escape.
+ */
+export function bundledStrings(langKey: LanguageKey, options: StringsOptions = {}): Strings {
+  const languages: LanguageKey[] = langKey === defaultLanguageKey ? [langKey] : [langKey, defaultLanguageKey];
+  return createStrings(
+    languages.map((lang) => ({ lang, namespaces: bundled[lang] })),
+    options,
+  );
+}
+
+// The bundled strings never change, so one lookup per language and isolate serves every request
+// (building it is a few objects; what it saves is the translators' memo between requests).
+const serverStringsByLanguage = new Map<LanguageKey, Strings>();
+
+/** The server's strings of a language (see `bundledStrings`), shared by every request. */
+export function serverStrings(langKey: LanguageKey): Strings {
+  let strings = serverStringsByLanguage.get(langKey);
+  if (strings === undefined) {
+    strings = bundledStrings(langKey);
+    serverStringsByLanguage.set(langKey, strings);
+  }
+  return strings;
 }

@@ -5,7 +5,7 @@ import { languages } from "../edge/languages";
 import { campaignNameSchema } from "../edge/offers";
 import { alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../edge/path";
 import { manifestPath } from "./home-screen.server";
-import { createI18n, pickResources } from "./i18n.server";
+import { chromeStrings, serverStrings } from "./i18n.server";
 
 /** A well-formed campaign name, else none: a malformed one is not an experiment. */
 function experimentNameOf(segment: string | undefined): string | undefined {
@@ -43,8 +43,8 @@ export function rootData(context: AppLoadContext, request: Request) {
     /** The streaming-service connection's client id and authorization page (public values). */
     streaming: streamingConfigOf(context.config),
     inid: edge.inid,
-    strings: pickResources(edge.lang, ["common", "search", "app"]),
-    defaultTitle: createI18n(edge.lang, ["common"]).t(`pageTitle.${pageType}`),
+    strings: chromeStrings(edge.lang),
+    defaultTitle: serverStrings(edge.lang).t(`pageTitle.${pageType}`),
     canonical: canonicalUrl(origin, edge.lang, path),
     alternates: known ? alternateLinks(origin, path) : [],
     /** The web app manifest of the page's language. */

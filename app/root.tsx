@@ -10,14 +10,13 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { I18nextProvider, useTranslation } from "react-i18next";
 import { ErrorPage, errorTypeOf } from "~/components/error-page";
 import { RuntimeProvider } from "~/components/runtime";
 import { SiteFooter, SiteHeader } from "~/components/site-chrome";
 import { Upsell } from "~/components/upsell";
 import { useNonce } from "~/nonce";
 import { type RootData, rootData } from "~/root-data.server";
-import { useI18nFromStrings } from "~/strings";
+import { StringsProvider, useStringsFromLoader, useTranslation } from "~/strings";
 import searchStyles from "~/styles/search.css";
 import styles from "~/styles/site.css";
 import { themeColourMetas } from "~/theme-colours";
@@ -44,7 +43,7 @@ export function useRootData(): RootData | undefined {
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRootData();
-  const i18n = useI18nFromStrings(data?.lang ?? "en", data?.strings);
+  const strings = useStringsFromLoader(data?.lang ?? "en", data?.strings);
   const nonce = useNonce();
   return (
     <html lang={data?.locale ?? "en-US"} dir={data?.dir ?? "ltr"}>
@@ -68,9 +67,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        <I18nextProvider i18n={i18n}>
+        <StringsProvider strings={strings}>
           <Chrome data={data}>{children}</Chrome>
-        </I18nextProvider>
+        </StringsProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,63 +1,92 @@
-import { createInstance, type i18n as I18n, type InitOptions, type Resource } from "i18next";
-import { useMemo } from "react";
-import { initReactI18next, useTranslation } from "react-i18next";
-import { defaultLanguageKey, languageKeys } from "../edge/languages";
+import {
+  cloneElement,
+  createContext,
+  createElement,
+  Fragment,
+  type ReactElement,
+  type ReactNode,
+  useContext,
+  useMemo,
+} from "react";
+import {
+  createStrings,
+  interpolate,
+  type Strings,
+  type Translate,
+  type TranslateOptions,
+} from "../locales/translate";
 
-/**
- * A string lookup: `namespace:key` with i18next options (an i18next `t`, or AMP's strict one).
- * Here, not in `i18n.server.ts`, so that components shared by the React and AMP pages can take it.
- */
-export type Translate = (key: string, options?: Record<string, unknown>) => string;
+export type { Strings, Translate };
 
 /** The strings one page needs, by namespace: what the root loader sends to the browser. */
 export type PageStrings = Record<string, unknown>;
 
-/**
- * i18next options shared by every instance, server or browser. Language keys are lower case
- * ("pt-br"); without `lowerCaseLng` i18next looks them up as "pt-BR" and finds nothing, and
- * `load: "currentOnly"` keeps it from trying "pt" (Portuguese of Portugal) before English.
- */
-export const i18nOptions = {
-  fallbackLng: defaultLanguageKey,
-  supportedLngs: [...languageKeys],
-  lowerCaseLng: true,
-  load: "currentOnly",
-  defaultNS: "common",
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  initAsync: false,
-} as const satisfies InitOptions;
+const StringsContext = createContext<Strings | undefined>(undefined);
 
-/**
- * An i18next instance holding only the given language's strings. The server picks them from the
- * bundled resources (only the current language reaches the browser, keeping JavaScript small);
- * server and browser build the same instance, so hydration matches.
- */
-export function i18nFromStrings(lang: string, strings: PageStrings | undefined): I18n {
-  const instance = createInstance();
-  const resources = { [lang]: strings ?? {} } as Resource;
-  instance.use(initReactI18next).init({
-    ...i18nOptions,
-    supportedLngs: [...i18nOptions.supportedLngs],
-    lng: lang,
-    resources,
-    ns: Object.keys(strings ?? {}),
-  });
-  return instance;
-}
-
-export function useI18nFromStrings(lang: string, strings: PageStrings | undefined): I18n {
-  return useMemo(() => i18nFromStrings(lang, strings), [lang, strings]);
+/** The strings every component under it reads through `useTranslation`. */
+export function StringsProvider({ strings, children }: { strings: Strings; children: ReactNode }) {
+  return createElement(StringsContext.Provider, { value: strings }, children);
 }
 
 /**
- * A page's own namespace, sent by its loader: added to the page's i18next instance once, then
- * used like any namespace. Keeps each page's strings out of every other page's payload.
+ * The page's strings from what the root loader sent: only the page's language, in the server
+ * render and in the browser alike, so hydration matches.
  */
-export function usePageStrings(namespace: string, strings: PageStrings | undefined) {
-  const { i18n } = useTranslation();
-  if (strings && !i18n.hasResourceBundle(i18n.language, namespace)) {
-    i18n.addResourceBundle(i18n.language, namespace, strings);
+export function useStringsFromLoader(lang: string, strings: PageStrings | undefined): Strings {
+  return useMemo(() => createStrings([{ lang, namespaces: strings ?? {} }]), [lang, strings]);
+}
+
+const noStrings = createStrings([{ lang: "en", namespaces: {} }]);
+
+/**
+ * A component's lookup: keys without a namespace are read in `namespace` (default "common");
+ * `strings` answers whether a key or a namespace is there.
+ */
+export function useTranslation(namespace = "common"): { t: Translate; strings: Strings } {
+  const strings = useContext(StringsContext) ?? noStrings;
+  return { t: strings.translator(namespace), strings };
+}
+
+/**
+ * A page's own namespace, sent by its loader: added to the page's strings once, then used like
+ * any namespace. Keeps each page's strings out of every other page's payload.
+ */
+export function usePageStrings(namespace: string, pageStrings: PageStrings | undefined) {
+  const found = useTranslation(namespace);
+  if (pageStrings) found.strings.addNamespace(namespace, pageStrings);
+  return found;
+}
+
+/** A tag of a string's markup, `<time>…</time>`, with the text it holds. */
+const markup = /<(\w+)>(.*?)<\/\1>/s;
+
+/**
+ * A string that marks up part of its text (`Identified <time>{{when}}</time>`): each tag named in
+ * `components` becomes that element holding the tag's text. Variables are filled in after the
+ * markup is read, so a value never becomes markup.
+ */
+export function Trans({
+  t,
+  i18nKey,
+  values = {},
+  components,
+}: {
+  t: Translate;
+  i18nKey: string;
+  values?: TranslateOptions;
+  components: Readonly<Record<string, ReactElement>>;
+}) {
+  // Without values, the lookup leaves each {{variable}} as written.
+  const parts = t(i18nKey).split(markup);
+  const children: ReactNode[] = [];
+  for (let index = 0; index < parts.length; index += 3) {
+    const text = parts[index] ?? "";
+    if (text !== "") children.push(interpolate(text, values));
+    const tag = parts[index + 1];
+    if (tag === undefined) break;
+    const inner = interpolate(parts[index + 2] ?? "", values);
+    const element = components[tag];
+    children.push(element ? cloneElement(element, { key: index }, inner) : inner);
   }
-  return useTranslation(namespace);
+  return createElement(Fragment, null, ...children);
 }

@@ -1,8 +1,8 @@
-import { createInstance } from "i18next";
 import { emailLinkLifetimeMs } from "../edge/account";
 import { defaultLanguageKey, type LanguageKey, languageOf, matchLanguage } from "../edge/languages";
 import { formatPrivacyDate } from "../edge/privacy";
 import { resources } from "../locales";
+import { createStrings } from "../locales/translate";
 
 // The one mail interface of the site, and its two transports: Cloudflare's `send_email` binding
 // when deployed (wrangler.toml `[[send_email]]` named MAIL, sender MAIL_FROM), and otherwise
@@ -55,21 +55,10 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => escapes[ch
 /** A translator for what the service writes to a person (mail, files), in the language of `locale`. */
 export function serviceStrings(locale: string, namespace: "account" | "privacy") {
   const lang = matchLanguage(locale) ?? defaultLanguageKey;
-  const i18n = createInstance();
-  i18n.init({
-    lng: lang,
-    fallbackLng: defaultLanguageKey,
-    lowerCaseLng: true,
-    initAsync: false,
-    ns: [namespace],
-    defaultNS: namespace,
-    interpolation: { escapeValue: false },
-    resources: {
-      [lang]: { [namespace]: resources[lang]?.[namespace] ?? {} },
-      [defaultLanguageKey]: { [namespace]: resources[defaultLanguageKey]?.[namespace] ?? {} },
-    },
-  });
-  return { lang, t: (key: string, options?: Record<string, unknown>) => i18n.t(key, options) };
+  const strings = createStrings(
+    [lang, defaultLanguageKey].map((key) => ({ lang: key, namespaces: resources[key] ?? {} })),
+  );
+  return { lang, t: strings.translator(namespace) };
 }
 
 /** A mail whose point is one link: a greeting, what it is, the link as a button, when to ignore it. */

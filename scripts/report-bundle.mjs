@@ -1,7 +1,7 @@
 // After `remix build`: what the worker is made of, and what `wrangler deploy` would upload.
 // - The bundle report: bytes per package (from the Remix server build's esbuild metafile), and
 //   the locales. Fails when a package is bundled from two installed copies or in a development
-//   build: the worker must hold one React, one i18next, one copy of the strings, all production.
+//   build: the worker must hold one React, one copy of the strings, all production.
 // - The size of the worker as wrangler would upload it (raw and gzip). Fails when React's
 //   development code is in it (a message only React's development builds carry).
 import { execFileSync } from "node:child_process";

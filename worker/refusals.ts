@@ -1,4 +1,4 @@
-import { createI18n } from "../app/i18n.server";
+import { serverStrings } from "../app/i18n.server";
 import { chooseLanguage, languageOf, localizedPath } from "../edge/languages";
 
 /**
@@ -57,7 +57,7 @@ export function refusalResponse(request: Request, status: number): Response {
     prefix: url.pathname.slice(1, 17).split("/")[0],
     acceptLanguage: request.headers.get("accept-language")?.slice(0, 256),
   });
-  const { t } = createI18n(key, ["common"]);
+  const { t } = serverStrings(key);
   const { locale, dir } = languageOf(key);
   const message = t(status === 413 || status === 431 ? "error.toolarge" : "error.invalidparam");
   const html = `<!doctype html><html lang="${key}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><style>${refusalStyle}</style><title>${escapeHtml(t("error.title"))}</title></head><body><main><h1>${escapeHtml(t("error.sorry", { code: status }))}</h1><p>${escapeHtml(message)}</p><p><a href="${localizedPath(key, "/")}">${escapeHtml(t("error.home"))}</a></p></main></body></html>`;

@@ -1,6 +1,6 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { type ReactNode, useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/strings";
 import type { LoginState } from "../../edge/account";
 import { useRuntime, useSignedInAccount } from "./runtime";
 

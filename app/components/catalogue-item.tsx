@@ -1,6 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { type CSSProperties, type ReactNode, useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
 import { ShareLinks } from "~/components/charts/share-links";
 import { ErrorPage, errorTypeOf } from "~/components/error-page";
 import { usePrimitives } from "~/components/primitives";
@@ -9,6 +8,7 @@ import { Cover } from "~/components/track-list";
 import type { CatalogueItemKind, ItemShare, ItemTile, ItemTrack } from "~/data/catalogue-items.server";
 import { type Image as ImageData, type PlaylistEntry, safeColour } from "~/data/view";
 import { useRootData } from "~/root";
+import { useTranslation } from "~/strings";
 
 /** Spec 001 §8 internal messages of a failed album or playlist: the error beacon's `errordesc`. */
 const catalogueItemMessages: Record<CatalogueItemKind, string> = {

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import type { EventCard } from "~/data/events.server";
+import { useTranslation } from "~/strings";
 import type { EventTimeEnrichment } from "../../edge/events";
 
 /** When a show starts, in its own zone: "Saturday, 28 November 2026 · 7:30 PM GMT", or "time to be announced". */

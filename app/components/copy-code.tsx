@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/strings";
 
 /**
  * Spec 001 §2 "a Copy / Copied control for a code": the code in a read-only field and a button.

@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { Overlay } from "~/components/overlay";
 import { useRuntime } from "~/components/runtime";
 import { useRootData } from "~/root";
+import { useTranslation } from "~/strings";
 
 /**
  * Spec 002 §2 /ux/debugtap: the hidden debug overlay a four-finger touch opens (§9), from the

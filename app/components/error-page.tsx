@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
+import { useTranslation } from "~/strings";
 
 /**
  * The apology for an error: a 404's own when its page names one (a concert's 'concert unavailable'),
@@ -31,9 +31,9 @@ export function ErrorPage({
   type: string | undefined;
   homeHref: string;
 }) {
-  const { t, i18n } = useTranslation("common");
+  const { t, strings } = useTranslation("common");
   const { Link } = usePrimitives();
-  const message = t(errorMessageKey(status, type, (key) => i18n.exists(key, { ns: "common" })));
+  const message = t(errorMessageKey(status, type, (key) => strings.exists(key, "common")));
   return (
     <section className="error-page" aria-labelledby="error-title">
       <p className="error-page__code">{t("error.sorry", { code: status })}</p>

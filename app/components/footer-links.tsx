@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
+import { useTranslation } from "~/strings";
 
 /** The site's own pages about itself, in the footer of every page (React and AMP). */
 const footerPages = [

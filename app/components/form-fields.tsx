@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/strings";
 import type { FieldError } from "../../edge/forms";
 
 // The fields of the site's forms (survey, verification): a visible label, the field's error beside

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
+import { useTranslation } from "~/strings";
 import type { LegalSection } from "../../edge/legal";
 
 /**

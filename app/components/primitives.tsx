@@ -8,9 +8,9 @@ import {
   useRef,
   useState,
 } from "react";
-import { useTranslation } from "react-i18next";
 import { PlayIcon } from "~/components/track/play-icon";
 import type { Image as ImageData, PlaylistEntry } from "~/data/view";
+import { useTranslation } from "~/strings";
 
 /**
  * The elements whose markup differs between the two renderers of a page: a link and an image. A

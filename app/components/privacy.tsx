@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
+import { useTranslation } from "~/strings";
 
 /** The privacy pages (spec 000 §2 page type privacy), in the order the navigation lists them. */
 export const privacyPages = [

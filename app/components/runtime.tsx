@@ -1,10 +1,10 @@
 import { useLocation, useNavigate } from "@remix-run/react";
 import { createContext, lazy, type ReactNode, Suspense, useContext, useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
 import type { UserFlags } from "~/client/in-app";
 import type { InfoMessage } from "~/client/info-bar";
 import type { RuntimeNotice, SiteRuntime } from "~/client/runtime";
 import type { RootData } from "~/root";
+import { useTranslation } from "~/strings";
 import type { LoginState } from "../../edge/account";
 
 // Loaded on demand: nobody needs the debug overlay's code until four fingers touch the screen.

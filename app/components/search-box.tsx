@@ -10,7 +10,6 @@ import {
   useRef,
   useState,
 } from "react";
-import { useTranslation } from "react-i18next";
 import { createRecentSearches } from "~/client/recent-searches";
 import {
   createSearchBoxReducer,
@@ -31,6 +30,7 @@ import {
   searchLiveMessageMs,
   searchTermMaxLength,
 } from "~/search-groups";
+import { useTranslation } from "~/strings";
 import type { LanguageKey } from "../../edge/languages";
 
 /**
@@ -48,8 +48,8 @@ export function SearchBox({
   country: string;
   pathPrefix: string;
 }) {
-  // The visible box uses common's strings, which every page has; the dropdown uses "search".
-  const { t } = useTranslation(["search", "common"]);
+  // The visible box uses common's strings ("common:…"), which every page has; the dropdown "search".
+  const { t } = useTranslation("search");
   const id = useId();
   const inputId = `${id}-input`;
   const listboxId = `${id}-listbox`;

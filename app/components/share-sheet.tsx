@@ -1,11 +1,11 @@
 import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { type MouseEvent, useSyncExternalStore } from "react";
-import { useTranslation } from "react-i18next";
 import type { ShareData } from "~/bridge-schema";
 import { openNewWebView } from "~/client/bridge-commands";
 import { shareDataOf, shareTargets } from "~/client/share-targets";
 import { Overlay } from "~/components/overlay";
 import { useRuntime } from "~/components/runtime";
+import { useTranslation } from "~/strings";
 
 const subscribeNever = () => () => {};
 

@@ -1,10 +1,10 @@
 import { Link, NavLink } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { AccountArea } from "~/components/account";
 import { FooterLinks } from "~/components/footer-links";
 import { LanguagePicker } from "~/components/language-picker";
 import { SearchBox } from "~/components/search-box";
 import type { RootData } from "~/root";
+import { useTranslation } from "~/strings";
 
 export function SiteHeader({ data }: { data: RootData }) {
   const { t } = useTranslation("common");

@@ -1,6 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
 import {
   beginConnect,
   type ConnectOutcome,
@@ -12,6 +11,7 @@ import { membershipOf } from "~/client/in-app";
 import { Overlay } from "~/components/overlay";
 import { useRuntime, useUserFlags } from "~/components/runtime";
 import type { RootData } from "~/root";
+import { useTranslation } from "~/strings";
 import type { ConnectionState } from "../../edge/streaming";
 
 /**
@@ -27,7 +27,7 @@ export function StreamingConnection() {
   const runtime = useRuntime();
   const flags = useUserFlags();
   const root = useRouteLoaderData<RootData>("root");
-  const { t, i18n } = useTranslation("connect");
+  const { t, strings } = useTranslation("connect");
   const [state, setState] = useState<ConnectionState>();
   const [blocked, setBlocked] = useState(false);
   const [result, setResult] = useState<Exclude<ConnectOutcome, { outcome: "refused" }>>();
@@ -55,7 +55,7 @@ export function StreamingConnection() {
     !root ||
     state === undefined ||
     (flags && membershipOf(flags.appleMusicMembership).member) ||
-    !i18n.hasResourceBundle(i18n.language, "connect")
+    !strings.hasNamespace("connect")
   ) {
     return null;
   }

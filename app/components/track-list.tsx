@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import type { Image, TrackSummary } from "~/data/view";
+import { useTranslation } from "~/strings";
 
 /** The size covers are shown at in lists. */
 export const listCoverSize = 56;

@@ -1,7 +1,7 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { useUserFlags } from "~/components/runtime";
 import type { RootData } from "~/root";
+import { useTranslation } from "~/strings";
 import { defaultLanguageKey, localizedPath } from "../../edge/languages";
 
 /**
@@ -18,11 +18,11 @@ export const trialHref = "https://music.apple.com/subscribe";
  */
 export function Upsell() {
   const flags = useUserFlags();
-  const { t, i18n } = useTranslation("app");
+  const { t, strings } = useTranslation("app");
   const root = useRouteLoaderData<RootData>("root");
   const type = flags?.showUpsell;
   // Without its strings the upsell would show keys: better none at all.
-  if (!type || !i18n.hasResourceBundle(i18n.language, "app")) return null;
+  if (!type || !strings.hasNamespace("app")) return null;
   return (
     <aside className="card section" aria-labelledby="upsell-title" data-upsell={type}>
       <p id="upsell-title">

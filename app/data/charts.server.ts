@@ -16,7 +16,7 @@ import {
   type ChartLocations,
   chartLocationsSchema,
 } from "../../edge/schemas/charts";
-import { createI18n, type Translate } from "../i18n.server";
+import { serverStrings, type Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
 import { artistPath, featureOptionsOf, isAdamIdRouteOn } from "./artist.server";
 import { absoluteUrl, requestMeta } from "./meta.server";
@@ -336,7 +336,7 @@ function placeNames(chart: ResolvedChart, lang: LanguageKey): { country: string;
 
 /** A chart's heading and description (spec 001 §3 Chart: type, country, city, world, genre). */
 export function chartTexts(chart: ResolvedChart, lang: LanguageKey): { title: string; description: string } {
-  const { t } = createI18n(lang, ["charts"]);
+  const { t } = serverStrings(lang);
   const { country, place } = placeNames(chart, lang);
   const world = chart.countryCode === "WORLD";
   const genre = chart.genre?.name ?? "";

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { type ConnectOutcome, completeConnect, connectStatistic, reportConnect } from "~/client/connect";
 import { useRuntime } from "~/components/runtime";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import { localizedPath } from "../../edge/path";
@@ -20,7 +20,7 @@ export const links = () => [{ rel: "stylesheet", href: connectStyles }];
 export async function loader({ params, context }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang } = context.edge;
-  const { t } = createI18n(lang, ["connect"]);
+  const { t } = serverStrings(lang);
   return {
     title: t("connect:callback.title"),
     home: localizedPath(lang, "/"),

@@ -14,7 +14,7 @@ import {
   decideAuthorization,
 } from "~/data/streaming.server";
 import { readForm, requireKnownLanguage, throwSiteError } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import { SiteError } from "../../edge/errors";
@@ -45,7 +45,7 @@ function settle(answer: AuthorizationAnswer) {
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang } = context.edge;
-  const { t } = createI18n(lang, ["connect"]);
+  const { t } = serverStrings(lang);
   const url = new URL(request.url);
   const query = authorizationQueryOf((name) => url.searchParams.get(name));
   const answer = query

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { AccountScreen } from "~/components/account";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { outboxSchema } from "../../edge/account";
@@ -26,7 +26,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const parsed = v.safeParse(outboxSchema, await answer.json().catch(() => undefined));
   if (!parsed.success) throwSiteError(new SiteError("serviceerror", "The outbox could not be read"));
   const { lang, locale } = context.edge;
-  const { t } = createI18n(lang, ["account"]);
+  const { t } = serverStrings(lang);
   return {
     title: t("account:pageTitle.outbox"),
     locale,

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { RecognitionPanel, recognitionPanelData } from "~/components/recognition/recognition-panel";
 import { requestMeta } from "~/data/meta.server";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/recognition.css";
@@ -16,7 +16,7 @@ const screenname = "identify";
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { edge } = context;
-  const { t } = createI18n(edge.lang, ["common", "recognition"]);
+  const { t } = serverStrings(edge.lang);
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: t("recognition:metaTitle"),

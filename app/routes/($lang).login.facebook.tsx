@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AccountScreen } from "~/components/account";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { localizedPath } from "../../edge/path";
@@ -15,7 +15,7 @@ export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 export async function loader({ params, context }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang } = context.edge;
-  const { t } = createI18n(lang, ["account"]);
+  const { t } = serverStrings(lang);
   return {
     title: t("account:pageTitle.facebook"),
     emailHref: localizedPath(lang, "/login"),

@@ -5,7 +5,7 @@ import { onSignInMessage, openLoginPopup } from "~/client/login-popup";
 import { AccountScreen } from "~/components/account";
 import { signInProviders } from "~/data/account.server";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { safeRedirectPath } from "../../edge/account";
@@ -26,7 +26,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const returnPath = safeRedirectPath(url.searchParams.get("redirect"));
   const message = url.searchParams.get("message");
-  const { t } = createI18n(lang, ["account"]);
+  const { t } = serverStrings(lang);
   const providers = await signInProviders(context, request);
   const start = localizedPath(lang, "/login/google/start");
   return {

@@ -12,7 +12,7 @@ import { AccountScreen } from "~/components/account";
 import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, finishWebProviderSignIn } from "~/data/account.server";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { localizedPath } from "../../edge/path";
@@ -54,7 +54,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const headers = cookieHeaders(callback.setCookies);
   headers.set("Cache-Control", "no-store");
   if (callback.outcome === "signedin" && !callback.popup) throw redirect(next, { status: 303, headers });
-  const { t } = createI18n(lang, ["account"]);
+  const { t } = serverStrings(lang);
   const retry = `${localizedPath(lang, "/login/google")}?${new URLSearchParams({ redirect: next })}`;
   return data(
     {

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { reportToOpener } from "~/client/login-popup";
 import { AccountScreen } from "~/components/account";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { localizedPath } from "../../edge/path";
@@ -19,7 +19,7 @@ export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 export async function loader({ params, context }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang } = context.edge;
-  const { t } = createI18n(lang, ["account"]);
+  const { t } = serverStrings(lang);
   return {
     title: t("account:pageTitle.icloud"),
     loginHref: localizedPath(lang, "/login"),

@@ -10,7 +10,7 @@ import {
 } from "~/data/search.server";
 import type { ArtistSummary } from "~/data/view";
 import { loadPage, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/search.css";
@@ -21,7 +21,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const query = readSearchQuery(new URL(request.url).searchParams);
   const page = await loadPage(() => loadSearchPage(context, query));
-  const { t } = createI18n(context.edge.lang, ["common", "search"]);
+  const { t } = serverStrings(context.edge.lang);
   const meta = {
     ...requestMeta(context, request),
     title:

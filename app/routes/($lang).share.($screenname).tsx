@@ -5,7 +5,7 @@ import { shareSheetCommandSchema } from "~/bridge-schema";
 import { ShareEmpty, ShareSheet, useShareData } from "~/components/share-sheet";
 import { requestMeta } from "~/data/meta.server";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/app.css";
@@ -24,7 +24,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const screenname = v.safeParse(shareSheetCommandSchema.entries.screenname, params.screenname);
   if (!screenname.success) throwSiteError(new SiteError("notfound", `no share screen ${params.screenname}`));
   const { lang } = context.edge;
-  const { t } = createI18n(lang, ["common", "app"]);
+  const { t } = serverStrings(lang);
   const meta = {
     ...requestMeta(context, request),
     title: t("common:pageTitle.share"),

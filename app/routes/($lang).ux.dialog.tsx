@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import * as v from "valibot";
 import { Overlay } from "~/components/overlay";
 import { throwSiteError } from "~/http.server";
+import { useTranslation } from "~/strings";
 import { SiteError } from "../../edge/errors";
 import { localizedPath } from "../../edge/path";
 import Home, { loader as homeLoader, meta as homeMeta } from "./($lang)._index/route";

@@ -11,7 +11,7 @@ import { AccountScreen } from "~/components/account";
 import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, validateEmailLink } from "~/data/account.server";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { emailLinkLifetimeMs, safeRedirectPath, validationPlatforms } from "../../edge/account";
@@ -42,7 +42,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const customtoken = url.searchParams.get("customtoken") ?? "";
   const next = safeRedirectPath(url.searchParams.get("redirect")) ?? localizedPath(lang, "/");
   const screen = (refusal: Refusal, status: number) => {
-    const { t } = createI18n(lang, ["account"]);
+    const { t } = serverStrings(lang);
     const retry = `${localizedPath(lang, "/login")}?${new URLSearchParams({ redirect: next })}`;
     return data(
       {

@@ -2,7 +2,7 @@ import type { AppLoadContext, MetaDescriptor } from "@remix-run/cloudflare";
 import { createElement, type ReactElement } from "react";
 import { expect, test } from "vitest";
 import { ampRuntimeUrl, renderAmpDocument } from "../../amp/document";
-import { ampErrorDocument, strictI18n } from "../../amp/render";
+import { ampErrorDocument, strictStrings } from "../../amp/render";
 import type { ArtistPage, ArtistRelease } from "../../app/data/artist.server";
 import type { AlbumPage, ItemTrack, PlaylistPage } from "../../app/data/catalogue-items.server";
 import type { ChartPage, ChartsLanding } from "../../app/data/charts.server";
@@ -417,13 +417,13 @@ function render(
   page: { meta: PageMeta; extraMeta?: MetaDescriptor[]; view: (meta: PageMeta) => ReactElement },
 ) {
   const context = contextFor(url);
-  const i18n = strictI18n(context.context.edge.lang);
+  const strings = strictStrings(context.context.edge.lang);
   return renderAmpDocument({
     root: context.root,
     descriptors: [...pageMeta(page.meta), ...(page.extraMeta ?? [])],
     view: page.view(page.meta),
     stylesheets,
-    i18n,
+    strings,
   });
 }
 
@@ -553,19 +553,19 @@ test(
   "the AMP error page is valid AMP and marked not to index",
   async () => {
     const context = contextFor("https://tunewave.test/amp/ja/no-such-page");
-    const i18n = strictI18n("ja");
+    const strings = strictStrings("ja");
     const { html } = ampErrorDocument({
       context: context.context,
       request: context.request,
       root: context.root,
-      i18n,
+      strings,
       status: 404,
       type: "notfound",
       stylesheets,
     });
     expect(html).toContain('<html amp lang="ja-JP" dir="ltr">');
     expect(html).toContain('<meta name="robots" content="noindex"/>');
-    expect(html).toContain(i18n.t("common:error.notfound"));
+    expect(html).toContain(strings.t("common:error.notfound"));
     expectNoActiveContent(html);
     const result = await validateAmp(html);
     expect(result.status, describeErrors(result)).toBe("PASS");
@@ -574,7 +574,7 @@ test(
 );
 
 test("a string key the page does not have fails loudly instead of printing the key", () => {
-  const { t } = strictI18n("de");
+  const { t } = strictStrings("de");
   expect(t("track:lyrics")).not.toBe("track:lyrics");
   expect(() => t("track:noSuchKey")).toThrow(/no string track:noSuchKey/);
 });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
 import { manifestIcons, manifestPath, webAppManifest } from "../../app/home-screen.server";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import { themeColourMetas, themeColours } from "../../app/theme-colours";
 import { languageKeys, languages } from "../../edge/languages";
 import { pngIcons } from "../../scripts/icons.mjs";
@@ -30,7 +30,7 @@ test("the theme colours are the stylesheet's header and page colours, in both sc
 
 test.each(languageKeys.map((key) => [key]))("the %s manifest is in its language and starts there", (lang) => {
   const manifest = webAppManifest(lang);
-  const { t } = createI18n(lang, ["common", "manifest"]);
+  const { t } = serverStrings(lang);
   const language = languages.find((entry) => entry.key === lang);
   expect(manifest.name).toBe(t("manifest:name"));
   expect(manifest.short_name).toBe(t("common:siteName"));

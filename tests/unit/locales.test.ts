@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { createI18n, pickResources } from "../../app/i18n.server";
+import { bundledStrings, pickResources, serverStrings } from "../../app/i18n.server";
 import { siteErrorTypes } from "../../edge/errors";
 import { isLanguageKey, languageKeys, languageOf } from "../../edge/languages";
 import { pageTypes } from "../../edge/path";
@@ -170,19 +170,20 @@ describe("findProblems catches", () => {
   });
 });
 
-describe("i18n instances", () => {
+describe("server strings", () => {
   test.each(languageKeys.map((key) => [key]))("%s answers in its own strings", (key) => {
-    const i18n = createI18n(key);
-    expect(i18n.language).toBe(key);
+    const strings = serverStrings(key);
+    expect(strings.lang).toBe(key);
     const expected = resources[key]?.common.skipToContent;
-    expect(i18n.t("skipToContent")).toBe(expected);
-    expect(i18n.t("error.sorry", { code: 404 })).toContain("404");
+    expect(strings.t("skipToContent")).toBe(expected);
+    expect(strings.t("error.sorry", { code: 404 })).toContain("404");
   });
 
-  test("falls back to English for a key a language lacks", () => {
-    const i18n = createI18n("de");
-    i18n.addResource("en", "common", "onlyInEnglish", "Only in English");
-    expect(i18n.t("onlyInEnglish")).toBe("Only in English");
+  test("hold every namespace of the language, and English behind it", () => {
+    const strings = bundledStrings("de");
+    for (const namespace of namespaces) expect(strings.hasNamespace(namespace)).toBe(true);
+    expect(strings.t("track:lyrics")).toBe(resources.de?.track.lyrics);
+    expect(bundledStrings("en").t("track:lyrics")).toBe(resources.en?.track.lyrics);
   });
 
   test("pickResources sends only the asked namespaces of one language", () => {

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { ampCacheControl } from "../../amp/http";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import { languages, localizedPath } from "../../edge/languages";
 import { ampPath } from "../../edge/path";
 
@@ -21,7 +21,7 @@ function decode(value: string): string {
 test.each(languages.map((language) => [language.key]))(
   "/company answers in %s with its own title",
   async (lang) => {
-    const { t } = createI18n(lang, ["common", "company"]);
+    const { t } = serverStrings(lang);
     const response = await get(localizedPath(lang, "/company"));
     expect(response.status).toBe(200);
     const html = await response.text();

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { ampCacheControl } from "../../amp/http";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import { languages, localizedPath } from "../../edge/languages";
 
 const origin = "https://tunewave.test";
@@ -55,7 +55,7 @@ test("an event page shows the concert, its artist, setlist links, QR code, shari
 test("the event page answers in every language with its own title", async () => {
   const [id] = await upcomingIds();
   for (const { key } of languages) {
-    const { t } = createI18n(key, ["common", "concerts"]);
+    const { t } = serverStrings(key);
     const response = await get(localizedPath(key, `/event/${id}`));
     expect(response.status, key).toBe(200);
     const html = await response.text();
@@ -66,7 +66,7 @@ test("the event page answers in every language with its own title", async () => 
 });
 
 test("unknown, malformed and longer event paths are 404 'concert unavailable', never a 500", async () => {
-  const { t } = createI18n("en", ["common"]);
+  const { t } = serverStrings("en");
   for (const path of [
     "/event/123",
     "/event/abc",

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import { languages, localizedPath } from "../../edge/languages";
 import { ampPath } from "../../edge/path";
 import { agent, site } from "./browser-jar";
@@ -32,7 +32,7 @@ const titleOf = (html: string) => decode(/<title>([^<]*)<\/title>/.exec(html)?.[
 test.each(languages.map((language) => [language.key]))(
   "/terms and /privacy/policy answer in %s",
   async (lang) => {
-    const { t } = createI18n(lang, ["common", "privacy", "legal"]);
+    const { t } = serverStrings(lang);
     const terms = await get(localizedPath(lang, "/terms"));
     expect(terms.status).toBe(200);
     const termsHtml = await terms.text();

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import { libraryCsvHeader } from "../../edge/library";
 import { sha256 } from "../../origin/accounts";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
@@ -74,7 +74,7 @@ describe("the library page", () => {
     const answer = await browser().fetch("/de/myshazam");
     expect(answer.status).toBe(200);
     const html = await answer.text();
-    const { t } = createI18n("de", ["library"]);
+    const { t } = serverStrings("de");
     expect(html).toContain(t("library:signedOutTitle"));
     expect(html).toContain(t("library:removalNotice"));
     expect(html).toContain('href="/de/login?redirect=%2Fde%2Fmyshazam"');

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import { localizedPath } from "../../edge/path";
 import { type RegistrationAnswer, registrationAnswer } from "../webauthn-registration";
 import { type Browser, browser, signIn, site } from "./browser-jar";
@@ -103,7 +103,7 @@ describe("the offer page", () => {
     ["/campaign/holiday-2024?co=GB", desktop, 410, "ended"],
   ] as const;
   for (const lang of ["en", "de", "ja"] as const) {
-    const { t } = createI18n(lang, ["common", "offers"]);
+    const { t } = serverStrings(lang);
     test.each(states)(`${lang}: %s (%s) answers %i in state %s`, async (path, agent, status, state) => {
       const [pathname = "", query] = path.split("?");
       const response = await get(`${localizedPath(lang, pathname)}?${query}`, agent);

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, test } from "vitest";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import { emailLinkLifetimeMs, sessionLifetimeSeconds } from "../../edge/account";
 import { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "../../edge/cookies";
 import { languages, localizedPath } from "../../edge/languages";
@@ -21,7 +21,7 @@ import { type Browser, browser, site } from "./browser-jar";
 // through the site by the account that asked, and by nobody else), account deletion, the data
 // categories and the pages in every language.
 
-const en = createI18n("en", ["common", "account", "privacy"]);
+const en = serverStrings("en");
 
 /** The newest mail the outbox holds for `email` whose subject is `subject`: its text. */
 async function mailTo(email: string, subject: string): Promise<string> {
@@ -104,7 +104,7 @@ async function giveOfferCode(email: string, code: string): Promise<void> {
 
 /** The download link mailed to `email` (path and query), and its id and token. */
 async function downloadLink(email: string, lang: "en" | "de" = "en") {
-  const subject = createI18n(lang, ["privacy"]).t("privacy:mail.subject");
+  const subject = serverStrings(lang).t("privacy:mail.subject");
   const path = linkIn(await mailTo(email, subject));
   const url = new URL(path, site);
   const id = url.pathname.split("/").at(-1) ?? "";
@@ -125,7 +125,7 @@ describe("the data download", () => {
 
     const asked = await requestDownload(who, "de");
     expect(asked.status).toBe(200);
-    const de = createI18n("de", ["privacy"]);
+    const de = serverStrings("de");
     expect(decode(await asked.text())).toContain(
       de.t("privacy:download.sent", { email, date: "" }).split(".")[0],
     );
@@ -247,7 +247,7 @@ describe("the data download", () => {
     await signIn(who, "cai@example.com");
     const answer = await who.fetch("/fr/privacy/download?index", form({}));
     expect(answer.status).toBe(400);
-    const fr = createI18n("fr", ["privacy"]);
+    const fr = serverStrings("fr");
     expect(decode(await answer.text())).toContain(fr.t("privacy:download.notConfirmed"));
     const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM data_exports").first<{ n: number }>();
     expect(count?.n).toBe(0);
@@ -317,7 +317,7 @@ describe("the data download", () => {
     const link = await downloadLink("gil@example.com");
     const page = await who.fetch(`/it/privacy/download/${tail(link)}`);
     expect(page.status).toBe(404);
-    expect(decode(await page.text())).toContain(createI18n("it", ["privacy"]).t("privacy:file.unknown"));
+    expect(decode(await page.text())).toContain(serverStrings("it").t("privacy:file.unknown"));
     const service = await who.fetch(`/services/account/privacy/export/${tail(link)}`);
     expect(service.status).toBe(404);
   });
@@ -463,9 +463,7 @@ describe("account deletion", () => {
     const answer = await who.fetch("/ja/privacy/delete", form({ email: "someone@example.com" }));
     expect(answer.status).toBe(400);
     const html = decode(await answer.text());
-    expect(html).toContain(
-      createI18n("ja", ["privacy"]).t("privacy:delete.mismatch", { email: "lea@example.com" }),
-    );
+    expect(html).toContain(serverStrings("ja").t("privacy:delete.mismatch", { email: "lea@example.com" }));
     expect(html).toContain('aria-invalid="true"');
     expect(await userId("lea@example.com")).toBeDefined();
   });
@@ -562,7 +560,7 @@ describe("the pages", () => {
   );
 
   test.each(cases)("%s %s answers with its own title and the privacy navigation", async (lang, path, key) => {
-    const { t } = createI18n(lang, ["privacy"]);
+    const { t } = serverStrings(lang);
     const answer = await browser().fetch(localizedPath(lang, path));
     expect(answer.status).toBe(200);
     const html = decode(await answer.text());

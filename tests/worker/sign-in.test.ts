@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import { linksPerAddress, linksPerClient } from "../../edge/account";
 
 // Sign-in end to end inside workerd: the account service, the link's landing, the session, the
@@ -33,7 +33,7 @@ describe("asking for a sign-in link", () => {
     });
     expect(answer.status).toBe(200);
     const html = await answer.text();
-    const { t } = createI18n("de", ["account"]);
+    const { t } = serverStrings("de");
     expect(html).toContain(t("account:checkEmail.title"));
     expect(html).toContain("ana@example.com");
     expect(who.jar.has("tw_device")).toBe(true);
@@ -94,9 +94,7 @@ describe("asking for a sign-in link", () => {
       });
       expect(answer.status).toBe(400);
       const html = await answer.text();
-      expect(html).toContain(
-        createI18n("fr", ["account"]).t("account:errors.invalidEmail").replaceAll("'", "&#x27;"),
-      );
+      expect(html).toContain(serverStrings("fr").t("account:errors.invalidEmail").replaceAll("'", "&#x27;"));
       expect(html).not.toContain("<b>");
     },
   );
@@ -139,7 +137,7 @@ describe("asking for a sign-in link", () => {
       body: new URLSearchParams({ email: "dan-page@example.com" }),
     });
     expect(page.status).toBe(429);
-    expect(await page.text()).toContain(createI18n("en", ["account"]).t("account:errors.tooMany"));
+    expect(await page.text()).toContain(serverStrings("en").t("account:errors.tooMany"));
   });
 
   test("a closed account: 404 with the spec's message, and no mail", async () => {
@@ -172,7 +170,7 @@ describe("following the link", () => {
     await signIn(who, "finn@example.com");
     const again = await who.fetch(await linkFor("finn@example.com"));
     expect(again.status).toBe(409);
-    expect(await again.text()).toContain(createI18n("en", ["account"]).t("account:validate.usedTitle"));
+    expect(await again.text()).toContain(serverStrings("en").t("account:validate.usedTitle"));
   });
 
   test("after 15 minutes: the expired screen", async () => {
@@ -181,7 +179,7 @@ describe("following the link", () => {
     await env.DB.prepare("UPDATE email_logins SET expires_at = 0 WHERE email = 'gus@example.com'").run();
     const landed = await who.fetch(await linkFor("gus@example.com"));
     expect(landed.status).toBe(410);
-    expect(await landed.text()).toContain(createI18n("en", ["account"]).t("account:validate.expiredTitle"));
+    expect(await landed.text()).toContain(serverStrings("en").t("account:validate.expiredTitle"));
   });
 
   test("in another browser: the wrong-device screen, and the link still works where it was asked", async () => {
@@ -190,9 +188,7 @@ describe("following the link", () => {
     const link = await linkFor("hana@example.com");
     const other = await browser().fetch(link);
     expect(other.status).toBe(403);
-    expect(await other.text()).toContain(
-      createI18n("en", ["account"]).t("account:validate.wrongDeviceTitle"),
-    );
+    expect(await other.text()).toContain(serverStrings("en").t("account:validate.wrongDeviceTitle"));
     expect((await asker.fetch(link)).status).toBe(303);
   });
 
@@ -203,7 +199,7 @@ describe("following the link", () => {
     link.searchParams.delete("customtoken");
     const missing = await who.fetch(link.pathname + link.search);
     expect(missing.status).toBe(400);
-    expect(await missing.text()).toContain(createI18n("en", ["account"]).t("account:validate.noTokenTitle"));
+    expect(await missing.text()).toContain(serverStrings("en").t("account:validate.noTokenTitle"));
     link.searchParams.set("customtoken", "A".repeat(43));
     const forged = await who.fetch(link.pathname + link.search);
     expect(forged.status).toBe(404);

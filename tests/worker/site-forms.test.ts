@@ -1,14 +1,14 @@
 import { env, SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import { surveyAnswersPerClient, verificationRequestsPerClient } from "../../edge/forms";
 import { browser, site } from "./browser-jar";
 
 // The survey and the verification form inside workerd (issue 24): valid and invalid answers, what
 // the origin stored, one survey answer per visitor, the rate limit, and cross-site refusal.
 
-const en = createI18n("en", ["forms"]);
-const de = createI18n("de", ["forms"]);
+const en = serverStrings("en");
+const de = serverStrings("de");
 
 const post = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
   method: "POST",

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import { storeLinks } from "../../edge/app-links";
 import { languages, localizedPath } from "../../edge/languages";
 import { ampPath } from "../../edge/path";
@@ -33,7 +33,7 @@ const pages = [
 test.each(languages.map((language) => [language.key]))(
   "the remaining pages answer in %s with their own titles",
   async (lang) => {
-    const { t } = createI18n(lang, ["common"]);
+    const { t } = serverStrings(lang);
     for (const [path, title, amp] of pages) {
       const response = await get(localizedPath(lang, path));
       expect(response.status, path).toBe(200);
@@ -110,7 +110,7 @@ test("the developer page describes the match call with the example", async () =>
 });
 
 test("every page's footer links to each of the site's own pages, React and AMP", async () => {
-  const { t } = createI18n("de", ["common"]);
+  const { t } = serverStrings("de");
   for (const path of ["/de", "/amp/de", "/de/terms"]) {
     const html = decode(await (await get(path)).text());
     const footer = html.slice(html.indexOf('<ul class="site-footer__links">'));

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import {
   accessTokenLifetimeSeconds,
   authorizePath,
@@ -23,7 +23,7 @@ const rfc7636 = {
   challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
 };
 const redirectUri = `${site}${callbackPath}`;
-const en = createI18n("en", ["connect"]);
+const en = serverStrings("en");
 
 function authorizationQuery(overrides: Record<string, string | undefined> = {}): URLSearchParams {
   const entries = Object.entries({
@@ -229,7 +229,7 @@ describe("the consent page (spec 002 §2 mockactivate; RFC 6749 §4.1.2.1, RFC 7
     for (const lang of ["de", "ja"] as const) {
       const page = await browser().fetch(`/${lang}${mockActivatePath}?${authorizationQuery()}`);
       expect(page.status).toBe(200);
-      expect(await page.text()).toContain(createI18n(lang, ["connect"]).t("connect:consent.allow"));
+      expect(await page.text()).toContain(serverStrings(lang).t("connect:consent.allow"));
     }
   });
 
@@ -304,7 +304,7 @@ describe("the callback page (spec 002 §2 /applemusic/signin/complete)", () => {
       const page = await browser().fetch(`${prefix}${callbackPath}?code=abc&state=track_1`);
       expect(page.status).toBe(200);
       const html = await page.text();
-      expect(html).toContain(createI18n(lang, ["connect"]).t("connect:callback.working"));
+      expect(html).toContain(serverStrings(lang).t("connect:callback.working"));
       expect(html).toContain('name="referrer" content="no-referrer"');
       // The code is for the browser: the server renders nothing of it.
       expect(html).not.toContain("code=abc");

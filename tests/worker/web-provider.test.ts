@@ -1,6 +1,6 @@
 import { env, fetchMock } from "cloudflare:test";
 import { beforeAll, describe, expect, test } from "vitest";
-import { createI18n } from "../../app/i18n.server";
+import { serverStrings } from "../../app/i18n.server";
 import { s256Challenge } from "../../edge/oidc";
 import { createIssuer, type StandInIssuer } from "../oidc-issuer";
 import { type Browser, browser } from "./browser-jar";
@@ -71,7 +71,7 @@ describe("leaving for the provider", () => {
     const consent = await (await browser().fetch("/login/google")).text();
     expect(consent).toContain('href="/login/google/start"');
     const login = await (await browser().fetch("/login")).text();
-    const { t } = createI18n("en", ["account"]);
+    const { t } = serverStrings("en");
     expect(login).toContain(t("account:login.google"));
   });
 });
@@ -125,7 +125,7 @@ describe("coming back", () => {
     );
     expect(back.status).toBe(200);
     expect(back.headers.get("cache-control")).toContain("no-store");
-    const { t } = createI18n("en", ["account"]);
+    const { t } = serverStrings("en");
     expect(await back.text()).toContain(t("account:login.signedIn"));
     expect(who.jar.has("tw_session")).toBe(true);
   });
@@ -152,7 +152,7 @@ describe("coming back", () => {
       `/login/google/callback?${query(authorization.searchParams.get("state") ?? "")}`,
     );
     expect(back.status).toBe(status);
-    const { t } = createI18n("en", ["account"]);
+    const { t } = serverStrings("en");
     expect(await back.text()).toContain(t(`account:${key}`).replaceAll("'", "&#x27;"));
     expect(who.jar.has("tw_session")).toBe(false);
     expect(who.jar.has("tw_oidc")).toBe(false);

@@ -1,8 +1,8 @@
 import type { CSSProperties } from "react";
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import type { ArtistPage } from "~/data/artist.server";
 import { safeColour } from "~/data/view";
+import { useTranslation } from "~/strings";
 
 /** The avatar's box (`.artist-hero__avatar`): 128px, 200px on desktops. */
 const avatarSize = 200;

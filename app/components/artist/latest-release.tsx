@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import type { ArtistRelease } from "~/data/artist.server";
+import { useTranslation } from "~/strings";
 
 /** The latest release's cover. */
 const coverSize = 120;

@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import { Cover } from "~/components/track-list";
 import type { ChartRow } from "~/data/charts.server";
+import { useTranslation } from "~/strings";
 
 /** A chart's songs: rank, cover, title (to the track page), artist (to the artist page), new-release badge. */
 export function ChartList({ rows, label }: { rows: readonly ChartRow[]; label: string }) {

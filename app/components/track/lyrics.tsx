@@ -1,6 +1,6 @@
 import { type RefObject, useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import type { TrackLyrics } from "~/data/track.server";
+import { useTranslation } from "~/strings";
 import { msUntilNextChange, type SyncedLyricsState, syncedLyricsState } from "~/synced-lyrics";
 
 /** The clock is read again at least this often, so a sleeping tab or a changed clock catches up. */

@@ -1,8 +1,8 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { createPlayer, isActive, type PlaybackState, type Player } from "~/client/playback";
 import type { PlayControlProps } from "~/components/primitives";
 import type { PlaylistEntry } from "~/data/view";
+import { useTranslation } from "~/strings";
 import { PlayIcon } from "./play-icon";
 
 type Playback = {

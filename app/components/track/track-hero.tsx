@@ -1,8 +1,8 @@
 import type { CSSProperties, ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import type { TrackPage } from "~/data/track.server";
 import { safeColour } from "~/data/view";
+import { useTranslation } from "~/strings";
 import { TrackCount, TrackFacts } from "./track-facts";
 
 /** Sizes the cover is shown at: 200px on phones, 248px above (spec 002 §9 preload sizes). */

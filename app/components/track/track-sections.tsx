@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import { Cover, TrackList } from "~/components/track-list";
 import type { TrackPage } from "~/data/track.server";
+import { useTranslation } from "~/strings";
 
 /** The artist's picture in the artist card. */
 const avatarSize = 72;

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { loadPage, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import { homePageMeta, loadHomePage } from "./page.server";
@@ -11,7 +11,7 @@ import { HomeView } from "./view";
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const page = await loadPage(() => loadHomePage(context, new Date()));
-  const { t } = createI18n(context.edge.lang, ["common", "home"]);
+  const { t } = serverStrings(context.edge.lang);
   const meta = homePageMeta(context, request, t);
   return { page, meta, strings: pickResources(context.edge.lang, ["home"]).home };
 }

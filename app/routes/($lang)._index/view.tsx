@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { Hero } from "~/components/hero";
 import { usePrimitives } from "~/components/primitives";
 import { TrackList } from "~/components/track-list";
+import { useTranslation } from "~/strings";
 import type { HomePage } from "./page.server";
 
 /** The home page: the hero with its entry points, the country's chart and the new releases. */

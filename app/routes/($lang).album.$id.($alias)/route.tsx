@@ -12,7 +12,7 @@ import { type Primitives, PrimitivesProvider, reactPrimitives } from "~/componen
 import { PlayButton, PlaybackProvider } from "~/components/track/playback";
 import { albumPageMeta, loadAlbumPage } from "~/data/catalogue-items.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import artistStyles from "~/styles/artist.css";
@@ -31,7 +31,7 @@ export const links: LinksFunction = () => [
 
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
-  const { t } = createI18n(context.edge.lang, ["common", "artist", "catalogue"]);
+  const { t } = serverStrings(context.edge.lang);
   const page = await loadPage(() =>
     loadAlbumPage(context, params.id, t).catch((error: unknown) => {
       // The not-found page with the album's own apology.

@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { ItemAside, ItemHero, ItemTiles, ItemTracks } from "~/components/catalogue-item";
 import { usePrimitives } from "~/components/primitives";
 import type { AlbumPage } from "~/data/catalogue-items.server";
+import { useTranslation } from "~/strings";
 
 /** The album page: heading, songs, notes, where to listen, sharing, credits, the playlists it is in. */
 export function AlbumView({ page, canonical }: { page: AlbumPage; canonical: string }) {

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { requestMeta } from "~/data/meta.server";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
@@ -24,7 +24,7 @@ export const headers: HeadersFunction = () => ({ Vary: "User-Agent" });
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang } = context.edge;
-  const { t } = createI18n(lang, ["common", "apps"]);
+  const { t } = serverStrings(lang);
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: t("common:pageTitle.apps"),

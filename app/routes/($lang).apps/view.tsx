@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { Hero } from "~/components/hero";
 import { usePrimitives } from "~/components/primitives";
+import { useTranslation } from "~/strings";
 
 type Store = "ios" | "android";
 

@@ -16,7 +16,7 @@ import {
   parseArtistRoute,
 } from "~/data/artist.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import artistStyles from "~/styles/artist.css";
@@ -51,7 +51,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
       301,
     );
   }
-  const { t } = createI18n(edge.lang, ["common", "artist"]);
+  const { t } = serverStrings(edge.lang);
   const meta = artistPageMeta(page, context, request, t);
   return { page, meta, strings: pickResources(edge.lang, ["artist"]).artist };
 }

@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { ArtistHeader } from "~/components/artist/artist-header";
 import { ArtistTiles } from "~/components/artist/artist-tiles";
 import { LatestRelease } from "~/components/artist/latest-release";
@@ -6,6 +5,7 @@ import { ShareLinks } from "~/components/charts/share-links";
 import { usePrimitives } from "~/components/primitives";
 import { TrackList } from "~/components/track-list";
 import type { ArtistPage } from "~/data/artist.server";
+import { useTranslation } from "~/strings";
 
 /** The artist page: heading, top songs, about, latest release, sharing, then the tiles. */
 export function ArtistView({ page, canonical }: { page: ArtistPage; canonical: string }) {

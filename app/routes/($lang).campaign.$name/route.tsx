@@ -13,7 +13,7 @@ import { StreamingConnection } from "~/components/streaming-connection";
 import { requestMeta } from "~/data/meta.server";
 import { signInHref } from "~/data/privacy.server";
 import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
@@ -57,7 +57,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   if (!parsedName.success) throwSiteError(new SiteError("invalidparam", "Malformed offer name"));
   const name = parsedName.output;
   const { lang, locale, country, inApp } = context.edge;
-  const { t } = createI18n(lang, ["common", "offers"]);
+  const { t } = serverStrings(lang);
   const [campaign, offerAccount] = await loadPage(() =>
     Promise.all([loadCampaign(context, name), loadOfferAccount(context, request, name)]),
   );

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { CopyCode } from "~/components/copy-code";
 import { usePrimitives } from "~/components/primitives";
+import { useTranslation } from "~/strings";
 import type { OfferState } from "../../../edge/offers";
 
 export type OfferPage = {

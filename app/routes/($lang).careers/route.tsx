@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { requestMeta } from "~/data/meta.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
@@ -18,7 +18,7 @@ export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang, locale } = context.edge;
-  const { t } = createI18n(lang, ["common", "careers"]);
+  const { t } = serverStrings(lang);
   const { roles } = await loadPage(() =>
     context.services.getJson("/services/careers/roles", careersRolesSchema),
   );

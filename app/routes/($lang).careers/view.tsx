@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
+import { useTranslation } from "~/strings";
 import type { CareersRole } from "../../../edge/careers";
 
 /** Who we are as a team, and the open roles (their text in English, the team's language). */

@@ -5,7 +5,6 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import * as v from "valibot";
 import type { AmpView } from "~/amp-view";
 import { ChartPicker } from "~/components/charts/chart-picker";
@@ -19,9 +18,9 @@ import {
   pickedChartPath,
 } from "~/data/charts.server";
 import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
+import { usePageStrings, useTranslation } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
 import { SiteError } from "../../../edge/errors";
 import { localizedPath } from "../../../edge/path";
@@ -51,7 +50,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     }
   }
   const page = await loadPage(() => loadChartsLanding(context, query, new Date()));
-  const { t } = createI18n(edge.lang, ["common", "charts"]);
+  const { t } = serverStrings(edge.lang);
   const meta = chartsLandingMeta(context, request, t);
   return { page, meta, strings: pickResources(edge.lang, ["charts"]).charts };
 }

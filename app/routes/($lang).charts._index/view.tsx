@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { CountryCharts, RadioCharts, WorldCharts } from "~/components/charts/landing-sections";
 import { usePrimitives } from "~/components/primitives";
 import { TrackList } from "~/components/track-list";
 import type { ChartsLanding } from "~/data/charts.server";
+import { useTranslation } from "~/strings";
 
 /**
  * The charts landing: the picker (each renderer supplies it: a form, or a link to it), top in my

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { requestMeta } from "~/data/meta.server";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import { appLinks } from "../../../edge/app-links";
@@ -15,7 +15,7 @@ import { CompanyView } from "./view";
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang } = context.edge;
-  const { t } = createI18n(lang, ["common", "company"]);
+  const { t } = serverStrings(lang);
   const base = requestMeta(context, request);
   const meta: PageMeta = {
     ...base,

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { Hero } from "~/components/hero";
+import { useTranslation } from "~/strings";
 
 /** About us: what Tunewave does, where its music comes from, and what recognition keeps private. */
 export function CompanyView({ page }: { page: { identifyHref: string; chartsHref: string } }) {

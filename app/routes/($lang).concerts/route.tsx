@@ -1,15 +1,14 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
 import type { AmpView } from "~/amp-view";
 import { createSiteStorage } from "~/client/storage";
 import { loadConcertList } from "~/data/events.server";
 import { absoluteUrl, requestMeta } from "~/data/meta.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
+import { usePageStrings, useTranslation } from "~/strings";
 import styles from "~/styles/concerts.css";
 import { type ConcertList, ConcertRefineForm, ConcertRefineLink, ConcertsView, listHref } from "./view";
 
@@ -19,7 +18,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const url = new URL(request.url);
   const list = await loadPage(() => loadConcertList(context, url.searchParams, Date.now()));
-  const { t } = createI18n(context.edge.lang, ["common", "concerts"]);
+  const { t } = serverStrings(context.edge.lang);
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: t("concerts:pageTitle"),

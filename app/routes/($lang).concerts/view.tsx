@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { ConcertCards } from "~/components/concerts";
 import { usePrimitives } from "~/components/primitives";
 import type { ConcertList } from "~/data/events.server";
+import { useTranslation } from "~/strings";
 
 export type { ConcertList };
 

@@ -5,7 +5,7 @@ import { developerKitExampleCommand, recognizeCommand } from "~/data/developer-k
 import { developerKitExample } from "~/data/developer-kit-example.generated";
 import { requestMeta } from "~/data/meta.server";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
@@ -20,7 +20,7 @@ export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang } = context.edge;
-  const { t } = createI18n(lang, ["common", "developers"]);
+  const { t } = serverStrings(lang);
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: t("common:pageTitle.developers"),

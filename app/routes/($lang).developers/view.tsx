@@ -1,6 +1,6 @@
 import { Fragment } from "react";
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
+import { useTranslation } from "~/strings";
 
 const requestFields = ["data", "sessionId", "lang", "country"] as const;
 

@@ -4,7 +4,7 @@ import type { AmpView } from "~/amp-view";
 import { loadEventPage } from "~/data/events.server";
 import { absoluteUrl, requestMeta } from "~/data/meta.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/concerts.css";
@@ -31,7 +31,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
       throw error;
     }),
   );
-  const { t } = createI18n(context.edge.lang, ["common", "concerts"]);
+  const { t } = serverStrings(context.edge.lang);
   const place = `${page.venue.name}, ${page.venue.city}, ${page.venue.country}`;
   const when = page.time.localDate
     ? `${page.time.fulldate} ${page.time.startHourMin}`

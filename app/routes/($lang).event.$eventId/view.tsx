@@ -1,8 +1,8 @@
-import { useTranslation } from "react-i18next";
 import { ShareLinks } from "~/components/charts/share-links";
 import { ConcertCards, ShowTime } from "~/components/concerts";
 import { usePrimitives } from "~/components/primitives";
 import type { EventPage } from "~/data/events.server";
+import { useTranslation } from "~/strings";
 
 /** The show's state as a person reads it (spec 002 §4 event time). */
 function stateKey(time: EventPage["time"]): string {

@@ -13,7 +13,7 @@ import { AccountScreen } from "~/components/account";
 import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, requestEmailLink, signInProviders } from "~/data/account.server";
 import { readForm, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { emailLinkLifetimeMs, emailSchema, safeRedirectPath } from "../../../edge/account";
@@ -31,7 +31,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const returnPath = safeRedirectPath(new URL(request.url).searchParams.get("redirect"));
   // Signed in already: on to where the sign-in was meant to lead.
   if (context.account) throw redirect(returnPath ?? localizedPath(lang, "/"));
-  const { t } = createI18n(lang, ["common"]);
+  const { t } = serverStrings(lang);
   const providers = await signInProviders(context, request);
   return {
     title: t("common:pageTitle.login"),

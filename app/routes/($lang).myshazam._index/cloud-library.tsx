@@ -1,10 +1,10 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { createCloudLibrary } from "~/client/cloud-library";
 import { useRuntime, useSignedInAccount } from "~/components/runtime";
 import { type LibraryItem, libraryItemOf } from "~/data/library";
 import type { RootData } from "~/root";
+import { useTranslation } from "~/strings";
 import { tagPageSize } from "../../../edge/library";
 import { EmptyLibrary, LibraryRow } from "./view";
 

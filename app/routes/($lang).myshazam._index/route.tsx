@@ -11,7 +11,7 @@ import { useRuntime } from "~/components/runtime";
 import { requireAccount } from "~/data/account.server";
 import { changeTag, loadLibrary } from "~/data/library.server";
 import { loadPage, readForm, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import libraryStyles from "~/styles/library.css";
 import { tagIdSchema } from "../../../edge/library";
@@ -38,7 +38,7 @@ export const links = () => [{ rel: "stylesheet", href: libraryStyles }];
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang } = context.edge;
-  const { t } = createI18n(lang, ["common", "library"]);
+  const { t } = serverStrings(lang);
   const path = localizedPath(lang, "/myshazam");
   const common = {
     title: t("common:pageTitle.myshazam"),

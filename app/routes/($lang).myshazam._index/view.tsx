@@ -1,9 +1,9 @@
 import { Form } from "@remix-run/react";
 import type { MouseEvent, ReactNode } from "react";
-import { Trans, useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import { Cover } from "~/components/track-list";
 import type { LibraryItem } from "~/data/library";
+import { Trans, useTranslation } from "~/strings";
 
 /** What a removal or its undo did, shown above the list (a status message screen readers announce). */
 export type TagChangeNotice =

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { ItemAside, ItemHero, ItemTracks } from "~/components/catalogue-item";
 import type { PlaylistPage } from "~/data/catalogue-items.server";
+import { useTranslation } from "~/strings";
 
 /** The playlist page: heading, songs, what it is about, where to listen, sharing. */
 export function PlaylistView({ page, canonical }: { page: PlaylistPage; canonical: string }) {

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
+import { useTranslation } from "~/strings";
 
 /** The privacy landing: our privacy in three sentences, and what a person can do. */
 export function PrivacyLandingView({ page }: { page: { hrefs: PrivacyHrefs; answerTime: string } }) {

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "~/components/privacy";
+import { useTranslation } from "~/strings";
 
 const categories = [
   "account",

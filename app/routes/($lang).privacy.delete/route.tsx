@@ -11,7 +11,7 @@ import { cookieHeaders, requireAccount } from "~/data/account.server";
 import { requestMeta } from "~/data/meta.server";
 import { deleteAccount, privacyHrefs, signInHref } from "~/data/privacy.server";
 import { readForm, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
@@ -33,7 +33,7 @@ const deletedParam = "deleted";
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang, locale } = context.edge;
-  const { t } = createI18n(lang, ["privacy"]);
+  const { t } = serverStrings(lang);
   const url = new URL(request.url);
   const meta: PageMeta = {
     ...requestMeta(context, request),

@@ -1,9 +1,9 @@
 import { Form } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
 import { FormMessage } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
 import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "~/components/privacy";
+import { useTranslation } from "~/strings";
 
 export type DeleteOutcome = { outcome: "mismatch" | "failed"; typed: string };
 

@@ -10,7 +10,7 @@ import * as v from "valibot";
 import { requireAccount } from "~/data/account.server";
 import { dataDownloadStatus, privacyHrefs, signInHref } from "~/data/privacy.server";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
 import { localizedPath } from "../../../edge/path";
@@ -39,7 +39,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     back: url.pathname + url.search,
   };
   const strings = pickResources(lang, ["privacy"]).privacy;
-  const title = createI18n(lang, ["privacy"]).t("privacy:pageTitle.downloadFile");
+  const title = serverStrings(lang).t("privacy:pageTitle.downloadFile");
   const answer = (file: DownloadFile, status: number) => data({ page, file, title, strings }, { status });
 
   const link = v.safeParse(linkSchema, { id: params.id, token: url.searchParams.get("token") ?? "" });

@@ -1,8 +1,8 @@
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { FormMessage } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
 import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
+import { useTranslation } from "~/strings";
 import type { ExportRefusal } from "../../../edge/privacy";
 
 export type DownloadFile =

@@ -10,7 +10,7 @@ import { requireAccount } from "~/data/account.server";
 import { requestMeta } from "~/data/meta.server";
 import { privacyHrefs, requestDataDownload, signInHref } from "~/data/privacy.server";
 import { readForm, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
@@ -32,7 +32,7 @@ export const links = () => [{ rel: "stylesheet", href: privacyStyles }];
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang, locale } = context.edge;
-  const { t } = createI18n(lang, ["privacy"]);
+  const { t } = serverStrings(lang);
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: t("privacy:pageTitle.download"),

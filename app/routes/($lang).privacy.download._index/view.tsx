@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { FormMessage } from "~/components/form-fields";
 import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "~/components/privacy";
+import { useTranslation } from "~/strings";
 
 export type DownloadOutcome =
   | { outcome: "sent"; email: string; until: string }

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { LegalPreamble, LegalSections } from "~/components/legal";
 import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
+import { useTranslation } from "~/strings";
 import type { LegalSection } from "../../../edge/legal";
 
 /** The privacy policy: translated chrome, the English text, the privacy pages beside it. */

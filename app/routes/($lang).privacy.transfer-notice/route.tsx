@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { requestMeta } from "~/data/meta.server";
 import { privacyHrefs } from "~/data/privacy.server";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
@@ -18,7 +18,7 @@ export const links = () => [{ rel: "stylesheet", href: privacyStyles }];
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang, locale } = context.edge;
-  const { t } = createI18n(lang, ["privacy"]);
+  const { t } = serverStrings(lang);
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: t("privacy:pageTitle.transferNotice"),

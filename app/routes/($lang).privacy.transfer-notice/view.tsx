@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
+import { useTranslation } from "~/strings";
 
 /** The transfer notice: where data is handled, its safeguards, and its deletion period. */
 export function TransferNoticeView({

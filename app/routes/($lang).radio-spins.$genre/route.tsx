@@ -5,7 +5,7 @@ import { loadLocations } from "~/data/charts.server";
 import { requestMeta } from "~/data/meta.server";
 import { trackSummaryOfPayload } from "~/data/view";
 import { loadPage, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
@@ -35,7 +35,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   // One address per genre: /radio-spins/Rock → /radio-spins/rock.
   if (genre !== chart.genre.urlName)
     throw redirect(localizedPath(lang, radioSpinsPath(chart.genre.urlName)), 301);
-  const { t } = createI18n(lang, ["radio"]);
+  const { t } = serverStrings(lang);
   const title = t("radio:title", { genre: chart.genre.name });
   const week = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
     new Date(chart.week),

@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { usePrimitives } from "~/components/primitives";
 import { TrackList } from "~/components/track-list";
 import type { TrackSummary } from "~/data/view";
+import { useTranslation } from "~/strings";
 
 /** A genre's radio airplay chart: the week, the tracks with their plays, the other genres. */
 export function RadioSpinsView({

@@ -8,7 +8,7 @@ import { useLoaderData } from "@remix-run/react";
 import { surveyAnswerOf } from "~/data/forms.server";
 import { requestMeta } from "~/data/meta.server";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
@@ -28,7 +28,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const answer = await surveyAnswerOf(context, request, context.edge.webId);
   // Nothing answered yet: the survey itself.
   if (!answer) throw redirect(localizedPath(lang, "/survey"), { status: 303 });
-  const { t } = createI18n(lang, ["common", "forms"]);
+  const { t } = serverStrings(lang);
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: t("forms:survey.thanksTitle"),

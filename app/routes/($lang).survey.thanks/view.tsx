@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { FormMessage } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
+import { useTranslation } from "~/strings";
 import type { StoredSurveyAnswer } from "../../../edge/forms";
 
 /** Thanks, and what the visitor answered. */

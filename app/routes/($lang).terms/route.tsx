@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { requestMeta } from "~/data/meta.server";
 import { requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { frenchTermsId, frenchTermsSections, termsSections } from "~/legal/terms";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
@@ -20,7 +20,7 @@ export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang, locale } = context.edge;
-  const { t } = createI18n(lang, ["common", "legal"]);
+  const { t } = serverStrings(lang);
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: t("common:pageTitle.terms"),

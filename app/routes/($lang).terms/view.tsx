@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { LegalPreamble, LegalSections } from "~/components/legal";
+import { useTranslation } from "~/strings";
 import type { LegalSection } from "../../../edge/legal";
 
 /** The terms of use: the English terms, then the French terms under their own anchor. */

@@ -5,7 +5,6 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import type { AmpView } from "~/amp-view";
 import { ChartPicker } from "~/components/charts/chart-picker";
 import { PickerLink } from "~/components/charts/picker-link";
@@ -18,9 +17,9 @@ import {
   redirectChartsPrefix,
 } from "~/data/charts.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
+import { usePageStrings, useTranslation } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
 import { ChartView } from "./view";
 
@@ -47,7 +46,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   if (requested !== canonical) {
     throw redirect(`${params.lang ? `/${params.lang}` : ""}${canonical}${new URL(request.url).search}`, 301);
   }
-  const { t } = createI18n(edge.lang, ["common", "charts"]);
+  const { t } = serverStrings(edge.lang);
   const meta = chartPageMeta(page, context, request, t);
   return { page, meta, strings: pickResources(edge.lang, ["charts"]).charts };
 }

@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { ChartList } from "~/components/charts/chart-list";
 import { ShareLinks } from "~/components/charts/share-links";
 import { usePrimitives } from "~/components/primitives";
 import { TileGrid } from "~/components/track-list";
 import type { ChartPage } from "~/data/charts.server";
+import { useTranslation } from "~/strings";
 
 /**
  * A chart page: the way back, the heading, the chart types' tabs, the picker (which each renderer

@@ -10,7 +10,7 @@ import { PlayButton, PlaybackProvider } from "~/components/track/playback";
 import { coverSizes } from "~/components/track/track-hero";
 import { loadTrackPage, trackPageMeta } from "~/data/track.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
@@ -44,7 +44,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   if (params.key !== page.key || params.alias !== page.alias)
     throw redirect(`${page.path}${url.search}`, 301);
 
-  const { t } = createI18n(context.edge.lang, ["common", "track"]);
+  const { t } = serverStrings(context.edge.lang);
   const meta = trackPageMeta(page, context, request, t);
   const strings = pickResources(context.edge.lang, ["track", "connect", "recognition"]);
   return {

@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { verificationRequestOf } from "~/data/forms.server";
 import { requestMeta } from "~/data/meta.server";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
@@ -27,7 +27,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const id = v.safeParse(verificationIdSchema, params.id);
   const stored = id.success ? await verificationRequestOf(context, request, id.output) : undefined;
   if (!stored) throwSiteError(new SiteError("notfound", "no such verification request"));
-  const { t } = createI18n(lang, ["common", "forms"]);
+  const { t } = serverStrings(lang);
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: t("forms:verify.receivedTitle"),

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { FormMessage } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
+import { useTranslation } from "~/strings";
 import type { StoredVerification } from "../../../edge/forms";
 
 /** "We received your request": what was stored, and what happens next. */

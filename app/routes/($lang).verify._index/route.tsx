@@ -10,7 +10,7 @@ import * as v from "valibot";
 import { sendVerificationRequest } from "~/data/forms.server";
 import { requestMeta } from "~/data/meta.server";
 import { readForm, requireKnownLanguage } from "~/http.server";
-import { createI18n, pickResources } from "~/i18n.server";
+import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
@@ -29,7 +29,7 @@ const fields = ["artistName", "email", "role", "link", "message"] as const;
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang } = context.edge;
-  const { t } = createI18n(lang, ["common", "forms"]);
+  const { t } = serverStrings(lang);
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: t("common:pageTitle.verify"),

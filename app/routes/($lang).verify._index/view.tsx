@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { ChoiceField, FormMessage, TextField } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
+import { useTranslation } from "~/strings";
 import { type FieldError, freeTextMax, requesterRoles } from "../../../edge/forms";
 
 export type VerifyResult = {
