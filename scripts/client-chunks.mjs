@@ -58,9 +58,11 @@ export function describeChunk(metafile, url) {
     .filter(([, bytes]) => bytes > 0)
     .sort((a, b) => b[1] - a[1])
     .map(([owner, bytes]) => ({ owner, bytes }));
-  // The entry chunk is only Remix's hydration call: framework however small.
+  // The entry chunk is only Remix's hydration call, and a shared chunk without source bytes is
+  // esbuild's module helpers (React's CommonJS needs them): framework however small.
   const isEntry = /\/entry\.client-[A-Z0-9]+\.js$/.test(url);
-  return { url, kind: isEntry || framework * 2 > total ? "framework" : "site", largest };
+  const isHelpers = total === 0 && url.startsWith("/build/_shared/");
+  return { url, kind: isEntry || isHelpers || framework * 2 > total ? "framework" : "site", largest };
 }
 
 /** The scripts a first visit loads for a chain of manifest routes (root first): entry, then each route's module and imports. */

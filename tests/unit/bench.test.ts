@@ -84,6 +84,7 @@ describe("framework floor and site code per chunk (the browser build's metafile)
           "app/components/primitives.tsx": { bytesInOutput: 100 },
         },
       },
+      "public/build/_shared/helpers-D.js": { inputs: {} },
       "public/build/root-C.js": {
         inputs: {
           "app/components/search-box.tsx": { bytesInOutput: 2000 },
@@ -104,14 +105,17 @@ describe("framework floor and site code per chunk (the browser build's metafile)
         file("/build/_shared/react-B.js", 4000),
         file("/build/root-C.js", 2500),
         file("/build/entry.client-A.js", 200),
+        file("/build/_shared/helpers-D.js", 100),
       ],
     });
-    expect(split.framework).toBe(4200);
+    expect(split.framework).toBe(4300);
     expect(split.site).toBe(2500);
     expect(split.chunks.map((chunk) => [chunk.kind, chunk.owners])).toEqual([
       ["framework", ["react-dom", "@remix-run/router", "app/components/primitives.tsx"]],
       ["site", ["i18next", "app/components/search-box.tsx", "react"]],
       ["framework", ["app/entry.client.tsx"]],
+      // esbuild's module helpers: no source of their own.
+      ["framework", []],
     ]);
   });
 
