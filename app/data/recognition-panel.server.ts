@@ -1,4 +1,4 @@
-import { captureOptionsOf } from "~/client/recognition/capture";
+import { captureOptionsOf } from "~/capture-options";
 import type { RequestContext } from "../../edge/request-context";
 import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/index";
 
