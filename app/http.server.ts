@@ -3,6 +3,11 @@ import type { Params } from "@remix-run/react";
 import { SiteError, statusOfError } from "../edge/errors";
 import { isLanguageKey } from "../edge/languages";
 
+// Route modules take the configuration readers from here: a route that imported edge/env itself
+// would ship it (and valibot) to the browser, which keeps a route's imports though only its loader
+// uses them; a .server module is an empty module there.
+export { cloudKitConfigOf, siteOriginOf } from "../edge/env";
+
 /**
  * Throws the error page for a catalogue error type, with its status (the one mapping, edge/errors).
  * Spec 000 §4 "a failed render with a redirect error redirects", §8 "Redirect error: uses path and

@@ -1,4 +1,3 @@
-import * as v from "valibot";
 import { searchPageSize, trackSearchPageSize } from "../edge/content-rules";
 
 /**
@@ -98,21 +97,6 @@ export function normalizeSearchTerm(raw: string): string {
     .replace(/\p{Cc}/gu, " ")
     .replace(/\s+/gu, " ")
     .trim();
-}
-
-/** A search term from a visitor (the page's `term` parameter, the box): normalized, at most 100 characters. */
-export const searchTermSchema = v.pipe(
-  v.string(),
-  v.transform(normalizeSearchTerm),
-  v.maxLength(searchTermMaxLength, "toolong"),
-);
-
-export type SearchTermCheck = { ok: true; term: string } | { ok: false; reason: "toolong"; term: string };
-
-export function checkSearchTerm(raw: string | null | undefined): SearchTermCheck {
-  const parsed = v.safeParse(searchTermSchema, raw ?? "");
-  if (parsed.success) return { ok: true, term: parsed.output };
-  return { ok: false, reason: "toolong", term: normalizeSearchTerm(raw ?? "") };
 }
 
 /** The catalogue storefront of a country: lower case, GB for the pseudo-countries WORLD and GLOBAL. */

@@ -15,8 +15,8 @@ export const budgets = {
   renderP99Ms: 3,
   /** "upstream calls for 100 concurrent identical misses (budget: 1)". */
   coalescedUpstreamCalls: 1,
-  /** "track page JS ≤ 90 KB gzip". */
-  trackJsGzipBytes: 90 * KB,
+  /** Issue 27: "First-visit JS ≤ 95 KB gzip on every page (framework floor + ≤ 10 KB)". */
+  firstVisitJsGzipBytes: 95 * KB,
   /** "CSS ≤ 15 KB gzip" (held to by every page). */
   cssGzipBytes: 15 * KB,
   /** "AMP page ≤ 40 KB" (the document as served, uncompressed). */

@@ -3,6 +3,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { type AgnosticRouteObject, matchRoutes } from "@remix-run/router";
 import * as v from "valibot";
+import { type ClientMetafile, describeChunk, scriptsOfRoutes } from "../scripts/client-chunks.mjs";
 
 /** gzip level of every figure: the highest, as scripts/report-bundle.mjs measures the worker. */
 export const gzipLevel = 9;
@@ -66,9 +67,7 @@ export function matchedRoutes(manifest: RemixManifest, pathname: string): Manife
 
 /** The scripts a first visit loads for `pathname`: the entry, then each matched route's module and imports. */
 export function scriptsOf(manifest: RemixManifest, pathname: string): string[] {
-  const files = [manifest.entry.module, ...manifest.entry.imports];
-  for (const route of matchedRoutes(manifest, pathname)) files.push(route.module, ...(route.imports ?? []));
-  return [...new Set(files)];
+  return scriptsOfRoutes(manifest, matchedRoutes(manifest, pathname));
 }
 
 /** Stylesheets of the matched routes in the manifest (CSS bundling), and those the page links. */
@@ -105,4 +104,18 @@ export function sizesOf(publicDir: string, urls: readonly string[]): FileSizes {
     gzipBytes: each.reduce((sum, file) => sum + file.gzipBytes, 0),
     each: each.sort((a, b) => b.gzipBytes - a.gzipBytes),
   };
+}
+
+export type ChunkCost = FileSize & { kind: "framework" | "site"; owners: string[] };
+export type SplitSizes = { framework: number; site: number; chunks: ChunkCost[] };
+
+/** A page's scripts split into the framework floor and the site's code (gzip), each chunk with its largest owners. */
+export function splitByOwner(metafile: ClientMetafile, js: FileSizes): SplitSizes {
+  const chunks = js.each.map((file): ChunkCost => {
+    const { kind, largest } = describeChunk(metafile, file.url);
+    return { ...file, kind, owners: largest.slice(0, 3).map((owner) => owner.owner) };
+  });
+  const sum = (kind: ChunkCost["kind"]) =>
+    chunks.filter((chunk) => chunk.kind === kind).reduce((total, chunk) => total + chunk.gzipBytes, 0);
+  return { framework: sum("framework"), site: sum("site"), chunks };
 }

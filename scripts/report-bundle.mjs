@@ -4,11 +4,14 @@
 //   build: the worker must hold one React, one copy of the strings, all production.
 // - The size of the worker as wrangler would upload it (raw and gzip). Fails when React's
 //   development code is in it (a message only React's development builds carry).
+// - Each page's first-visit JavaScript (gzip): the framework floor and the site's code on top, the
+//   largest pages first with their site chunks (issue 27's budget: floor + ≤ 10 KB).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { describeChunk, gzipBytesOf, readClientMetafile, scriptsOfRoutes } from "./client-chunks.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
@@ -62,6 +65,62 @@ try {
 } finally {
   rmSync(outdir, { recursive: true, force: true });
 }
+
+/** Pages (routes that export `meta`; resource routes do not), each with its route chain from root. */
+function firstVisitReport() {
+  const publicDir = path.join(root, "public");
+  const manifestUrl = /\/build\/manifest-[A-Z0-9]+\.js/.exec(
+    readFileSync(path.join(root, "build/index.js"), "utf8"),
+  )?.[0];
+  if (!manifestUrl) return problems.push("the server build names no Remix manifest");
+  const manifest = JSON.parse(
+    readFileSync(path.join(publicDir, manifestUrl), "utf8")
+      .trim()
+      .replace(/^window\.__remixManifest\s*=\s*/, "")
+      .replace(/;$/, ""),
+  );
+  const metafile = readClientMetafile(root);
+  const chunks = new Map();
+  const chunkOf = (url) => {
+    if (!chunks.has(url))
+      chunks.set(url, { ...describeChunk(metafile, url), gzip: gzipBytesOf(publicDir, url) });
+    return chunks.get(url);
+  };
+  const pages = Object.values(manifest.routes)
+    .filter((route) => route.parentId && metafile.outputs[`public${route.module}`]?.exports.includes("meta"))
+    .map((route) => {
+      const chain = [];
+      for (let at = route; at; at = manifest.routes[at.parentId]) chain.unshift(at);
+      const scripts = scriptsOfRoutes(manifest, chain).map(chunkOf);
+      const sum = (kind) =>
+        scripts.filter((chunk) => chunk.kind === kind).reduce((total, chunk) => total + chunk.gzip, 0);
+      return {
+        id: route.id.replace(/^routes\//, "").replace(/\/route$/, ""),
+        framework: sum("framework"),
+        site: sum("site"),
+        scripts,
+      };
+    })
+    .sort((a, b) => b.site - a.site);
+  const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
+  const floor = Math.max(...pages.map((page) => page.framework));
+  console.log(`first-visit JS per page (gzip; framework floor ${kb(floor)}), largest site code first:`);
+  for (const page of pages.slice(0, 8)) {
+    const own = page.scripts
+      .filter((chunk) => chunk.kind === "site")
+      .sort((a, b) => b.gzip - a.gzip)
+      .slice(0, 4)
+      .map((chunk) => `${chunk.largest[0]?.owner ?? "?"} ${kb(chunk.gzip)}`)
+      .join(", ");
+    console.log(
+      `  ${page.id.slice(0, 44).padEnd(44)} ${kb(page.framework + page.site).padStart(9)} = floor + ${kb(page.site).padStart(8)}  (${own}, …)`,
+    );
+  }
+  const smallest = pages.at(-1);
+  if (smallest)
+    console.log(`  … ${pages.length - 8} more pages, down to ${smallest.id} (floor + ${kb(smallest.site)})`);
+}
+firstVisitReport();
 
 if (problems.length > 0) {
   for (const problem of problems) console.error(`✖ ${problem}`);

@@ -1,162 +1,19 @@
-import { useRouteLoaderData } from "@remix-run/react";
-import { useEffect, useState } from "react";
-import {
-  beginConnect,
-  type ConnectOutcome,
-  connectionState,
-  disconnect,
-  onConnectMessage,
-} from "~/client/connect";
-import { membershipOf } from "~/client/in-app";
-import { Overlay } from "~/components/overlay";
-import { useRuntime, useUserFlags } from "~/components/runtime";
-import type { RootData } from "~/root";
-import { useTranslation } from "~/strings";
-import type { ConnectionState } from "../../edge/streaming";
+import { lazy, Suspense } from "react";
+import { useRuntime } from "~/components/runtime";
+
+const StreamingConnectionSection = lazy(() => import("~/components/streaming-connection-section"));
 
 /**
- * The streaming-service connection where a person listens (spec 001 §4 "Streaming-service
- * connection": connected, unconnected, expired sign-in, error with Try Again / Cancel; spec 002
- * §4). Connecting needs the browser (PKCE happens there), so nothing renders on the server and
- * hydration matches; it follows the connection in every tab (the storage event). The confirm
- * overlay of spec 002 §2 (`/applemusic/signin/complete/confirm`: modal, takeover, masked) is an
- * overlay: the page behind it is inert and masked, and on a phone it takes the screen. Only its
- * buttons close it.
+ * The streaming-service connection section (app/components/streaming-connection-section.tsx).
+ * Connecting needs the browser runtime, so nothing renders before it has started (nor on the
+ * server); its code (PKCE, storage, the confirm overlay) is loaded then, not with the page.
  */
 export function StreamingConnection() {
   const runtime = useRuntime();
-  const flags = useUserFlags();
-  const root = useRouteLoaderData<RootData>("root");
-  const { t, strings } = useTranslation("connect");
-  const [state, setState] = useState<ConnectionState>();
-  const [blocked, setBlocked] = useState(false);
-  const [result, setResult] = useState<Exclude<ConnectOutcome, { outcome: "refused" }>>();
-
-  useEffect(() => {
-    if (!runtime) return;
-    const read = () => setState(connectionState(runtime.storage));
-    read();
-    const stopConnection = runtime.storage.onConnection(read);
-    // The popup's callback page sends its own statistics; here the outcome is shown.
-    const stopMessages = onConnectMessage(window, (outcome) => {
-      read();
-      if (outcome.outcome !== "refused") setResult(outcome);
-    });
-    return () => {
-      stopConnection();
-      stopMessages();
-    };
-  }, [runtime]);
-
-  // Without its strings or the runtime there is nothing honest to show; a member of the service
-  // (the app's member flag) is connected through the app already.
-  if (
-    !runtime ||
-    !root ||
-    state === undefined ||
-    (flags && membershipOf(flags.appleMusicMembership).member) ||
-    !strings.hasNamespace("connect")
-  ) {
-    return null;
-  }
-  const { streaming, pageType } = root;
-
-  async function connect() {
-    if (!runtime) return;
-    setBlocked(false);
-    const popup = await beginConnect(window, runtime.storage, streaming, {
-      screenname: pageType,
-      beaconId: crypto.randomUUID(),
-    });
-    if (!popup) setBlocked(true);
-  }
-
-  function closeDialog() {
-    setResult(undefined);
-  }
-
+  if (!runtime) return null;
   return (
-    <section className="section connect" aria-labelledby="connect-title" data-connection={state}>
-      <h2 id="connect-title">{t("title")}</h2>
-      {state === "connected" ? (
-        <>
-          <p className="connect__status">
-            <span aria-hidden="true" className="connect__mark">
-              ✓
-            </span>{" "}
-            {t("connected")}
-          </p>
-          <button
-            type="button"
-            className="button button--quiet"
-            onClick={() =>
-              void disconnect(runtime.storage, streaming.clientId, (input, init) => fetch(input, init))
-            }
-          >
-            {t("disconnect")}
-          </button>
-        </>
-      ) : (
-        <>
-          <p
-            className={state === "expired" ? "connect__status" : "muted"}
-            role={state === "expired" ? "status" : undefined}
-          >
-            {state === "expired" ? t("expired") : t("pitch")}
-          </p>
-          <button type="button" className="button" onClick={() => void connect()}>
-            {state === "expired" ? t("connectAgain") : t("connect")}
-          </button>
-        </>
-      )}
-      {blocked ? (
-        <p className="connect__problem" role="alert">
-          {t("popupBlocked")}
-        </p>
-      ) : null}
-      {result ? (
-        <Overlay
-          placement="takeover"
-          modal
-          masked
-          className="connect-dialog"
-          labelledBy="connect-dialog-title"
-          describedBy="connect-dialog-body"
-          onClose={closeDialog}
-        >
-          {result.outcome === "connected" ? (
-            <>
-              <h2 id="connect-dialog-title">{t("confirm.connectedTitle")}</h2>
-              <p id="connect-dialog-body">{t("confirm.connectedBody")}</p>
-              <div className="connect-dialog__actions">
-                <button type="button" className="button" onClick={closeDialog}>
-                  {t("confirm.done")}
-                </button>
-              </div>
-            </>
-          ) : (
-            <>
-              <h2 id="connect-dialog-title">{t("confirm.errorTitle")}</h2>
-              <p id="connect-dialog-body">{t("confirm.errorBody")}</p>
-              <div className="connect-dialog__actions">
-                <button type="button" className="button button--quiet" onClick={closeDialog}>
-                  {t("confirm.cancel")}
-                </button>
-                <button
-                  type="button"
-                  className="button"
-                  onClick={() => {
-                    closeDialog();
-                    void connect();
-                  }}
-                >
-                  {t("confirm.tryAgain")}
-                </button>
-              </div>
-            </>
-          )}
-        </Overlay>
-      ) : null}
-    </section>
+    <Suspense fallback={null}>
+      <StreamingConnectionSection />
+    </Suspense>
   );
 }

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import {
-  checkSearchTerm,
+  normalizeSearchTerm,
   offsetOfNext,
   searchPath,
   searchResultsPageSize,
@@ -20,6 +20,23 @@ import {
 } from "../../edge/schemas/search";
 import type { ArtistSummary, TrackSummary } from "./view";
 import { imageFromTemplate, trackSummaryOfPayload } from "./view";
+
+// The server checks a term (the search page's parameter); the browser only needs the limit, so the
+// check lives here and app/search-groups.ts, which the header's search box loads, holds no valibot.
+/** A search term from a visitor (the page's `term` parameter, the box): normalized, at most 100 characters. */
+export const searchTermSchema = v.pipe(
+  v.string(),
+  v.transform(normalizeSearchTerm),
+  v.maxLength(searchTermMaxLength, "toolong"),
+);
+
+export type SearchTermCheck = { ok: true; term: string } | { ok: false; reason: "toolong"; term: string };
+
+export function checkSearchTerm(raw: string | null | undefined): SearchTermCheck {
+  const parsed = v.safeParse(searchTermSchema, raw ?? "");
+  if (parsed.success) return { ok: true, term: parsed.output };
+  return { ok: false, reason: "toolong", term: normalizeSearchTerm(raw ?? "") };
+}
 
 /**
  * The search page, `/search?term=…` (spec 000 §2 page type "search"): the top result of the

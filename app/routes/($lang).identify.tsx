@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { RecognitionPanel, recognitionPanelData } from "~/components/recognition/recognition-panel";
+import { RecognitionPanel } from "~/components/recognition/recognition-panel";
 import { requestMeta } from "~/data/meta.server";
+import { recognitionPanelData } from "~/data/recognition-panel.server";
 import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";

@@ -30,7 +30,8 @@ async function searchPage(
     if (url.pathname.includes("/search")) searches.push(`${url.pathname}${url.search}`);
   });
   await opened.page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
-  await opened.page.waitForSelector(`${input}[role=combobox]`);
+  // Hydrated and started; the combobox itself loads at the first focus (see the test below).
+  await opened.page.waitForSelector("html[data-ready]");
   return { ...opened, searches: () => searches.filter((url) => url.startsWith("/services/")) };
 }
 
@@ -94,6 +95,37 @@ test("typing searches once after the debounce, arrows move the highlight, Enter 
   expect(JSON.parse(stored ?? "{}").data).toEqual(["lupus"]);
 });
 
+test("the combobox's code loads at the first focus and takes over what was typed, the focus and the caret", async () => {
+  const { page, errors } = await searchPage(viewports.desktop);
+  const loaded: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/search-combobox-")) loaded.push(request.url());
+  });
+  // A first visit does not load it, and the plain form makes no promise of a popup.
+  expect(
+    await page.evaluate(() =>
+      performance.getEntriesByType("resource").some((entry) => entry.name.includes("/search-combobox-")),
+    ),
+  ).toBe(false);
+  expect(await page.getAttribute(input, "role")).toBeNull();
+  // Text put in before the code arrives (no focus event) stays when it does.
+  await page.evaluate((selector) => {
+    const box = document.querySelector<HTMLInputElement>(selector);
+    if (box) box.value = "lupu";
+  }, input);
+  await page.focus(input);
+  await page.waitForSelector(`${input}[role=combobox]`);
+  expect(loaded).toHaveLength(1);
+  expect(await page.inputValue(input)).toBe("lupu");
+  expect(await page.evaluate(() => document.activeElement?.classList.contains("search-box__input"))).toBe(
+    true,
+  );
+  await page.keyboard.type("s");
+  await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
+  expect(await page.inputValue(input)).toBe("lupus");
+  expect(errors).toEqual([]);
+});
+
 test("Escape, Tab and a click outside close the dropdown; focus opens it again", async () => {
   const { page, errors } = await searchPage(viewports.desktop);
   await page.click(input);
@@ -144,7 +176,7 @@ test("recent searches: stored on submit, shown on focus with an empty box, Enter
   expect(record.expires).toBeGreaterThan(Date.now());
 
   await page.goto(`${baseURL}/home`, { waitUntil: "networkidle" });
-  await page.waitForSelector(`${input}[role=combobox]`);
+  await page.waitForSelector("html[data-ready]");
   await page.focus(input);
   await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
   expect(await optionTexts(page, "recent")).toEqual(["defeat", "wesnoth"]);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { atLeast, atMost, formatTable, kb } from "../../bench/budgets";
-import { matchedRoutes, parseManifest, scriptsOf, stylesheetsOf } from "../../bench/bytes";
+import { matchedRoutes, parseManifest, scriptsOf, splitByOwner, stylesheetsOf } from "../../bench/bytes";
 import { firstArtistLink } from "../../bench/pages";
 import { quantile } from "../../bench/stats";
 
@@ -70,6 +70,59 @@ describe("first-visit files from the Remix manifest", () => {
 
   test("a file that is not a manifest is refused", () => {
     expect(() => parseManifest("window.__remixManifest={};")).toThrow();
+  });
+});
+
+describe("framework floor and site code per chunk (the browser build's metafile)", () => {
+  const metafile = {
+    outputs: {
+      "public/build/entry.client-A.js": { inputs: { "app/entry.client.tsx": { bytesInOutput: 300 } } },
+      "public/build/_shared/react-B.js": {
+        inputs: {
+          "node_modules/react-dom/cjs/react-dom.production.min.js": { bytesInOutput: 9000 },
+          "node_modules/@remix-run/router/dist/router.js": { bytesInOutput: 3000 },
+          "app/components/primitives.tsx": { bytesInOutput: 100 },
+        },
+      },
+      "public/build/_shared/helpers-D.js": { inputs: {} },
+      "public/build/root-C.js": {
+        inputs: {
+          "app/components/search-box.tsx": { bytesInOutput: 2000 },
+          "node_modules/i18next/dist/esm/i18next.js": { bytesInOutput: 5000 },
+          "node_modules/react/index.js": { bytesInOutput: 10 },
+        },
+      },
+    },
+  };
+  const file = (url: string, gzipBytes: number) => ({ url, rawBytes: gzipBytes * 3, gzipBytes });
+
+  test("a chunk is the framework's when most of its bytes are; owners largest first", () => {
+    const split = splitByOwner(metafile, {
+      files: 3,
+      rawBytes: 0,
+      gzipBytes: 0,
+      each: [
+        file("/build/_shared/react-B.js", 4000),
+        file("/build/root-C.js", 2500),
+        file("/build/entry.client-A.js", 200),
+        file("/build/_shared/helpers-D.js", 100),
+      ],
+    });
+    expect(split.framework).toBe(4300);
+    expect(split.site).toBe(2500);
+    expect(split.chunks.map((chunk) => [chunk.kind, chunk.owners])).toEqual([
+      ["framework", ["react-dom", "@remix-run/router", "app/components/primitives.tsx"]],
+      ["site", ["i18next", "app/components/search-box.tsx", "react"]],
+      ["framework", ["app/entry.client.tsx"]],
+      // esbuild's module helpers: no source of their own.
+      ["framework", []],
+    ]);
+  });
+
+  test("a chunk the metafile does not hold means the build changed under the bench", () => {
+    expect(() =>
+      splitByOwner(metafile, { files: 1, rawBytes: 0, gzipBytes: 0, each: [file("/build/other-Z.js", 1)] }),
+    ).toThrow(/metafile/);
   });
 });
 

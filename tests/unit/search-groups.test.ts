@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from "vitest";
+import { checkSearchTerm } from "../../app/data/search.server";
 import {
   artistsGroupResult,
-  checkSearchTerm,
   isAllowedSearchGroupTransition,
   normalizeSearchTerm,
   offsetOfNext,

@@ -1,27 +1,14 @@
+import type { CaptureOptions } from "~/capture-options";
 import { AUDIO_BUFFER_SIZE, AUDIO_CHANNELS } from "../../../signature/index";
 import { microphoneFailure, RecognitionFailure } from "./failures";
+
+export { type CaptureOptions, captureOptionsOf } from "~/capture-options";
 
 /**
  * The microphone (spec 002 §4 Recording, §5, §9): mono capture through a ScriptProcessorNode with
  * the spec's 4096-sample buffer, at whatever rate the AudioContext runs (the signature worker
  * resamples). Browser only: nothing here runs before a visitor presses the listen button.
  */
-
-export type CaptureOptions = {
-  /** Spec 002 §5: "on only when query params ec and ns equal 'true'". */
-  echoCancellation: boolean;
-  noiseSuppression: boolean;
-  /** Spec 002 §7: returnSig "only when query audiocapture=1". */
-  audioCapture: boolean;
-};
-
-export function captureOptionsOf(search: URLSearchParams): CaptureOptions {
-  return {
-    echoCancellation: search.get("ec") === "true",
-    noiseSuppression: search.get("ns") === "true",
-    audioCapture: search.get("audiocapture") === "1",
-  };
-}
 
 /** The getUserMedia audio constraints: mono, and the two filters only when asked for. */
 export function audioConstraints(options: Pick<CaptureOptions, "echoCancellation" | "noiseSuppression">) {

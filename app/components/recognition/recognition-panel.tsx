@@ -1,13 +1,11 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { type CaptureOptions, captureOptionsOf } from "~/client/recognition/capture";
+import type { CaptureOptions } from "~/client/recognition/capture";
 import type { CapturedCheckpoint, Recognition, RecognitionScreen } from "~/client/recognition/session";
 import { useRuntime } from "~/components/runtime";
 import { usePageStrings } from "~/strings";
 import type { LanguageKey } from "../../../edge/languages";
 import { localizedPath } from "../../../edge/path";
-import type { RequestContext } from "../../../edge/request-context";
-import { RECORDING_CHECKPOINTS_SECONDS } from "../../../signature/index";
 import { RecognitionInterstitial } from "./recognition-interstitial";
 
 export type RecognitionPanelProps = {
@@ -22,17 +20,6 @@ export type RecognitionPanelProps = {
   listenSeconds: number;
   strings: Record<string, unknown>;
 };
-
-/** What a loader gives a page's recognition panel (all but the screenname and strings). */
-export function recognitionPanelData(edge: RequestContext, search: URLSearchParams) {
-  return {
-    lang: edge.lang,
-    country: edge.country,
-    inApp: edge.inApp,
-    capture: captureOptionsOf(search),
-    listenSeconds: RECORDING_CHECKPOINTS_SECONDS[RECORDING_CHECKPOINTS_SECONDS.length - 1] ?? 12,
-  };
-}
 
 /**
  * The web recognition screen (spec 001 §4, 002 §2): the listen button, the four progressive

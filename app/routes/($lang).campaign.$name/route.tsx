@@ -12,13 +12,12 @@ import { useRuntime } from "~/components/runtime";
 import { StreamingConnection } from "~/components/streaming-connection";
 import { requestMeta } from "~/data/meta.server";
 import { signInHref } from "~/data/privacy.server";
-import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
+import { loadPage, requireKnownLanguage, siteOriginOf, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import offersStyles from "~/styles/offers.css";
-import { siteOriginOf } from "../../../edge/env";
 import { SiteError } from "../../../edge/errors";
 import {
   campaignNameSchema,

@@ -3,12 +3,11 @@ import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { loadEventPage } from "~/data/events.server";
 import { absoluteUrl, requestMeta } from "~/data/meta.server";
-import { loadPage, requireKnownLanguage } from "~/http.server";
+import { loadPage, requireKnownLanguage, siteOriginOf } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/concerts.css";
-import { siteOriginOf } from "../../../edge/env";
 import { SiteError } from "../../../edge/errors";
 import { EventView } from "./view";
 

@@ -12,12 +12,11 @@ import { onSignInMessage, openLoginPopup } from "~/client/login-popup";
 import { AccountScreen } from "~/components/account";
 import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, requestEmailLink, signInProviders } from "~/data/account.server";
-import { readForm, requireKnownLanguage } from "~/http.server";
+import { cloudKitConfigOf, readForm, requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { emailLinkLifetimeMs, emailSchema, safeRedirectPath } from "../../../edge/account";
-import { cloudKitConfigOf } from "../../../edge/env";
 import { localizedPath } from "../../../edge/path";
 
 // The e-mail entry screen and, once the link is sent, "check your email" (spec 000 §2 login

@@ -4,19 +4,19 @@ import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { MenuButton } from "~/components/menu-button";
 import { type Primitives, PrimitivesProvider, reactPrimitives } from "~/components/primitives";
-import { RecognitionPanel, recognitionPanelData } from "~/components/recognition/recognition-panel";
+import { RecognitionPanel } from "~/components/recognition/recognition-panel";
 import { StreamingConnection } from "~/components/streaming-connection";
 import { PlayButton, PlaybackProvider } from "~/components/track/playback";
 import { coverSizes } from "~/components/track/track-hero";
+import { recognitionPanelData } from "~/data/recognition-panel.server";
 import { loadTrackPage, trackPageMeta } from "~/data/track.server";
-import { loadPage, requireKnownLanguage } from "~/http.server";
+import { loadPage, requireKnownLanguage, siteOriginOf } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import recognitionStyles from "~/styles/recognition.css";
 import styles from "~/styles/track.css";
-import { siteOriginOf } from "../../../edge/env";
 import { TrackView } from "./view";
 
 export const links: LinksFunction = () => [

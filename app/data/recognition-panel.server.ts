@@ -1,0 +1,16 @@
+import { captureOptionsOf } from "~/capture-options";
+import type { RequestContext } from "../../edge/request-context";
+import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/index";
+
+// Server only (loaders), apart from the panel component: the capture options and the signature's
+// constants would otherwise ride along in every recognition page's first-visit JavaScript.
+/** What a loader gives a page's recognition panel (all but the screenname and strings). */
+export function recognitionPanelData(edge: RequestContext, search: URLSearchParams) {
+  return {
+    lang: edge.lang,
+    country: edge.country,
+    inApp: edge.inApp,
+    capture: captureOptionsOf(search),
+    listenSeconds: RECORDING_CHECKPOINTS_SECONDS[RECORDING_CHECKPOINTS_SECONDS.length - 1] ?? 12,
+  };
+}
