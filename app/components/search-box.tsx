@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useId, useRef, useState } from "react";
-import { useTranslation } from "~/strings";
 import { searchTermMaxLength } from "~/search-groups";
+import { useTranslation } from "~/strings";
 import type { LanguageKey } from "../../edge/languages";
 
 type Combobox = typeof import("~/components/search-combobox").SearchCombobox;

@@ -10,7 +10,6 @@ import {
   useRef,
   useState,
 } from "react";
-import { useTranslation } from "~/strings";
 import { createRecentSearches } from "~/client/recent-searches";
 import {
   createSearchBoxReducer,
@@ -31,6 +30,7 @@ import {
   searchLiveMessageMs,
   searchTermMaxLength,
 } from "~/search-groups";
+import { useTranslation } from "~/strings";
 import type { LanguageKey } from "../../edge/languages";
 
 /**

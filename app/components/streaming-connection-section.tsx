@@ -1,6 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "~/strings";
 import {
   beginConnect,
   type ConnectOutcome,
@@ -12,6 +11,7 @@ import { membershipOf } from "~/client/in-app";
 import { Overlay } from "~/components/overlay";
 import { useRuntime, useUserFlags } from "~/components/runtime";
 import type { RootData } from "~/root";
+import { useTranslation } from "~/strings";
 import type { ConnectionState } from "../../edge/streaming";
 
 /**
