@@ -219,10 +219,10 @@ async function measure(
 /** A store that counts what its lookups bring back: the postings a query holds while it runs. */
 function counted(store: PostingsStore, tally: { bytes: number; trips: number }): PostingsStore {
   return {
-    async lookup(hashes) {
+    async lookup(request) {
       tally.trips++;
-      const lists = await store.lookup(hashes);
-      for (const hash of new Set(hashes)) tally.bytes += lists.postings(hash).byteLength;
+      const lists = await store.lookup(request);
+      for (const hash of new Set(request.hashes)) tally.bytes += lists.postings(hash).byteLength;
       return lists;
     },
     trackKey: (track) => store.trackKey(track),
