@@ -176,13 +176,15 @@ const ascii = new TextDecoder();
  * hash to hex bound to one parameter each (D1 binds at most 100 parameters a statement, and a value
  * of up to 2 MB), then the tracks, and the meta last: a store whose load stopped half way has no
  * layout and answers nothing, rather than wrong. Deploy loads the same rows from
- * recognition-store.sql instead. Each object is written as ASCII into one buffer and decoded once:
+ * recognition-store.sql instead. Every statement can run twice (OR REPLACE), so that a caller whose
+ * connection dropped before the answer can send it again (the scale bench, through Miniflare's
+ * proxy). Each object is written as ASCII into one buffer and decoded once:
  * appending two characters a byte to a string took most of a load's time (83 s of 128 s at 10×).
  */
 export async function loadStore(db: D1Database, rows: StoreRows): Promise<{ hashes: number }> {
   await db.batch(storeTables.map((table) => db.prepare(`DELETE FROM ${table}`)));
   const insert =
-    "INSERT INTO recognition_postings (hash, entries) SELECT key, unhex(value) FROM json_each(?1)";
+    "INSERT OR REPLACE INTO recognition_postings (hash, entries) SELECT key, unhex(value) FROM json_each(?1)";
   const chunk = new Uint8Array(loadChunkChars);
   let length = 0;
   let hashes = 0;
@@ -213,10 +215,12 @@ export async function loadStore(db: D1Database, rows: StoreRows): Promise<{ hash
   await flush();
   await db.batch([
     ...rows.tracks.map(([track, key]) =>
-      db.prepare("INSERT INTO recognition_tracks (track, track_key) VALUES (?, ?)").bind(track, key),
+      db
+        .prepare("INSERT OR REPLACE INTO recognition_tracks (track, track_key) VALUES (?, ?)")
+        .bind(track, key),
     ),
     ...rows.meta.map(([key, value]) =>
-      db.prepare("INSERT INTO recognition_meta (key, value) VALUES (?, ?)").bind(key, value),
+      db.prepare("INSERT OR REPLACE INTO recognition_meta (key, value) VALUES (?, ?)").bind(key, value),
     ),
   ]);
   return { hashes };
