@@ -2,6 +2,7 @@ import {
   fetchedPostings,
   type PostingLists,
   type PostingsLayout,
+  type PostingsRequest,
   type PostingsStore,
   type TrackIndex,
 } from "../signature/index";
@@ -27,6 +28,13 @@ const metaKeys = {
  */
 const lookupStatement =
   "SELECT hash, hex(entries) AS entries FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
+
+/**
+ * The vote's lookup: a bucket above the common size (the vote skips it) comes back as NULL, its
+ * bytes left in the database. SQLite reads a BLOB's length without its content. The size is read
+ * in the statement, so that the first lookup needs no round trip before it.
+ */
+const voteLookupStatement = `SELECT hash, CASE WHEN length(entries) > 4 * (SELECT CAST(value AS INTEGER) FROM recognition_meta WHERE key = '${metaKeys.commonBucketSize}') THEN NULL ELSE hex(entries) END AS entries FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))`;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
@@ -68,28 +76,38 @@ function layoutOf(rows: readonly { key: string; value: string }[]): PostingsLayo
 /**
  * The store as the matcher reads it, for one match: each lookup is one query (the first also
  * reads the layout, in the same batch), and a hash already fetched is not asked for again, so the
- * skew scan's later speeds fetch only the hashes they add. Nothing outlives the request: the
- * isolate's memory does not grow with the index.
+ * skew scan's later speeds fetch only the hashes they add. A common bucket the vote left in the
+ * database is fetched when the alignment asks for it. Nothing outlives the request: the isolate's
+ * memory does not grow with the index.
  */
 export function recognitionStore(db: D1Database): PostingsStore {
   const found = new Map<number, Uint32Array>();
   const asked = new Set<number>();
   let layout: PostingsLayout | undefined;
+  const keep = (rows: readonly Record<string, unknown>[]) => {
+    for (const row of rows) {
+      const hash = Number(row.hash);
+      // Left in the database by the vote's lookup: the alignment may still ask for it.
+      if (row.entries === null) asked.delete(hash);
+      else found.set(hash, entriesOf(row.entries));
+    }
+  };
   return {
-    async lookup(hashes: readonly number[]): Promise<PostingLists> {
+    async lookup({ hashes, skipCommon }: PostingsRequest): Promise<PostingLists> {
       const missing = [...new Set(hashes)].filter((hash) => !asked.has(hash));
       for (const hash of missing) asked.add(hash);
-      const postings = db.prepare(lookupStatement).bind(JSON.stringify(missing));
+      const postings = db
+        .prepare(skipCommon ? voteLookupStatement : lookupStatement)
+        .bind(JSON.stringify(missing));
       if (!layout) {
         const [meta, rows] = await db.batch<Record<string, unknown>>([
           db.prepare("SELECT key, value FROM recognition_meta"),
           postings,
         ]);
         layout = layoutOf((meta?.results ?? []) as { key: string; value: string }[]);
-        for (const row of rows?.results ?? []) found.set(Number(row.hash), entriesOf(row.entries));
+        keep(rows?.results ?? []);
       } else if (missing.length > 0) {
-        const { results } = await postings.all<{ hash: number; entries: unknown }>();
-        for (const row of results) found.set(Number(row.hash), entriesOf(row.entries));
+        keep((await postings.all<Record<string, unknown>>()).results);
       }
       return fetchedPostings(layout, found);
     },
@@ -148,51 +166,61 @@ export const storeTables = ["recognition_meta", "recognition_tracks", "recogniti
 
 /** JSON bound to one parameter stays under D1's 2 MB a value. */
 const loadChunkChars = 1_500_000;
-const hexDigits = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
-
-function hex(bytes: Uint8Array): string {
-  let text = "";
-  for (let i = 0; i < bytes.length; i++) text += hexDigits[bytes[i] as number];
-  return text;
-}
+/** "0"-"9", "a"-"f" as ASCII codes. */
+const hexCodes = new TextEncoder().encode("0123456789abcdef");
+const ascii = new TextDecoder();
 
 /**
  * Loads an index into a store through a D1 binding (wrangler's local database for `npm start`, the
- * worker tests' own): the tables emptied, then the postings as JSON objects of hash to hex bound to
- * one parameter each (D1 binds at most 100 parameters a statement, and a value of up to 2 MB), then
- * the tracks, and the meta last: a store whose load stopped half way has no layout and answers
- * nothing, rather than wrong. Deploy loads the same rows from recognition-store.sql instead.
+ * worker tests' own, the scale bench's): the tables emptied, then the postings as JSON objects of
+ * hash to hex bound to one parameter each (D1 binds at most 100 parameters a statement, and a value
+ * of up to 2 MB), then the tracks, and the meta last: a store whose load stopped half way has no
+ * layout and answers nothing, rather than wrong. Deploy loads the same rows from
+ * recognition-store.sql instead. Every statement can run twice (OR REPLACE), so that a caller whose
+ * connection dropped before the answer can send it again (the scale bench, through Miniflare's
+ * proxy). Each object is written as ASCII into one buffer and decoded once:
+ * appending two characters a byte to a string took most of a load's time (83 s of 128 s at 10×).
  */
 export async function loadStore(db: D1Database, rows: StoreRows): Promise<{ hashes: number }> {
   await db.batch(storeTables.map((table) => db.prepare(`DELETE FROM ${table}`)));
   const insert =
-    "INSERT INTO recognition_postings (hash, entries) SELECT key, unhex(value) FROM json_each(?1)";
-  let chunk: string[] = [];
-  let chars = 0;
+    "INSERT OR REPLACE INTO recognition_postings (hash, entries) SELECT key, unhex(value) FROM json_each(?1)";
+  const chunk = new Uint8Array(loadChunkChars);
+  let length = 0;
   let hashes = 0;
   const flush = async () => {
-    if (chunk.length > 0)
+    // The members each end in a comma: the last one's is dropped.
+    if (length > 0)
       await db
         .prepare(insert)
-        .bind(`{${chunk.join(",")}}`)
+        .bind(`{${ascii.decode(chunk.subarray(0, length - 1))}}`)
         .run();
-    chunk = [];
-    chars = 0;
+    length = 0;
   };
   for (const [hash, entries] of rows.postings()) {
-    const member = `"${hash}":"${hex(entries)}"`;
-    if (chars + member.length > loadChunkChars) await flush();
-    chunk.push(member);
-    chars += member.length + 1;
+    const key = `"${hash}":"`;
+    const size = key.length + 2 * entries.length + 2;
+    if (size + 2 > chunk.length) throw new RangeError(`hash ${hash}: its postings exceed one statement`);
+    if (length + size + 2 > chunk.length) await flush();
+    for (let i = 0; i < key.length; i++) chunk[length++] = key.charCodeAt(i);
+    for (let i = 0; i < entries.length; i++) {
+      const byte = entries[i] as number;
+      chunk[length++] = hexCodes[byte >> 4] as number;
+      chunk[length++] = hexCodes[byte & 15] as number;
+    }
+    chunk[length++] = 34; // "
+    chunk[length++] = 44; // ,
     hashes++;
   }
   await flush();
   await db.batch([
     ...rows.tracks.map(([track, key]) =>
-      db.prepare("INSERT INTO recognition_tracks (track, track_key) VALUES (?, ?)").bind(track, key),
+      db
+        .prepare("INSERT OR REPLACE INTO recognition_tracks (track, track_key) VALUES (?, ?)")
+        .bind(track, key),
     ),
     ...rows.meta.map(([key, value]) =>
-      db.prepare("INSERT INTO recognition_meta (key, value) VALUES (?, ?)").bind(key, value),
+      db.prepare("INSERT OR REPLACE INTO recognition_meta (key, value) VALUES (?, ?)").bind(key, value),
     ),
   ]);
   return { hashes };

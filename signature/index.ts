@@ -9,6 +9,7 @@ export {
   fetchedPostings,
   type PostingLists,
   type PostingsLayout,
+  type PostingsRequest,
   type PostingsStore,
   trackIndexPostings,
   trackIndexStore,

@@ -14,7 +14,7 @@ import {
   SKEW_FACTORS,
 } from "./constants";
 import { anchorFrequency, forEachLandmark, type LandmarkPeaks, landmarkPeaks } from "./landmarks";
-import { type PostingLists, type PostingsStore, trackIndexPostings } from "./postings";
+import { type PostingLists, type PostingsRequest, type PostingsStore, trackIndexPostings } from "./postings";
 import type { Signature } from "./signature";
 import type { TrackIndex } from "./track-index";
 
@@ -141,7 +141,7 @@ let sharedTable: VoteTable | undefined;
  * their lists, so that one matcher runs over the index in memory (every list at hand) and over a
  * store that fetches the lists it is asked for (a round trip a step).
  */
-type Steps<T> = Generator<readonly number[], T, PostingLists>;
+type Steps<T> = Generator<PostingsRequest, T, PostingLists>;
 
 /** A query's hashes at one speed, each with its anchor's time, a hash value once per QUERY_REPEAT_FRAMES. */
 type Query = { hashes: number[]; times: number[] };
@@ -291,7 +291,7 @@ function* rankSteps(signature: Signature): Steps<Ranking> {
   let atCatalogueSpeed: Candidate[] = [];
   for (const speed of SKEW_FACTORS) {
     const query = queryAt(signature, speed);
-    const scanned = vote(yield query.hashes, query, speed);
+    const scanned = vote(yield { hashes: query.hashes, skipCommon: true }, query, speed);
     if (speed === 1) atCatalogueSpeed = scanned;
     cells.push(...scanned);
     if (isMatch(podium(cells), MATCH_SURE_ALIGNED, MATCH_MARGIN)) break;
@@ -394,7 +394,7 @@ function landmarksAt(
 /** The query anchors whose hashes hit the track near the candidate's line, drift allowed. */
 function* anchorsNear(signature: Signature, best: Candidate): Steps<Anchor[]> {
   const { peaks, hashes, anchors } = landmarksAt(signature, best.speed);
-  const lists = yield hashes;
+  const lists = yield { hashes, skipCommon: false };
   const { timeBits } = lists;
   const frameMask = 2 ** timeBits - 1;
   // A sure match at speed 1 can come from a recording a little off speed: allow its drift.

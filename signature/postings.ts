@@ -15,9 +15,16 @@ export type PostingsLayout = {
 /** The postings of the hashes asked for; any other hash reads as empty. */
 export type PostingLists = PostingsLayout & { postings(hash: number): Uint32Array };
 
+/**
+ * What one step of the matcher reads: the postings of these hashes. The vote skips the buckets
+ * above commonBucketSize, so for it (`skipCommon`) a store may answer them as empty and leave their
+ * bytes where they are; the alignment reads every bucket.
+ */
+export type PostingsRequest = { hashes: readonly number[]; skipCommon: boolean };
+
 export interface PostingsStore {
-  /** The postings of these hashes, in a bounded number of round trips; absent hashes have none. */
-  lookup(hashes: readonly number[]): Promise<PostingLists>;
+  /** The postings asked for, in a bounded number of round trips; absent hashes have none. */
+  lookup(request: PostingsRequest): Promise<PostingLists>;
   /** The catalogue key of the index's track number `track`. */
   trackKey(track: number): Promise<string | undefined>;
 }

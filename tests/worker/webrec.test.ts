@@ -160,9 +160,9 @@ describe("the recognition store", () => {
     const store = recognitionStore(env.RECOGNITION);
     const trips = { count: 0 };
     const counted: PostingsStore = {
-      lookup: (hashes) => {
+      lookup: (request) => {
         trips.count++;
-        return store.lookup(hashes);
+        return store.lookup(request);
       },
       trackKey: (track) => {
         trips.count++;
@@ -189,6 +189,30 @@ describe("the recognition store", () => {
       // A lookup for each speed scanned, two alignments, and the track's key.
       expect(trips.count).toBeLessThanOrEqual(SKEW_FACTORS.length + 3);
     }
+  });
+
+  test("the vote's lookup leaves the commonest buckets in the database, and the alignment's reads them", async () => {
+    const { index } = await publishedIndex();
+    const size = (hash: number) => (index.offsets[hash + 1] as number) - (index.offsets[hash] as number);
+    const bucket = (hash: number) => [
+      ...index.entries.subarray(index.offsets[hash], index.offsets[hash + 1]),
+    ];
+    // The largest bucket that votes and the smallest that does not: the two sides of the line.
+    let kept = -1;
+    let left = -1;
+    for (let hash = 0; hash + 1 < index.offsets.length; hash++) {
+      const n = size(hash);
+      if (n > 0 && n <= index.commonBucketSize && (kept < 0 || n > size(kept))) kept = hash;
+      if (n > index.commonBucketSize && (left < 0 || n < size(left))) left = hash;
+    }
+    expect(kept).toBeGreaterThanOrEqual(0);
+    expect(left).toBeGreaterThanOrEqual(0);
+    const store = recognitionStore(env.RECOGNITION);
+    const voted = await store.lookup({ hashes: [kept, left], skipCommon: true });
+    expect([...voted.postings(kept)]).toEqual(bucket(kept));
+    expect(voted.postings(left)).toHaveLength(0);
+    const aligned = await store.lookup({ hashes: [kept, left], skipCommon: false });
+    expect([...aligned.postings(left)]).toEqual(bucket(left));
   });
 
   test("a store that holds no index is a service error, not a 500 or a false answer", async () => {
