@@ -149,7 +149,8 @@ async function cachedDocument(
   if (served.renderMs !== undefined) headers.append("Server-Timing", `render;dur=${served.renderMs}`);
   const empty = request.method === "HEAD" || nullBodyStatuses.has(answer.status);
   const response = new Response(empty ? null : answer.body, { status: answer.status, headers });
-  return nonce === undefined || empty ? response : withNonce(response, nonce);
+  const html = /^text\/html\b/i.test(headers.get("content-type") ?? "");
+  return nonce === undefined || empty || !html ? response : withNonce(response, nonce);
 }
 
 /** An answer rendered for this request alone, and why (`x-cache: BYPASS`). */

@@ -208,6 +208,14 @@ describe("the document cache", () => {
     expect((await visit(path, { cookie: `webId=${webIdB}` })).cache).toBe("MISS");
   });
 
+  test("a move is answered, and not stored", async () => {
+    const path = fresh("/charts/top-in-my-country");
+    const moved = await visit(path);
+    expect(moved.response.status).toBe(302);
+    expect(moved.response.headers.get("location")).toMatch(/^\/top-200\//);
+    expect((await visit(path)).cache).toBe("MISS");
+  });
+
   test("error and not-found answers are not stored", async () => {
     const path = fresh("/no-such-page");
     expect((await visit(path)).response.status).toBe(404);
