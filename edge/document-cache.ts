@@ -152,9 +152,18 @@ export type ServedDocument = {
 
 /** Whether a rendered document may be stored, and its lifetime and stale window in seconds. */
 export function planDocument(response: Pick<Response, "status" | "headers">, freshForMs: number | undefined) {
+  // `Vary: User-Agent` (the track and apps pages' store order) is covered: the key holds the
+  // platform, the one thing a page reads from the agent.
+  const headers = new Headers(response.headers);
+  const vary = (headers.get("vary") ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "" && name.toLowerCase() !== "user-agent");
+  if (vary.length > 0) headers.set("vary", vary.join(", "));
+  else headers.delete("vary");
   const plan = planStorage({
     status: response.status,
-    headers: response.headers,
+    headers,
     defaultTtlSeconds: documentTtlSeconds,
     staleIfErrorSeconds: documentStaleSeconds,
   });

@@ -136,6 +136,18 @@ describe("the document cache", () => {
     expect((await visit(path, b)).cache).toBe("HIT");
   });
 
+  test("a page that varies by user agent is stored per platform", async () => {
+    const track = await env.DB.prepare("SELECT key, alias FROM tracks ORDER BY key LIMIT 1").first<{
+      key: number;
+      alias: string;
+    }>();
+    const path = fresh(`/track/${track?.key}/${track?.alias}`);
+    const first = await visit(path);
+    expect(first.response.headers.get("vary")).toMatch(/User-Agent/);
+    expect([first.cache, (await visit(path)).cache]).toEqual(["MISS", "HIT"]);
+    expect((await visit(path, { userAgent: iphone })).cache).toBe("MISS");
+  });
+
   test("a country's document says its country", async () => {
     const path = fresh();
     const german = await visit(path, { country: "DE" });
