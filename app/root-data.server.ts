@@ -35,7 +35,6 @@ export function rootData(context: AppLoadContext, request: Request) {
     pageType,
     /** Spec 000 §2 "/campaign/{name}: the name is read as an experiment name for statistics". */
     expName: pageType === "campaign" ? experimentNameOf(edge.path.segments[1]) : undefined,
-    webId: edge.webId,
     /** The signed-in account (worker → edge/session.ts), null for a visitor. */
     account: context.account,
     /** The device maker's cloud sign-in, when configured (its values are public). */

@@ -10,6 +10,10 @@ export const budgets = {
   trackThroughputRatio: 0.25,
   /** "p99 ≤ 30 ms with a warm cache" (each page, 50 connections). */
   p99Ms: 30,
+  /** Issue 27, warm HTML cache: "every page ≥ 0.5× the static asset's throughput". */
+  warmCacheThroughputRatio: 0.5,
+  /** Issue 27: "p99 at 50 connections within 3× the static asset's p99". */
+  warmCacheP99Ratio: 3,
   /** Render cost: "p50 ≤ 1 ms, p99 ≤ 3 ms". */
   renderP50Ms: 1,
   renderP99Ms: 3,

@@ -138,8 +138,13 @@ async function measureThroughput(site: Site, pages: Page[], rows: Row[]) {
     `throughput: ${connections} connections, ${warmupSeconds} s warm-up + ${measuredSeconds} s per address`,
   );
   const statics: Throughput[] = [await loadTest(site.url, staticAsset, staticAsset)];
-  const measured: { page: PageName; result: Throughput; staticRequestsPerSecond: number; ratio: number }[] =
-    [];
+  const measured: {
+    page: PageName;
+    result: Throughput;
+    staticRequestsPerSecond: number;
+    ratio: number;
+    staticP99Ms: number;
+  }[] = [];
   for (const page of pages) {
     if (page.state !== "ok") continue;
     log(`throughput ${page.path}`);
@@ -149,7 +154,8 @@ async function measureThroughput(site: Site, pages: Page[], rows: Row[]) {
     statics.push(after);
     const staticRequestsPerSecond = ((before?.requestsPerSecond ?? 0) + after.requestsPerSecond) / 2;
     const ratio = round(result.requestsPerSecond / staticRequestsPerSecond, 3);
-    measured.push({ page: page.name, result, staticRequestsPerSecond, ratio });
+    const staticP99Ms = ((before?.p99Ms ?? 0) + after.p99Ms) / 2;
+    measured.push({ page: page.name, result, staticRequestsPerSecond, ratio, staticP99Ms });
   }
   const rates = statics.map((result) => result.requestsPerSecond);
   rows.push({
@@ -159,20 +165,31 @@ async function measureThroughput(site: Site, pages: Page[], rows: Row[]) {
     budget: "",
     verdict: "info",
   });
-  for (const { page, result, ratio } of measured) {
-    const path = pages.find((candidate) => candidate.name === page)?.path ?? "";
+  for (const { page, result, ratio, staticP99Ms } of measured) {
+    const found = pages.find((candidate) => candidate.name === page);
     const answered = result.requestsPerSecond > 0;
     const clean = answered && result.non2xx + result.errors === 0;
-    const ratioVerdict: Verdict = page === "track" ? atLeast(ratio, budgets.trackThroughputRatio) : "info";
+    // Issue 27's warm-cache budget is for anonymous visitors' pages: a signed-in page is the
+    // person's own and bypasses the document cache (edge/document-cache.ts).
+    const cached = !found?.cookie;
+    const p99Limit = Math.min(budgets.p99Ms, budgets.warmCacheP99Ratio * staticP99Ms);
+    const verdicts: Verdict[] = cached
+      ? [atLeast(ratio, budgets.warmCacheThroughputRatio), atMost(result.p99Ms, p99Limit)]
+      : [
+          page === "track" ? atLeast(ratio, budgets.trackThroughputRatio) : "PASS",
+          atMost(result.p99Ms, budgets.p99Ms),
+        ];
     rows.push({
       area,
-      item: `${page} ${path}`,
+      item: `${page} ${found?.path ?? ""}${cached ? " (warm HTML cache)" : " (signed in: no cache)"}`,
       figure: answered
-        ? `${result.requestsPerSecond.toFixed(0)} req/s = ${ratio.toFixed(3)}× static, p50 ${ms(result.p50Ms)}, p99 ${ms(result.p99Ms)}` +
+        ? `${result.requestsPerSecond.toFixed(0)} req/s = ${ratio.toFixed(3)}× static, p50 ${ms(result.p50Ms)}, p99 ${ms(result.p99Ms)} = ${(result.p99Ms / staticP99Ms).toFixed(2)}× static's ${ms(staticP99Ms)}` +
           (clean ? "" : ` (${result.non2xx} non-2xx, ${result.errors} errors)`)
         : `no answer within ${slowPageSeconds} s (${result.errors} errors)`,
-      budget: `p99 ≤ ${budgets.p99Ms} ms${page === "track" ? `, ≥ ${budgets.trackThroughputRatio}× static` : ""}`,
-      verdict: !clean || ratioVerdict === "FAIL" ? "FAIL" : atMost(result.p99Ms, budgets.p99Ms),
+      budget: cached
+        ? `≥ ${budgets.warmCacheThroughputRatio}× static, p99 ≤ ${budgets.warmCacheP99Ratio}× static's and ≤ ${budgets.p99Ms} ms`
+        : `p99 ≤ ${budgets.p99Ms} ms${page === "track" ? `, ≥ ${budgets.trackThroughputRatio}× static` : ""}`,
+      verdict: !clean || verdicts.includes("FAIL") ? "FAIL" : "PASS",
     });
   }
   for (const page of pages) {

@@ -16,13 +16,16 @@ export type Outcome = {
   storedAt?: number;
   upstreamMs?: number;
   retryAfterMs?: number;
+  /** Until when the answer is fresh in the caches (proxy clock); none: not stored, or stale. */
+  freshUntil?: number;
 };
 
-/** A resolved GET, and whether callers with other headers (another identity) may share it. */
-export type ResolvedGet = { outcome: Outcome; shareable: boolean; identity: string };
+/** A resolved flight, and whether callers with other headers (another identity) may share it. */
+export type Resolved<T> = { outcome: T; shareable: boolean; identity: string };
+export type ResolvedGet = Resolved<Outcome>;
 
 /** What a caller that joined a flight reports: a miss it shared is `coalesced`, the rest as is. */
-function asCoalesced(outcome: Outcome): Outcome {
+export function asCoalesced(outcome: Outcome): Outcome {
   return outcome.source === "miss" ? { ...outcome, source: "coalesced" } : outcome;
 }
 
@@ -37,24 +40,26 @@ export function flightDeadlineMs(retry: boolean, upstream: Omit<UpstreamSettings
 }
 
 /**
- * The requests in flight, by cache key. A call joins a flight of the same key and shares its
+ * The requests in flight, by cache key (the proxy's calls; the document cache's renders, edge/
+ * document-cache.ts). A call joins a flight of the same key and shares its
  * outcome when the flight's resolution is shareable or was asked with the same identity; a
  * resolution it may not share (a 401, a private answer) makes it ask on its own. A flight that
- * outlives `deadlineMs` is dropped and the call starts its own.
+ * outlives `deadlineMs` is dropped and the call starts its own. `joined` is what a caller that
+ * shared another's flight reports.
  */
-export function createInFlight() {
-  const flights = new Map<string, { identity: string; promise: Promise<ResolvedGet> }>();
+export function createInFlight<T>(joined: (outcome: T) => T) {
+  const flights = new Map<string, { identity: string; promise: Promise<Resolved<T>> }>();
   return {
     async join(
       call: Pick<Call, "key" | "identity" | "signal">,
       deadlineMs: number,
-      resolve: () => Promise<ResolvedGet>,
-    ): Promise<Outcome> {
+      resolve: () => Promise<Resolved<T>>,
+    ): Promise<T> {
       const flight = flights.get(call.key);
       if (flight) {
         const resolved = await untilAborted(withDeadline(flight.promise, deadlineMs), call.signal);
         if (resolved && (resolved.shareable || resolved.identity === call.identity)) {
-          return asCoalesced(resolved.outcome);
+          return joined(resolved.outcome);
         }
         if (resolved) return (await resolve()).outcome;
         if (flights.get(call.key) === flight) flights.delete(call.key);

@@ -10,7 +10,13 @@ import {
   type MemoryTierLimits,
   planStorage,
 } from "./services-cache";
-import { createInFlight, flightDeadlineMs, type Outcome, type ResolvedGet } from "./services-coalescing";
+import {
+  asCoalesced,
+  createInFlight,
+  flightDeadlineMs,
+  type Outcome,
+  type ResolvedGet,
+} from "./services-coalescing";
 import * as limits from "./services-constants";
 import { isAllowedPath, readBody } from "./services-http";
 import { parseAnswer, successfulAnswer } from "./services-json";
@@ -52,6 +58,11 @@ export type ServicesCallOptions = {
   signal?: AbortSignal;
   /** Lets a Cache API write finish after the answer. Default none: the write is awaited. */
   waitUntil?: (promise: Promise<unknown>) => void;
+  /**
+   * Told how many ms the answer stays fresh in the caches (0: not stored, or served stale): the
+   * document cache keeps a page no longer than the data it shows (edge/document-cache.ts).
+   */
+  freshFor?: (ms: number) => void;
 };
 
 export type ServicesProxy = {
@@ -117,7 +128,7 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
     maxEntries: limits.failureMemoryLimits.maxEntries,
     now: clock,
   });
-  const inFlight = createInFlight();
+  const inFlight = createInFlight(asCoalesced);
 
   async function serve(call: Call): Promise<Outcome> {
     if (!call.cached) return { source: "miss", ...(await exchange(upstreamSettings, call, call.signal)) };
@@ -151,9 +162,10 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
         defaultTtlSeconds,
         staleIfErrorSeconds,
       });
-      if (plan.store)
-        await tiers.store(call.key, cachedAnswerOf(result.answer, plan, clock()), call.waitUntil);
-      return resolvedGet(call, { source: "miss", ...exchanged }, plan.store);
+      if (!plan.store) return resolvedGet(call, { source: "miss", ...exchanged }, false);
+      const copy = cachedAnswerOf(result.answer, plan, clock());
+      await tiers.store(call.key, copy, call.waitUntil);
+      return resolvedGet(call, { source: "miss", ...exchanged, freshUntil: copy.freshUntil }, true);
     }
     const { failure, shareable, remembered } = failureOfResult(result);
     if (remembered) failures.record(call.key, failure);
@@ -191,7 +203,9 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
       if (!isAllowedPath(url.pathname, allowedPrefixes))
         throw new SiteError("notfound", `No such service: ${url.pathname}`);
       const call = loaderCall(url, callOptions, clock());
-      const answer = successfulAnswer(await serve(call), url.pathname);
+      const outcome = await serve(call);
+      callOptions.freshFor?.(Math.max(0, (outcome.freshUntil ?? 0) - clock()));
+      const answer = successfulAnswer(outcome, url.pathname);
       const parsed = parseAnswer(answer, url.pathname, schema);
       if (parsed.success) return parsed.output;
       // An answer that does not parse is not kept: the next call asks the upstream again.
@@ -267,5 +281,12 @@ function rememberedOutcome(verdict: FailureVerdict, held: HeldCopy | undefined):
 
 /** A stored copy served as it is (`hit`), or past its lifetime because the upstream failed (`stale`). */
 function outcomeOfCopy(held: HeldCopy, source: "hit" | "stale"): Outcome {
-  return { source, tier: held.tier, result: { answer: held.copy.answer }, storedAt: held.copy.storedAt };
+  const { copy } = held;
+  const outcome: Outcome = {
+    source,
+    tier: held.tier,
+    result: { answer: copy.answer },
+    storedAt: copy.storedAt,
+  };
+  return source === "hit" ? { ...outcome, freshUntil: copy.freshUntil } : outcome;
 }

@@ -1,17 +1,31 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as build from "@remix-run/dev/server-build";
 import { createRequestHandler } from "@remix-run/server-runtime";
+import type { Context } from "hono";
 import { Hono } from "hono";
 import { answerAmp } from "../amp/request";
+import { ampEdge } from "../amp/visitor";
 import { buildBeacon, metricsUrl, requestErrorStatistics } from "../app/beacon-params";
+import {
+  bypassReasonOf,
+  createDocumentCache,
+  type DocumentCache,
+  documentKey,
+  flagsOf,
+  recordingFreshness,
+  withNonce,
+} from "../edge/document-cache";
 import { type Env, readConfig, type SiteConfig } from "../edge/env";
 import { edgeLocationOf, withCallerLocation } from "../edge/events";
+import { fnv1a32 } from "../edge/feature-flags";
 import { localizedPath } from "../edge/path";
 import { isCrossSiteRequest, type RequestContext, resolveRequest } from "../edge/request-context";
 import { createNonce, withSecurityHeaders } from "../edge/security-headers";
 import { createServicesProxy, type ServicesProxy } from "../edge/services";
+import { nullBodyStatuses } from "../edge/services-http";
 import { anonymous, resolveSession, type SessionResolution } from "../edge/session";
 import { remoteUpstream, type Upstream } from "../edge/upstream";
+import { platformOf } from "../edge/user-agent";
 import { createOrigin } from "../origin";
 import { refusalResponse, refusalStatusOf } from "./refusals";
 import { registerSiteFiles } from "./site-files";
@@ -20,8 +34,15 @@ import { registerSiteFiles } from "./site-files";
 const handleRemixRequest = createRequestHandler(build);
 const origin = createOrigin();
 
-type Isolate = { env: Env; config: SiteConfig; proxy: ServicesProxy };
+/** `version`: the build and its configuration, the first part of every document's key. */
+type Isolate = { env: Env; config: SiteConfig; proxy: ServicesProxy; version: string };
 let isolate: Isolate | undefined;
+/**
+ * The document cache: one per isolate whatever `env` a request brings (the test pool hands every
+ * request an env object of its own; the key's `version` tells configurations apart). Made at the first
+ * request: the Cache API is not for the global scope.
+ */
+let documents: DocumentCache | undefined;
 
 /**
  * What lives as long as the isolate: the environment, parsed once (a bad value fails loudly at the
@@ -37,6 +58,7 @@ function isolateFor(env: Env): Isolate {
       env,
       config,
       proxy: createServicesProxy({ upstream, timeoutMs: config.SERVICES_TIMEOUT_MS }),
+      version: `${build.assets.version}-${fnv1a32(JSON.stringify(config)).toString(36)}`,
     };
   }
   return isolate;
@@ -87,6 +109,58 @@ function reportRequestErrors(
   }
 }
 
+/**
+ * A page document through the document cache (edge/document-cache.ts): looked up under the key of
+ * `keyEdge` (the request as its page sees it) and `userAgent`, rendered as a GET on a miss with a
+ * services proxy that records the data's freshness. The answer gets `nonce` in its nonce
+ * attributes (none: an AMP page, which has no inline script), `x-cache` and `Server-Timing`.
+ */
+async function cachedDocument(
+  c: Context<{ Bindings: Env }>,
+  keyEdge: RequestContext,
+  userAgent: string | null,
+  nonce: string | undefined,
+  render: (request: Request, services: ServicesProxy) => Promise<Response>,
+): Promise<Response> {
+  const started = Date.now();
+  const request = c.req.raw;
+  const { config, proxy, version } = isolateFor(c.env);
+  documents ??= createDocumentCache();
+  const platform = platformOf(userAgent);
+  const flags = await flagsOf(proxy, keyEdge, config.SITE_ENV, platform);
+  const url = new URL(request.url);
+  const key = documentKey({ version, url, edge: keyEdge, platform, flags });
+  const get = request.method === "GET" ? request : new Request(request, { method: "GET" });
+  const served = await documents.serve({
+    key,
+    signal: request.signal,
+    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+    render: async () => {
+      const recording = recordingFreshness(proxy);
+      const response = await render(get, recording.services);
+      return { response, freshForMs: recording.freshForMs() };
+    },
+  });
+  const { answer } = served;
+  const headers = new Headers(answer.headers as [string, string][]);
+  headers.set("x-cache", served.source);
+  const description = served.tier ? `${served.source} ${served.tier}` : served.source;
+  headers.append("Server-Timing", `cache;desc="${description}";dur=${Date.now() - started}`);
+  if (served.renderMs !== undefined) headers.append("Server-Timing", `render;dur=${served.renderMs}`);
+  const empty = request.method === "HEAD" || nullBodyStatuses.has(answer.status);
+  const response = new Response(empty ? null : answer.body, { status: answer.status, headers });
+  const html = /^text\/html\b/i.test(headers.get("content-type") ?? "");
+  return nonce === undefined || empty || !html ? response : withNonce(response, nonce);
+}
+
+/** An answer rendered for this request alone, and why (`x-cache: BYPASS`). */
+function bypassed(response: Response, reason: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set("x-cache", "BYPASS");
+  headers.append("Server-Timing", `cache;desc="BYPASS ${reason}"`);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 const app = new Hono<{ Bindings: Env }>();
 
 // Cheap refusals first (issue 28): a request over a size limit, or a path Remix cannot route, is
@@ -132,11 +206,17 @@ app.all("*", async (c) => {
   };
 
   // /amp/…: the lightweight page, from the same route, at its one AMP address. The document
-  // depends on its URL only (amp/visitor.ts): its answer varies by nothing and sets no cookie.
+  // depends on its URL only (amp/visitor.ts): its answer varies by nothing and sets no cookie, so
+  // cookies do not bypass the cache (amp/request.ts answers other methods 405).
   if (edge.isAmp) {
-    const amp = await answerAmp(request, edge, (ampRequest, ampEdge) =>
-      handleRemixRequest(ampRequest, { ...loadContext, edge: ampEdge }),
-    );
+    const answer = (page: Request, services: ServicesProxy) =>
+      answerAmp(page, edge, (ampRequest, ampEdge) =>
+        handleRemixRequest(ampRequest, { ...loadContext, services, edge: ampEdge }),
+      );
+    const amp =
+      request.method === "GET" || request.method === "HEAD"
+        ? await cachedDocument(c, ampEdge(edge), null, undefined, answer)
+        : bypassed(await answer(request, proxy), "method");
     return withSecurityHeaders(amp, { ...security, amp: true });
   }
 
@@ -148,6 +228,20 @@ app.all("*", async (c) => {
       edge,
       anonymous,
     );
+  }
+
+  // An anonymous visitor's document: from the cache, its cookies added after the lookup.
+  const bypass = bypassReasonOf(request);
+  if (bypass === undefined) {
+    const page = await cachedDocument(
+      c,
+      edge,
+      request.headers.get("user-agent"),
+      security.nonce,
+      (get, services) => handleRemixRequest(get, { ...loadContext, services }),
+    );
+    reportRequestErrors(request, edge, proxy, c.executionCtx);
+    return withSecurityHeaders(withEdgeHeaders(page, edge, anonymous), { ...security, amp: false });
   }
 
   const session = await resolveSession(proxy, request);
@@ -162,7 +256,10 @@ app.all("*", async (c) => {
         headers: request.headers,
       })
     : request;
-  const response = await handleRemixRequest(page, { ...loadContext, account: session.account });
+  const response = bypassed(
+    await handleRemixRequest(page, { ...loadContext, account: session.account }),
+    bypass,
+  );
   reportRequestErrors(request, edge, proxy, c.executionCtx);
   return withSecurityHeaders(withEdgeHeaders(response, edge, session), { ...security, amp: false });
 });

@@ -1,6 +1,7 @@
 import { visitBeaconParams } from "~/beacon-params";
 import type { CloudKitConfig, LoginState } from "../../edge/account";
 import { readHashParams, readParams } from "../../edge/address-params";
+import { readCookies } from "../../edge/cookies";
 import type { LanguageKey } from "../../edge/languages";
 import { deviceModelOf } from "../../edge/user-agent";
 import {
@@ -115,6 +116,14 @@ export type SiteRuntime = {
  * the native bridge (beacons go over it inside the app), beacons, then start-up (locale, user,
  * feature flags and product config → ready → preload statistic). Runs only in an effect.
  */
+/**
+ * The visitor id the edge set in its cookie. It is not in the document: a cached document is
+ * shared by every anonymous visitor of its key (edge/document-cache.ts).
+ */
+export function webIdCookieOf(cookieHeader: string): string | undefined {
+  return readCookies(cookieHeader).webId;
+}
+
 export function startRuntime(options: RuntimeOptions): SiteRuntime {
   const notices = new Set<RuntimeNotice>();
   const publish = () => options.onNotices([...notices]);

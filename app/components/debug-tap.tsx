@@ -23,7 +23,7 @@ export default function DebugTap({ onClose }: { onClose: () => void }) {
     [t("debug.flags"), flags.length > 0 ? flags.join(", ") : t("debug.noFlags")],
     [t("debug.language"), root?.lang ?? "—"],
     [t("debug.country"), root?.country ?? "—"],
-    ["webId", (stored?.ok ? stored.value : undefined) ?? root?.webId ?? "—"],
+    ["webId", (stored?.ok ? stored.value : undefined) ?? "—"],
   ];
   return (
     <Overlay placement="bottomup" className="debug-tap" labelledBy="debug-tap-title" onClose={onClose}>

@@ -71,13 +71,14 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
   useEffect(() => {
     let started: SiteRuntime | undefined;
     let cancelled = false;
-    void import("~/client/runtime").then(({ startRuntime }) => {
+    void import("~/client/runtime").then(({ startRuntime, webIdCookieOf }) => {
       if (cancelled) return;
       started = startRuntime({
         lang: data.lang,
         country: data.country,
         beaconsSuppressed: data.beaconsSuppressed,
-        webId: data.webId,
+        // From its cookie, not the document: a cached document is every visitor's (edge/document-cache.ts).
+        webId: webIdCookieOf(document.cookie),
         inid: data.inid,
         account: data.account,
         cloudKit: data.cloudKit,

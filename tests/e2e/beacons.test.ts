@@ -138,3 +138,38 @@ test("each section sends its first-show impression once, when it comes into view
   expect(errors).toEqual([]);
   await page.context().close();
 });
+
+test("two visitors of one cached document each send their own web id, the one in their cookie", async () => {
+  // A query of its own: the first visitor renders the document, the second gets the stored copy.
+  const path = `/charts?cached-visitors=${Date.now()}`;
+  const pageviews: { webId: string | undefined; cookie: string | undefined; cache: string | null }[] = [];
+  for (let visitor = 0; visitor < 2; visitor += 1) {
+    const { page, errors } = await openPage(browser, { userAgent: personUserAgent });
+    await page.addInitScript(() => {
+      const seen: unknown[] = [];
+      (window as unknown as { statsSeen: unknown[] }).statsSeen = seen;
+      window.addEventListener("stats", (event) => seen.push((event as CustomEvent).detail));
+    });
+    const answer = await page.goto(`${baseURL}${path}#stats-window-listener=1`);
+    await page.waitForFunction(() =>
+      (window as unknown as { statsSeen: { route: string }[] }).statsSeen.some(
+        (beacon) => beacon.route === "web.pageview.chartsview",
+      ),
+    );
+    const seen = await page.evaluate(
+      () =>
+        (window as unknown as { statsSeen: { route: string; query: Record<string, string> }[] }).statsSeen,
+    );
+    const cookie = (await page.context().cookies(baseURL)).find((c) => c.name === "webId")?.value;
+    const pageview = seen.find((beacon) => beacon.route === "web.pageview.chartsview");
+    pageviews.push({ webId: pageview?.query.webId, cookie, cache: answer?.headers()["x-cache"] ?? null });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }
+  expect(pageviews.map((view) => view.cache)).toEqual(["MISS", "HIT"]);
+  for (const view of pageviews) {
+    expect(view.cookie).toMatch(/^[0-9a-f-]{36}$/);
+    expect(view.webId).toBe(view.cookie);
+  }
+  expect(pageviews[0]?.webId).not.toBe(pageviews[1]?.webId);
+});

@@ -1,6 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import * as v from "valibot";
 import { afterEach, expect, test, vi } from "vitest";
+import { featureNodeSchema } from "../../edge/feature-flags";
 import { artistViewSchema, searchResultsSchema } from "../../edge/schemas/amapi";
 import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
 import { searchResponseSchema } from "../../edge/schemas/search";
@@ -31,6 +32,11 @@ const shapes: [RegExp, v.GenericSchema][] = [
   [/^\/services\/amapi\/v1\/catalog\/[a-z]{2}\/artists\/\d+\/view\/top-songs$/, artistViewSchema],
   [/^\/services\/amapi\/v1\/catalog\/[a-z]{2}\/search$/, searchResultsSchema],
   [/^\/services\/search\/v1\/[^/]+\/[A-Z]{2}\/web(\/tracks)?$/, searchResponseSchema],
+  // Spec 000 §7: the feature config, which the document cache's key reads (edge/document-cache.ts).
+  [
+    /^\/services\/config\/features\.json$/,
+    v.object({ featureflags: v.record(v.string(), featureNodeSchema) }),
+  ],
 ];
 
 async function pageFromSpecShapedRemote(path: string) {

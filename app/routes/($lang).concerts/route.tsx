@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useState } from "react";
 import type { AmpView } from "~/amp-view";
@@ -13,6 +13,8 @@ import styles from "~/styles/concerts.css";
 import { type ConcertList, ConcertRefineForm, ConcertRefineLink, ConcertsView, listHref } from "./view";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+/** The list is the visitor's: sorted from where the edge located them, dated in their time zone. */
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private" });
 
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
