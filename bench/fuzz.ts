@@ -1,14 +1,16 @@
-import { createServer } from "node:net";
 import { performance } from "node:perf_hooks";
-import { removeSnapshot, siteWorkerName, snapshotSite, startSite } from "./site";
+import { freePort, type HeapUsage, inspectHeap } from "./heap";
+import { removeSnapshot, snapshotSite, startSite } from "./site";
 import { quantile, round } from "./stats";
 
 /**
  * `npm run fuzz` (issue 28): generated hostile requests (paths, parameters, cookies, headers,
  * methods, bodies, app-bridge messages) against the production build in workerd, served through
  * Miniflare's API as the bench does. Every request carries a unique marker; an answer that holds
- * it unescaped is a reflection. Reports 5xx, reflections, latency and the isolate's used JS heap
- * (read through the inspector) at the start, every 10 000 requests and at the end.
+ * it unescaped is a reflection. Reports 5xx, connection errors, reflections, latency beside the
+ * static asset's in the same run (a slow hostile request, not a loaded machine, is one slower than
+ * the static asset by more than `slowMarginMs`), and the isolate's JS heap through the inspector:
+ * used, and retained after a full collection, at the start, every 10 000 requests and at the end.
  *
  * FUZZ_REQUESTS (default 100 000), FUZZ_SECONDS (time bound, default 1 200), FUZZ_CONCURRENCY
  * (default 4), FUZZ_SEED (default 28). Exits 1 on any 5xx or reflection.
@@ -18,6 +20,12 @@ const total = Number(process.env.FUZZ_REQUESTS ?? 100_000);
 const timeBoundMs = Number(process.env.FUZZ_SECONDS ?? 1_200) * 1000;
 const concurrency = Number(process.env.FUZZ_CONCURRENCY ?? 4);
 const heapEvery = 10_000;
+/** The reference every hostile request is compared with: a static asset of the same worker. */
+const staticAsset = "/favicon.svg";
+/** One static request beside every this many hostile ones. */
+const staticEvery = 20;
+/** Issue 28: "p99 of hostile requests under 50 ms": slower than the static asset by more is slow. */
+const slowMarginMs = 50;
 
 /** mulberry32: a small seeded generator, so a failing run can be repeated. */
 function generator(seed: number) {
@@ -205,48 +213,18 @@ function reflects(text: string, contentType: string, n: number): boolean {
   return false;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
+/** p50, p99 and max of durations in ms. */
+function spread(durations: number[]) {
+  return {
+    p50: round(quantile(durations, 0.5)),
+    p99: round(quantile(durations, 0.99)),
+    max: round(Math.max(...durations)),
+  };
 }
 
-/** The site isolate's used JS heap in MB, read through the inspector protocol. */
-async function heapMb(inspectorPort: number): Promise<number> {
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as {
-    id: string;
-    webSocketDebuggerUrl: string;
-  }[];
-  const target = targets.find((entry) => entry.id.endsWith(siteWorkerName));
-  if (!target) throw new Error(`no inspector target for ${siteWorkerName}: ${JSON.stringify(targets)}`);
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
-    socket.addEventListener("open", resolve, { once: true });
-    socket.addEventListener("error", reject, { once: true });
-    setTimeout(() => reject(new Error("the inspector did not answer")), 10_000);
-  });
-  let id = 0;
-  const call = (method: string) =>
-    new Promise<Record<string, number>>((resolve) => {
-      const mine = ++id;
-      const onMessage = (event: MessageEvent) => {
-        const message = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, number> };
-        if (message.id !== mine) return;
-        socket.removeEventListener("message", onMessage);
-        resolve(message.result ?? {});
-      };
-      socket.addEventListener("message", onMessage);
-      socket.send(JSON.stringify({ id: mine, method }));
-    });
-  // workerd's inspector does not answer HeapProfiler.collectGarbage: the used size as it is.
-  const usage = await call("Runtime.getHeapUsage");
-  socket.close();
-  return round((usage.usedSize ?? Number.NaN) / 1024 / 1024, 1);
+function messageOf(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  return `${error instanceof Error ? error.message : error}${cause}`;
 }
 
 async function main() {
@@ -256,17 +234,28 @@ async function main() {
   const site = await startSite(snapshot, { inspectorPort });
   const statuses = new Map<number, number>();
   const serverErrors: string[] = [];
+  const connectionErrors: string[] = [];
   const reflections: string[] = [];
-  const durations: number[] = [];
-  const heap: { after: number; mb: number }[] = [];
+  const durations: { ms: number; describe: string }[] = [];
+  const staticDurations: number[] = [];
+  const heap: ({ after: number; retained: HeapUsage } & HeapUsage)[] = [];
   let sent = 0;
   let done = 0;
   const started = performance.now();
+  const inspector = await inspectHeap(inspectorPort);
+  const readHeap = async (after: number) => {
+    const usage = await inspector.usage();
+    heap.push({ after, ...usage, retained: await inspector.afterCollection() });
+    const last = heap.at(-1);
+    process.stderr.write(
+      `fuzz: ${after} requests, heap used ${last?.usedMb} MB, retained ${last?.retained.usedMb} MB\n`,
+    );
+  };
   try {
     // Warm up (first render compiles the routes), then the baseline heap.
-    for (const path of ["/", "/track/40333609", "/charts", "/nothing-here"])
+    for (const path of ["/", "/track/40333609", "/charts", "/nothing-here", staticAsset])
       await (await fetch(site.url + path)).text();
-    heap.push({ after: 0, mb: await heapMb(inspectorPort) });
+    await readHeap(0);
     const worker = async () => {
       while (sent < total && performance.now() - started < timeBoundMs) {
         const n = ++sent;
@@ -282,46 +271,59 @@ async function main() {
             redirect: "manual",
           });
         } catch (error) {
-          const cause =
-            error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
-          serverErrors.push(`${describe}: ${error instanceof Error ? error.message : error}${cause}`);
+          connectionErrors.push(`${describe}: ${messageOf(error)}`);
           continue;
         }
         const text = await response.text();
-        durations.push(performance.now() - begun);
+        durations.push({ ms: performance.now() - begun, describe });
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
         if (response.status >= 500) serverErrors.push(`${response.status} ${describe}`);
         if (reflects(text, response.headers.get("content-type") ?? "", n)) reflections.push(describe);
-        done += 1;
-        if (done % heapEvery === 0) {
-          heap.push({ after: done, mb: await heapMb(inspectorPort) });
-          process.stderr.write(`fuzz: ${done} requests, heap ${heap.at(-1)?.mb} MB\n`);
+        // Counted before the static request's await: another client may count meanwhile.
+        const answered = ++done;
+        if (n % staticEvery === 0) {
+          // The machine's state at this moment: the cheapest answer the worker has.
+          const staticBegun = performance.now();
+          await (await fetch(site.url + staticAsset)).arrayBuffer();
+          staticDurations.push(performance.now() - staticBegun);
         }
+        if (answered % heapEvery === 0) await readHeap(answered);
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
-    heap.push({ after: done, mb: await heapMb(inspectorPort) });
+    await readHeap(done);
   } finally {
+    inspector.close();
     await site.close();
     removeSnapshot(snapshot);
   }
   const seconds = round((performance.now() - started) / 1000, 1);
+  const hostileMs = spread(durations.map((entry) => entry.ms));
+  const staticMs = spread(staticDurations);
+  const slow = durations
+    .filter((entry) => entry.ms > staticMs.p99 + slowMarginMs)
+    .sort((a, b) => b.ms - a.ms);
   const report = {
     requests: done,
     seconds,
     concurrency,
     statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
     serverErrors: { count: serverErrors.length, samples: serverErrors.slice(0, 10) },
+    connectionErrors: { count: connectionErrors.length, samples: connectionErrors.slice(0, 10) },
     reflections: { count: reflections.length, samples: reflections.slice(0, 10) },
     latencyMs: {
-      p50: round(quantile(durations, 0.5)),
-      p99: round(quantile(durations, 0.99)),
-      max: round(Math.max(...durations)),
+      hostile: hostileMs,
+      [`static ${staticAsset} (${staticDurations.length} beside them)`]: staticMs,
+    },
+    [`slower than the static p99 + ${slowMarginMs} ms`]: {
+      count: slow.length,
+      slowest: slow.slice(0, 10).map((entry) => `${round(entry.ms)} ms ${entry.describe}`),
     },
     heapMb: heap,
   };
   console.log(JSON.stringify(report, null, 2));
-  if (serverErrors.length > 0 || reflections.length > 0 || done < total) process.exitCode = 1;
+  const failed = serverErrors.length + connectionErrors.length + reflections.length > 0 || done < total;
+  if (failed) process.exitCode = 1;
 }
 
 await main();

@@ -21,6 +21,7 @@ import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verd
 import { gzipSize, readManifest, scriptsOf, sizesOf, splitByOwner, stylesheetsOf } from "./bytes";
 import { measureColdStart } from "./cold-start";
 import { type LighthouseResult, lighthouseCategories, runLighthouse } from "./lighthouse";
+import { measureMemory } from "./memory";
 import { findPages, headersOf, type Page, type PageName, settle, visitorHeaders } from "./pages";
 import type { ProxyMeasurements } from "./proxy.bench-worker";
 import { readRecognition, recognitionRows } from "./recognition-summary";
@@ -495,6 +496,8 @@ async function main(): Promise<void> {
     const proxy = await section("proxy", rows, () => measureProxies(site as Site, chartListPath, rows));
     const bytes = await section("bytes", rows, () => measureBytes(site as Site, snapshot, pages, rows));
     const coldStart = await section("cold start", rows, () => measureColdStartRow(snapshot, rows));
+    log("memory: a site of its own with the recognition store, its isolate's heap under load");
+    const memory = await section("memory", rows, () => measureMemory(snapshot, rows));
     let lighthouse: Awaited<ReturnType<typeof measureLighthouse>> | undefined;
     if (args.has("--skip-lighthouse"))
       rows.push({
@@ -532,6 +535,7 @@ async function main(): Promise<void> {
           proxy,
           bytes,
           coldStart,
+          memory,
           lighthouse,
           recognition: recognition?.summary,
           rows,

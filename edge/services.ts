@@ -178,15 +178,15 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
     async handle(request, context) {
       const started = Date.now();
       const url = new URL(request.url);
-      if (!isAllowedPath(url.pathname, allowedPrefixes)) {
-        await request.body?.cancel();
-        return errorResponse({ type: "notfound", message: "No such service" }, 404, started);
-      }
+      // The body is read (up to the limit) before any refusal: workerd closes a connection whose
+      // request body was left unread, and the visitor's next request on it is reset.
       const body = await readBody(request, maxRequestBodyBytes);
       if (body === "too large") {
         const message = `Request body over ${maxRequestBodyBytes} bytes`;
         return errorResponse({ type: "invalidparam", message }, 413, started);
       }
+      if (!isAllowedPath(url.pathname, allowedPrefixes))
+        return errorResponse({ type: "notfound", message: "No such service" }, 404, started);
       const call = browserCall(request, url, body, context, clock());
       let outcome: Outcome;
       try {

@@ -27,7 +27,7 @@ import { anonymous, resolveSession, type SessionResolution } from "../edge/sessi
 import { remoteUpstream, type Upstream } from "../edge/upstream";
 import { platformOf } from "../edge/user-agent";
 import { createOrigin } from "../origin";
-import { refusalResponse, refusalStatusOf } from "./refusals";
+import { boundedPageRequest, refusalResponse, refusalStatusOf } from "./refusals";
 import { registerSiteFiles } from "./site-files";
 
 // Created once per isolate, not per request.
@@ -168,13 +168,15 @@ const app = new Hono<{ Bindings: Env }>();
 app.use("*", async (c, next) => {
   const status = refusalStatusOf(c.req.raw);
   if (status === undefined) return next();
-  // A body over the limit is not read (the connection closes); a small one is read to the end so
-  // the connection can serve the visitor's next request.
-  if (status === 413) await c.req.raw.body?.cancel();
-  else await c.req.raw.body?.pipeTo(new WritableStream());
-  const https = new URL(c.req.url).protocol === "https:";
-  return withSecurityHeaders(refusalResponse(c.req.raw, status), { nonce: undefined, https, amp: false });
+  // The body is read to the end so the connection can serve the visitor's next request.
+  await c.req.raw.body?.pipeTo(new WritableStream());
+  return refuse(c.req.raw, status);
 });
+
+function refuse(request: Request, status: number): Response {
+  const https = new URL(request.url).protocol === "https:";
+  return withSecurityHeaders(refusalResponse(request, status), { nonce: undefined, https, amp: false });
+}
 
 app.all("/services/*", async (c) => {
   const answer = await isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx);
@@ -188,7 +190,9 @@ app.all("/campaign/data/*", (c) => isolateFor(c.env).proxy.handle(c.req.raw, c.e
 registerSiteFiles(app, isolateFor);
 
 app.all("*", async (c) => {
-  const request = c.req.raw;
+  // A body over the page limit, declared or streamed, is refused before any rendering.
+  const request = await boundedPageRequest(c.req.raw);
+  if (request === 413) return refuse(c.req.raw, 413);
   const edge = resolveRequest(request, request.cf as { country?: string } | undefined);
   const { config, proxy } = isolateFor(c.env);
   const security = { nonce: createNonce(), https: new URL(request.url).protocol === "https:" };

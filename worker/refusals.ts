@@ -1,5 +1,6 @@
 import { serverStrings } from "../app/i18n.server";
 import { chooseLanguage, languageOf, localizedPath } from "../edge/languages";
+import { readBody } from "../edge/services-http";
 
 /**
  * Cheap refusals (issue 28): what the worker entry refuses before any routing or rendering, by
@@ -13,15 +14,18 @@ export const requestLimits = {
   maxSegments: 32,
   /** All header names and values together (Cloudflare's own ceiling is 32 KiB). */
   maxHeaderBytes: 16 * 1024,
-  /** A page's form body; `/services` has its own limit (the proxy's, for recognition signatures). */
+  /**
+   * A page's form body, declared or not (a chunked body is counted as it streams); `/services`
+   * has its own limit (the proxy's, for recognition signatures).
+   */
   maxPageBodyBytes: 64 * 1024,
 };
 
 /** `/services` and the campaign data are JSON calls: the proxy refuses their bodies and paths itself. */
 const servicePrefixes = ["/services/", "/campaign/data/"];
 
-/** The status a request is refused with, if any. */
-export function refusalStatusOf(request: Request): 400 | 413 | 414 | 431 | undefined {
+/** The status a request is refused with, if any, by what it declares (its body is not read here). */
+export function refusalStatusOf(request: Request): 400 | 414 | 431 | undefined {
   const url = new URL(request.url);
   const target = url.pathname + url.search;
   if (target.length > requestLimits.maxUrlLength) return 414;
@@ -31,9 +35,21 @@ export function refusalStatusOf(request: Request): 400 | 413 | 414 | 431 | undef
   if (headerBytes > requestLimits.maxHeaderBytes) return 431;
   const service = servicePrefixes.some((prefix) => url.pathname.startsWith(prefix));
   if (service) return undefined;
-  if (Number(request.headers.get("content-length")) > requestLimits.maxPageBodyBytes) return 413;
   if (!isWellFormedPath(url.pathname)) return 400;
   return undefined;
+}
+
+/**
+ * A page request with its body read whole before any page sees it, at most `maxPageBodyBytes`
+ * (the proxy's `readBody`: refused unread when the declared length is over, else counted as it
+ * streams, so a body without a Content-Length is bounded too): 413 past the limit. Page bodies
+ * are small forms, so holding one is cheap.
+ */
+export async function boundedPageRequest(request: Request): Promise<Request | 413> {
+  if (!request.body) return request;
+  const body = await readBody(request, requestLimits.maxPageBodyBytes);
+  if (body === "too large") return 413;
+  return new Request(request, { body });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
+import { browser } from "./browser-jar";
 import worker from "./built-worker";
 
 // Issue 28: what a hostile request gets from the worker entry. Cheap refusals come before any
@@ -8,6 +9,19 @@ import worker from "./built-worker";
 async function get(path: string, init: RequestInit = {}) {
   const response = await SELF.fetch(`https://tunewave.test${path}`, { redirect: "manual", ...init });
   return { status: response.status, type: response.headers.get("content-type"), text: await response.text() };
+}
+
+/** A body of unknown length (sent chunked, without Content-Length), in 16 KiB pieces. */
+function chunked(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(offset, offset + 16 * 1024));
+      offset += 16 * 1024;
+    },
+  });
 }
 
 describe("malformed URLs get the site's own page, never a bare 500 (finding 5)", () => {
@@ -60,6 +74,29 @@ describe("cheap refusals at the entry (finding 2)", () => {
       expect(answer.text).not.toContain("aaaaaaaa");
     });
   }
+
+  test("a body without a Content-Length is counted as it streams: 413 past the limit", async () => {
+    const answer = await get("/survey?index", {
+      method: "POST",
+      body: chunked(`answer=${"a".repeat(1024 * 1024)}`),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.text.length).toBeLessThan(4096);
+    expect(answer.text).not.toContain("aaaaaaaa");
+  });
+
+  test("a streamed form under the limit reaches its page", async () => {
+    const visitor = browser();
+    const form = new URLSearchParams({ satisfaction: "4", found: "mostly", comment: "streamed" });
+    const sent = await visitor.fetch("/survey?index", {
+      method: "POST",
+      body: chunked(form.toString()),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get("location")).toBe("/survey/thanks");
+  });
 
   test("the refusal speaks the visitor's language", async () => {
     const answer = await get(`/de/${"a/".repeat(8000)}`);

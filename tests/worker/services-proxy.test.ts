@@ -523,6 +523,35 @@ describe("POST, PUT and no-cache", () => {
     }
     expect(calls).toHaveLength(5);
   });
+
+  // Found by npm run fuzz: workerd closes a connection whose request body was left unread, and the
+  // visitor's next request on that kept-alive connection is reset.
+  test("a refused path's body is read to the end, not left unread", async () => {
+    const { upstream, calls } = fakeUpstream(answer());
+    const proxy = proxyWith(upstream);
+    let pulled = 0;
+    let ended = false;
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled === 8) {
+          ended = true;
+          return controller.close();
+        }
+        pulled += 1;
+        controller.enqueue(new Uint8Array(1024));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const response = await proxy.handle(
+      browserRequest("/services/amapi/%2F..%2F", { method: "PUT", body, duplex: "half" } as RequestInit),
+    );
+    expect(response.status).toBe(404);
+    expect(calls).toHaveLength(0);
+    expect({ ended, cancelled }).toEqual({ ended: true, cancelled: false });
+  });
 });
 
 describe("retry", () => {

@@ -1,0 +1,17 @@
+/**
+ * `npm run bench:memory`: the bench's memory section alone (issue 28 finding 8), on the build in
+ * build/ (after `npm run build`), for a quicker look than the whole `npm run bench`.
+ */
+import { formatTable, type Row } from "./budgets";
+import { measureMemory } from "./memory";
+import { removeSnapshot, snapshotSite } from "./site";
+
+const snapshot = snapshotSite();
+try {
+  const rows: Row[] = [];
+  const measurement = await measureMemory(snapshot, rows);
+  console.log(formatTable(rows));
+  console.error(JSON.stringify(measurement));
+} finally {
+  removeSnapshot(snapshot);
+}

@@ -1,0 +1,200 @@
+import { readFileSync } from "node:fs";
+import { request } from "node:http";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import * as v from "valibot";
+import { recognitionProbesSchema } from "../origin/recognition-index";
+import { atMost, type Row } from "./budgets";
+import { freePort, type HeapUsage, inspectHeap } from "./heap";
+import { findPages, headersOf } from "./pages";
+import { root, type Snapshot, startSite } from "./site";
+
+/**
+ * Issue 28 finding 8: "memory per isolate stays under 96 MB at 100 concurrent renders with the
+ * recognition index loaded". A site of its own (the garbage of the bench's other sections does
+ * not count here), with the recognition store loaded (decision 029: the index is in D1, and a
+ * match holds the postings it asked for while it runs), its isolate's heap read through the
+ * inspector: sampled under load (peaks, garbage included) and after a full collection before and
+ * after each round (what is retained: flat, or growing).
+ */
+export const isolateHeapBudgetMb = 96;
+export const concurrentRenders = 100;
+/** Matches running beside the renders: the postings they hold are the index's part of the heap. */
+export const concurrentMatches = 10;
+const roundSeconds = 10;
+const rounds = 2;
+const sampleEveryMs = 200;
+
+export type MemoryMeasurement = {
+  concurrentRenders: number;
+  concurrentMatches: number;
+  roundSeconds: number;
+  /** Retained after a full collection: before the first round, then after each round. */
+  retained: HeapUsage[];
+  rounds: {
+    renders: number;
+    matches: number;
+    /** Answers other than 200 and connection errors, by status or message. */
+    failures: Record<string, number>;
+    peak: HeapUsage;
+    samples: number;
+  }[];
+};
+
+function probeBodies(): string[] {
+  const file = path.join(root, "origin/catalog/dist/recognition-probes.json");
+  const { probes } = v.parse(recognitionProbesSchema, JSON.parse(readFileSync(file, "utf8")));
+  return probes.map((probe) =>
+    JSON.stringify({
+      data: probe.data,
+      sessionId: "0f6f2c1e-5b8a-4c7e-9d2a-1b3c4d5e6f70",
+      lang: "en",
+      country: "GB",
+    }),
+  );
+}
+
+type Sent = { path: string; method?: string; headers?: Record<string, string>; body?: string };
+
+/**
+ * One request on a connection of its own, read to the end: its status. Not keep-alive: workerd
+ * (kj's HTTP server) closes a kept-alive connection whose next request it has not read within
+ * 5 s of the last answer, and at 100 concurrent renders on a shared machine a request waits about
+ * that long, so a reused connection would be reset under the request (what fuzz.ts found).
+ */
+function send(base: string, sent: Sent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      base + sent.path,
+      { agent: false, method: sent.method ?? "GET", headers: sent.headers },
+      (response) => {
+        response.on("data", () => {});
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("error", reject);
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(sent.body);
+  });
+}
+
+/** Clients that each send one request at a time until `until`: `count` requests in flight. */
+async function clients(
+  base: string,
+  count: number,
+  until: number,
+  next: (n: number) => Sent,
+): Promise<{ answered: number; failures: Map<string, number> }> {
+  let answered = 0;
+  const failures = new Map<string, number>();
+  const fail = (reason: string) => failures.set(reason, (failures.get(reason) ?? 0) + 1);
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      while (performance.now() < until) {
+        try {
+          const status = await send(base, next(n++));
+          if (status === 200) answered += 1;
+          else fail(String(status));
+        } catch (error) {
+          fail(error instanceof Error ? error.message : String(error));
+        }
+      }
+    }),
+  );
+  return { answered, failures };
+}
+
+export async function measureMemory(snapshot: Snapshot, rows: Row[]): Promise<MemoryMeasurement> {
+  const inspectorPort = await freePort();
+  const site = await startSite(snapshot, { inspectorPort, recognition: true });
+  const heap = await inspectHeap(inspectorPort).catch(async (error) => {
+    await site.close();
+    throw error;
+  });
+  try {
+    const { pages } = await findPages(site.url);
+    const rendered = pages.filter((page) => page.state === "ok");
+    if (rendered.length === 0) throw new Error("no page answers 200");
+    const bodies = probeBodies();
+    const match = (n: number): Sent => ({
+      path: "/services/webrec/match",
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: bodies[n % bodies.length],
+    });
+    const render = (n: number): Sent => {
+      const page = rendered[n % rendered.length] ?? rendered[0];
+      return { path: page?.path ?? "/", headers: page ? headersOf(page) : {} };
+    };
+    // Every page rendered and every probe matched once first: compiled code and warm caches are
+    // the steady state, not growth.
+    for (const page of rendered)
+      await (await fetch(site.url + page.path, { headers: headersOf(page) })).text();
+    for (let n = 0; n < bodies.length; n++) {
+      const status = await send(site.url, match(n));
+      if (status !== 200) throw new Error(`webrec/match answered ${status}`);
+    }
+    const measurement: MemoryMeasurement = {
+      concurrentRenders,
+      concurrentMatches,
+      roundSeconds,
+      retained: [await heap.afterCollection()],
+      rounds: [],
+    };
+    for (let round = 0; round < rounds; round++) {
+      const until = performance.now() + roundSeconds * 1000;
+      const peak: HeapUsage = { usedMb: 0, totalMb: 0 };
+      let samples = 0;
+      const sampling = (async () => {
+        while (performance.now() < until) {
+          const usage = await heap.usage();
+          peak.usedMb = Math.max(peak.usedMb, usage.usedMb);
+          peak.totalMb = Math.max(peak.totalMb, usage.totalMb);
+          samples += 1;
+          await new Promise((resolve) => setTimeout(resolve, sampleEveryMs));
+        }
+      })();
+      const [renders, matches] = await Promise.all([
+        clients(site.url, concurrentRenders, until, render),
+        clients(site.url, concurrentMatches, until, match),
+        sampling,
+      ]);
+      measurement.rounds.push({
+        renders: renders.answered,
+        matches: matches.answered,
+        failures: Object.fromEntries([...renders.failures, ...matches.failures]),
+        peak,
+        samples,
+      });
+      measurement.retained.push(await heap.afterCollection());
+    }
+
+    const area = "memory";
+    const mb = (value: number) => `${value.toFixed(1)} MB`;
+    for (const [index, round] of measurement.rounds.entries()) {
+      rows.push({
+        area,
+        item: `site isolate, ${concurrentRenders} concurrent renders + ${concurrentMatches} matches from the recognition store, round ${index + 1} (${roundSeconds} s)`,
+        figure:
+          `heap peak ${mb(round.peak.totalMb)} (used ${mb(round.peak.usedMb)}, ${round.samples} samples); ` +
+          `${round.renders} pages, ${round.matches} matches` +
+          (Object.keys(round.failures).length > 0 ? `, failed: ${JSON.stringify(round.failures)}` : ""),
+        budget: `≤ ${isolateHeapBudgetMb} MB`,
+        verdict:
+          Object.keys(round.failures).length > 0 ? "FAIL" : atMost(round.peak.totalMb, isolateHeapBudgetMb),
+      });
+    }
+    rows.push({
+      area,
+      item: "site isolate, retained after a full collection: before, after each round",
+      figure: measurement.retained.map((usage) => mb(usage.usedMb)).join(" → "),
+      budget: "",
+      verdict: "info",
+    });
+    return measurement;
+  } finally {
+    heap.close();
+    await site.close();
+  }
+}
