@@ -4,6 +4,7 @@ import {
   PlainLink,
   PlayLink,
   type Primitives,
+  ShowAll,
 } from "../app/components/primitives";
 import { safeHref, safeImageSrc, safeSrcSet } from "./safe";
 
@@ -53,6 +54,12 @@ function AmpLink(props: LinkProps) {
 
 /**
  * The AMP renderer's primitives: no script, no unsafe address reaches the markup, and playing
- * needs the interactive page, so a play control is the link to the song's page.
+ * needs the interactive page, so a play control is the link to the song's page and long content
+ * is shown whole.
  */
-export const ampPrimitives: Primitives = { Link: AmpLink, Image: AmpImage, PlayControl: PlayLink };
+export const ampPrimitives: Primitives = {
+  Link: AmpLink,
+  Image: AmpImage,
+  PlayControl: PlayLink,
+  ShowMore: ShowAll,
+};

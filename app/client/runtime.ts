@@ -41,6 +41,7 @@ import { saveAppTag } from "./library";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
 import { interceptOutboundLinks } from "./outbound";
 import { requestMatch } from "./recognition/match-service";
+import { watchRipples } from "./ripple";
 import { startApp } from "./startup";
 import { createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
 import { createTagClient, createTagTracker, tagMatchOf, watchVisibility } from "./tagging";
@@ -280,6 +281,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       assign: (url) => window.location.assign(url),
     }),
     storage.watchOtherTabs(window),
+    watchRipples(document, clock),
     // Spec 000 §2: the app's screens are laid out for a phone held upright.
     watchResize(window, showOrientation),
     ...(tagTracker ? [watchVisibility(document, tagTracker), () => tagTracker.dispose()] : []),

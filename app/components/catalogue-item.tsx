@@ -4,6 +4,7 @@ import { ShareLinks } from "~/components/charts/share-links";
 import { ErrorPage, errorTypeOf } from "~/components/error-page";
 import { usePrimitives } from "~/components/primitives";
 import { useRuntime } from "~/components/runtime";
+import { foldedListItems } from "~/components/show-more";
 import { Cover } from "~/components/track-list";
 import type { CatalogueItemKind, ItemShare, ItemTile, ItemTrack } from "~/data/catalogue-items.server";
 import { type Image as ImageData, type PlaylistEntry, safeColour } from "~/data/view";
@@ -78,38 +79,40 @@ export function ItemTracks({
 }) {
   const { t } = useTranslation("catalogue");
   const { t: tTrack } = useTranslation("track");
-  const { Link, PlayControl } = usePrimitives();
+  const { Link, PlayControl, ShowMore } = usePrimitives();
   return (
     <section className="section" aria-labelledby="item-songs">
       <h2 id="item-songs">{t("songs")}</h2>
-      <ol className="track-list item-tracks" aria-labelledby="item-songs">
-        {tracks.map((track) => {
-          const entry = track.playlistIndex === undefined ? undefined : playlist[track.playlistIndex];
-          return (
-            <li className="track-row track-row--playable" key={track.key}>
-              <span className="track-row__rank">{track.position}</span>
-              <Cover image={track.cover} />
-              <span className="track-row__body">
-                <Link className="track-row__title" href={track.href}>
-                  {track.title}
-                </Link>
-                <span className="track-row__artist">
-                  {track.artistHref ? <Link href={track.artistHref}>{track.artist}</Link> : track.artist}
-                </span>
-                {track.count ? (
-                  <span className="track-row__note">
-                    {tTrack("identified", { count: track.count.total, formatted: track.count.formatted })}
+      <ShowMore long={tracks.length > foldedListItems} fold="list">
+        <ol className="track-list item-tracks" aria-labelledby="item-songs">
+          {tracks.map((track) => {
+            const entry = track.playlistIndex === undefined ? undefined : playlist[track.playlistIndex];
+            return (
+              <li className="track-row track-row--playable" key={track.key}>
+                <span className="track-row__rank">{track.position}</span>
+                <Cover image={track.cover} />
+                <span className="track-row__body">
+                  <Link className="track-row__title" href={track.href}>
+                    {track.title}
+                  </Link>
+                  <span className="track-row__artist">
+                    {track.artistHref ? <Link href={track.artistHref}>{track.artist}</Link> : track.artist}
                   </span>
+                  {track.count ? (
+                    <span className="track-row__note">
+                      {tTrack("identified", { count: track.count.total, formatted: track.count.formatted })}
+                    </span>
+                  ) : null}
+                </span>
+                {track.duration ? <span className="item-tracks__duration">{track.duration}</span> : null}
+                {entry && track.playlistIndex !== undefined ? (
+                  <PlayControl index={track.playlistIndex} entry={entry} href={track.href} />
                 ) : null}
-              </span>
-              {track.duration ? <span className="item-tracks__duration">{track.duration}</span> : null}
-              {entry && track.playlistIndex !== undefined ? (
-                <PlayControl index={track.playlistIndex} entry={entry} href={track.href} />
-              ) : null}
-            </li>
-          );
-        })}
-      </ol>
+              </li>
+            );
+          })}
+        </ol>
+      </ShowMore>
     </section>
   );
 }

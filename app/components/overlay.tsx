@@ -3,10 +3,13 @@ import {
   type KeyboardEvent,
   type MouseEvent,
   type ReactNode,
+  type RefObject,
+  type TouchEvent,
   useEffect,
   useRef,
   useState,
 } from "react";
+import { type Swipe, startSwipe } from "~/client/swipe";
 import { SiteError } from "../../edge/errors";
 
 /**
@@ -185,6 +188,8 @@ export function Overlay(props: OverlayProps) {
     if (event.target === event.currentTarget && dismissible) props.onClose();
   };
 
+  const swipe = useSwipeDown(dialog, placements[0] === "bottomup" && dismissible, props.onClose);
+
   return (
     <dialog
       ref={dialog}
@@ -197,10 +202,60 @@ export function Overlay(props: OverlayProps) {
       onKeyDown={onKeyDown}
       onCancel={(event) => event.preventDefault()}
       onClick={onClick}
+      {...swipe.handlers}
     >
-      <div className="overlay__content">{props.children}</div>
+      <div ref={swipe.content} className="overlay__content">
+        {props.children}
+      </div>
     </dialog>
   );
+}
+
+/** A sheet dragged down this far (of its height), or flicked down this fast, closes. */
+const swipeCloseShare = 1 / 3;
+const swipeClosePxPerMs = 0.5;
+
+/**
+ * A bottom-up sheet follows a finger dragging it down and closes when let go far or fast enough
+ * (spec 002 §9 swipe lock: a gesture that locks sideways, or starts with the sheet scrolled, is left
+ * to the browser).
+ */
+function useSwipeDown(dialog: RefObject<HTMLDialogElement | null>, enabled: boolean, close: () => void) {
+  const content = useRef<HTMLDivElement>(null);
+  const swipe = useRef<Swipe>();
+  const follow = (offset: number) => {
+    if (content.current) content.current.style.transform = offset > 0 ? `translateY(${offset}px)` : "";
+  };
+  if (!enabled) return { content, handlers: {} };
+  return {
+    content,
+    handlers: {
+      onTouchStart(event: TouchEvent<HTMLDialogElement>) {
+        const touch = event.touches[0];
+        swipe.current =
+          event.touches.length === 1 && touch && (dialog.current?.scrollTop ?? 0) === 0
+            ? startSwipe(touch.clientX, touch.clientY, event.timeStamp)
+            : undefined;
+      },
+      onTouchMove(event: TouchEvent<HTMLDialogElement>) {
+        const touch = event.touches[0];
+        if (!swipe.current || !touch) return;
+        swipe.current.move(touch.clientX, touch.clientY, event.timeStamp);
+        if (swipe.current.axis === "y") follow(swipe.current.distance);
+      },
+      onTouchEnd() {
+        const ended = swipe.current;
+        swipe.current = undefined;
+        const height = content.current?.offsetHeight ?? 0;
+        const closing =
+          ended?.axis === "y" &&
+          ended.distance > 0 &&
+          (ended.distance > height * swipeCloseShare || ended.velocity() > swipeClosePxPerMs);
+        if (closing) close();
+        else follow(0);
+      },
+    },
+  };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { ShowMore } from "~/components/show-more";
 import { PlayIcon } from "~/components/track/play-icon";
 import type { Image as ImageData, PlaylistEntry } from "~/data/view";
 import { useTranslation } from "~/strings";
@@ -67,11 +68,22 @@ export type PlayControlProps = {
   className?: string;
 };
 
+export type ShowMoreProps = {
+  /** Long enough to fold, as the data says (rows, lines, characters). */
+  long: boolean;
+  /** `list`: the first rows of the list inside; `text`: the first `lines` lines. */
+  fold: "list" | "text";
+  lines?: number;
+  children: ReactNode;
+};
+
 export type Primitives = {
   Link: ComponentType<LinkProps>;
   Image: ComponentType<ImageProps>;
   /** Plays a preview where the page has a player (the track page's); elsewhere the song's page. */
   PlayControl: ComponentType<PlayControlProps>;
+  /** Folds long content behind a show more / less button where the page has a script. */
+  ShowMore: ComponentType<ShowMoreProps>;
 };
 
 /** `data` as attributes. */
@@ -217,7 +229,17 @@ export function PlayLink({ entry, href, withLabel = false, className = "play-but
   );
 }
 
-export const reactPrimitives: Primitives = { Link: ReactLink, Image: ReactImage, PlayControl: PlayLink };
+/** Everything, unfolded: a page without a script to unfold it (AMP). */
+export function ShowAll({ children }: ShowMoreProps) {
+  return children;
+}
+
+export const reactPrimitives: Primitives = {
+  Link: ReactLink,
+  Image: ReactImage,
+  PlayControl: PlayLink,
+  ShowMore,
+};
 
 const PrimitivesContext = createContext<Primitives>(reactPrimitives);
 

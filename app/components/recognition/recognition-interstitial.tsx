@@ -7,9 +7,11 @@ import { Overlay } from "~/components/overlay";
  * "Follow the lyrics" reopens the page with the new match's position; Escape or Close leave it.
  */
 export function RecognitionInterstitial(props: {
-  track: MatchedTrack;
+  /** Spec 002 §2 inputs: track title, artist, background colour, light flag. */
+  track: Pick<MatchedTrack, "trackId" | "title" | "artist" | "bkgcolor" | "bkglight">;
   labels: { label: string; follow: string; close: string };
-  onFollow: () => void;
+  /** Without a match to follow (the address visited directly), only Close. */
+  onFollow?: () => void;
   onClose: () => void;
 }) {
   const { track, labels, onClose } = props;
@@ -29,11 +31,19 @@ export function RecognitionInterstitial(props: {
         <h2 id="recognition-interstitial-title">{track.title ?? track.trackId}</h2>
         {track.artist ? <p className="recognition-interstitial__artist">{track.artist}</p> : null}
         <div className="recognition-interstitial__actions">
-          {/* biome-ignore lint/a11y/noAutofocus: the takeover's first action takes the focus as it opens. */}
-          <button type="button" className="button" onClick={props.onFollow} autoFocus>
-            {labels.follow}
-          </button>
-          <button type="button" className="button button--quiet" onClick={onClose}>
+          {props.onFollow ? (
+            // biome-ignore lint/a11y/noAutofocus: the takeover's first action takes the focus as it opens.
+            <button type="button" className="button" onClick={props.onFollow} autoFocus>
+              {labels.follow}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className={props.onFollow ? "button button--quiet" : "button"}
+            onClick={onClose}
+            // biome-ignore lint/a11y/noAutofocus: the takeover's first action takes the focus as it opens.
+            autoFocus={!props.onFollow}
+          >
             {labels.close}
           </button>
         </div>

@@ -1,4 +1,5 @@
 import { type RefObject, useEffect, useRef, useState } from "react";
+import { usePrimitives } from "~/components/primitives";
 import type { TrackLyrics } from "~/data/track.server";
 import { useTranslation } from "~/strings";
 import { msUntilNextChange, type SyncedLyricsState, syncedLyricsState } from "~/synced-lyrics";
@@ -42,8 +43,12 @@ function useCenteredLine(list: RefObject<HTMLOListElement | null>, lineIndex: nu
   }, [list, lineIndex]);
 }
 
+/** Lyrics longer than this are folded to their first lines (spec 002 §2 show more / less). */
+export const foldedLyricsLines = 4;
+
 export function Lyrics({ lyrics }: { lyrics: TrackLyrics }) {
   const { t } = useTranslation("track");
+  const { ShowMore } = usePrimitives();
   const state = useSyncedState(lyrics.synced);
   const list = useRef<HTMLOListElement>(null);
   const showSynced = lyrics.synced !== undefined && state.shown;
@@ -78,15 +83,17 @@ export function Lyrics({ lyrics }: { lyrics: TrackLyrics }) {
             </ol>
           </>
         ) : (
-          <p className="track-lyrics__text">
-            {lyrics.lines.map((line, index) => (
-              // Lines repeat (choruses); their place is their identity.
-              // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id of their own
-              <span key={index} className="track-lyrics__line">
-                {line}
-              </span>
-            ))}
-          </p>
+          <ShowMore long={lyrics.lines.length > foldedLyricsLines} fold="text" lines={foldedLyricsLines}>
+            <p className="track-lyrics__text">
+              {lyrics.lines.map((line, index) => (
+                // Lines repeat (choruses); their place is their identity.
+                // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id of their own
+                <span key={index} className="track-lyrics__line">
+                  {line}
+                </span>
+              ))}
+            </p>
+          </ShowMore>
         )}
         <footer className="track-lyrics__footer">
           <p>{lyrics.footer}</p>

@@ -7,10 +7,13 @@ import { TrackList } from "~/components/track-list";
 import type { ArtistPage } from "~/data/artist.server";
 import { useTranslation } from "~/strings";
 
+/** A bio longer than about three lines of a phone is folded to three (spec 002 §2 show more / less). */
+const foldedBioCharacters = 160;
+
 /** The artist page: heading, top songs, about, latest release, sharing, then the tiles. */
 export function ArtistView({ page, canonical }: { page: ArtistPage; canonical: string }) {
   const { t } = useTranslation("artist");
-  const { Link } = usePrimitives();
+  const { Link, ShowMore } = usePrimitives();
   const { artist } = page;
   return (
     <article className="artist-page">
@@ -26,7 +29,9 @@ export function ArtistView({ page, canonical }: { page: ArtistPage; canonical: s
           {artist.bio ? (
             <section className="section artist-bio" aria-labelledby="artist-about">
               <h2 id="artist-about">{t("about", { name: artist.name })}</h2>
-              <p>{artist.bio}</p>
+              <ShowMore long={artist.bio.length > foldedBioCharacters} fold="text" lines={3}>
+                <p>{artist.bio}</p>
+              </ShowMore>
             </section>
           ) : null}
         </div>

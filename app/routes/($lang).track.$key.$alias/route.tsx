@@ -28,22 +28,32 @@ export const links: LinksFunction = () => [
 // The store order depends on the visitor's platform (spec 001 §3), read from the user agent.
 export const headers: HeadersFunction = () => ({ Vary: "User-Agent" });
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
+export async function loader(args: LoaderFunctionArgs) {
+  const { params, request } = args;
+  const data = await trackRouteData(args, params.key);
+  const { page } = data;
+  // A wrong alias (or an id with trailing characters) moves to the one address of the track.
+  if (params.key !== page.key || params.alias !== page.alias)
+    throw redirect(`${page.path}${new URL(request.url).search}`, 301);
+  return data;
+}
+
+/** The track page's data for `keySegment`, wherever it is drawn (its own address, an overlay's). */
+export async function trackRouteData(
+  { params, context, request }: LoaderFunctionArgs,
+  keySegment: string | undefined,
+) {
   requireKnownLanguage(params);
   const url = new URL(request.url);
   const page = await loadPage(() =>
     loadTrackPage(context, {
-      keySegment: params.key,
+      keySegment,
       search: url.searchParams,
       userAgent: request.headers.get("user-agent"),
       origin: siteOriginOf(context.config, request),
       now: new Date(),
     }),
   );
-  // A wrong alias (or an id with trailing characters) moves to the one address of the track.
-  if (params.key !== page.key || params.alias !== page.alias)
-    throw redirect(`${page.path}${url.search}`, 301);
-
   const { t } = serverStrings(context.edge.lang);
   const meta = trackPageMeta(page, context, request, t);
   const strings = pickResources(context.edge.lang, ["track", "connect", "recognition"]);

@@ -1,0 +1,69 @@
+import axe from "axe-core";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { launchBrowser, openPage, viewports } from "./browser";
+
+// Spec 002 §2 /track/webrec/interstitial: an overlay address. Visited directly it opens over the
+// track's page, drawn from the track's data; closing it leaves that page.
+
+const baseURL = inject("baseURL");
+// "New Dawn" by LupusMechanicus, of the catalogue.
+const key = "176270815";
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.length}`);
+  });
+}
+
+test("visited directly it opens over the track page, with the track's title, artist and colour; Escape leaves the track page", async () => {
+  const { page, errors } = await openPage(browser, { viewport: viewports.phone });
+  await page.goto(`${baseURL}/track/webrec/interstitial?key=${key}&title=Not%20this`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready !== undefined);
+  const takeover = page.getByRole("dialog", { name: "New Dawn" });
+  await takeover.waitFor();
+  await expect(takeover.getByText("LupusMechanicus").isVisible()).resolves.toBe(true);
+  await expect(page.getByText("Not this").count()).resolves.toBe(0);
+  // The track's heading colour, behind the takeover.
+  const [heading, behind] = await Promise.all([
+    page.locator(".track-hero").evaluate((hero) => getComputedStyle(hero).backgroundColor),
+    page.locator("dialog.recognition-interstitial").evaluate((d) => getComputedStyle(d).backgroundColor),
+  ]);
+  expect(behind).not.toBe("rgba(0, 0, 0, 0)");
+  expect(heading).toContain(behind.replace(/\)$/, ""));
+  // The track page is behind it, inert; Close has the focus.
+  await expect(page.locator("h1", { hasText: "New Dawn" }).count()).resolves.toBe(1);
+  await expect(
+    takeover.getByRole("button", { name: "Close" }).evaluate((b) => b === document.activeElement),
+  ).resolves.toBe(true);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: "/tmp/interstitial-address-phone.png" });
+  await page.keyboard.press("Escape");
+  await takeover.waitFor({ state: "detached" });
+  await page.waitForURL((url) => url.pathname.startsWith(`/track/${key}/`));
+  await expect(page.locator("h1", { hasText: "New Dawn" }).isVisible()).resolves.toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test("a key that is not a track key is a 400 with the localized invalid-link message", async () => {
+  const { page } = await openPage(browser, { viewport: viewports.desktop });
+  const response = await page.goto(`${baseURL}/fr/track/webrec/interstitial?key=%3Cscript%3E`);
+  expect(response?.status()).toBe(400);
+  await expect(page.getByText("Ce lien n'est pas valide", { exact: false }).count()).resolves.toBeGreaterThan(
+    0,
+  );
+  await expect(page.locator("script", { hasText: "<script>" }).count()).resolves.toBe(0);
+});
