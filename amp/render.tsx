@@ -5,7 +5,9 @@ import { ErrorPage, errorMessageKey, errorTypeOf } from "../app/components/error
 import { requestMeta } from "../app/data/meta.server";
 import { bundledStrings, type Strings } from "../app/i18n.server";
 import { type PageMeta, pageMeta } from "../app/meta";
+import { siteStylesheets } from "../app/root";
 import { type RootData, rootData } from "../app/root-data.server";
+import { stylesheetTexts } from "../app/stylesheet-texts.server";
 import type { LanguageKey } from "../edge/languages";
 import { localizedPath } from "../edge/path";
 import ampStylesheet from "./amp.css";
@@ -26,7 +28,7 @@ export async function renderAmpPage(
   const handled = remix.staticHandlerContext;
   const root = (handled.loaderData.root as RootData | undefined) ?? rootData(context, request);
   const strings = strictStrings(context.edge.lang);
-  const rootHrefs = stylesheetHrefs(remix, ["root"]);
+  const rootHrefs = siteStylesheets;
   const assets = context.cloudflare.env.ASSETS;
 
   const error = handled.errors ? Object.values(handled.errors)[0] : undefined;
@@ -128,27 +130,4 @@ function stylesheetHrefs(remix: EntryContext, routeIds: readonly string[]): stri
     }
   }
   return hrefs;
-}
-
-/**
- * Stylesheet texts by their built address (`/build/_assets/site-HASH.css`), read once per isolate
- * from the static assets: an address names one content for ever, so the copy never goes stale.
- */
-const stylesheetCache = new Map<string, Promise<string>>();
-
-function stylesheetTexts(assets: Fetcher, hrefs: readonly string[]): Promise<string[]> {
-  return Promise.all(
-    [...new Set(hrefs)].map((href) => {
-      let text = stylesheetCache.get(href);
-      if (text === undefined) {
-        text = assets.fetch(new URL(href, "https://assets.invalid")).then(async (response) => {
-          if (!response.ok) throw new Error(`AMP: stylesheet ${href} answered ${response.status}`);
-          return response.text();
-        });
-        text.catch(() => stylesheetCache.delete(href));
-        stylesheetCache.set(href, text);
-      }
-      return text;
-    }),
-  );
 }

@@ -3,6 +3,9 @@ import { RemixServer } from "@remix-run/react";
 import { renderToReadableStream } from "react-dom/server";
 import { renderAmpPage } from "../amp/render";
 import { NonceContext } from "./nonce";
+import { siteStylesheets } from "./root";
+import { stylesheetTexts } from "./stylesheet-texts.server";
+import { StylesheetTextsContext } from "./stylesheets";
 
 const streamTimeoutMs = 5_000;
 
@@ -19,9 +22,12 @@ export default async function handleRequest(
   const controller = new AbortController();
   const timeout = setTimeout(() => controller.abort(), streamTimeoutMs);
   const nonce = loadContext.cspNonce;
+  const inlineStylesheets = await siteStylesheetTexts(loadContext.cloudflare.env.ASSETS);
   const body = await renderToReadableStream(
     <NonceContext.Provider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeoutMs} nonce={nonce} />
+      <StylesheetTextsContext.Provider value={inlineStylesheets}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeoutMs} nonce={nonce} />
+      </StylesheetTextsContext.Provider>
     </NonceContext.Provider>,
     {
       nonce,
@@ -39,4 +45,15 @@ export default async function handleRequest(
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+}
+
+/** The site's stylesheets to inline (app/stylesheets.tsx); none when unreadable: they are imported instead. */
+async function siteStylesheetTexts(assets: Fetcher): Promise<ReadonlyMap<string, string>> {
+  try {
+    const texts = await stylesheetTexts(assets, siteStylesheets);
+    return new Map(siteStylesheets.map((href, index) => [href, texts[index] ?? ""]));
+  } catch (error) {
+    console.error(error);
+    return new Map();
+  }
 }

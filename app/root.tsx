@@ -19,12 +19,16 @@ import { type RootData, rootData } from "~/root-data.server";
 import { StringsProvider, useStringsFromLoader, useTranslation } from "~/strings";
 import searchStyles from "~/styles/search.css";
 import styles from "~/styles/site.css";
+import { InlineStylesheets } from "~/stylesheets";
 import { themeColourMetas } from "~/theme-colours";
 
+/**
+ * Every page's stylesheets, inlined into the document (app/stylesheets.tsx) rather than linked; the
+ * search box is in every page's header. The AMP renderer inlines the same files.
+ */
+export const siteStylesheets: readonly string[] = [styles, searchStyles];
+
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: styles },
-  // The search box is in every page's header.
-  { rel: "stylesheet", href: searchStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
@@ -64,6 +68,7 @@ export function Layout({ children }: { children: ReactNode }) {
             href={alternate.href}
           />
         ))}
+        <InlineStylesheets hrefs={siteStylesheets} />
         <Links />
       </head>
       <body>

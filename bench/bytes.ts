@@ -70,7 +70,11 @@ export function scriptsOf(manifest: RemixManifest, pathname: string): string[] {
   return scriptsOfRoutes(manifest, matchedRoutes(manifest, pathname));
 }
 
-/** Stylesheets of the matched routes in the manifest (CSS bundling), and those the page links. */
+/**
+ * Stylesheets of the matched routes in the manifest (CSS bundling), those the page links, and those
+ * it inlines under their file's address (`<style data-href>`, app/stylesheets.tsx): inlined CSS is
+ * still CSS a first visit receives.
+ */
 export function stylesheetsOf(manifest: RemixManifest, pathname: string, html: string): string[] {
   const fromManifest = matchedRoutes(manifest, pathname).flatMap((route) => route.css ?? []);
   const linked = [...html.matchAll(/<link\b[^>]*>/g)]
@@ -80,7 +84,10 @@ export function stylesheetsOf(manifest: RemixManifest, pathname: string, html: s
       const href = /\bhref="([^"]+)"/.exec(tag)?.[1];
       return href?.startsWith("/") && !href.startsWith("//") ? [href] : [];
     });
-  return [...new Set([...fromManifest, ...linked])];
+  const inlined = [...html.matchAll(/<style\b[^>]*\bdata-href="(\/[^/"][^"]*)"/g)].map(
+    (match) => match[1] ?? "",
+  );
+  return [...new Set([...fromManifest, ...linked, ...inlined])];
 }
 
 export type FileSize = { url: string; rawBytes: number; gzipBytes: number };

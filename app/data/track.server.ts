@@ -24,12 +24,12 @@ import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
 import {
   type LyricsSync,
-  readLyricsSync,
   type SyncedLine,
   type SyncedLyricsState,
   syncedLyricsState,
   trackStartOf,
 } from "../synced-lyrics";
+import { readLyricsSync } from "../synced-lyrics.server";
 import { absoluteUrl, requestMeta } from "./meta.server";
 import type { PlaylistEntry, TrackSummary } from "./view";
 import { imageFromTemplate, imageOfArtworkUrl, trackSummaryOfPayload } from "./view";

@@ -55,8 +55,9 @@ describe("first-visit files from the Remix manifest", () => {
     ]);
   });
 
-  test("stylesheets: the manifest's css and the page's own stylesheet links, not preloads or other hosts", () => {
+  test("stylesheets: the manifest's css, the page's own stylesheet links and inlined files, not preloads or other hosts", () => {
     const html = [
+      '<style data-href="/build/_assets/search-L.css">.a{}</style>',
       '<link rel="stylesheet" href="/build/_assets/site-J.css"/>',
       '<link rel="preload" as="style" href="/build/_assets/later-K.css"/>',
       '<link rel="stylesheet" href="https://fonts.example/x.css"/>',
@@ -65,6 +66,7 @@ describe("first-visit files from the Remix manifest", () => {
     expect(stylesheetsOf(manifest, "/track/1/song", html)).toEqual([
       "/build/css-bundle-I.css",
       "/build/_assets/site-J.css",
+      "/build/_assets/search-L.css",
     ]);
   });
 

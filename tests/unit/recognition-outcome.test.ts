@@ -12,7 +12,7 @@ import {
   serviceStatistic,
 } from "../../app/client/recognition/failures";
 import { isOnTrackPage, type StoredMatch, trackPageHref } from "../../app/client/recognition/outcome";
-import { readLyricsSync } from "../../app/synced-lyrics";
+import { readLyricsSync } from "../../app/synced-lyrics.server";
 import { SiteError } from "../../edge/errors";
 import type { LanguageKey } from "../../edge/languages";
 

@@ -4,10 +4,10 @@ import {
   isSyncedLyricsShown,
   type LyricsSync,
   msUntilNextChange,
-  readLyricsSync,
   songPosition,
   syncedLyricsState,
 } from "../../app/synced-lyrics";
+import { readLyricsSync } from "../../app/synced-lyrics.server";
 
 const heardAt = Date.UTC(2025, 5, 1, 12, 0, 0);
 

@@ -210,7 +210,9 @@ test("every stylesheet a page links is served, and each converts to AMP CSS whol
   const hrefs = new Set<string>();
   for (const page of ["/", path, chart, "/charts", artist]) {
     const html = await (await get(page)).text();
-    for (const link of html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)) hrefs.add(link[1] ?? "");
+    // Linked, or inlined with the file's address (the site's own: app/stylesheets.tsx).
+    for (const link of html.matchAll(/<(?:link rel="stylesheet" href|style data-href)="([^"]+)"/g))
+      hrefs.add(link[1] ?? "");
   }
   expect(hrefs.size).toBeGreaterThanOrEqual(5);
   for (const href of hrefs) {

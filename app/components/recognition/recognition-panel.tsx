@@ -1,12 +1,37 @@
 import { Link, useNavigate } from "@remix-run/react";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import type { CaptureOptions } from "~/client/recognition/capture";
-import type { CapturedCheckpoint, Recognition, RecognitionScreen } from "~/client/recognition/session";
+import type {
+  CapturedCheckpoint,
+  MatchedTrack,
+  Recognition,
+  RecognitionScreen,
+} from "~/client/recognition/session";
 import { useRuntime } from "~/components/runtime";
 import { usePageStrings } from "~/strings";
 import type { LanguageKey } from "../../../edge/languages";
 import { localizedPath } from "../../../edge/path";
-import { RecognitionInterstitial } from "./recognition-interstitial";
+
+/**
+ * The interstitial (and the overlay it is built on) shows only after a match, when recognition's
+ * own code has loaded: it loads with it rather than with the page (issue 27, first-visit JS).
+ */
+const loadInterstitial = () => import("./recognition-interstitial");
+const RecognitionInterstitial = lazy(() =>
+  loadInterstitial().then(
+    (module) => ({ default: module.RecognitionInterstitial }),
+    // Unreachable code (offline) leaves the match's own link rather than an error page.
+    () => ({ default: InterstitialLink }),
+  ),
+);
+
+function InterstitialLink(props: { track: MatchedTrack; labels: { follow: string } }) {
+  return (
+    <p>
+      <Link to={props.track.href}>{props.labels.follow}</Link>
+    </p>
+  );
+}
 
 export type RecognitionPanelProps = {
   lang: LanguageKey;
@@ -48,6 +73,8 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
   async function recognitionOf(): Promise<Recognition> {
     if (recognition.current) return recognition.current;
     if (!runtime) throw new Error("the runtime has not started");
+    // Fetched alongside recognition, so a match's interstitial does not wait for the network.
+    void loadInterstitial().catch(() => {});
     const { createPageRecognition } = await runtime.importOnDemand(
       "recognition",
       () => import("~/client/recognition/page-recognition"),
@@ -153,19 +180,21 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
       ) : null}
       {panel}
       {screen.screen === "interstitial" ? (
-        <RecognitionInterstitial
-          track={screen.track}
-          labels={{
-            label: t("interstitial.label"),
-            follow: t("interstitial.follow"),
-            close: t("interstitial.close"),
-          }}
-          onFollow={() => {
-            setScreen({ screen: "idle" });
-            navigate(screen.track.href, { replace: true });
-          }}
-          onClose={() => setScreen({ screen: "idle" })}
-        />
+        <Suspense fallback={null}>
+          <RecognitionInterstitial
+            track={screen.track}
+            labels={{
+              label: t("interstitial.label"),
+              follow: t("interstitial.follow"),
+              close: t("interstitial.close"),
+            }}
+            onFollow={() => {
+              setScreen({ screen: "idle" });
+              navigate(screen.track.href, { replace: true });
+            }}
+            onClose={() => setScreen({ screen: "idle" })}
+          />
+        </Suspense>
       ) : null}
       {captured ? (
         <CapturedAudio
