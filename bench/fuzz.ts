@@ -1,6 +1,6 @@
-import { createServer } from "node:net";
 import { performance } from "node:perf_hooks";
-import { removeSnapshot, siteWorkerName, snapshotSite, startSite } from "./site";
+import { connectInspector, freePort } from "./inspector";
+import { removeSnapshot, snapshotSite, startSite } from "./site";
 import { quantile, round } from "./stats";
 
 /**
@@ -205,47 +205,12 @@ function reflects(text: string, contentType: string, n: number): boolean {
   return false;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
-}
-
 /** The site isolate's used JS heap in MB, read through the inspector protocol. */
 async function heapMb(inspectorPort: number): Promise<number> {
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as {
-    id: string;
-    webSocketDebuggerUrl: string;
-  }[];
-  const target = targets.find((entry) => entry.id.endsWith(siteWorkerName));
-  if (!target) throw new Error(`no inspector target for ${siteWorkerName}: ${JSON.stringify(targets)}`);
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
-    socket.addEventListener("open", resolve, { once: true });
-    socket.addEventListener("error", reject, { once: true });
-    setTimeout(() => reject(new Error("the inspector did not answer")), 10_000);
-  });
-  let id = 0;
-  const call = (method: string) =>
-    new Promise<Record<string, number>>((resolve) => {
-      const mine = ++id;
-      const onMessage = (event: MessageEvent) => {
-        const message = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, number> };
-        if (message.id !== mine) return;
-        socket.removeEventListener("message", onMessage);
-        resolve(message.result ?? {});
-      };
-      socket.addEventListener("message", onMessage);
-      socket.send(JSON.stringify({ id: mine, method }));
-    });
+  const inspector = await connectInspector(inspectorPort);
   // workerd's inspector does not answer HeapProfiler.collectGarbage: the used size as it is.
-  const usage = await call("Runtime.getHeapUsage");
-  socket.close();
+  const usage = await inspector.call<Record<string, number>>("Runtime.getHeapUsage");
+  inspector.close();
   return round((usage.usedSize ?? Number.NaN) / 1024 / 1024, 1);
 }
 
