@@ -136,10 +136,7 @@ function hostileTrack(): TrackPage {
 function hostileChart(): ChartPage {
   const row = {
     ...track(),
-    rank: 1,
     rankLabel: hostileText,
-    album: hostileText,
-    releaseDate: "2020-01-01",
     artistHref: jsUrl,
   };
   return {
@@ -163,7 +160,13 @@ function hostileChart(): ChartPage {
       jsonHref: jsUrl,
       image: image(jsUrl),
     },
+    songCount: 2,
     rows: [row, { ...row, key: "2", href: "/track/2/ok", artistHref: "/artist/x/1" }],
+    firstRank: 1,
+    rowPages: [
+      { number: 1, href: jsUrl, from: hostileText, to: hostileText, current: true },
+      { number: 2, href: breakout, from: hostileText, to: hostileText, current: false },
+    ],
     artists: [{ id: "9", name: hostileText, href: jsUrl, avatar: image(`data:image/png,${breakout}`) }],
     tabs: [{ type: "genre", href: jsUrl, current: true }],
     picker: {

@@ -4,11 +4,20 @@ import { Cover } from "~/components/track-list";
 import type { ChartRow } from "~/data/charts.server";
 
 /** A chart's songs: rank, cover, title (to the track page), artist (to the artist page), new-release badge. */
-export function ChartList({ rows, label }: { rows: readonly ChartRow[]; label: string }) {
+export function ChartList({
+  rows,
+  label,
+  start = 1,
+}: {
+  rows: readonly ChartRow[];
+  label: string;
+  /** The first row's rank (a later page of the chart). */
+  start?: number;
+}) {
   const { t } = useTranslation("common");
   const { Link } = usePrimitives();
   return (
-    <ol className="track-list chart-list" aria-label={label}>
+    <ol className="track-list chart-list" aria-label={label} start={start === 1 ? undefined : start}>
       {rows.map((row) => (
         <li className="track-row chart-row" key={row.key}>
           <span className="track-row__rank">{row.rankLabel}</span>

@@ -17,11 +17,13 @@ import {
   loadChartPage,
   redirectChartsPrefix,
 } from "~/data/charts.server";
-import { loadPage, requireKnownLanguage } from "~/http.server";
+import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { createI18n, pickResources } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
+import { SiteError } from "../../../edge/errors";
+import { chartRowsPageOf, chartRowsPageParam } from "../../../edge/path";
 import { ChartView } from "./view";
 
 // Spec 001 §2 chart pages, `{type}/{country-or-world}/{cityOrGenre}[/{include}]`: this module is the
@@ -34,21 +36,28 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   redirectChartsPrefix(params, request);
   requireKnownLanguage(params);
   const { edge } = context;
-  const page = await loadPage(async () => {
+  const url = new URL(request.url);
+  const rowsPage = chartRowsPageOf(url.searchParams);
+  if (rowsPage === undefined)
+    throwSiteError(new SiteError("invalidparam", `A chart's ${chartRowsPageParam} is a number from 2`));
+  const { page, albums } = await loadPage(async () => {
     const route = chartRouteOf(context, params);
     const adamIdRoute = await isAdamIdRouteOn(context, featureOptionsOf(context, request));
-    return loadChartPage(context, route, { adamIdRoute }, new Date());
+    return loadChartPage(context, route, { adamIdRoute, rowsPage }, new Date());
   });
-  // One URL per chart: other spellings (upper case, "Artists") move to the canonical one.
+  // One URL per chart: other spellings (upper case, "Artists") move to the canonical one, and the
+  // first page of rows has no page number.
   const requested = ["", edge.path.segments[0], params.country, params.cityOrGenre, params.include]
     .filter((segment) => segment !== undefined)
     .join("/");
   const canonical = chartPagePath(page.chart);
-  if (requested !== canonical) {
-    throw redirect(`${params.lang ? `/${params.lang}` : ""}${canonical}${new URL(request.url).search}`, 301);
+  const firstPageNamed = url.searchParams.get(chartRowsPageParam) === "1";
+  if (requested !== canonical || firstPageNamed) {
+    if (firstPageNamed) url.searchParams.delete(chartRowsPageParam);
+    throw redirect(`${params.lang ? `/${params.lang}` : ""}${canonical}${url.search}`, 301);
   }
   const { t } = createI18n(edge.lang, ["common", "charts"]);
-  const meta = chartPageMeta(page, context, request, t);
+  const meta = chartPageMeta(page, albums, context, request, t);
   return { page, meta, strings: pickResources(edge.lang, ["charts"]).charts };
 }
 
