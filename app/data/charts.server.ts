@@ -461,7 +461,7 @@ export async function loadChartPage(
     throw notFound(`No page ${options.rowsPage} of ${chart.path}: it has ${songs.length} songs`);
   const pageHref = localizedPath(edge.lang, chartPagePath(chart));
   const pageSongs = songs.slice(firstIndex, firstIndex + chartRowsPerPage);
-  const page = {
+  return {
     chart: {
       ...chart,
       ...texts,
@@ -510,16 +510,13 @@ export async function loadChartPage(
     },
     landingHref: localizedPath(edge.lang, "/charts"),
   };
-  // The rows' albums are described (JSON-LD), not shown: they stay out of the page's data.
-  return { page, albums: pageSongs.map((song) => song.attributes.albumName) };
 }
 
-export type ChartPage = Awaited<ReturnType<typeof loadChartPage>>["page"];
+export type ChartPage = Awaited<ReturnType<typeof loadChartPage>>;
 
 /** A chart page's head, for the React route and its AMP form. */
 export function chartPageMeta(
   page: ChartPage,
-  albums: readonly string[],
   context: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
   t: Translate,
@@ -549,19 +546,24 @@ export function chartPageMeta(
       url: base.canonical,
       numTracks: page.songCount,
       ...(image ? { image: absoluteUrl(context, request, image.src) } : {}),
-      // The rows of this page of the chart, at their ranks.
-      track: page.rows.map((row, index) => ({
-        "@type": "MusicRecording",
-        position: page.firstRank + index,
-        name: row.title,
-        url: absoluteUrl(context, request, row.href),
-        inAlbum: { "@type": "MusicAlbum", name: albums[index] ?? "" },
-        byArtist: {
-          "@type": "MusicGroup",
-          name: row.artist,
-          ...(row.artistHref ? { url: absoluteUrl(context, request, row.artistHref) } : {}),
-        },
-      })),
+      // The songs this page shows, at their ranks, as they are shown (a document's JSON-LD is in
+      // it twice, in the head and in the loader's data, and AMP's weight is capped: issue 27).
+      // The AMP form leaves them to its canonical page: 50 songs would take a third of its 40 KB.
+      ...(context.edge.isAmp
+        ? {}
+        : {
+            track: page.rows.map((row, index) => ({
+              "@type": "MusicRecording",
+              position: page.firstRank + index,
+              name: row.title,
+              url: absoluteUrl(context, request, row.href),
+              byArtist: {
+                "@type": "MusicGroup",
+                name: row.artist,
+                ...(row.artistHref ? { url: absoluteUrl(context, request, row.artistHref) } : {}),
+              },
+            })),
+          }),
     },
   };
 }

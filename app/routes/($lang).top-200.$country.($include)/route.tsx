@@ -40,7 +40,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const rowsPage = chartRowsPageOf(url.searchParams);
   if (rowsPage === undefined)
     throwSiteError(new SiteError("invalidparam", `A chart's ${chartRowsPageParam} is a number from 2`));
-  const { page, albums } = await loadPage(async () => {
+  const page = await loadPage(async () => {
     const route = chartRouteOf(context, params);
     const adamIdRoute = await isAdamIdRouteOn(context, featureOptionsOf(context, request));
     return loadChartPage(context, route, { adamIdRoute, rowsPage }, new Date());
@@ -57,13 +57,16 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     throw redirect(`${params.lang ? `/${params.lang}` : ""}${canonical}${url.search}`, 301);
   }
   const { t } = createI18n(edge.lang, ["common", "charts"]);
-  const meta = chartPageMeta(page, albums, context, request, t);
+  const meta = chartPageMeta(page, context, request, t);
   return { page, meta, strings: pickResources(edge.lang, ["charts"]).charts };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
 
-/** The picker is a form, which AMP pages do not carry: there, the link to the interactive page. */
+/**
+ * The picker is a form, which AMP pages do not carry: there, the link to the interactive page. An
+ * AMP document is held to 40 KB (issue 27): its rows are text, without covers.
+ */
 export const ampView: AmpView<typeof loader> = ({ data }) => {
   const { t } = useTranslation("charts");
   return (
@@ -71,6 +74,7 @@ export const ampView: AmpView<typeof loader> = ({ data }) => {
       page={data.page}
       canonical={data.meta.canonical}
       picker={<PickerLink href={data.page.chart.pageHref} label={t("picker.heading")} />}
+      rowCovers={false}
     />
   );
 };

@@ -14,10 +14,13 @@ export function ChartView({
   page,
   canonical,
   picker,
+  rowCovers = true,
 }: {
   page: ChartPage;
   canonical: string;
   picker: ReactNode;
+  /** The rows' covers: the React page has them; the AMP form, held to 40 KB, does not. */
+  rowCovers?: boolean;
 }) {
   const { t } = useTranslation("charts");
   const { Link } = usePrimitives();
@@ -68,7 +71,7 @@ export function ChartView({
               <span className="muted">{t("songCount", { count: page.songCount })}</span>
             </div>
             {page.rows.length > 0 ? (
-              <ChartList rows={page.rows} label={chart.title} start={page.firstRank} />
+              <ChartList rows={page.rows} label={chart.title} start={page.firstRank} covers={rowCovers} />
             ) : (
               <p className="card muted">{t("empty")}</p>
             )}
