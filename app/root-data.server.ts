@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { cloudKitConfigOf, siteOriginOf, streamingConfigOf } from "../edge/env";
 import { languages } from "../edge/languages";
 import { campaignNameSchema } from "../edge/offers";
-import { alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../edge/path";
+import { addressQuery, alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../edge/path";
 import { manifestPath } from "./home-screen.server";
 import { chromeStrings, serverStrings } from "./i18n.server";
 
@@ -22,6 +22,7 @@ export function rootData(context: AppLoadContext, request: Request) {
   const known = edge.path.pageType !== "unknown";
   const path = edge.path.canonicalPath;
   const pageType = edge.path.pageType === "unknown" ? "error" : edge.path.pageType;
+  const query = addressQuery(edge.path, new URL(request.url).searchParams);
   return {
     lang: edge.lang,
     locale: edge.locale,
@@ -44,8 +45,8 @@ export function rootData(context: AppLoadContext, request: Request) {
     inid: edge.inid,
     strings: chromeStrings(edge.lang),
     defaultTitle: serverStrings(edge.lang).t(`pageTitle.${pageType}`),
-    canonical: canonicalUrl(origin, edge.lang, path),
-    alternates: known ? alternateLinks(origin, path) : [],
+    canonical: canonicalUrl(origin, edge.lang, path, query),
+    alternates: known ? alternateLinks(origin, path, query) : [],
     /** The web app manifest of the page's language. */
     manifest: manifestPath(edge.lang),
     languageLinks: languages.map((entry) => ({

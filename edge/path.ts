@@ -188,6 +188,27 @@ export function parsePath(pathname: string): ParsedPath {
   };
 }
 
+/**
+ * Issue 27: a chart shows its rows a page at a time, `?page=N` for N ≥ 2 (the first page has no
+ * parameter). A well-formed page number is part of the page's address (canonical URL, alternates,
+ * AMP form); the chart's loader refuses a malformed one and one past the chart's end.
+ */
+export const chartRowsPageParam = "page";
+
+/** The page number `?page=` names: 1 without one, undefined when it is not a number without a sign or leading zero. */
+export function chartRowsPageOf(search: URLSearchParams): number | undefined {
+  const value = search.get(chartRowsPageParam);
+  if (value === null) return 1;
+  return /^[1-9][0-9]{0,3}$/.test(value) ? Number(value) : undefined;
+}
+
+/** The query that is part of a page's address: a chart's page of rows past the first, else none. */
+export function addressQuery(path: Pick<ParsedPath, "chartType">, search: URLSearchParams): string {
+  if (path.chartType === undefined) return "";
+  const page = chartRowsPageOf(search);
+  return page !== undefined && page > 1 ? `?${chartRowsPageParam}=${page}` : "";
+}
+
 /** The AMP version of a page: /amp, then the language prefix, then the path. */
 export function ampPath(langKey: LanguageKey, path: string): string {
   const localized = localizedPath(langKey, path);
@@ -198,18 +219,25 @@ export function ampPath(langKey: LanguageKey, path: string): string {
  * The hreflang alternates of a page: every interface language, plus x-default, the unprefixed
  * URL, which answers in the visitor's negotiated language (spec 000 §4) and English otherwise.
  */
-export function alternateLinks(origin: string, path: string): { hreflang: string; href: string }[] {
+export function alternateLinks(
+  origin: string,
+  path: string,
+  query = "",
+): { hreflang: string; href: string }[] {
   const links: { hreflang: string; href: string }[] = languages.map((language) => ({
     hreflang: language.hreflang,
-    href: new URL(localizedPath(language.key, path), origin).href,
+    href: new URL(localizedPath(language.key, path) + query, origin).href,
   }));
-  links.push({ hreflang: "x-default", href: new URL(localizedPath(defaultLanguageKey, path), origin).href });
+  links.push({
+    hreflang: "x-default",
+    href: new URL(localizedPath(defaultLanguageKey, path) + query, origin).href,
+  });
   return links;
 }
 
 /** The canonical URL of a page as served in a language: always its prefixed (or English) URL. */
-export function canonicalUrl(origin: string, langKey: LanguageKey, path: string): string {
-  return new URL(localizedPath(langKey, path), origin).href;
+export function canonicalUrl(origin: string, langKey: LanguageKey, path: string, query = ""): string {
+  return new URL(localizedPath(langKey, path) + query, origin).href;
 }
 
 /**

@@ -7,7 +7,7 @@ import { csvContentType, toCsv } from "../../edge/csv";
 import { siteOriginOf } from "../../edge/env";
 import { SiteError, statusOfError } from "../../edge/errors";
 import { isLanguageKey, type LanguageKey } from "../../edge/languages";
-import { type ChartType, chartTypes, localizedPath } from "../../edge/path";
+import { type ChartType, chartRowsPageParam, chartTypes, localizedPath } from "../../edge/path";
 import { radioSpinsPath } from "../../edge/radio";
 import { playlistTracksDocumentSchema, type Song } from "../../edge/schemas/amapi";
 import {
@@ -253,15 +253,18 @@ export async function loadChartSongs(
   return songs.slice(0, size);
 }
 
-/** One row of a chart: rank, cover, title, artist link, new-release badge. */
+/**
+ * One row of a chart as the page shows it: rank, cover, title, artist link, new-release badge.
+ * Nothing more: a loader's data is written into the document a second time (issue 27).
+ */
 export type ChartRow = TrackSummary & {
-  rank: number;
   /** The rank written in the page's locale. */
   rankLabel: string;
-  album: string;
-  releaseDate: string;
   artistHref: string | undefined;
 };
+
+/** Issue 27: rows a chart page shows; a 200-song chart is four pages (`?page=N`), every row a link away. */
+export const chartRowsPerPage = 50;
 
 /** An artist of the chart (include=artists): first appearance order. */
 export type ChartArtist = { id: string; name: string; href: string; avatar: Image | undefined };
@@ -273,9 +276,15 @@ function includedArtistOf(song: Song) {
     : undefined;
 }
 
+/** The rows of `songs`, the first at rank `firstRank`. */
 export function chartRowsOf(
   songs: readonly Song[],
-  { lang, locale, adamIdRoute }: { lang: LanguageKey; locale: string; adamIdRoute: boolean },
+  {
+    lang,
+    locale,
+    adamIdRoute,
+    firstRank = 1,
+  }: { lang: LanguageKey; locale: string; adamIdRoute: boolean; firstRank?: number },
   now: Date,
 ): ChartRow[] {
   const numbers = new Intl.NumberFormat(locale);
@@ -283,10 +292,7 @@ export function chartRowsOf(
     const artist = includedArtistOf(song);
     return {
       ...trackSummaryOfSong(song, lang, now),
-      rank: index + 1,
-      rankLabel: numbers.format(index + 1),
-      album: song.attributes.albumName,
-      releaseDate: song.attributes.releaseDate,
+      rankLabel: numbers.format(firstRank + index),
       artistHref: artist
         ? localizedPath(
             lang,
@@ -407,36 +413,61 @@ function chartTabs(
   );
 }
 
-/** The chart page: the resolved chart, its rows, and the pickers. Shared by React and AMP. */
+/** A chart and all its songs (the world's charts are read from the visitor's store-front). */
+async function loadChart(context: Context, route: ChartRoute) {
+  const locations = await loadLocations(context);
+  const chart = resolveChart(locations, route);
+  const country = chart.countryCode === "WORLD" ? context.edge.country : chart.countryCode;
+  const songs =
+    chart.size > 0 ? await loadChartSongs(context, storefrontOf(country), chart.listid, chart.size) : [];
+  return { locations, chart, songs };
+}
+
+/**
+ * The pages of a chart's rows (`rowsPage` 1-based), each with its link and its first and last rank
+ * in the page's locale; one page only: none (no links to show).
+ */
+function rowPagesOf(total: number, rowsPage: number, href: string, locale: string) {
+  const count = Math.ceil(total / chartRowsPerPage);
+  if (count <= 1) return [];
+  const numbers = new Intl.NumberFormat(locale);
+  return Array.from({ length: count }, (_, index) => ({
+    number: index + 1,
+    href: index === 0 ? href : `${href}?${chartRowsPageParam}=${index + 1}`,
+    from: numbers.format(index * chartRowsPerPage + 1),
+    to: numbers.format(Math.min(total, (index + 1) * chartRowsPerPage)),
+    current: index + 1 === rowsPage,
+  }));
+}
+
+/**
+ * The chart page: the resolved chart, one page of its rows (`rowsPage`, 1-based; past the chart's
+ * end: not found), and the pickers. Shared by React and AMP.
+ */
 export async function loadChartPage(
   context: Context,
   route: ChartRoute,
-  options: { adamIdRoute: boolean },
+  options: { adamIdRoute: boolean; rowsPage: number },
   now: Date,
 ) {
   const { edge } = context;
-  const locations = await loadLocations(context);
-  const chart = resolveChart(locations, route);
-  const songs =
-    chart.size > 0
-      ? await loadChartSongs(
-          context,
-          storefrontOf(chart.countryCode === "WORLD" ? edge.country : chart.countryCode),
-          chart.listid,
-          chart.size,
-        )
-      : [];
+  const { locations, chart, songs } = await loadChart(context, route);
   const place = findChartCountry(locations, chart.countryUrlName);
   const country = place === "world" || place === undefined ? undefined : place;
   const texts = chartTexts(chart, edge.lang);
   const first = songs[0];
+  const firstIndex = (options.rowsPage - 1) * chartRowsPerPage;
+  if (options.rowsPage > 1 && firstIndex >= songs.length)
+    throw notFound(`No page ${options.rowsPage} of ${chart.path}: it has ${songs.length} songs`);
+  const pageHref = localizedPath(edge.lang, chartPagePath(chart));
+  const pageSongs = songs.slice(firstIndex, firstIndex + chartRowsPerPage);
   return {
     chart: {
       ...chart,
       ...texts,
       countryName: countryName(chart.countryCode, edge.lang),
       href: localizedPath(edge.lang, chart.path),
-      pageHref: localizedPath(edge.lang, chartPagePath(chart)),
+      pageHref,
       artistsHref: localizedPath(edge.lang, `${chart.path}/artists`),
       csvHref: localizedPath(edge.lang, `${chart.path}/download.csv`),
       jsonHref: localizedPath(edge.lang, `${chart.path}/download.json`),
@@ -447,7 +478,15 @@ export async function loadChartPage(
           ])
         : undefined,
     },
-    rows: chartRowsOf(songs, { lang: edge.lang, locale: edge.locale, adamIdRoute: options.adamIdRoute }, now),
+    /** Every song of the chart, of which `rows` is one page. */
+    songCount: songs.length,
+    rows: chartRowsOf(
+      pageSongs,
+      { lang: edge.lang, locale: edge.locale, adamIdRoute: options.adamIdRoute, firstRank: firstIndex + 1 },
+      now,
+    ),
+    firstRank: firstIndex + 1,
+    rowPages: rowPagesOf(songs.length, options.rowsPage, pageHref, edge.locale),
     artists: chart.include === "artists" ? chartArtistsOf(songs, edge.lang, options.adamIdRoute) : [],
     tabs: chartTabs(locations, edge.lang, chart),
     picker: {
@@ -505,20 +544,26 @@ export function chartPageMeta(
       name: page.chart.title,
       description: page.chart.description,
       url: base.canonical,
-      numTracks: page.rows.length,
+      numTracks: page.songCount,
       ...(image ? { image: absoluteUrl(context, request, image.src) } : {}),
-      track: page.rows.map((row) => ({
-        "@type": "MusicRecording",
-        position: row.rank,
-        name: row.title,
-        url: absoluteUrl(context, request, row.href),
-        inAlbum: { "@type": "MusicAlbum", name: row.album },
-        byArtist: {
-          "@type": "MusicGroup",
-          name: row.artist,
-          ...(row.artistHref ? { url: absoluteUrl(context, request, row.artistHref) } : {}),
-        },
-      })),
+      // The songs this page shows, at their ranks, as they are shown (a document's JSON-LD is in
+      // it twice, in the head and in the loader's data, and AMP's weight is capped: issue 27).
+      // The AMP form leaves them to its canonical page: 50 songs would take a third of its 40 KB.
+      ...(context.edge.isAmp
+        ? {}
+        : {
+            track: page.rows.map((row, index) => ({
+              "@type": "MusicRecording",
+              position: page.firstRank + index,
+              name: row.title,
+              url: absoluteUrl(context, request, row.href),
+              byArtist: {
+                "@type": "MusicGroup",
+                name: row.artist,
+                ...(row.artistHref ? { url: absoluteUrl(context, request, row.artistHref) } : {}),
+              },
+            })),
+          }),
     },
   };
 }
@@ -644,14 +689,26 @@ export async function chartDownload(
   options: { origin: string; adamIdRoute: boolean },
   now: Date,
 ): Promise<Response> {
-  const page = await loadChartPage(context, { ...route, include: undefined }, options, now);
+  const { edge } = context;
+  const { chart, songs } = await loadChart(context, { ...route, include: undefined });
+  const { title, description } = chartTexts(chart, edge.lang);
+  const rows = chartRowsOf(
+    songs,
+    { lang: edge.lang, locale: edge.locale, adamIdRoute: options.adamIdRoute },
+    now,
+  ).map((row, index) => ({
+    ...row,
+    rank: index + 1,
+    album: songs[index]?.attributes.albumName ?? "",
+    releaseDate: songs[index]?.attributes.releaseDate ?? "",
+  }));
   const absolute = (path: string | undefined) =>
     path === undefined ? "" : new URL(path, options.origin).href;
   const body =
     format === "csv"
       ? toCsv([
           ["rank", "title", "artist", "album", "release_date", "new_release", "track_url", "artist_url"],
-          ...page.rows.map((row) => [
+          ...rows.map((row) => [
             row.rank,
             row.title,
             row.artist,
@@ -665,17 +722,17 @@ export async function chartDownload(
       : `${JSON.stringify(
           {
             chart: {
-              type: page.chart.type,
-              title: page.chart.title,
-              description: page.chart.description,
-              country: page.chart.countryCode,
-              city: page.chart.city?.name ?? null,
-              genre: page.chart.genre?.name ?? null,
-              size: page.chart.size,
-              url: absolute(page.chart.href),
+              type: chart.type,
+              title,
+              description,
+              country: chart.countryCode,
+              city: chart.city?.name ?? null,
+              genre: chart.genre?.name ?? null,
+              size: chart.size,
+              url: absolute(localizedPath(edge.lang, chart.path)),
             },
             generated: now.toISOString(),
-            tracks: page.rows.map((row) => ({
+            tracks: rows.map((row) => ({
               rank: row.rank,
               key: row.key,
               title: row.title,
@@ -694,7 +751,7 @@ export async function chartDownload(
   return new Response(body, {
     headers: {
       "Content-Type": chartDownloadFormats[format],
-      "Content-Disposition": `attachment; filename="${chartFileName(page.chart, format)}"`,
+      "Content-Disposition": `attachment; filename="${chartFileName(chart, format)}"`,
       "Cache-Control": "public, max-age=300",
       "X-Content-Type-Options": "nosniff",
     },

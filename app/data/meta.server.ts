@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { siteOriginOf } from "../../edge/env";
-import { ampPath, canonicalUrl, hasAmpForm } from "../../edge/path";
+import { addressQuery, ampPath, canonicalUrl, hasAmpForm } from "../../edge/path";
 import type { PageMeta } from "../meta";
 
 /** The parts of a page's meta that come from the request: canonical and AMP URLs, app path, locale. */
@@ -10,11 +10,14 @@ export function requestMeta(
 ): Pick<PageMeta, "canonical" | "appPath" | "locale" | "amphtml"> {
   const origin = siteOriginOf(config, request);
   const path = edge.path.canonicalPath;
+  const query = addressQuery(edge.path, new URL(request.url).searchParams);
   return {
-    canonical: canonicalUrl(origin, edge.lang, path),
-    appPath: path,
+    canonical: canonicalUrl(origin, edge.lang, path, query),
+    appPath: path + query,
     locale: edge.locale,
-    amphtml: hasAmpForm(edge.path.pageType) ? new URL(ampPath(edge.lang, path), origin).href : undefined,
+    amphtml: hasAmpForm(edge.path.pageType)
+      ? new URL(ampPath(edge.lang, path) + query, origin).href
+      : undefined,
   };
 }
 

@@ -47,6 +47,7 @@ beforeAll(async () => {
   paths.set("playlist", firstMatch(artistPage, /href="(\/playlist\/[^"]+)"/, "playlist on the artist page"));
   paths.set("chart", chart);
   paths.set("chart with artists", `${chart}/artists`);
+  paths.set("chart, second page of rows", `${chart}?page=2`);
   paths.set("charts landing", "/charts");
   paths.set("terms", "/terms");
   paths.set("apps", "/apps");
@@ -73,6 +74,7 @@ const pageTypes = [
   "playlist",
   "chart",
   "chart with artists",
+  "chart, second page of rows",
   "charts landing",
   "terms",
   "apps",
@@ -100,6 +102,34 @@ test.each(pageTypes.flatMap((page) => languages.map((lang) => [page, lang] as co
       0,
     );
     sizes.push({ page, path: amp, htmlBytes: bytes(html), cssBytes: bytes(css), inlineStyleBytes: inline });
+  },
+);
+
+test.each(languages)(
+  "the AMP chart in '%s': every page of rows at most 40 KB, every song on one of them",
+  async (lang) => {
+    const chart = paths.get("chart") ?? "";
+    const first = (await text(`/amp${lang}${chart}`)).html;
+    const nav = /<nav class="chart-tabs chart-pages"[^>]*>(.*?)<\/nav>/s.exec(first)?.[1] ?? "";
+    const links = [...nav.matchAll(/href="([^"]+)"/g)].map((match) =>
+      (match[1] ?? "").replaceAll("&amp;", "&"),
+    );
+    // The local catalogue's chart has more than one page of rows: the links lead to the React pages.
+    expect(links.length).toBeGreaterThan(1);
+    expect(links[0]).toBe(`${lang}${chart}`);
+    const ranks: string[] = [];
+    for (const link of links) {
+      const { status, html } = await text(`/amp${link}`);
+      expect(status, link).toBe(200);
+      expect(bytes(html), link).toBeLessThanOrEqual(40_000);
+      ranks.push(
+        ...[...html.matchAll(/<span class="track-row__rank">([^<]+)<\/span>/g)].map(
+          (match) => match[1] ?? "",
+        ),
+      );
+    }
+    expect(ranks).toEqual(Array.from({ length: ranks.length }, (_, i) => String(i + 1)));
+    expect(ranks.length).toBeGreaterThan(50);
   },
 );
 

@@ -157,3 +157,22 @@ test("tabs, rows and artist links navigate inside the app; downloads are files",
   expect(download.suggestedFilename()).toBe("tunewave-discovery-united-kingdom.csv");
   expect(errors).toEqual([]);
 });
+
+test("with JavaScript off, every row of a chart is reached by its pages' links, 50 at a time", async () => {
+  const { page, errors } = await openPage(browser, { viewport: viewports.phone, javaScriptEnabled: false });
+  await page.goto(`${baseURL}/top-200/world`);
+  const pages = page.getByRole("navigation", { name: "Pages of this chart" }).getByRole("link");
+  const count = await pages.count();
+  expect(count).toBeGreaterThan(1);
+  const ranks: string[] = [];
+  for (let index = 0; index < count; index++) {
+    await pages.nth(index).click();
+    await page.waitForURL(`${baseURL}/top-200/world${index === 0 ? "" : `?page=${index + 1}`}`);
+    await expect(pages.nth(index).getAttribute("aria-current")).resolves.toBe("page");
+    const onPage = await page.locator(".chart-row .track-row__rank").allTextContents();
+    expect(onPage.length).toBeLessThanOrEqual(50);
+    ranks.push(...onPage);
+  }
+  expect(ranks).toEqual(Array.from({ length: ranks.length }, (_, i) => String(i + 1)));
+  expect(errors).toEqual([]);
+});

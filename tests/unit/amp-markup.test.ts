@@ -2,6 +2,7 @@ import type { AppLoadContext, MetaDescriptor } from "@remix-run/cloudflare";
 import { createElement, type ReactElement } from "react";
 import { expect, test } from "vitest";
 import { ampRuntimeUrl, renderAmpDocument } from "../../amp/document";
+import { fixedImageSrc } from "../../amp/primitives";
 import { ampErrorDocument, strictStrings } from "../../amp/render";
 import type { ArtistPage, ArtistRelease } from "../../app/data/artist.server";
 import type { AlbumPage, ItemTrack, PlaylistPage } from "../../app/data/catalogue-items.server";
@@ -136,10 +137,7 @@ function hostileTrack(): TrackPage {
 function hostileChart(): ChartPage {
   const row = {
     ...track(),
-    rank: 1,
     rankLabel: hostileText,
-    album: hostileText,
-    releaseDate: "2020-01-01",
     artistHref: jsUrl,
   };
   return {
@@ -163,7 +161,13 @@ function hostileChart(): ChartPage {
       jsonHref: jsUrl,
       image: image(jsUrl),
     },
+    songCount: 2,
     rows: [row, { ...row, key: "2", href: "/track/2/ok", artistHref: "/artist/x/1" }],
+    firstRank: 1,
+    rowPages: [
+      { number: 1, href: jsUrl, from: hostileText, to: hostileText, current: true },
+      { number: 2, href: breakout, from: hostileText, to: hostileText, current: false },
+    ],
     artists: [{ id: "9", name: hostileText, href: jsUrl, avatar: image(`data:image/png,${breakout}`) }],
     tabs: [{ type: "genre", href: jsUrl, current: true }],
     picker: {
@@ -577,4 +581,18 @@ test("a string key the page does not have fails loudly instead of printing the k
   const { t } = strictStrings("de");
   expect(t("track:lyrics")).not.toBe("track:lyrics");
   expect(() => t("track:noSuchKey")).toThrow(/no string track:noSuchKey/);
+});
+
+test.each([
+  // A 56 px cover: the narrowest width at least 112.
+  ["/a/75.jpg 75w, /a/150.jpg 150w, /a/225.jpg 225w, /a/300.jpg 300w", 56, "/a/150.jpg"],
+  // Order does not matter.
+  ["/a/300.jpg 300w, /a/75.jpg 75w, /a/150.jpg 150w", 56, "/a/150.jpg"],
+  // None wide enough: the image's own `src` (undefined here).
+  ["/a/75.jpg 75w", 56, undefined],
+  // An unsafe candidate makes the whole srcset unsafe.
+  ["javascript:alert(1) 150w, /a/300.jpg 300w", 56, undefined],
+  [undefined, 56, undefined],
+] as const)("a fixed AMP image of %s at %i px has the one source %s", (srcSet, width, src) => {
+  expect(fixedImageSrc(srcSet, width)).toBe(src);
 });

@@ -1,8 +1,10 @@
 import { describe, expect, test } from "vitest";
 import {
+  addressQuery,
   alternateLinks,
   ampPath,
   canonicalUrl,
+  chartRowsPageOf,
   languagePickerHref,
   localizedPath,
   pageTypes,
@@ -147,5 +149,43 @@ describe("links", () => {
     expect(languagePickerHref("en", "/charts")).toBe("/charts?lang=en");
     expect(languagePickerHref("en", "/home")).toBe("/?lang=en");
     expect(languagePickerHref("es-mx", "/charts")).toBe("/es-mx/charts");
+  });
+});
+
+describe("a chart's pages of rows (issue 27)", () => {
+  test.each([
+    ["", 1],
+    ["page=2", 2],
+    ["page=4", 4],
+    ["page=1", 1],
+    ["page=0", undefined],
+    ["page=02", undefined],
+    ["page=-1", undefined],
+    ["page=2.5", undefined],
+    ["page=abc", undefined],
+    ["page=", undefined],
+    ["page=99999", undefined],
+  ])("?%s is page %s", (query, page) => {
+    expect(chartRowsPageOf(new URLSearchParams(query))).toBe(page);
+  });
+
+  test.each([
+    ["/top-200/world", "page=2", "?page=2"],
+    ["/top-200/world", "page=1", ""],
+    ["/top-200/world", "page=abc", ""],
+    ["/top-200/world", "itsct=x", ""],
+    ["/genre/world/soundtrack/artists", "page=3&itsct=x", "?page=3"],
+    ["/charts", "page=2", ""],
+    ["/search", "page=2", ""],
+  ])("%s?%s is addressed with %j", (path, query, address) => {
+    expect(addressQuery(parsePath(path), new URLSearchParams(query))).toBe(address);
+  });
+
+  test("the address query is in the canonical URL and every alternate", () => {
+    expect(canonicalUrl("https://tunewave.test", "de", "/top-200/world", "?page=2")).toBe(
+      "https://tunewave.test/de/top-200/world?page=2",
+    );
+    const alternates = alternateLinks("https://tunewave.test", "/top-200/world", "?page=2");
+    expect(alternates.every((link) => link.href.endsWith("/top-200/world?page=2"))).toBe(true);
   });
 });

@@ -56,7 +56,17 @@ function trackLinksOf(html: string): string[] {
 /** The two heads are the same, and neither is empty. */
 function expectSameHead(amp: string, react: string, label: string): void {
   const head = headOf(amp);
-  expect(head, label).toEqual(headOf(react));
+  const reactHead = headOf(react);
+  // A chart's AMP form leaves the list of its songs to the canonical page's JSON-LD (issue 27: 50
+  // songs would be a third of its 40 KB); the playlist itself is described the same.
+  const ampLd = head.jsonLd[0] as Record<string, unknown> | undefined;
+  if (ampLd?.["@type"] === "MusicPlaylist") {
+    expect(ampLd.track, label).toBeUndefined();
+    const { track, ...playlist } = reactHead.jsonLd[0] as Record<string, unknown>;
+    expect((track as unknown[]).length, label).toBeGreaterThan(0);
+    reactHead.jsonLd[0] = playlist;
+  }
+  expect(head, label).toEqual(reactHead);
   expect(head.title, label).not.toBe("");
   expect(head.meta.length, label).toBeGreaterThan(15);
   expect(head.canonical, label).toMatch(/^https:\/\/tunewave\.test\//);

@@ -46,6 +46,25 @@ function jsonLd(text: string): Record<string, unknown> {
 
 const rowPattern = /<li class="track-row chart-row">/g;
 
+/** The addresses a chart page's own page links lead to (its pages of rows), in order. */
+function rowPageLinks(text: string): string[] {
+  const nav = /<nav class="chart-tabs chart-pages"[^>]*>(.*?)<\/nav>/s.exec(text)?.[1] ?? "";
+  return [...nav.matchAll(/href="([^"]+)"/g)].map((match) => (match[1] ?? "").replaceAll("&amp;", "&"));
+}
+
+/** A chart's pages of rows, reached as a visitor without JavaScript does: by its links. */
+async function allRowPages(path: string): Promise<string[]> {
+  const first = await html(path);
+  const links = rowPageLinks(first);
+  if (links.length === 0) return [first];
+  expect(links[0]).toBe(path);
+  return [first, ...(await Promise.all(links.slice(1).map((link) => html(link))))];
+}
+
+function rowsOf(pages: readonly string[]): string[] {
+  return pages.flatMap((text) => text.split('<li class="track-row chart-row">').slice(1));
+}
+
 describe("the charts landing", () => {
   test("shows the world's and the visitor's charts, a country picker that is a GET form, and a preview", async () => {
     const all = await locations();
@@ -210,16 +229,22 @@ describe("chart pages", () => {
     const text = await html(path);
     const expected = Math.min(chart.size(all), await listTotal(chart.listid(all)));
     expect(expected).toBeGreaterThan(0);
-    expect(count(text, rowPattern)).toBe(expected);
+    // 50 rows a page; every row one link away, without JavaScript.
+    const onFirst = Math.min(expected, 50);
+    expect(count(text, rowPattern)).toBe(onFirst);
+    const pages = await allRowPages(path);
+    expect(pages).toHaveLength(Math.ceil(expected / 50));
+    expect(rowsOf(pages)).toHaveLength(expected);
+    expect(pages.at(-1)).toContain(`<span class="track-row__rank">${expected}</span>`);
     expect(text).toContain(`<h1>${chart.title(all)}</h1>`);
     expect(text).toContain(`<title>${chart.title(all)} | Tunewave</title>`);
     // Rank, cover with its size reserved, title link, artist link.
     expect(text).toMatch(
       /<li class="track-row chart-row"><span class="track-row__rank">1<\/span><img class="track-row__cover" src="[^"]+" srcSet="[^"]+ 75w, [^"]+ 300w" sizes="56px" width="56" height="56"/,
     );
-    expect(text).toContain(`<span class="track-row__rank">${expected}</span>`);
-    expect(count(text, /<a class="track-row__title"[^>]* href="\/track\/\d+\/[^"]+"/g)).toBe(expected);
-    expect(count(text, /<a class="chart-row__artist"[^>]* href="\/artist\/[^"/]+\/\d+"/g)).toBe(expected);
+    expect(text).toContain(`<span class="track-row__rank">${onFirst}</span>`);
+    expect(count(text, /<a class="track-row__title"[^>]* href="\/track\/\d+\/[^"]+"/g)).toBe(onFirst);
+    expect(count(text, /<a class="chart-row__artist"[^>]* href="\/artist\/[^"/]+\/\d+"/g)).toBe(onFirst);
     // Meta: Open Graph with the image size, Twitter card, app links, MusicPlaylist JSON-LD.
     expect(metaContent(text, "property", "og:type")).toBe("music.playlist");
     expect(metaContent(text, "property", "og:url")).toBe(`${site}${path}`);
@@ -238,7 +263,7 @@ describe("chart pages", () => {
       numTracks: expected,
       url: `${site}${path}`,
     });
-    expect((ld.track as unknown[]).length).toBe(expected);
+    expect((ld.track as unknown[]).length).toBe(onFirst);
     // The chart's own tab is the current one; downloads and share links are there.
     expect(text).toMatch(/<a class="chart-tabs__tab" aria-current="page"[^>]* href="[^"]+"/);
     expect(text).toContain(`href="${path}/download.csv"`);
@@ -249,8 +274,7 @@ describe("chart pages", () => {
   });
 
   test("a new release carries its badge", async () => {
-    const text = await html("/top-200/world");
-    const rows = text.split('<li class="track-row chart-row">').slice(1);
+    const rows = rowsOf(await allRowPages("/top-200/world"));
     const response = await get("/services/amapi/v1/catalog/gb/playlists/ip-world-chart/tracks?limit=200");
     const songs = v.parse(playlistTracksDocumentSchema, await response.json()).data;
     const now = Date.now();
@@ -278,10 +302,13 @@ describe("chart pages", () => {
   });
 
   test("the world has no discovery or city tabs; a country has all four", async () => {
-    const world = await html("/top-200/world");
-    expect(count(world, /class="chart-tabs__tab"/g)).toBe(2);
-    const country = await html("/top-200/united-kingdom");
-    expect(count(country, /class="chart-tabs__tab"/g)).toBe(4);
+    const typeTabs = (text: string) =>
+      count(
+        /<nav class="chart-tabs" aria-label="Chart types">.*?<\/nav>/s.exec(text)?.[0] ?? "",
+        /class="chart-tabs__tab"/g,
+      );
+    expect(typeTabs(await html("/top-200/world"))).toBe(2);
+    expect(typeTabs(await html("/top-200/united-kingdom"))).toBe(4);
   });
 
   test("the include segment adds the chart's artists", async () => {
@@ -291,11 +318,78 @@ describe("chart pages", () => {
     const text = await html("/top-200/world/artists");
     expect(text).toContain('<h2 id="chart-artists">Artists in this chart</h2>');
     const tiles = count(text, /<li class="tile"><a[^>]* href="\/artist\/[^"/]+\/\d+"/g);
-    const artistLinks = new Set(plain.match(/class="chart-row__artist"[^>]* href="[^"]+"/g));
+    const everyRow = rowsOf(await allRowPages("/top-200/world")).join("");
+    const artistLinks = new Set(everyRow.match(/class="chart-row__artist"[^>]* href="[^"]+"/g));
     expect(tiles).toBe(artistLinks.size);
     expect(count(text, rowPattern)).toBe(count(plain, rowPattern));
     const city = await html("/de/top-50/united-kingdom/london/artists");
     expect(city).toContain("Künstler in dieser Hitliste");
+  });
+
+  test("a later page of rows is an address of its own: ranks, canonical, alternates, JSON-LD, AMP form", async () => {
+    const total = Math.min(chartSizes.world, await listTotal((await locations()).global.listid));
+    // The local catalogue's world chart needs a second page for this test to mean anything.
+    expect(total).toBeGreaterThan(50);
+    const last = Math.min(total, 100);
+    const text = await html("/de/top-200/world?page=2");
+    expect(count(text, rowPattern)).toBe(last - 50);
+    expect(text).toContain('<ol class="track-list chart-list" aria-label="Top-200-Songs: Welt" start="51">');
+    expect(text).toMatch(/<li class="track-row chart-row"><span class="track-row__rank">51<\/span>/);
+    expect(text).toContain(`<span class="track-row__rank">${last}</span>`);
+    expect(text).toContain(`<link rel="canonical" href="${site}/de/top-200/world?page=2"/>`);
+    expect(text).toContain(`hrefLang="fr" href="${site}/fr/top-200/world?page=2"`);
+    expect(text).toContain(`<link rel="amphtml" href="${site}/amp/de/top-200/world?page=2"/>`);
+    expect(metaContent(text, "property", "og:url")).toBe(`${site}/de/top-200/world?page=2`);
+    const ld = jsonLd(text) as { numTracks: number; track: { position: number }[] };
+    expect(ld.numTracks).toBe(total);
+    expect(ld.track.map((track) => track.position)).toEqual(
+      Array.from({ length: last - 50 }, (_, i) => 51 + i),
+    );
+    // The pages' links, in the page's language, this one current.
+    expect(text).toContain('<nav class="chart-tabs chart-pages" aria-label="Seiten dieser Hitliste">');
+    expect(rowPageLinks(text)).toEqual(
+      Array.from(
+        { length: Math.ceil(total / 50) },
+        (_, i) => `/de/top-200/world${i === 0 ? "" : `?page=${i + 1}`}`,
+      ),
+    );
+    expect(text).toMatch(
+      new RegExp(
+        `<a class="chart-tabs__tab" aria-current="page"[^>]* href="/de/top-200/world\\?page=2">Titel 51–${last}</a>`,
+      ),
+    );
+    // The first page's own address has no page number.
+    expect(await html("/de/top-200/world")).toContain(
+      `<link rel="canonical" href="${site}/de/top-200/world"/>`,
+    );
+  });
+
+  test.each([
+    ["/top-200/world?page=1", "/top-200/world"],
+    ["/top-200/world?page=1&itsct=x", "/top-200/world?itsct=x"],
+    ["/TOP-200/World?page=2", "/top-200/world?page=2"],
+  ])("%s moves to %s (301)", async (path, location) => {
+    const response = await get(path);
+    expect(response.status).toBe(301);
+    expect(response.headers.get("location")).toBe(location);
+  });
+
+  test.each([
+    ["/top-200/world?page=abc", 400],
+    ["/top-200/world?page=0", 400],
+    ["/top-200/world?page=02", 400],
+    ["/top-200/world?page=-1", 400],
+    ["/top-200/world?page=%3Cb%3E", 400],
+    ["/top-200/world?page=5", 404],
+    ["/top-200/world?page=9999", 404],
+    ["/top-50/united-kingdom/london?page=2", 404],
+  ])("%s is the error page (%i), localized, never echoing the value", async (path, status) => {
+    const response = await get(path.replace("/top", "/fr/top"));
+    expect(response.status).toBe(status);
+    const text = await response.text();
+    expect(text).toContain('class="error-page"');
+    expect(text).toContain('<html lang="fr-FR"');
+    expect(text).not.toContain("<b>");
   });
 
   test("a chart in another language", async () => {
@@ -379,8 +473,8 @@ describe("chart downloads", () => {
     ["/discovery/united-kingdom", "tunewave-discovery-united-kingdom"],
     ["/top-50/united-kingdom/london", "tunewave-top-50-united-kingdom-london"],
     ["/genre/world/soundtrack", "tunewave-genre-world-soundtrack"],
-  ])("%s as CSV and JSON, with every row of the page", async (path, stem) => {
-    const page = await html(path);
+  ])("%s as CSV and JSON, with every row of the chart's pages", async (path, stem) => {
+    const page = (await allRowPages(path)).join("");
     const rows = count(page, rowPattern);
     const titles = [...page.matchAll(/<a class="track-row__title"[^>]* href="[^"]+">([^<]*)<\/a>/g)].map(
       (m) => (m[1] ?? "").replaceAll("&amp;", "&").replaceAll("&#x27;", "'").replaceAll("&quot;", '"'),

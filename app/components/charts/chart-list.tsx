@@ -3,17 +3,36 @@ import { Cover } from "~/components/track-list";
 import type { ChartRow } from "~/data/charts.server";
 import { useTranslation } from "~/strings";
 
-/** A chart's songs: rank, cover, title (to the track page), artist (to the artist page), new-release badge. */
-export function ChartList({ rows, label }: { rows: readonly ChartRow[]; label: string }) {
+/**
+ * A chart's songs: rank, cover, title (to the track page), artist (to the artist page), new-release
+ * badge. Up to 50 rows a page, so markup is kept lean (charts.css styles the row's parts by place).
+ */
+export function ChartList({
+  rows,
+  label,
+  start = 1,
+  covers = true,
+}: {
+  rows: readonly ChartRow[];
+  label: string;
+  /** The first row's rank (a later page of the chart). */
+  start?: number;
+  /** Without: rank and text only (the AMP form, whose 40 KB cannot hold 50 covers). */
+  covers?: boolean;
+}) {
   const { t } = useTranslation("common");
   const { Link } = usePrimitives();
   return (
-    <ol className="track-list chart-list" aria-label={label}>
+    <ol
+      className={covers ? "track-list chart-list" : "track-list chart-list chart-list--text"}
+      aria-label={label}
+      start={start === 1 ? undefined : start}
+    >
       {rows.map((row) => (
         <li className="track-row chart-row" key={row.key}>
           <span className="track-row__rank">{row.rankLabel}</span>
-          <Cover image={row.cover} />
-          <span className="chart-row__text">
+          {covers ? <Cover image={row.cover} /> : null}
+          <span>
             <Link className="track-row__title" href={row.href}>
               {row.title}
             </Link>

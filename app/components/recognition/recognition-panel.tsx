@@ -1,12 +1,7 @@
 import { Link, useNavigate } from "@remix-run/react";
-import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
+import { type ComponentProps, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import type { CaptureOptions } from "~/client/recognition/capture";
-import type {
-  CapturedCheckpoint,
-  MatchedTrack,
-  Recognition,
-  RecognitionScreen,
-} from "~/client/recognition/session";
+import type { CapturedCheckpoint, Recognition, RecognitionScreen } from "~/client/recognition/session";
 import { useRuntime } from "~/components/runtime";
 import { usePageStrings } from "~/strings";
 import type { LanguageKey } from "../../../edge/languages";
@@ -25,10 +20,15 @@ const RecognitionInterstitial = lazy(() =>
   ),
 );
 
-function InterstitialLink(props: { track: MatchedTrack; labels: { follow: string } }) {
+type InterstitialProps = ComponentProps<typeof import("./recognition-interstitial").RecognitionInterstitial>;
+
+/** What shows when the interstitial's code cannot load: the way to the matched track, as a button. */
+function InterstitialLink(props: InterstitialProps) {
   return (
     <p>
-      <Link to={props.track.href}>{props.labels.follow}</Link>
+      <button type="button" className="button" onClick={props.onFollow ?? props.onClose}>
+        {props.labels.follow}
+      </button>
     </p>
   );
 }

@@ -16,11 +16,13 @@ import {
   loadChartPage,
   redirectChartsPrefix,
 } from "~/data/charts.server";
-import { loadPage, requireKnownLanguage } from "~/http.server";
+import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings, useTranslation } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
+import { SiteError } from "../../../edge/errors";
+import { chartRowsPageOf, chartRowsPageParam } from "../../../edge/path";
 import { ChartView } from "./view";
 
 // Spec 001 §2 chart pages, `{type}/{country-or-world}/{cityOrGenre}[/{include}]`: this module is the
@@ -33,18 +35,25 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   redirectChartsPrefix(params, request);
   requireKnownLanguage(params);
   const { edge } = context;
+  const url = new URL(request.url);
+  const rowsPage = chartRowsPageOf(url.searchParams);
+  if (rowsPage === undefined)
+    throwSiteError(new SiteError("invalidparam", `A chart's ${chartRowsPageParam} is a number from 2`));
   const page = await loadPage(async () => {
     const route = chartRouteOf(context, params);
     const adamIdRoute = await isAdamIdRouteOn(context, featureOptionsOf(context, request));
-    return loadChartPage(context, route, { adamIdRoute }, new Date());
+    return loadChartPage(context, route, { adamIdRoute, rowsPage }, new Date());
   });
-  // One URL per chart: other spellings (upper case, "Artists") move to the canonical one.
+  // One URL per chart: other spellings (upper case, "Artists") move to the canonical one, and the
+  // first page of rows has no page number.
   const requested = ["", edge.path.segments[0], params.country, params.cityOrGenre, params.include]
     .filter((segment) => segment !== undefined)
     .join("/");
   const canonical = chartPagePath(page.chart);
-  if (requested !== canonical) {
-    throw redirect(`${params.lang ? `/${params.lang}` : ""}${canonical}${new URL(request.url).search}`, 301);
+  const firstPageNamed = url.searchParams.get(chartRowsPageParam) === "1";
+  if (requested !== canonical || firstPageNamed) {
+    if (firstPageNamed) url.searchParams.delete(chartRowsPageParam);
+    throw redirect(`${params.lang ? `/${params.lang}` : ""}${canonical}${url.search}`, 301);
   }
   const { t } = serverStrings(edge.lang);
   const meta = chartPageMeta(page, context, request, t);
@@ -53,7 +62,10 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
 
-/** The picker is a form, which AMP pages do not carry: there, the link to the interactive page. */
+/**
+ * The picker is a form, which AMP pages do not carry: there, the link to the interactive page. An
+ * AMP document is held to 40 KB (issue 27): its rows are text, without covers.
+ */
 export const ampView: AmpView<typeof loader> = ({ data }) => {
   const { t } = useTranslation("charts");
   return (
@@ -61,6 +73,7 @@ export const ampView: AmpView<typeof loader> = ({ data }) => {
       page={data.page}
       canonical={data.meta.canonical}
       picker={<PickerLink href={data.page.chart.pageHref} label={t("picker.heading")} />}
+      rowCovers={false}
     />
   );
 };

@@ -14,10 +14,13 @@ export function ChartView({
   page,
   canonical,
   picker,
+  rowCovers = true,
 }: {
   page: ChartPage;
   canonical: string;
   picker: ReactNode;
+  /** The rows' covers: the React page has them; the AMP form, held to 40 KB, does not. */
+  rowCovers?: boolean;
 }) {
   const { t } = useTranslation("charts");
   const { Link } = usePrimitives();
@@ -65,13 +68,26 @@ export function ChartView({
           <section aria-labelledby="chart-songs">
             <div className="section__head">
               <h2 id="chart-songs">{t("songsHeading")}</h2>
-              <span className="muted">{t("songCount", { count: page.rows.length })}</span>
+              <span className="muted">{t("songCount", { count: page.songCount })}</span>
             </div>
             {page.rows.length > 0 ? (
-              <ChartList rows={page.rows} label={chart.title} />
+              <ChartList rows={page.rows} label={chart.title} start={page.firstRank} covers={rowCovers} />
             ) : (
               <p className="card muted">{t("empty")}</p>
             )}
+            {page.rowPages.length > 0 ? (
+              <nav className="chart-tabs chart-pages" aria-label={t("pages.label")}>
+                <ul className="chart-tabs__list">
+                  {page.rowPages.map((rowPage) => (
+                    <li key={rowPage.number}>
+                      <Link className="chart-tabs__tab" href={rowPage.href} current={rowPage.current}>
+                        {t("pages.songs", { from: rowPage.from, to: rowPage.to })}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            ) : null}
           </section>
         </div>
         <aside className="chart-layout__side">

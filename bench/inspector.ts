@@ -1,0 +1,59 @@
+import { createServer } from "node:net";
+import { siteWorkerName } from "./site";
+
+/**
+ * The site isolate's inspector (workerd's DevTools protocol, Miniflare `inspectorPort`), for the
+ * fuzzer's heap readings and the profiler. Needs Node's WebSocket (`--experimental-websocket` on
+ * Node 20).
+ */
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+export type Inspector = {
+  call: <T = Record<string, unknown>>(method: string, params?: Record<string, unknown>) => Promise<T>;
+  close: () => void;
+};
+
+/** A connection to the site worker's inspector target. */
+export async function connectInspector(inspectorPort: number): Promise<Inspector> {
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as {
+    id: string;
+    webSocketDebuggerUrl: string;
+  }[];
+  const target = targets.find((entry) => entry.id.endsWith(siteWorkerName));
+  if (!target) throw new Error(`no inspector target for ${siteWorkerName}: ${JSON.stringify(targets)}`);
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener("open", resolve, { once: true });
+    socket.addEventListener("error", reject, { once: true });
+    setTimeout(() => reject(new Error("the inspector did not answer")), 10_000);
+  });
+  let id = 0;
+  const call = <T>(method: string, params: Record<string, unknown> = {}) =>
+    new Promise<T>((resolve, reject) => {
+      const mine = ++id;
+      const onMessage = (event: MessageEvent) => {
+        const message = JSON.parse(String(event.data)) as {
+          id?: number;
+          result?: T;
+          error?: { message: string };
+        };
+        if (message.id !== mine) return;
+        socket.removeEventListener("message", onMessage);
+        if (message.error) reject(new Error(`${method}: ${message.error.message}`));
+        else resolve(message.result ?? ({} as T));
+      };
+      socket.addEventListener("message", onMessage);
+      socket.send(JSON.stringify({ id: mine, method, params }));
+    });
+  return { call, close: () => socket.close() };
+}
