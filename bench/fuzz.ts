@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
-import { freePort, type HeapUsage, inspectHeap } from "./heap";
+import { type HeapUsage, inspectHeap } from "./heap";
+import { freePort } from "./inspector";
 import { removeSnapshot, snapshotSite, startSite } from "./site";
 import { quantile, round } from "./stats";
 

@@ -3,7 +3,7 @@ import { siteWorkerName } from "./site";
 
 /**
  * The site isolate's inspector (workerd's DevTools protocol, Miniflare `inspectorPort`), for the
- * fuzzer's heap readings and the profiler. Needs Node's WebSocket (`--experimental-websocket` on
+ * heap readings (bench/heap.ts) and the profiler. Needs Node's WebSocket (`--experimental-websocket` on
  * Node 20).
  */
 
@@ -17,6 +17,8 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+const answerTimeoutMs = 60_000;
 
 export type Inspector = {
   call: <T = Record<string, unknown>>(method: string, params?: Record<string, unknown>) => Promise<T>;
@@ -41,6 +43,11 @@ export async function connectInspector(inspectorPort: number): Promise<Inspector
   const call = <T>(method: string, params: Record<string, unknown> = {}) =>
     new Promise<T>((resolve, reject) => {
       const mine = ++id;
+      // Under load (the fuzzer, 100 concurrent renders) an answer can take seconds, never a minute.
+      const timer = setTimeout(() => {
+        socket.removeEventListener("message", onMessage);
+        reject(new Error(`the inspector did not answer ${method}`));
+      }, answerTimeoutMs);
       const onMessage = (event: MessageEvent) => {
         const message = JSON.parse(String(event.data)) as {
           id?: number;
@@ -48,6 +55,7 @@ export async function connectInspector(inspectorPort: number): Promise<Inspector
           error?: { message: string };
         };
         if (message.id !== mine) return;
+        clearTimeout(timer);
         socket.removeEventListener("message", onMessage);
         if (message.error) reject(new Error(`${method}: ${message.error.message}`));
         else resolve(message.result ?? ({} as T));
