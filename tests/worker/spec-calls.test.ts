@@ -88,13 +88,13 @@ describe("spec 002 §7 search", () => {
     // Typed whole, the artist's name is the top result, linking to the artist page.
     expect(top).toMatch(/class="search-top__name"[^>]*href="\/artist\//);
     expect(top).toContain(artist.replaceAll("&", "&amp;"));
-    expect(html.indexOf("search-top")).toBeLessThan(html.indexOf('id="search-songs"'));
+    expect(html.indexOf('class="section search-top"')).toBeLessThan(html.indexOf('id="search-songs"'));
   });
 
   test("past the first page there is no top result", async () => {
     const { term } = await busyTerm();
     const html = await (await SELF.fetch(`${site}/search?term=${encodeURIComponent(term)}&songs=10`)).text();
-    expect(html).not.toContain("search-top");
+    expect(html).not.toContain('class="section search-top"');
     expect(html).toContain('id="search-songs"');
   });
 });
