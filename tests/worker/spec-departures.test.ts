@@ -110,7 +110,7 @@ test("/error/redirect has no place to go: the error page with 502, no Location",
   const response = await SELF.fetch("https://example.com/error/redirect", { redirect: "manual" });
   expect(response.status).toBe(502);
   expect(response.headers.get("location")).toBeNull();
-  expect(await response.text()).toContain("error-page");
+  expect(await response.text()).toContain('class="error-page"');
 });
 
 /** The browser's fetch of the site, as the client helpers make it (same-origin paths). */
