@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { captureOptionsOf } from "../../app/capture-options";
 import {
   audioConstraints,
-  captureOptionsOf,
   hasLabelledAudioInput,
   pausePageMedia,
 } from "../../app/client/recognition/capture";

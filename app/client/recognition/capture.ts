@@ -2,8 +2,6 @@ import type { CaptureOptions } from "~/capture-options";
 import { AUDIO_BUFFER_SIZE, AUDIO_CHANNELS } from "../../../signature/index";
 import { microphoneFailure, RecognitionFailure } from "./failures";
 
-export { type CaptureOptions, captureOptionsOf } from "~/capture-options";
-
 /**
  * The microphone (spec 002 §4 Recording, §5, §9): mono capture through a ScriptProcessorNode with
  * the spec's 4096-sample buffer, at whatever rate the AudioContext runs (the signature worker

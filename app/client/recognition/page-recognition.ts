@@ -1,6 +1,7 @@
+import type { CaptureOptions } from "~/capture-options";
 import type { LanguageKey } from "../../../edge/languages";
 import type { SiteRuntime } from "../runtime";
-import { type CaptureOptions, hasLabelledAudioInput, openMicrophone, pausePageMedia } from "./capture";
+import { hasLabelledAudioInput, openMicrophone, pausePageMedia } from "./capture";
 import { lookupTrack, requestMatch, requestReturnSig } from "./match-service";
 import { type CapturedCheckpoint, createRecognition, type RecognitionScreen } from "./session";
 import { createSignatureWorker, type WorkerLike } from "./signature-worker-client";

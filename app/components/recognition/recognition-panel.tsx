@@ -1,6 +1,6 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { type ComponentProps, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
-import type { CaptureOptions } from "~/client/recognition/capture";
+import type { CaptureOptions } from "~/capture-options";
 import type { CapturedCheckpoint, Recognition, RecognitionScreen } from "~/client/recognition/session";
 import { useRuntime } from "~/components/runtime";
 import { usePageStrings } from "~/strings";
