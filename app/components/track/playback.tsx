@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { createPlayer, isActive, type PlaybackState, type Player } from "~/client/playback";
-import type { PlayControlProps } from "~/components/primitives";
+import { type PlayControlProps, type Primitives, reactPrimitives } from "~/components/primitives";
 import type { PlaylistEntry } from "~/data/view";
 import { useTranslation } from "~/strings";
 import { PlayIcon } from "./play-icon";
@@ -198,3 +198,6 @@ function NowPlaying() {
     </>
   );
 }
+
+/** The primitives of a page that plays its previews: its play controls are its player's buttons. */
+export const playbackPrimitives: Primitives = { ...reactPrimitives, PlayControl: PlayButton };

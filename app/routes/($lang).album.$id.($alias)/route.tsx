@@ -8,8 +8,8 @@ import {
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { CatalogueItemError } from "~/components/catalogue-item";
-import { type Primitives, PrimitivesProvider, reactPrimitives } from "~/components/primitives";
-import { PlayButton, PlaybackProvider } from "~/components/track/playback";
+import { PrimitivesProvider } from "~/components/primitives";
+import { PlaybackProvider, playbackPrimitives } from "~/components/track/playback";
 import { albumPageMeta, loadAlbumPage } from "~/data/catalogue-items.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
@@ -53,16 +53,13 @@ export const ampView: AmpView<typeof loader> = ({ data }) => (
   <AlbumView page={data.page} canonical={data.meta.canonical} />
 );
 
-/** The album plays its previews in turn: its play controls are its player's buttons. */
-const albumPrimitives: Primitives = { ...reactPrimitives, PlayControl: PlayButton };
-
 export default function AlbumRoute() {
   const { page, meta, strings, trackStrings } = useLoaderData<typeof loader>();
   usePageStrings("catalogue", strings);
   usePageStrings("track", trackStrings);
   return (
     <PlaybackProvider key={page.id} entries={page.playlist}>
-      <PrimitivesProvider primitives={albumPrimitives}>
+      <PrimitivesProvider primitives={playbackPrimitives}>
         <AlbumView page={page} canonical={meta.canonical} />
       </PrimitivesProvider>
     </PlaybackProvider>

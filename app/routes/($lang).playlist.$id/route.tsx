@@ -8,8 +8,8 @@ import {
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { CatalogueItemError } from "~/components/catalogue-item";
-import { type Primitives, PrimitivesProvider, reactPrimitives } from "~/components/primitives";
-import { PlayButton, PlaybackProvider } from "~/components/track/playback";
+import { PrimitivesProvider } from "~/components/primitives";
+import { PlaybackProvider, playbackPrimitives } from "~/components/track/playback";
 import { loadPlaylistPage, playlistPageMeta } from "~/data/catalogue-items.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
@@ -52,16 +52,13 @@ export const ampView: AmpView<typeof loader> = ({ data }) => (
   <PlaylistView page={data.page} canonical={data.meta.canonical} />
 );
 
-/** The playlist plays its previews in turn: its play controls are its player's buttons. */
-const playlistPrimitives: Primitives = { ...reactPrimitives, PlayControl: PlayButton };
-
 export default function PlaylistRoute() {
   const { page, meta, strings, trackStrings } = useLoaderData<typeof loader>();
   usePageStrings("catalogue", strings);
   usePageStrings("track", trackStrings);
   return (
     <PlaybackProvider key={page.id} entries={page.playlist}>
-      <PrimitivesProvider primitives={playlistPrimitives}>
+      <PrimitivesProvider primitives={playbackPrimitives}>
         <PlaylistView page={page} canonical={meta.canonical} />
       </PrimitivesProvider>
     </PlaybackProvider>
