@@ -16,7 +16,7 @@ export function MenuButton({
 }: {
   label: string;
   items: readonly MenuItem[];
-  placements: readonly AnchoredPlacement[];
+  placements?: readonly AnchoredPlacement[];
   className?: string;
 }) {
   const runtime = useRuntime();

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useEffect, useRef } from "react";
-import { type AnchoredPlacement, Overlay } from "~/components/overlay";
+import { type AnchoredPlacement, anchoredPlacements, Overlay } from "~/components/overlay";
 
 /**
  * Spec 002 §2 "Menu", loaded on demand (§4 "Scripts loaded on demand: menu"): a list of links
@@ -14,12 +14,15 @@ export type MenuProps = {
   /** The menu's name (the button's text). */
   label: string;
   items: readonly MenuItem[];
-  /** Tried in order; the first that fits the viewport is used. */
-  placements: readonly AnchoredPlacement[];
+  /**
+   * Tried in order; the first that fits the viewport is used. By default every anchored placement:
+   * below the button, else above it, beside it where a narrow screen has no room under or over.
+   */
+  placements?: readonly AnchoredPlacement[];
   onClose: () => void;
 };
 
-export default function Menu({ anchor, label, items, placements, onClose }: MenuProps) {
+export default function Menu({ anchor, label, items, placements = anchoredPlacements, onClose }: MenuProps) {
   const list = useRef<HTMLDivElement>(null);
   const labelId = `${anchor.id || "menu"}-label`;
 

@@ -3,10 +3,10 @@ import { redirect } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { MenuButton } from "~/components/menu-button";
-import { type Primitives, PrimitivesProvider, reactPrimitives } from "~/components/primitives";
+import { PrimitivesProvider } from "~/components/primitives";
 import { RecognitionPanel } from "~/components/recognition/recognition-panel";
 import { StreamingConnection } from "~/components/streaming-connection";
-import { PlayButton, PlaybackProvider } from "~/components/track/playback";
+import { PlaybackProvider, playbackPrimitives } from "~/components/track/playback";
 import { coverSizes } from "~/components/track/track-hero";
 import { recognitionPanelData } from "~/data/recognition-panel.server";
 import { loadTrackPage, trackPageMeta } from "~/data/track.server";
@@ -94,20 +94,6 @@ export const ampView: AmpView<typeof loader> = ({ data }) => {
   return <TrackView page={{ ...data.page, lyrics: lyrics && { ...lyrics, synced: undefined } }} />;
 };
 
-/** Below the button, else above it; beside it where a narrow screen has no room under or over. */
-const shareMenuPlacements = [
-  "below",
-  "above",
-  "below-center",
-  "right",
-  "left",
-  "right-center",
-  "left-center",
-] as const;
-
-/** The track page plays its previews: its play controls are its player's buttons. */
-const trackPrimitives: Primitives = { ...reactPrimitives, PlayControl: PlayButton };
-
 export default function TrackRoute() {
   const { page, strings, connectStrings, listen, recognitionStrings } = useLoaderData<typeof loader>();
   usePageStrings("connect", connectStrings);
@@ -115,7 +101,7 @@ export default function TrackRoute() {
   const { t: track } = usePageStrings("track", strings);
   return (
     <PlaybackProvider key={page.key} entries={page.playlist}>
-      <PrimitivesProvider primitives={trackPrimitives}>
+      <PrimitivesProvider primitives={playbackPrimitives}>
         <TrackView
           page={page}
           connection={<StreamingConnection />}
@@ -126,7 +112,6 @@ export default function TrackRoute() {
                 { label: track("shareTwitter"), href: page.share.twitter, newWindow: true },
                 { label: track("shareEmail"), href: page.share.email },
               ]}
-              placements={shareMenuPlacements}
             />
           }
           listen={
