@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { launchBrowser, openPage } from "./browser";
+import { launchBrowser, openPage, personUserAgent } from "./browser";
 
 const baseURL = inject("baseURL");
 let browser: Browser;
@@ -33,10 +33,6 @@ async function visit(userAgent: string, path = "/"): Promise<Received> {
   await page.context().close();
   return metricsReceivedSince(since);
 }
-
-// Headless Chromium's own user agent says "HeadlessChrome", which isbot rightly calls a bot.
-const personUserAgent =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
 test("a person's page view sends statistics beacons the origin receives", async () => {
   expect((await visit(personUserAgent)).metrics).toBeGreaterThanOrEqual(1);

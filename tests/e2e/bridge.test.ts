@@ -13,7 +13,7 @@ import { trackSchema } from "../../edge/schemas/track";
 import deApp from "../../locales/de/app.json";
 import enApp from "../../locales/en/app.json";
 import enCommon from "../../locales/en/common.json";
-import { launchBrowser, openPage, viewports } from "./browser";
+import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { type FakeAppHostGlobals, type FakeReply, fakeAppHostScript } from "./fake-app-hosts";
 
 /**
@@ -37,9 +37,6 @@ afterAll(async () => {
 type Platform = "ios" | "android";
 const platforms: Platform[] = ["ios", "android"];
 
-// Headless Chromium's own user agent says "HeadlessChrome", which isbot calls a bot (no beacons).
-const desktopChrome =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 const androidWebView =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Mobile Safari/537.36";
 
@@ -98,7 +95,7 @@ const forwardPostsScript = `(() => {
 
 async function openAppPage(path: string, options: OpenOptions = {}): Promise<AppPage> {
   const { page, errors } = await openPage(browser, {
-    userAgent: options.userAgent ?? desktopChrome,
+    userAgent: options.userAgent ?? personUserAgent,
     viewport: options.viewport ?? viewports.desktop,
   });
   const metrics: string[] = [];

@@ -52,6 +52,13 @@ export async function openPage(
   return { page, errors };
 }
 
+/**
+ * A person's browser. Headless Chromium's own user agent says "HeadlessChrome", which isbot rightly
+ * calls a bot: no visitor id, no beacons, no survey. A test of what a person sees sends this one.
+ */
+export const personUserAgent =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
 export const viewports = {
   phone: { width: 390, height: 844 },
   tablet: { width: 700, height: 1000 },

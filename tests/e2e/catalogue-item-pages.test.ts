@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { launchBrowser, openPage, viewports } from "./browser";
+import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 
 // The album and playlist pages as a person reaches them: from an artist page's tiles.
 
@@ -8,10 +8,6 @@ const baseURL = inject("baseURL");
 let browser: Browser;
 let albumPath: string;
 let playlistPath: string;
-
-// Headless Chromium's own user agent says "HeadlessChrome", which isbot rightly calls a bot.
-const personUserAgent =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
 beforeAll(async () => {
   browser = await launchBrowser();

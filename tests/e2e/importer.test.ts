@@ -1,7 +1,7 @@
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import enCommon from "../../locales/en/common.json";
-import { launchBrowser, openPage, viewports } from "./browser";
+import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 
 // The on-demand importer and the info bar (issue 25) in Chromium: the recognition code loads at
 // the first press of the listen button. Its request is held or failed by interception, and the
@@ -18,8 +18,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const personUserAgent =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 const recognitionCode = /\/build\/_shared\/page-recognition-[^/]+\.js$/;
 
 async function identifyPage(intercept: (route: Route) => unknown): Promise<{ page: Page; errors: string[] }> {

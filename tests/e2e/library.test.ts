@@ -5,8 +5,8 @@ import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { libraryCsvHeader } from "../../edge/library";
 import { trackSchema } from "../../edge/schemas/track";
 import { signInByEmail, uniqueAddress } from "./accounts";
-import { launchBrowser, openPage, viewports } from "./browser";
-import { catalogueExcerpt, microphoneFlags, personUserAgent, pressListen } from "./microphone";
+import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { catalogueExcerpt, microphoneFlags, pressListen } from "./microphone";
 
 // My Library as a person uses it: sign in, identify a song through the (fake) microphone, find it
 // in the library with the count, export it as CSV and JSON, remove it and undo, remove it again.

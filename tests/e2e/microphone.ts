@@ -11,8 +11,6 @@ import { addNoise, seededRandom } from "../../tools/audio/degrade";
 // A WAV file as Chromium's microphone, made from a catalogue recording: what the recognition and
 // library tests play to /identify.
 
-export const personUserAgent =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 export const excerptSeconds = 15;
 
 const manifestSchema = v.object({

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
 import { trackSchema } from "../../edge/schemas/track";
 import enApp from "../../locales/en/app.json";
-import { launchBrowser, openPage, viewports } from "./browser";
+import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 
 // The overlay system (issue 25): the overlay addresses, stacking, Escape and outside click, the
 // modal takeover's refusal, focus, and what a screen reader is told with an overlay open.
@@ -20,9 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const personUserAgent =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
 async function open(path: string, viewport: { width: number; height: number } = viewports.desktop) {
   const opened = await openPage(browser, { viewport, userAgent: personUserAgent, hasTouch: true });

@@ -7,14 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { trackSchema } from "../../edge/schemas/track";
 import { encodeWav16 } from "../../signature/index";
 import { noise, seededRandom } from "../../tools/audio/degrade";
-import { launchBrowser, openPage, viewports } from "./browser";
-import {
-  catalogueExcerpt,
-  excerptSeconds,
-  microphoneFlags,
-  personUserAgent,
-  pressListen,
-} from "./microphone";
+import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { catalogueExcerpt, excerptSeconds, microphoneFlags, pressListen } from "./microphone";
 
 // Web recognition in Chromium, with a WAV file as the microphone: an excerpt of a catalogue
 // recording (with a little noise) lands on its track page, following the song from where it was

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { launchBrowser, openPage, viewports } from "./browser";
+import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 
 // The survey and the verification form as a person uses them on the running site, with and
 // without script: a refusal with its messages, the stored answer read back through the origin,
@@ -8,9 +8,6 @@ import { launchBrowser, openPage, viewports } from "./browser";
 // width (screenshots in /tmp/site-pages-*.png).
 
 const baseURL = inject("baseURL");
-// Headless Chromium's own user agent says "HeadlessChrome", a bot: no visitor id, so no survey.
-const personUserAgent =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 let browser: Browser;
 
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
 import { trackSchema } from "../../edge/schemas/track";
 import { connectPopup } from "../../edge/streaming";
-import { launchBrowser, viewports } from "./browser";
+import { launchBrowser, personUserAgent, viewports } from "./browser";
 
 // The streaming-service connection as a person makes it (issue 22): from a track page, the popup
 // (500×600) on the consent page, Allow, the confirm overlay, the popup closing by itself, another
@@ -35,10 +35,6 @@ async function aTrackPath(): Promise<string> {
   );
   return `/track/${track.key}/${track.alias}`;
 }
-
-// Headless Chromium's own user agent is a bot's, and bots send no statistics.
-const personUserAgent =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
 /** A browser context that records every error statistic its pages (popups too) send. */
 async function contextWithStatistics(options: BrowserContextOptions = { viewport: viewports.desktop }) {

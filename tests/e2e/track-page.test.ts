@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
 import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
 import { relatedTracksSchema, trackSchema } from "../../edge/schemas/track";
-import { launchBrowser, openPage, viewports } from "./browser";
+import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 
 const baseURL = inject("baseURL");
 let browser: Browser;
@@ -17,10 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-// Headless Chromium's own user agent says "HeadlessChrome"; a person's browser is what we test.
-const personUserAgent =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
 async function getJson<const S extends v.GenericSchema>(path: string, schema: S): Promise<v.InferOutput<S>> {
   const response = await fetch(`${baseURL}${path}`);
