@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
+import { freePort } from "./free-port";
 import { type HeapUsage, inspectHeap } from "./heap";
-import { freePort } from "./inspector";
 import { removeSnapshot, snapshotSite, startSite } from "./site";
 import { quantile, round } from "./stats";
 

@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { siteWorkerName } from "./site";
 
 /**
@@ -6,17 +5,6 @@ import { siteWorkerName } from "./site";
  * heap readings (bench/heap.ts) and the profiler. Needs Node's WebSocket (`--experimental-websocket` on
  * Node 20).
  */
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
-}
 
 const answerTimeoutMs = 60_000;
 

@@ -5,8 +5,8 @@ import { performance } from "node:perf_hooks";
 import * as v from "valibot";
 import { recognitionProbesSchema } from "../origin/recognition-index";
 import { atMost, type Row } from "./budgets";
+import { freePort } from "./free-port";
 import { type HeapUsage, inspectHeap } from "./heap";
-import { freePort } from "./inspector";
 import { findPages, headersOf } from "./pages";
 import { root, type Snapshot, startSite } from "./site";
 

@@ -1,23 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:net";
 import type { TestProject } from "vitest/node";
+import { freePort } from "../../bench/free-port";
 import { standInClient, startStandInIssuer } from "./stand-in-issuer";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
