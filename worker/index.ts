@@ -150,7 +150,9 @@ async function cachedDocument(
   const empty = request.method === "HEAD" || nullBodyStatuses.has(answer.status);
   const response = new Response(empty ? null : answer.body, { status: answer.status, headers });
   const html = /^text\/html\b/i.test(headers.get("content-type") ?? "");
-  return nonce === undefined || empty || !html ? response : withNonce(response, nonce);
+  // A MISS was rendered by this request, with its nonce already; any other copy was another's.
+  const ownRender = served.source === "MISS";
+  return nonce === undefined || empty || !html || ownRender ? response : withNonce(response, nonce);
 }
 
 /** An answer rendered for this request alone, and why (`x-cache: BYPASS`). */
