@@ -1,4 +1,4 @@
-import type { AppLoadContext, EntryContext, LinkDescriptor } from "@remix-run/cloudflare";
+import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { isRouteErrorResponse } from "@remix-run/react";
 import type { AmpPageData, AmpView } from "../app/amp-view";
 import { ErrorPage, errorMessageKey, errorTypeOf } from "../app/components/error-page";
@@ -8,6 +8,7 @@ import { type PageMeta, pageMeta } from "../app/meta";
 import { siteStylesheets } from "../app/root";
 import { type RootData, rootData } from "../app/root-data.server";
 import { stylesheetTexts } from "../app/stylesheet-texts.server";
+import { stylesheetHrefs } from "../app/stylesheets";
 import type { LanguageKey } from "../edge/languages";
 import { localizedPath } from "../edge/path";
 import ampStylesheet from "./amp.css";
@@ -50,7 +51,7 @@ export async function renderAmpPage(
 
   const data = handled.loaderData[leaf.route.id] as AmpPageData;
   const pageHrefs = stylesheetHrefs(
-    remix,
+    remix.routeModules,
     handled.matches.map((match) => match.route.id).filter((id) => id !== "root"),
   );
   const css = await stylesheetTexts(assets, [...rootHrefs, ampStylesheet, ...pageHrefs]);
@@ -118,16 +119,4 @@ export function strictStrings(lang: LanguageKey): Strings {
     strictStringsByLanguage.set(lang, strings);
   }
   return strings;
-}
-
-/** The stylesheets the given routes link (their `links`), as the React page links them. */
-function stylesheetHrefs(remix: EntryContext, routeIds: readonly string[]): string[] {
-  const hrefs: string[] = [];
-  for (const id of routeIds) {
-    const links: LinkDescriptor[] = remix.routeModules[id]?.links?.() ?? [];
-    for (const link of links) {
-      if ("rel" in link && link.rel === "stylesheet" && typeof link.href === "string") hrefs.push(link.href);
-    }
-  }
-  return hrefs;
 }

@@ -5,7 +5,7 @@ import { renderAmpPage } from "../amp/render";
 import { NonceContext } from "./nonce";
 import { siteStylesheets } from "./root";
 import { stylesheetTexts } from "./stylesheet-texts.server";
-import { StylesheetTextsContext } from "./stylesheets";
+import { StylesheetTextsContext, stylesheetHrefs } from "./stylesheets";
 
 const streamTimeoutMs = 5_000;
 
@@ -22,7 +22,10 @@ export default async function handleRequest(
   const controller = new AbortController();
   const timeout = setTimeout(() => controller.abort(), streamTimeoutMs);
   const nonce = loadContext.cspNonce;
-  const inlineStylesheets = await siteStylesheetTexts(loadContext.cloudflare.env.ASSETS);
+  const inlineStylesheets = await documentStylesheetTexts(
+    loadContext.cloudflare.env.ASSETS,
+    documentStylesheetHrefs(remixContext),
+  );
   const body = await renderToReadableStream(
     <NonceContext.Provider value={nonce}>
       <StylesheetTextsContext.Provider value={inlineStylesheets}>
@@ -47,11 +50,29 @@ export default async function handleRequest(
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }
 
-/** The site's stylesheets to inline (app/stylesheets.tsx); none when unreadable: they are imported instead. */
-async function siteStylesheetTexts(assets: Fetcher): Promise<ReadonlyMap<string, string>> {
+/**
+ * The stylesheets the document inlines (app/stylesheets.tsx): the site's, then those of the routes
+ * on the page; a route under the boundary that draws an error is not on it.
+ */
+function documentStylesheetHrefs(remix: EntryContext): string[] {
+  const { matches, errors } = remix.staticHandlerContext;
+  const failed = errors ? matches.findIndex((match) => match.route.id in errors) : -1;
+  const onPage = failed < 0 ? matches : matches.slice(0, failed + 1);
+  const routeHrefs = stylesheetHrefs(
+    remix.routeModules,
+    onPage.map((match) => match.route.id),
+  );
+  return [...new Set([...siteStylesheets, ...routeHrefs])];
+}
+
+/** The texts to inline by address; none when unreadable: the stylesheets are imported instead. */
+async function documentStylesheetTexts(
+  assets: Fetcher,
+  hrefs: readonly string[],
+): Promise<ReadonlyMap<string, string>> {
   try {
-    const texts = await stylesheetTexts(assets, siteStylesheets);
-    return new Map(siteStylesheets.map((href, index) => [href, texts[index] ?? ""]));
+    const texts = await stylesheetTexts(assets, hrefs);
+    return new Map(hrefs.map((href, index) => [href, texts[index] ?? ""]));
   } catch (error) {
     console.error(error);
     return new Map();

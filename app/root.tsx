@@ -1,7 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import {
   isRouteErrorResponse,
-  Links,
   Meta,
   Outlet,
   Scripts,
@@ -19,7 +18,7 @@ import { type RootData, rootData } from "~/root-data.server";
 import { StringsProvider, useStringsFromLoader, useTranslation } from "~/strings";
 import searchStyles from "~/styles/search.css";
 import styles from "~/styles/site.css";
-import { InlineStylesheets } from "~/stylesheets";
+import { DocumentStylesheets } from "~/stylesheets";
 import { themeColourMetas } from "~/theme-colours";
 
 /**
@@ -68,8 +67,7 @@ export function Layout({ children }: { children: ReactNode }) {
             href={alternate.href}
           />
         ))}
-        <InlineStylesheets hrefs={siteStylesheets} />
-        <Links />
+        <DocumentStylesheets />
       </head>
       <body>
         <StringsProvider strings={strings}>
