@@ -64,7 +64,7 @@ export type VideoTimers = {
 };
 
 export type VideoPlayerOptions = {
-  frame: HTMLIFrameElement;
+  frame: Pick<HTMLIFrameElement, "src" | "contentWindow">;
   /** The window the iframe's messages arrive at. */
   window: Pick<Window, "addEventListener" | "removeEventListener">;
   offsetMs: number;
@@ -83,7 +83,8 @@ export type VideoPlayer = { play(): void; pause(): void; stop(): void };
  */
 export function connectVideoPlayer(options: VideoPlayerOptions): VideoPlayer {
   const { frame, timers } = options;
-  const hostOrigin = new URL(frame.src, document.baseURI).origin;
+  // An iframe's `src` property is always absolute.
+  const hostOrigin = new URL(frame.src).origin;
   let reported = new Set<ProgressPoint>();
   let state: VideoState = "loading";
   let heard = false;
