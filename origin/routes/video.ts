@@ -42,7 +42,9 @@ function hostPolicy(frameAncestors: string): string {
     "script-src 'self'",
     "style-src 'unsafe-inline'",
     "img-src 'self'",
-    "media-src 'self'",
+    // The embed page plays the file it fetched whole (embedPlayerScript) from a blob: address.
+    "connect-src 'self'",
+    "media-src 'self' blob:",
     `frame-ancestors ${frameAncestors}`,
     "base-uri 'none'",
   ].join("; ");
@@ -91,8 +93,16 @@ export const embedPlayerScript = `"use strict";
     else if (command === "pause") video.pause();
     else if (command === "state") tell("state");
   });
-  if (video.readyState >= 1) become("ready");
-  if (new URLSearchParams(location.search).get("autoplay") === "1") video.play().catch(() => {});
+  // The site's static files answer a Range request with the whole file, and Chromium cannot seek
+  // in a video served so: the file (an art track is under 1 MB) is fetched whole and played from
+  // memory, where every key frame is reachable.
+  fetch(video.dataset.src)
+    .then((answer) => (answer.ok ? answer.blob() : Promise.reject(new Error(String(answer.status)))))
+    .then((file) => {
+      video.src = URL.createObjectURL(file);
+      if (new URLSearchParams(location.search).get("autoplay") === "1") video.play().catch(() => {});
+    })
+    .catch(() => become("error"));
 })();
 `;
 
@@ -115,8 +125,10 @@ export function registerVideo(origin: OriginApp) {
     const [row] = await db.tracksByKeys(c.env.DB, [key]);
     if (!row) throw notFound(`No video ${key}`);
     const title = `${row.title} — ${row.artist_name} (art track)`;
-    const video = `<video src="${artTrackUrl(key)}" poster="${artTrackPosterUrl(key)}" controls playsinline preload="metadata" width="520" height="280"${autoplay === "1" ? " autoplay" : ""}></video>`;
-    if (c.req.param("kind") === "embed") {
+    const kind = c.req.param("kind");
+    // The embed page's script loads the file (embedPlayerScript); the watch page needs no script.
+    const video = `<video ${kind === "embed" ? "data-src" : "src"}="${artTrackUrl(key)}" poster="${artTrackPosterUrl(key)}" controls playsinline preload="metadata" width="520" height="280"${autoplay === "1" ? " autoplay" : ""}></video>`;
+    if (kind === "embed") {
       return page(
         `<body style="margin:0;background:#000"><style>video{display:block;width:100vw;height:100vh;object-fit:contain}</style>${video}<script src="/services${videoBase}/player.js"></script></body>`,
         title,

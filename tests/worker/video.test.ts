@@ -78,7 +78,7 @@ describe("the video site", () => {
     expect(policy).not.toContain("unsafe-inline'; script");
     const page = await response.text();
     expect(page).toContain(
-      `<video src="/media/videos/${track.key}.webm" poster="/media/videos/${track.key}.jpg"`,
+      `<video data-src="/media/videos/${track.key}.webm" poster="/media/videos/${track.key}.jpg"`,
     );
     expect(page).toMatch(/<video [^>]* autoplay>/);
     expect(page).toContain('<script src="/services/video/player.js"></script>');
@@ -93,6 +93,7 @@ describe("the video site", () => {
     expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     const page = await response.text();
     expect(page).toContain("(art track)</h1>");
+    expect(page).toContain(`<video src="/media/videos/${track.key}.webm"`);
     expect(page).toContain("not a music video");
   });
 

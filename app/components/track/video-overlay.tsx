@@ -27,10 +27,14 @@ export default function VideoOverlay({ video, title, trackKey, onClose }: VideoO
   const runtime = useRuntime();
   const frame = useRef<HTMLIFrameElement>(null);
   const player = useRef<VideoPlayer>();
+  const close = useRef<HTMLButtonElement>(null);
   const [state, setState] = useState<VideoState>("loading");
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: one player for the life of the overlay.
   useEffect(() => {
+    // The dialog (opened by the child's effect, which runs first) would focus the iframe, and a key
+    // pressed in the embed page never reaches this page: Escape would not close.
+    close.current?.focus();
     const element = frame.current;
     if (!element) return;
     let started = false;
@@ -94,7 +98,7 @@ export default function VideoOverlay({ video, title, trackKey, onClose }: VideoO
       </p>
       {video.artTrack ? <p className="video-overlay__note">{t("video.artTrackNote", { title })}</p> : null}
       <div className="overlay__actions">
-        <button type="button" className="button" onClick={onClose}>
+        <button ref={close} type="button" className="button" onClick={onClose}>
           {t("video.close")}
         </button>
       </div>
