@@ -40,6 +40,8 @@ export function pagePolicy(nonce: string | undefined): string {
     // The device maker's cloud sign-in and library are called from the browser.
     "connect-src 'self' https://api.apple-cloudkit.com",
     "worker-src 'self'",
+    // The video site's embed page (origin/routes/video.ts), served by the site's own origin.
+    "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'self'",

@@ -76,4 +76,6 @@ export const defaultAllowedPrefixes: readonly string[] = [
   "/services/survey/",
   "/services/verify/",
   "/services/careers/",
+  // The video site (spec 002 §2): the art tracks' watch and embed pages.
+  "/services/video/",
 ];

@@ -35,6 +35,19 @@ export function previewUrl(trackKey: number): string {
   return `/media/previews/${trackKey}.ogg`;
 }
 
+/**
+ * The art track of a track's preview (origin/catalog/art-track.ts): every preview has one, so the
+ * catalogue needs no column to say which tracks have a video.
+ */
+export function artTrackUrl(trackKey: number): string {
+  return `/media/videos/${trackKey}.webm`;
+}
+
+/** The art track's 520x280 poster, the video preview image of spec 002 §9. */
+export function artTrackPosterUrl(trackKey: number): string {
+  return `/media/videos/${trackKey}.jpg`;
+}
+
 /** Illustrated concert photos the catalogue draws (origin/catalog/venues.ts). */
 export const eventPhotoCount = 8;
 

@@ -15,6 +15,7 @@ import { registerSearch } from "./routes/search";
 import { registerSinks } from "./routes/sinks";
 import { registerSitePages } from "./routes/site-pages";
 import { registerStreaming } from "./routes/streaming";
+import { registerVideo } from "./routes/video";
 import { registerWebProvider } from "./routes/web-provider";
 import { registerWebrec } from "./routes/webrec";
 
@@ -48,6 +49,7 @@ export function createOrigin() {
   registerStreaming(origin);
   registerOffers(origin);
   registerSitePages(origin);
+  registerVideo(origin);
 
   origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
   origin.onError((error) => {

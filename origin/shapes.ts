@@ -3,8 +3,9 @@ import { defaultImageWidth, isNewRelease } from "../edge/content-rules";
 import type { albumSchema, artistAttributesSchema, playlistSchema, songSchema } from "../edge/schemas/amapi";
 import type { artistSchema } from "../edge/schemas/artist";
 import type { StoreName, storeSchema, trackSchema, trackSummarySchema } from "../edge/schemas/track";
-import { artworkTemplate, artworkUrl, coloursOf, previewUrl } from "./catalog-rules";
+import { artTrackPosterUrl, artworkTemplate, artworkUrl, coloursOf, previewUrl } from "./catalog-rules";
 import type { AlbumRow, ArtistRow, LyricsRow, PlaylistRow, TrackRow } from "./db";
+import { embedPath, watchPath } from "./routes/video";
 
 /** What an answer depends on besides the rows: the path's country and language, and the time. */
 export type AnswerContext = {
@@ -120,6 +121,15 @@ export function trackPayload(
       url: `/services/lyrics/v1/${sf}/songs/${row.adamid}/synced`,
     });
   }
+  // Every preview has an art track (origin/catalog/art-track.ts), so every track has a video.
+  sections.push({
+    type: "VIDEO",
+    tabname: "Video",
+    watchurl: watchPath(row.key),
+    embedurl: embedPath(row.key),
+    image: artTrackPosterUrl(row.key),
+    arttrack: true,
+  });
   sections.push({
     type: "RELATED",
     tabname: "Related",

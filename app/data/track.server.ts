@@ -31,7 +31,7 @@ import {
 } from "../synced-lyrics";
 import { readLyricsSync } from "../synced-lyrics.server";
 import { absoluteUrl, requestMeta } from "./meta.server";
-import type { PlaylistEntry, TrackSummary } from "./view";
+import type { Image, PlaylistEntry, TrackSummary } from "./view";
 import { imageFromTemplate, imageOfArtworkUrl, trackSummaryOfPayload } from "./view";
 import { trackSummaryOfSong } from "./view.server";
 
@@ -181,13 +181,34 @@ export function shareLinks(
   return { twitter: twitter.href, email, url };
 }
 
-const youtubeHosts = new Set(["www.youtube.com", "youtube.com", "m.youtube.com", "youtu.be"]);
+/** The track's video on the video site (spec 002 §2, §4), when the data has one. */
+export type TrackVideo = {
+  watch: string;
+  embed: string;
+  /** The 520x280 preview image (spec 002 §9). */
+  image: Image;
+  artTrack: boolean;
+  /** Spec 002 §4: a negative offset delays play by that many ms. */
+  offsetMs: number;
+};
 
-function videoHrefOf(track: Track): string | undefined {
+/** The video site is the embedded origin's (origin/routes/video.ts): only its addresses are followed. */
+const videoSitePath = /^\/services\/video\/(watch|embed)\/\d{1,15}$/;
+const videoImagePath = /^\/media\/videos\/\d{1,15}\.jpg$/;
+
+function videoOf(track: Track): TrackVideo | undefined {
   for (const section of track.sections) {
     if (section.type !== "VIDEO") continue;
-    const href = webHref(section.youtubeurl);
-    if (href && new URL(href).protocol === "https:" && youtubeHosts.has(new URL(href).hostname)) return href;
+    const { watchurl, embedurl, image } = section;
+    if (!videoSitePath.test(watchurl) || !videoSitePath.test(embedurl) || !videoImagePath.test(image))
+      continue;
+    return {
+      watch: watchurl,
+      embed: embedurl,
+      image: { src: image, srcSet: `${image} 1x`, width: 520, height: 280 },
+      artTrack: section.arttrack,
+      offsetMs: section.offset ?? 0,
+    };
   }
   return undefined;
 }
@@ -433,7 +454,7 @@ export async function loadTrackPage(
     mainIndex: preview ? 0 : undefined,
     related: relatedTracks,
     lyrics,
-    video: videoHrefOf(track),
+    video: videoOf(track),
     share: shareLinks(track.share, input.origin),
     credits: {
       licence: track.licence.name,

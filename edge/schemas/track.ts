@@ -74,10 +74,17 @@ export const relatedSectionSchema = v.object({
   url: v.string(),
 });
 
+/** The track's video on the video site: its watch and embed pages and its 520x280 preview image. */
 export const videoSectionSchema = v.object({
   type: v.literal("VIDEO"),
   tabname: v.string(),
-  youtubeurl: v.optional(v.string()),
+  watchurl: v.string(),
+  embedurl: v.string(),
+  image: v.string(),
+  /** An art track (the cover over the preview), not a music video: the page says so. */
+  arttrack: v.boolean(),
+  /** Spec 002 §4: a negative offset delays play by that many ms. */
+  offset: v.optional(v.number()),
 });
 
 export const sectionSchema = v.variant("type", [

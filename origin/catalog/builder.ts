@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { previewUrl } from "../catalog-rules";
+import { artTrackPosterUrl, artTrackUrl, artworkUrl, previewUrl } from "../catalog-rules";
+import { artTrack } from "./art-track";
 import { decodeOgg, detectOnsets, freeDecoders } from "./audio";
 import { chartCounts } from "./chart-counts";
 import {
@@ -63,6 +64,8 @@ export async function buildCatalog(): Promise<{
   const { mediaBytes: entityBytes, ...entities } = await catalogueEntities(recordings);
   log(`previews and track artwork written (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   let mediaBytes = entityBytes;
+  mediaBytes += await writeArtTracks(entities.tracks);
+  log(`art tracks written (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   mediaBytes += await finishAlbums(entities.albums);
   mediaBytes += await drawAvatars(entities.artists, entities.tracks);
   const counts = chartCounts(entities.tracks);
@@ -141,7 +144,23 @@ function clearOutputs() {
   fs.rmSync(path.join(mediaDir, "art"), { recursive: true, force: true });
   fs.rmSync(path.join(mediaDir, "previews"), { recursive: true, force: true });
   fs.mkdirSync(path.join(mediaDir, "previews"), { recursive: true });
+  fs.rmSync(path.join(mediaDir, "videos"), { recursive: true, force: true });
+  fs.mkdirSync(path.join(mediaDir, "videos"), { recursive: true });
   fs.mkdirSync(distDir, { recursive: true });
+}
+
+/** Every preview's art track (its cover over its sound) and the art track's poster. */
+async function writeArtTracks(tracks: Track[]): Promise<number> {
+  let bytes = 0;
+  for (const track of tracks) {
+    const cover = path.join(mediaDir, artworkUrl(track.artId, 300).replace("/media/", ""));
+    const preview = fs.readFileSync(path.join(mediaDir, previewUrl(track.key).replace("/media/", "")));
+    const made = await artTrack(cover, track.bkgcolor, new Uint8Array(preview));
+    fs.writeFileSync(path.join(mediaDir, artTrackUrl(track.key).replace("/media/", "")), made.webm);
+    fs.writeFileSync(path.join(mediaDir, artTrackPosterUrl(track.key).replace("/media/", "")), made.poster);
+    bytes += made.webm.length + made.poster.length;
+  }
+  return bytes;
 }
 
 /** Demo lyrics, timed against the full recording. */

@@ -118,7 +118,13 @@ function hostileTrack(): TrackPage {
       demo: true,
       synced: undefined,
     },
-    video: jsUrl,
+    video: {
+      watch: jsUrl,
+      embed: jsUrl,
+      image: { src: jsUrl, srcSet: `${jsUrl} 1x`, width: 520, height: 280 },
+      artTrack: true,
+      offsetMs: 0,
+    },
     share: {
       twitter: jsUrl,
       email: `mailto:?subject=${encodeURIComponent(scriptTag)}`,

@@ -366,6 +366,58 @@ describe("loadTrackPage", () => {
     expect(result.related[0]?.href).toBe("/track/11/song-11");
   });
 
+  test.each([
+    [
+      "the video site's addresses",
+      "/services/video/watch/1",
+      "/services/video/embed/1",
+      "/media/videos/1.jpg",
+      true,
+    ],
+    [
+      "an address elsewhere",
+      "https://evil.test/watch/1",
+      "/services/video/embed/1",
+      "/media/videos/1.jpg",
+      false,
+    ],
+    ["a script address", "javascript:alert(1)", "/services/video/embed/1", "/media/videos/1.jpg", false],
+    [
+      "an image elsewhere",
+      "/services/video/watch/1",
+      "/services/video/embed/1",
+      "https://evil.test/1.jpg",
+      false,
+    ],
+  ])(
+    "the VIDEO section is followed only to the video site: %s",
+    async (_, watchurl, embedurl, image, kept) => {
+      const video = {
+        type: "VIDEO" as const,
+        tabname: "Video",
+        watchurl,
+        embedurl,
+        image,
+        arttrack: true,
+        offset: -500,
+      };
+      const track = aTrack();
+      const { page } = load(catalogue({ ...track, sections: [...track.sections, video] }));
+      const result = await page;
+      expect(result.video).toEqual(
+        kept
+          ? {
+              watch: watchurl,
+              embed: embedurl,
+              image: { src: image, srcSet: `${image} 1x`, width: 520, height: 280 },
+              artTrack: true,
+              offsetMs: -500,
+            }
+          : undefined,
+      );
+    },
+  );
+
   test("a track that is not a song is marked playlist-break", async () => {
     const { page } = load(catalogue(aTrack({ type: "CAMPAIGN" })));
     const result = await page;

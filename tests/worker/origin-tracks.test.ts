@@ -60,7 +60,16 @@ test("a track answers the spec's track shape from the catalogue", async () => {
   });
   expect(track.heading).toEqual({ title: fixture.title, subtitle: fixture.name });
   expect(track.url).toBe(`/track/${fixture.key}/${track.alias}`);
-  expect(track.sections.map((s) => s.type)).toEqual(["SONG", "ARTIST", "RELATED"]);
+  expect(track.sections.map((s) => s.type)).toEqual(["SONG", "ARTIST", "VIDEO", "RELATED"]);
+  // Every preview has an art track on the video site (origin/routes/video.ts).
+  expect(track.sections.find((s) => s.type === "VIDEO")).toEqual({
+    type: "VIDEO",
+    tabname: "Video",
+    watchurl: `/services/video/watch/${fixture.key}`,
+    embedurl: `/services/video/embed/${fixture.key}`,
+    image: `/media/videos/${fixture.key}.jpg`,
+    arttrack: true,
+  });
   for (const store of storeNames)
     expect(track.stores[store]?.previewurl).toBe(`/media/previews/${fixture.key}.ogg`);
   expect(track.isNewRelease).toBe(isNewRelease(fixture.release_date, new Date()));

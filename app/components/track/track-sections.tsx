@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { usePrimitives } from "~/components/primitives";
 import { Cover, TrackList } from "~/components/track-list";
 import type { TrackPage } from "~/data/track.server";
@@ -133,19 +134,37 @@ export function ArtistSection({ page }: { page: TrackPage }) {
   );
 }
 
-/** The track's video, when the data has one: a link to where it plays. */
-export function VideoSection({ page }: { page: TrackPage }) {
+/**
+ * The track's video, when the data has one: its 520x280 preview image (lazy) and a link to its
+ * watch page on the video site; `play` (React pages) puts a play button over the picture.
+ */
+export function VideoSection({ page, play }: { page: TrackPage; play?: ReactNode }) {
   const { t } = useTranslation("track");
-  const { Link } = usePrimitives();
-  if (!page.video) return null;
+  const { Link, Image } = usePrimitives();
+  const { video } = page;
+  if (!video) return null;
   return (
-    <section className="section" aria-labelledby="track-video-title">
-      <h2 id="track-video-title">{t("video")}</h2>
-      <p className="card">
-        <Link href={page.video} newWindow>
-          {t("watchVideo", { title: page.title })}
+    <section className="section video-preview" aria-labelledby="track-video-title">
+      <h2 id="track-video-title">{video.artTrack ? t("video.artTrack") : t("video.musicVideo")}</h2>
+      <div className="video-preview__picture">
+        <Image
+          image={video.image}
+          width={520}
+          height={280}
+          layout="responsive"
+          alt=""
+          className="video-preview__image"
+        />
+        {play}
+      </div>
+      <p>
+        <Link href={video.watch} newWindow>
+          {t("video.watch", { title: page.title })}
         </Link>
       </p>
+      {video.artTrack ? (
+        <p className="video-preview__note">{t("video.artTrackNote", { title: page.title })}</p>
+      ) : null}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { RecognitionPanel } from "~/components/recognition/recognition-panel";
 import { StreamingConnection } from "~/components/streaming-connection";
 import { PlaybackProvider, playbackPrimitives } from "~/components/track/playback";
 import { coverSizes } from "~/components/track/track-hero";
+import { VideoPlay } from "~/components/track/video-play";
 import { recognitionPanelData } from "~/data/recognition-panel.server";
 import { loadTrackPage, trackPageMeta } from "~/data/track.server";
 import { loadPage, requireKnownLanguage, siteOriginOf } from "~/http.server";
@@ -113,6 +114,16 @@ export default function TrackRoute() {
                 { label: track("shareEmail"), href: page.share.email },
               ]}
             />
+          }
+          videoPlay={
+            page.video ? (
+              <VideoPlay
+                video={page.video}
+                title={page.title}
+                trackKey={page.key}
+                label={track("video.play", { title: page.title })}
+              />
+            ) : undefined
           }
           listen={
             <section className="recognition recognition--compact" aria-labelledby="track-listen-title">

@@ -21,12 +21,15 @@ export function TrackView({
   connection,
   listen,
   heroActions,
+  videoPlay,
 }: {
   page: TrackPage;
   connection?: ReactNode;
   listen?: ReactNode;
   /** Buttons beside the play control that need the page's script (the share menu). */
   heroActions?: ReactNode;
+  /** The video section's play button (the player needs the page's script). */
+  videoPlay?: ReactNode;
 }) {
   return (
     <article className="track-page" data-track-view="">
@@ -40,7 +43,7 @@ export function TrackView({
         </div>
         <div className="track-columns__main">
           {page.lyrics ? <Lyrics lyrics={page.lyrics} /> : null}
-          <VideoSection page={page} />
+          <VideoSection page={page} play={videoPlay} />
           <RelatedTracks page={page} />
         </div>
         <div className="track-columns__artist">

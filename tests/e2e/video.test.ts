@@ -1,0 +1,161 @@
+import axe from "axe-core";
+import type { Browser, Frame, Page } from "playwright-core";
+import * as v from "valibot";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
+import { trackSchema } from "../../edge/schemas/track";
+import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+
+// Spec 002 §2/§4 "Video": the track page's art track plays in an overlay through the video site's
+// embed page; its states, its progress beacons, Escape; on a phone the embed address with autoplay.
+
+const baseURL = inject("baseURL");
+let browser: Browser;
+let track: v.InferOutput<typeof trackSchema>;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const chart = v.parse(
+    playlistTracksDocumentSchema,
+    await (
+      await fetch(`${baseURL}/services/amapi/v1/catalog/gb/playlists/ip-world-chart/tracks?limit=1`)
+    ).json(),
+  );
+  const key = chart.data[0]?.attributes.shazamKey;
+  track = v.parse(trackSchema, await (await fetch(`${baseURL}/services/track/v1/en/GB/web/${key}`)).json());
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+type Seen = { route: string; query: Record<string, string> };
+
+async function openTrack(viewport: { width: number; height: number }) {
+  const opened = await openPage(browser, { viewport, userAgent: personUserAgent });
+  await opened.page.addInitScript(() => {
+    const seen: unknown[] = [];
+    (window as unknown as { statsSeen: unknown[] }).statsSeen = seen;
+    window.addEventListener("stats", (event) => seen.push((event as CustomEvent).detail));
+  });
+  await opened.page.goto(`${baseURL}/track/${track.key}/${track.alias}#stats-window-listener=1`);
+  await opened.page.waitForFunction(() => document.documentElement.dataset.ready !== undefined);
+  return opened;
+}
+
+async function progressBeacons(page: Page): Promise<string[]> {
+  const seen = await page.evaluate(() => (window as unknown as { statsSeen: Seen[] }).statsSeen);
+  // Sent together, they may be seen in any order: each once is what counts.
+  return seen
+    .map((beacon) => beacon.query.beaconId ?? "")
+    .filter((id) => id.startsWith("video.progress."))
+    .sort((a, b) => Number(a.split(".")[2]) - Number(b.split(".")[2]));
+}
+
+async function embedFrame(page: Page): Promise<Frame> {
+  const frame = await (await page.locator("dialog.video-overlay iframe").elementHandle())?.contentFrame();
+  if (!frame) throw new Error("no embed frame");
+  return frame;
+}
+
+/** axe on the open player (the page behind it is inert, and has its own checks). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run("dialog.video-overlay", {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    return result.violations.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+    );
+  });
+}
+
+test("play opens the overlay, the embed plays with picture and sound, reports 25/50/75/100 % once, pauses, ends; Escape closes", async () => {
+  const { page, errors } = await openTrack(viewports.desktop);
+  const play = page.getByRole("button", { name: `Play the art track of ${track.title}` });
+  await play.click();
+  const dialog = page.getByRole("dialog", { name: `Art track of ${track.title}` });
+  await dialog.waitFor();
+  const frame = await embedFrame(page);
+  // Playing: data enough to play, time moving, a 520x280 picture and decoded sound.
+  await frame.waitForFunction(() => {
+    const video = document.querySelector("video");
+    return video !== null && video.readyState >= 3 && video.currentTime > 0.3;
+  });
+  const facts = await frame.evaluate(() => {
+    const video = document.querySelector("video") as HTMLVideoElement & {
+      webkitAudioDecodedByteCount: number;
+    };
+    return { width: video.videoWidth, height: video.videoHeight, audio: video.webkitAudioDecodedByteCount };
+  });
+  expect(facts.width).toBe(520);
+  expect(facts.height).toBe(280);
+  expect(facts.audio).toBeGreaterThan(0);
+  await expect(dialog.getByRole("status").textContent()).resolves.toBe("Playing");
+
+  // Paused, then a seek to 80 %: the points passed are reported, each once.
+  await frame.evaluate(() => document.querySelector("video")?.pause());
+  await page.waitForFunction(() => document.querySelector(".video-overlay__state")?.textContent === "Paused");
+  await frame.evaluate(() => {
+    const video = document.querySelector("video") as HTMLVideoElement;
+    video.currentTime = video.duration * 0.8;
+  });
+  await page.waitForFunction(() =>
+    (window as unknown as { statsSeen: Seen[] }).statsSeen.some(
+      (b) => b.query.beaconId === "video.progress.75",
+    ),
+  );
+  expect(await progressBeacons(page)).toEqual([
+    "video.progress.25",
+    "video.progress.50",
+    "video.progress.75",
+  ]);
+
+  // Played to the end: 100 % and ended; the earlier points are not reported again.
+  await frame.evaluate(() => {
+    const video = document.querySelector("video") as HTMLVideoElement;
+    video.currentTime = video.duration - 0.3;
+    return video.play();
+  });
+  await page.waitForFunction(() => document.querySelector(".video-overlay__state")?.textContent === "Ended");
+  expect(await progressBeacons(page)).toEqual([
+    "video.progress.25",
+    "video.progress.50",
+    "video.progress.75",
+    "video.progress.100",
+  ]);
+  const beacon = (await page.evaluate(() => (window as unknown as { statsSeen: Seen[] }).statsSeen)).find(
+    (b) => b.query.beaconId === "video.progress.100",
+  );
+  expect(beacon?.query.trackid ?? beacon?.query.trackkey).toBe(track.key);
+
+  expect(await axeViolations(page)).toEqual([]);
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "detached" });
+  await expect(play.evaluate((button) => button === document.activeElement)).resolves.toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test("on a phone, play opens the video site's embed address with autoplay", async () => {
+  const { page, errors } = await openTrack(viewports.phone);
+  await page.getByRole("button", { name: `Play the art track of ${track.title}` }).click();
+  await page.waitForURL(`${baseURL}/services/video/embed/${track.key}?autoplay=1`);
+  await page.waitForFunction(() => {
+    const video = document.querySelector("video");
+    return video !== null && !video.paused && video.currentTime > 0.3;
+  });
+  expect(errors).toEqual([]);
+});
+
+test("the preview picture loads lazily and is shown at 520x280's ratio", async () => {
+  const { page } = await openTrack(viewports.desktop);
+  const image = page.locator("img.video-preview__image");
+  await expect(image.getAttribute("loading")).resolves.toBe("lazy");
+  await image.scrollIntoViewIfNeeded();
+  await page.waitForFunction(
+    () => document.querySelector("img.video-preview__image")?.getAttribute("data-state") === "loaded",
+  );
+  const box = await image.boundingBox();
+  expect(Math.round(((box?.width ?? 0) / (box?.height ?? 1)) * 100) / 100).toBeCloseTo(520 / 280, 1);
+});
