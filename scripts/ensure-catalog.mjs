@@ -9,7 +9,7 @@
  *      but the catalogue did not: the signature module, the audio decoders, the index format;
  *   3. applies the D1 migrations to the local database;
  *   4. loads the seed when the local database holds another catalogue version (the seed deletes
- *      before it inserts, so loading it twice is harmless);
+ *      before it inserts, so loading it twice is harmless), and empties the local Cache API;
  *   5. applies the recognition store's migrations to its local database and loads the published
  *      index into it when it holds another one (tools/recognition-store/load-local.ts).
  * `--files-only` stops after step 2 (the worker tests load the seed into their own D1).
@@ -28,6 +28,8 @@ const indexStampFile = path.join(distDir, "index-inputs.sha256");
 const indexManifestFile = path.join(root, "public/media/recognition/manifest.json");
 const database = "tunewave-catalog";
 const recognitionDatabase = "tunewave-recognition";
+/** Where wrangler's local runtime keeps the Cache API (its default persistence directory). */
+const localCacheDir = path.join(root, ".wrangler/state/v3/cache");
 const packages = ["wesnoth-1.16-music", "warzone2100-music"];
 /** Dependencies whose version changes the catalogue's bytes. */
 const shapingDependencies = [
@@ -231,6 +233,10 @@ function ensureLoaded() {
   }
   log(`loading catalogue ${version} into the local database`);
   run("npx", ["wrangler", "d1", "execute", database, "--local", "--file", path.relative(root, seedFile)]);
+  // The local Cache API holds the edge's copies of the old catalogue's answers (up to a day):
+  // a page would show the old catalogue until they expire.
+  fs.rmSync(localCacheDir, { recursive: true, force: true });
+  log("emptied the local edge cache of the previous catalogue's answers");
 }
 
 function ensureStoreLoaded() {
