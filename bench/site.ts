@@ -35,6 +35,8 @@ export type Snapshot = {
   workerRawBytes: number;
   workerGzipBytes: number;
   publicDir: string;
+  /** The bench's own worker (`proxyWorkerName`), bundled once with the site: every site started from the snapshot serves it. */
+  proxyScript: string;
 };
 
 export type Site = {
@@ -85,6 +87,8 @@ export function snapshotSite(): Snapshot {
   }
   const publicDir = path.join(dir, "public");
   cpSync(path.join(root, "public"), publicDir, { recursive: true });
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
+  if (!workerOptions.compatibilityDate) throw new Error("wrangler.toml has no compatibility_date");
   return {
     dir,
     workerDir,
@@ -93,6 +97,7 @@ export function snapshotSite(): Snapshot {
     workerRawBytes,
     workerGzipBytes,
     publicDir,
+    proxyScript: bundleProxyWorker(dir, workerOptions.compatibilityDate),
   };
 }
 
@@ -109,8 +114,8 @@ function moduleTypeOf(file: string): "ESModule" | "CommonJS" | "Text" | "Data" |
  * The bench's own worker (`measureProxy` and the embedded origin), bundled by wrangler like the
  * site, from a config of its own so that nothing of wrangler.toml but the compatibility date applies.
  */
-function bundleProxyWorker(snapshot: Snapshot, compatibilityDate: string): string {
-  const dir = path.join(snapshot.dir, proxyWorkerName);
+function bundleProxyWorker(snapshotDir: string, compatibilityDate: string): string {
+  const dir = path.join(snapshotDir, proxyWorkerName);
   mkdirSync(dir);
   const config = path.join(dir, "wrangler.toml");
   writeFileSync(
@@ -161,7 +166,7 @@ export async function startSite(
     modulesRoot: snapshot.workerDir,
     assets: { ...workerOptions.assets, directory: snapshot.publicDir },
   } as WorkerOptions;
-  const proxyScript = bundleProxyWorker(snapshot, workerOptions.compatibilityDate);
+  const { proxyScript } = snapshot;
   const proxyWorker: WorkerOptions = {
     name: proxyWorkerName,
     modules: [{ type: "ESModule", path: proxyScript }],
