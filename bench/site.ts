@@ -11,6 +11,7 @@ import { splitSeed } from "../origin/catalog/sql";
 import { loadStore, storeRows } from "../origin/recognition-store";
 import { readPublishedIndex } from "../tools/recognition-store/published-index";
 import { gzipSize } from "./bytes";
+import { startWithV8Flags } from "./v8-flags";
 
 export const root = path.resolve(import.meta.dirname, "..");
 const seedFile = path.join(root, "origin/catalog/dist/seed.sql");
@@ -148,6 +149,10 @@ export async function startSite(
     vars?: Record<string, string>;
     /** Load the published recognition index into the in-memory RECOGNITION store (about 12 s). */
     recognition?: boolean;
+    /** V8 flags for the site's workerd (bench/v8-flags.ts), e.g. production's heap limit. */
+    v8Flags?: readonly string[];
+    /** Each line of workerd's output first; true: taken, not printed (e.g. `--trace-gc`'s). */
+    takeRuntimeLine?: (line: string) => boolean;
   } = {},
 ): Promise<Site> {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
@@ -175,13 +180,22 @@ export async function startSite(
     compatibilityFlags: workerOptions.compatibilityFlags,
     d1Databases: workerOptions.d1Databases,
   };
-  const miniflare = new Miniflare({
-    host: "127.0.0.1",
-    port: options.port ?? 0,
-    inspectorPort: options.inspectorPort,
-    d1Persist: options.persistTo ? path.join(options.persistTo, "v3/d1") : undefined,
-    handleRuntimeStdio: forwardRuntimeOutput,
-    workers: [site, proxyWorker],
+  // workerd is spawned (with its config, and so its V8 flags) while `ready` is awaited.
+  const miniflare = await startWithV8Flags(options.v8Flags ?? [], async () => {
+    const started = new Miniflare({
+      host: "127.0.0.1",
+      port: options.port ?? 0,
+      inspectorPort: options.inspectorPort,
+      d1Persist: options.persistTo ? path.join(options.persistTo, "v3/d1") : undefined,
+      handleRuntimeStdio: (stdout, stderr) =>
+        forwardRuntimeOutput(stdout, stderr, options.takeRuntimeLine ?? (() => false)),
+      workers: [site, proxyWorker],
+    });
+    await started.ready.catch(async (error) => {
+      await started.dispose();
+      throw error;
+    });
+    return started;
   });
   try {
     const ready = await miniflare.ready;
@@ -198,10 +212,11 @@ export async function startSite(
  * workerd's output, without the one error a load test makes by design: autocannon closes its
  * connections when its time is up, and workerd reports each answer it could not finish writing.
  */
-function forwardRuntimeOutput(stdout: Readable, stderr: Readable): void {
+function forwardRuntimeOutput(stdout: Readable, stderr: Readable, take: (line: string) => boolean): void {
   for (const stream of [stdout, stderr]) {
     let dropStack = false;
     createInterface({ input: stream }).on("line", (line) => {
+      if (take(line)) return;
       if (/disconnected: ::write.*Connection reset by peer/.test(line)) dropStack = true;
       else if (dropStack && line.startsWith("stack: ")) dropStack = false;
       else process.stderr.write(`${line}\n`);
