@@ -9,11 +9,16 @@ import type { HeapUsage } from "./heap";
  * under load) sees a few points of it.
  */
 const gcLine =
-  /^\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: [A-Za-z -]+?(?: \([a-z ]+\))? ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB/;
+  /^\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: [A-Za-z -]+?(?: \([a-z ]+\))? ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB.*?\) ([^;]+);/;
 
 export type GcEvent = {
-  /** V8's isolate, as the line names it: workerd runs one per worker. */
+  /**
+   * V8's isolate, as the line names it: workerd runs one per worker, Miniflare's own included
+   * (its D1, assets and proxy workers).
+   */
   isolate: string;
+  /** Why V8 collected: "allocation failure", "heap profiler" (a heap snapshot), … */
+  reason: string;
   before: HeapUsage;
   after: HeapUsage;
 };
@@ -22,21 +27,32 @@ export type GcEvent = {
 export function parseGcLine(line: string): GcEvent | undefined {
   const match = gcLine.exec(line);
   if (!match) return undefined;
-  const [, isolate = "", usedBefore, totalBefore, usedAfter, totalAfter] = match;
+  const [, isolate = "", usedBefore, totalBefore, usedAfter, totalAfter, reason = ""] = match;
   return {
     isolate,
+    reason,
     before: { usedMb: Number(usedBefore), totalMb: Number(totalBefore) },
     after: { usedMb: Number(usedAfter), totalMb: Number(totalAfter) },
   };
 }
 
-/** The highest used and committed (total) heap of any isolate over these collections, and their count. */
-export function gcPeak(events: readonly GcEvent[]): HeapUsage & { collections: number } {
+/**
+ * The isolate that a heap snapshot collected: the inspector snapshots the site's worker only, so
+ * this names the site's isolate among Miniflare's.
+ */
+export function snapshotIsolate(events: readonly GcEvent[]): string | undefined {
+  return events.findLast((event) => event.reason === "heap profiler")?.isolate;
+}
+
+/** The highest used and committed (total) heap of `isolate` over these collections, and their count. */
+export function gcPeak(events: readonly GcEvent[], isolate: string): HeapUsage & { collections: number } {
   let usedMb = 0;
   let totalMb = 0;
-  for (const { before, after } of events) {
+  let collections = 0;
+  for (const { before, after } of events.filter((event) => event.isolate === isolate)) {
+    collections += 1;
     usedMb = Math.max(usedMb, before.usedMb, after.usedMb);
     totalMb = Math.max(totalMb, before.totalMb, after.totalMb);
   }
-  return { usedMb, totalMb, collections: events.length };
+  return { usedMb, totalMb, collections };
 }

@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { recognitionProbesSchema } from "../origin/recognition-index";
 import { atMost, type Row } from "./budgets";
 import { freePort } from "./free-port";
-import { type GcEvent, gcPeak, parseGcLine } from "./gc-trace";
+import { type GcEvent, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
 import { type HeapUsage, inspectHeap } from "./heap";
 import { findPages, headersOf } from "./pages";
 import { root, type Snapshot, startSite } from "./site";
@@ -125,14 +125,14 @@ export async function measureMemory(
 ): Promise<MemoryMeasurement> {
   const inspectorPort = await freePort();
   const heapLimitMb = heapLimit ? productionHeapLimitMb : undefined;
-  let collections: GcEvent[] | undefined;
+  const collections: GcEvent[] = [];
   const site = await startSite(snapshot, {
     inspectorPort,
     recognition: true,
     v8Flags: ["--trace-gc", ...(heapLimitMb ? [`--max-heap-size=${heapLimitMb}`] : [])],
     takeRuntimeLine: (line) => {
       const event = parseGcLine(line);
-      if (event) collections?.push(event);
+      if (event) collections.push(event);
       return event !== undefined;
     },
   });
@@ -171,19 +171,20 @@ export async function measureMemory(
       retained: [await heap.afterCollection()],
       rounds: [],
     };
+    const siteIsolate = snapshotIsolate(collections);
+    if (!siteIsolate)
+      throw new Error("no --trace-gc line of the heap snapshot: the site's isolate is not known");
     for (let round = 0; round < rounds; round++) {
       const until = performance.now() + roundSeconds * 1000;
-      const round: GcEvent[] = [];
-      collections = round;
+      const from = collections.length;
       const [renders, matches] = await Promise.all([
         clients(site.url, concurrentRenders, until, render),
         clients(site.url, concurrentMatches, until, match),
       ]);
       // The full collection after the round reads the heap as the load left it, too.
       measurement.retained.push(await heap.afterCollection());
-      collections = undefined;
-      const { collections: count, ...peak } = gcPeak(round);
-      if (count === 0) throw new Error("no --trace-gc line from workerd: the peak cannot be read");
+      const { collections: count, ...peak } = gcPeak(collections.slice(from), siteIsolate);
+      if (count === 0) throw new Error("no --trace-gc line of the site's isolate: the peak cannot be read");
       measurement.rounds.push({
         renders: renders.answered,
         matches: matches.answered,

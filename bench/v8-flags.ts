@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import path from "node:path";
 import { Runtime } from "miniflare";
 
 /**
@@ -81,10 +83,18 @@ function align(bytes: number): number {
 let pending: readonly string[] | undefined;
 let patched = false;
 
+/** The workerd binary Miniflare runs (its own dependency), and the wrapper that line-buffers it. */
+const workerdPath = (): string => {
+  const fromMiniflare = createRequire(createRequire(import.meta.url).resolve("miniflare"));
+  return process.env.MINIFLARE_WORKERD_PATH ?? (fromMiniflare("workerd") as { default: string }).default;
+};
+const lineBuffered = path.join(import.meta.dirname, "workerd-line-buffered.sh");
+
 /**
- * Starts a Miniflare whose workerd runs with `flags`: `start` must construct it and wait for it to
- * be ready (workerd is spawned with its config then). One start at a time: the flags are handed to
- * Miniflare's `Runtime` through this module while it starts.
+ * Starts a Miniflare whose workerd runs with `flags`, its stdout line-buffered (what V8 prints
+ * goes there): `start` must construct it and wait for it to be ready (workerd is spawned with its
+ * config then). One start at a time: the flags and the wrapper are handed to Miniflare's
+ * `Runtime` through this module and the environment while it starts.
  */
 export async function startWithV8Flags<T>(flags: readonly string[], start: () => Promise<T>): Promise<T> {
   if (flags.length === 0) return start();
@@ -96,10 +106,20 @@ export async function startWithV8Flags<T>(flags: readonly string[], start: () =>
     };
     patched = true;
   }
+  const environment = {
+    MINIFLARE_WORKERD_PATH: process.env.MINIFLARE_WORKERD_PATH,
+    TUNEWAVE_WORKERD: process.env.TUNEWAVE_WORKERD,
+  };
+  process.env.TUNEWAVE_WORKERD = workerdPath();
+  process.env.MINIFLARE_WORKERD_PATH = lineBuffered;
   pending = flags;
   try {
     return await start();
   } finally {
     pending = undefined;
+    for (const [name, value] of Object.entries(environment)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   }
 }

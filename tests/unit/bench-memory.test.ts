@@ -1,6 +1,7 @@
+import { createInterface } from "node:readline";
 import { Miniflare } from "miniflare";
-import { describe, expect, test } from "vitest";
-import { gcPeak, parseGcLine } from "../../bench/gc-trace";
+import { describe, expect, test, vi } from "vitest";
+import { gcPeak, parseGcLine, snapshotIsolate } from "../../bench/gc-trace";
 import { startWithV8Flags, withV8Flags } from "../../bench/v8-flags";
 
 // What workerd's V8 prints with --trace-gc (captured from workerd 2025-09-06).
@@ -15,12 +16,36 @@ const otherIsolate =
 
 describe("V8's --trace-gc lines (the memory section's peaks)", () => {
   test.each([
-    [scavenge, "0x729abfcd0000", { usedMb: 1.8, totalMb: 2.5 }, { usedMb: 1.8, totalMb: 2.8 }],
-    [duringSweeping, "0x729abfcd0000", { usedMb: 40.2, totalMb: 44 }, { usedMb: 31, totalMb: 45.5 }],
-    [markCompact, "0x729abfcd0000", { usedMb: 126.3, totalMb: 127.9 }, { usedMb: 84.2, totalMb: 85.6 }],
-    [otherIsolate, "0x11aa22cd0000", { usedMb: 3, totalMb: 4 }, { usedMb: 2.5, totalMb: 3.5 }],
-  ])("%s", (line, isolate, before, after) => {
-    expect(parseGcLine(line)).toEqual({ isolate, before, after });
+    [
+      scavenge,
+      "0x729abfcd0000",
+      "allocation failure",
+      { usedMb: 1.8, totalMb: 2.5 },
+      { usedMb: 1.8, totalMb: 2.8 },
+    ],
+    [
+      duringSweeping,
+      "0x729abfcd0000",
+      "allocation failure",
+      { usedMb: 40.2, totalMb: 44 },
+      { usedMb: 31, totalMb: 45.5 },
+    ],
+    [
+      markCompact,
+      "0x729abfcd0000",
+      "allocation failure",
+      { usedMb: 126.3, totalMb: 127.9 },
+      { usedMb: 84.2, totalMb: 85.6 },
+    ],
+    [
+      otherIsolate,
+      "0x11aa22cd0000",
+      "heap profiler",
+      { usedMb: 3, totalMb: 4 },
+      { usedMb: 2.5, totalMb: 3.5 },
+    ],
+  ])("%s", (line, isolate, reason, before, after) => {
+    expect(parseGcLine(line)).toEqual({ isolate, reason, before, after });
   });
 
   test.each([
@@ -32,10 +57,17 @@ describe("V8's --trace-gc lines (the memory section's peaks)", () => {
     expect(parseGcLine(line)).toBeUndefined();
   });
 
-  test("the peak is the highest used and committed size, before or after, of any isolate", () => {
+  test("the peak is the highest used and committed size, before or after, of the one isolate", () => {
     const events = [scavenge, duringSweeping, otherIsolate].map(parseGcLine).filter((e) => e !== undefined);
-    expect(gcPeak(events)).toEqual({ usedMb: 40.2, totalMb: 45.5, collections: 3 });
-    expect(gcPeak([])).toEqual({ usedMb: 0, totalMb: 0, collections: 0 });
+    expect(gcPeak(events, "0x729abfcd0000")).toEqual({ usedMb: 40.2, totalMb: 45.5, collections: 2 });
+    expect(gcPeak(events, "0x11aa22cd0000")).toEqual({ usedMb: 3, totalMb: 4, collections: 1 });
+    expect(gcPeak([], "0x729abfcd0000")).toEqual({ usedMb: 0, totalMb: 0, collections: 0 });
+  });
+
+  test("the site's isolate is the one a heap snapshot collected", () => {
+    const events = [scavenge, otherIsolate, markCompact].map(parseGcLine).filter((e) => e !== undefined);
+    expect(snapshotIsolate(events)).toBe("0x11aa22cd0000");
+    expect(snapshotIsolate(events.slice(0, 1))).toBeUndefined();
   });
 });
 
@@ -100,6 +132,31 @@ describe("V8 flags in workerd's binary config", () => {
     });
     try {
       expect(await (await miniflare.dispatchFetch("http://bench.local/")).text()).toBe(expected);
+    } finally {
+      await miniflare.dispose();
+    }
+  });
+
+  // Without line buffering, these few lines would sit in workerd's pipe buffer until it exits.
+  test("--trace-gc: each collection's line arrives while workerd runs", async () => {
+    const lines: string[] = [];
+    const miniflare = await startWithV8Flags(["--trace-gc"], async () => {
+      const started = new Miniflare({
+        modules: true,
+        script:
+          "export default { fetch: () => new Response(String(Array.from({ length: 1e6 }, (_, n) => ({ n })).length)) };",
+        compatibilityDate: "2025-01-01",
+        handleRuntimeStdio: (stdout) =>
+          createInterface({ input: stdout }).on("line", (line) => lines.push(line)),
+      });
+      await started.ready;
+      return started;
+    });
+    try {
+      expect(await (await miniflare.dispatchFetch("http://bench.local/")).text()).toBe("1000000");
+      await vi.waitFor(() =>
+        expect(lines.map(parseGcLine).filter((e) => e !== undefined).length).toBeGreaterThan(0),
+      );
     } finally {
       await miniflare.dispose();
     }
