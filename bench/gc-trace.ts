@@ -41,7 +41,7 @@ export function parseGcLine(line: string): GcEvent | undefined {
  * this names the site's isolate among Miniflare's.
  */
 export function snapshotIsolate(events: readonly GcEvent[]): string | undefined {
-  return events.findLast((event) => event.reason === "heap profiler")?.isolate;
+  return [...events].reverse().find((event) => event.reason === "heap profiler")?.isolate;
 }
 
 /** The highest used and committed (total) heap of `isolate` over these collections, and their count. */

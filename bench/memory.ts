@@ -10,6 +10,7 @@ import { type GcEvent, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
 import { type HeapUsage, inspectHeap } from "./heap";
 import { findPages, headersOf } from "./pages";
 import { root, type Snapshot, startSite } from "./site";
+import { productionHeapLimit, productionHeapLimitMb } from "./v8-flags";
 
 /**
  * Issue 28 finding 8: "memory per isolate stays under 96 MB at 100 concurrent renders with the
@@ -20,13 +21,6 @@ import { root, type Snapshot, startSite } from "./site";
  * inspector after a full collection before and after each round (what is retained: flat, or growing).
  */
 export const isolateHeapBudgetMb = 96;
-/**
- * Cloudflare's isolates have 128 MB; local workerd sets no V8 heap limit, and V8 without one lets
- * garbage pile up long before it collects. The site's workerd gets production's limit (V8's
- * `--max-heap-size`, young and old generations together), so the peak reads as it would there; an
- * isolate that needs more than the limit aborts workerd, and the round fails on its connections.
- */
-export const productionHeapLimitMb = 128;
 export const concurrentRenders = 100;
 /** Matches running beside the renders: the postings they hold are the index's part of the heap. */
 export const concurrentMatches = 10;
@@ -129,7 +123,7 @@ export async function measureMemory(
   const site = await startSite(snapshot, {
     inspectorPort,
     recognition: true,
-    v8Flags: ["--trace-gc", ...(heapLimitMb ? [`--max-heap-size=${heapLimitMb}`] : [])],
+    v8Flags: ["--trace-gc", ...(heapLimit ? productionHeapLimit : [])],
     takeRuntimeLine: (line) => {
       const event = parseGcLine(line);
       if (event) collections.push(event);

@@ -11,6 +11,15 @@ import { Runtime } from "miniflare";
  * and the heap's peak under load says little about production (decision 028, finding 8).
  */
 
+/**
+ * Cloudflare's isolates have 128 MB; local workerd sets no V8 heap limit, and V8 without one lets
+ * garbage pile up long before it collects. The bench's workerd gets production's limit (V8's
+ * `--max-heap-size`, young and old generations together), so its heap reads as it would there; an
+ * isolate that needs more than the limit aborts workerd, and its requests fail on their connections.
+ */
+export const productionHeapLimitMb = 128;
+export const productionHeapLimit: readonly string[] = [`--max-heap-size=${productionHeapLimitMb}`];
+
 /** The pointer slot of `v8Flags` in workerd's `Config` struct. */
 const v8FlagsPointer = 2;
 
