@@ -2,7 +2,7 @@ import { createInterface } from "node:readline";
 import { Miniflare } from "miniflare";
 import { describe, expect, test, vi } from "vitest";
 import { gcPeak, parseGcLine, snapshotIsolate } from "../../bench/gc-trace";
-import { startWithV8Flags, withV8Flags } from "../../bench/v8-flags";
+import { productionHeapLimit, startWithV8Flags, withV8Flags } from "../../bench/v8-flags";
 
 // What workerd's V8 prints with --trace-gc (captured from workerd 2025-09-06).
 const scavenge =
@@ -157,6 +157,35 @@ describe("V8 flags in workerd's binary config", () => {
       await vi.waitFor(() =>
         expect(lines.map(parseGcLine).filter((e) => e !== undefined).length).toBeGreaterThan(0),
       );
+    } finally {
+      await miniflare.dispose();
+    }
+  });
+
+  // Production's limit is a limit: 180 MB held is fine without it, and aborts workerd with it.
+  test.each([
+    [[], true],
+    [productionHeapLimit, false],
+  ])("workerd started with %j holds 180 MB: %s", async (flags, holds) => {
+    const miniflare = await startWithV8Flags(flags, async () => {
+      const started = new Miniflare({
+        modules: true,
+        script:
+          "const held = []; export default { fetch() { for (let n = 0; n < 180; n++) held.push(new Array(131072).fill(n + 0.5)); return new Response(String(held.length)); } };",
+        compatibilityDate: "2025-01-01",
+        // V8's fatal "Reached heap limit" report, expected here.
+        handleRuntimeStdio: (stdout, stderr) => {
+          stdout.resume();
+          stderr.resume();
+        },
+      });
+      await started.ready;
+      return started;
+    });
+    try {
+      const answer = miniflare.dispatchFetch("http://bench.local/").then((response) => response.text());
+      if (holds) expect(await answer).toBe("180");
+      else await expect(answer).rejects.toThrow();
     } finally {
       await miniflare.dispose();
     }
