@@ -5,10 +5,8 @@ import { Runtime } from "miniflare";
 /**
  * V8 flags for the workerd that Miniflare starts. workerd's config has a top-level `v8Flags` list
  * (workerd.capnp `Config`, pointer 2), but Miniflare (4.20250906) never sets it and has no option
- * for it, so the bench adds the field to the binary config Miniflare hands its `Runtime`.
- *
- * Why: Cloudflare's isolates have 128 MB; local workerd sets no V8 heap limit, so V8 collects late
- * and the heap's peak under load says little about production (decision 028, finding 8).
+ * for it, so the bench adds the field to the binary config Miniflare hands its `Runtime`
+ * (decision 028, finding 8).
  */
 
 /**
@@ -102,8 +100,9 @@ const lineBuffered = path.join(import.meta.dirname, "workerd-line-buffered.sh");
 /**
  * Starts a Miniflare whose workerd runs with `flags`, its stdout line-buffered (what V8 prints
  * goes there): `start` must construct it and wait for it to be ready (workerd is spawned with its
- * config then). One start at a time: the flags and the wrapper are handed to Miniflare's
- * `Runtime` through this module and the environment while it starts.
+ * config then). One start at a time (the bench starts its sites one after another): the flags
+ * and the wrapper are handed to Miniflare's `Runtime` through this module and the environment
+ * while it starts.
  */
 export async function startWithV8Flags<T>(flags: readonly string[], start: () => Promise<T>): Promise<T> {
   if (flags.length === 0) return start();
