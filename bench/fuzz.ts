@@ -3,6 +3,7 @@ import { freePort } from "./free-port";
 import { type HeapUsage, inspectHeap } from "./heap";
 import { removeSnapshot, snapshotSite, startSite } from "./site";
 import { quantile, round } from "./stats";
+import { productionHeapLimit } from "./v8-flags";
 
 /**
  * `npm run fuzz` (issue 28): generated hostile requests (paths, parameters, cookies, headers,
@@ -11,7 +12,8 @@ import { quantile, round } from "./stats";
  * it unescaped is a reflection. Reports 5xx, connection errors, reflections, latency beside the
  * static asset's in the same run (a slow hostile request, not a loaded machine, is one slower than
  * the static asset by more than `slowMarginMs`), and the isolate's JS heap through the inspector:
- * used, and retained after a full collection, at the start, every 10 000 requests and at the end.
+ * used, and retained after a full collection, at the start, every 10 000 requests and at the end,
+ * under production's heap limit (bench/v8-flags.ts).
  *
  * FUZZ_REQUESTS (default 100 000), FUZZ_SECONDS (time bound, default 1 200), FUZZ_CONCURRENCY
  * (default 4), FUZZ_SEED (default 28). Exits 1 on any 5xx or reflection.
@@ -232,7 +234,7 @@ async function main() {
   const random = generator(Number(process.env.FUZZ_SEED ?? 28));
   const snapshot = snapshotSite();
   const inspectorPort = await freePort();
-  const site = await startSite(snapshot, { inspectorPort });
+  const site = await startSite(snapshot, { inspectorPort, v8Flags: productionHeapLimit });
   const statuses = new Map<number, number>();
   const serverErrors: string[] = [];
   const connectionErrors: string[] = [];

@@ -36,6 +36,12 @@ export async function connectInspector(inspectorPort: number): Promise<Inspector
         socket.removeEventListener("message", onMessage);
         reject(new Error(`the inspector did not answer ${method}`));
       }, answerTimeoutMs);
+      // workerd exited (an isolate past its heap limit aborts it): say so now, not in a minute.
+      const onClose = () => {
+        clearTimeout(timer);
+        reject(new Error(`the inspector closed during ${method}: workerd exited`));
+      };
+      socket.addEventListener("close", onClose, { once: true });
       const onMessage = (event: MessageEvent) => {
         const message = JSON.parse(String(event.data)) as {
           id?: number;
@@ -45,6 +51,7 @@ export async function connectInspector(inspectorPort: number): Promise<Inspector
         if (message.id !== mine) return;
         clearTimeout(timer);
         socket.removeEventListener("message", onMessage);
+        socket.removeEventListener("close", onClose);
         if (message.error) reject(new Error(`${method}: ${message.error.message}`));
         else resolve(message.result ?? ({} as T));
       };

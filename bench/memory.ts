@@ -6,17 +6,19 @@ import * as v from "valibot";
 import { recognitionProbesSchema } from "../origin/recognition-index";
 import { atMost, type Row } from "./budgets";
 import { freePort } from "./free-port";
+import { type GcEvent, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
 import { type HeapUsage, inspectHeap } from "./heap";
 import { findPages, headersOf } from "./pages";
 import { root, type Snapshot, startSite } from "./site";
+import { productionHeapLimit, productionHeapLimitMb } from "./v8-flags";
 
 /**
  * Issue 28 finding 8: "memory per isolate stays under 96 MB at 100 concurrent renders with the
  * recognition index loaded". A site of its own (the garbage of the bench's other sections does
  * not count here), with the recognition store loaded (decision 029: the index is in D1, and a
- * match holds the postings it asked for while it runs), its isolate's heap read through the
- * inspector: sampled under load (peaks, garbage included) and after a full collection before and
- * after each round (what is retained: flat, or growing).
+ * match holds the postings it asked for while it runs), its isolate's heap read from V8's
+ * `--trace-gc` under load (every collection: the peak, garbage included, is exact) and through the
+ * inspector after a full collection before and after each round (what is retained: flat, or growing).
  */
 export const isolateHeapBudgetMb = 96;
 export const concurrentRenders = 100;
@@ -24,9 +26,10 @@ export const concurrentRenders = 100;
 export const concurrentMatches = 10;
 const roundSeconds = 10;
 const rounds = 2;
-const sampleEveryMs = 200;
 
 export type MemoryMeasurement = {
+  /** V8's heap limit given to the site's workerd, MB; undefined: none (local workerd's default). */
+  heapLimitMb: number | undefined;
   concurrentRenders: number;
   concurrentMatches: number;
   roundSeconds: number;
@@ -37,8 +40,10 @@ export type MemoryMeasurement = {
     matches: number;
     /** Answers other than 200 and connection errors, by status or message. */
     failures: Record<string, number>;
+    /** The highest heap of any isolate before or after each collection (V8's `--trace-gc`). */
     peak: HeapUsage;
-    samples: number;
+    /** The collections the peak was read from: the round's and the full one after it. */
+    collections: number;
   }[];
 };
 
@@ -106,9 +111,25 @@ async function clients(
   return { answered, failures };
 }
 
-export async function measureMemory(snapshot: Snapshot, rows: Row[]): Promise<MemoryMeasurement> {
+export async function measureMemory(
+  snapshot: Snapshot,
+  rows: Row[],
+  /** Production's heap limit (the default), or none, as local workerd runs: for comparison. */
+  { heapLimit = true }: { heapLimit?: boolean } = {},
+): Promise<MemoryMeasurement> {
   const inspectorPort = await freePort();
-  const site = await startSite(snapshot, { inspectorPort, recognition: true });
+  const heapLimitMb = heapLimit ? productionHeapLimitMb : undefined;
+  const collections: GcEvent[] = [];
+  const site = await startSite(snapshot, {
+    inspectorPort,
+    recognition: true,
+    v8Flags: ["--trace-gc", ...(heapLimit ? productionHeapLimit : [])],
+    takeRuntimeLine: (line) => {
+      const event = parseGcLine(line);
+      if (event) collections.push(event);
+      return event !== undefined;
+    },
+  });
   const heap = await inspectHeap(inspectorPort).catch(async (error) => {
     await site.close();
     throw error;
@@ -137,48 +158,45 @@ export async function measureMemory(snapshot: Snapshot, rows: Row[]): Promise<Me
       if (status !== 200) throw new Error(`webrec/match answered ${status}`);
     }
     const measurement: MemoryMeasurement = {
+      heapLimitMb,
       concurrentRenders,
       concurrentMatches,
       roundSeconds,
       retained: [await heap.afterCollection()],
       rounds: [],
     };
+    const siteIsolate = snapshotIsolate(collections);
+    if (!siteIsolate)
+      throw new Error("no --trace-gc line of the heap snapshot: the site's isolate is not known");
     for (let round = 0; round < rounds; round++) {
       const until = performance.now() + roundSeconds * 1000;
-      const peak: HeapUsage = { usedMb: 0, totalMb: 0 };
-      let samples = 0;
-      const sampling = (async () => {
-        while (performance.now() < until) {
-          const usage = await heap.usage();
-          peak.usedMb = Math.max(peak.usedMb, usage.usedMb);
-          peak.totalMb = Math.max(peak.totalMb, usage.totalMb);
-          samples += 1;
-          await new Promise((resolve) => setTimeout(resolve, sampleEveryMs));
-        }
-      })();
+      const from = collections.length;
       const [renders, matches] = await Promise.all([
         clients(site.url, concurrentRenders, until, render),
         clients(site.url, concurrentMatches, until, match),
-        sampling,
       ]);
+      // The full collection after the round reads the heap as the load left it, too.
+      measurement.retained.push(await heap.afterCollection());
+      const { collections: count, ...peak } = gcPeak(collections.slice(from), siteIsolate);
+      if (count === 0) throw new Error("no --trace-gc line of the site's isolate: the peak cannot be read");
       measurement.rounds.push({
         renders: renders.answered,
         matches: matches.answered,
         failures: Object.fromEntries([...renders.failures, ...matches.failures]),
         peak,
-        samples,
+        collections: count,
       });
-      measurement.retained.push(await heap.afterCollection());
     }
 
     const area = "memory";
     const mb = (value: number) => `${value.toFixed(1)} MB`;
+    const limit = heapLimitMb ? `V8 heap limit ${heapLimitMb} MB as in production` : "no V8 heap limit";
     for (const [index, round] of measurement.rounds.entries()) {
       rows.push({
         area,
-        item: `site isolate, ${concurrentRenders} concurrent renders + ${concurrentMatches} matches from the recognition store, round ${index + 1} (${roundSeconds} s)`,
+        item: `site isolate (${limit}), ${concurrentRenders} concurrent renders + ${concurrentMatches} matches from the recognition store, round ${index + 1} (${roundSeconds} s)`,
         figure:
-          `heap peak ${mb(round.peak.totalMb)} (used ${mb(round.peak.usedMb)}, ${round.samples} samples); ` +
+          `heap peak ${mb(round.peak.totalMb)} (used ${mb(round.peak.usedMb)}, over ${round.collections} collections); ` +
           `${round.renders} pages, ${round.matches} matches` +
           (Object.keys(round.failures).length > 0 ? `, failed: ${JSON.stringify(round.failures)}` : ""),
         budget: `≤ ${isolateHeapBudgetMb} MB`,
@@ -188,7 +206,7 @@ export async function measureMemory(snapshot: Snapshot, rows: Row[]): Promise<Me
     }
     rows.push({
       area,
-      item: "site isolate, retained after a full collection: before, after each round",
+      item: `site isolate (${limit}), retained after a full collection: before, after each round`,
       figure: measurement.retained.map((usage) => mb(usage.usedMb)).join(" → "),
       budget: "",
       verdict: "info",

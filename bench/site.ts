@@ -11,6 +11,7 @@ import { splitSeed } from "../origin/catalog/sql";
 import { loadStore, storeRows } from "../origin/recognition-store";
 import { readPublishedIndex } from "../tools/recognition-store/published-index";
 import { gzipSize } from "./bytes";
+import { startWithV8Flags } from "./v8-flags";
 
 export const root = path.resolve(import.meta.dirname, "..");
 const seedFile = path.join(root, "origin/catalog/dist/seed.sql");
@@ -35,6 +36,8 @@ export type Snapshot = {
   workerRawBytes: number;
   workerGzipBytes: number;
   publicDir: string;
+  /** The bench's own worker (`proxyWorkerName`), bundled once with the site: every site started from the snapshot serves it. */
+  proxyScript: string;
 };
 
 export type Site = {
@@ -85,6 +88,8 @@ export function snapshotSite(): Snapshot {
   }
   const publicDir = path.join(dir, "public");
   cpSync(path.join(root, "public"), publicDir, { recursive: true });
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
+  if (!workerOptions.compatibilityDate) throw new Error("wrangler.toml has no compatibility_date");
   return {
     dir,
     workerDir,
@@ -93,6 +98,7 @@ export function snapshotSite(): Snapshot {
     workerRawBytes,
     workerGzipBytes,
     publicDir,
+    proxyScript: bundleProxyWorker(dir, workerOptions.compatibilityDate),
   };
 }
 
@@ -109,8 +115,8 @@ function moduleTypeOf(file: string): "ESModule" | "CommonJS" | "Text" | "Data" |
  * The bench's own worker (`measureProxy` and the embedded origin), bundled by wrangler like the
  * site, from a config of its own so that nothing of wrangler.toml but the compatibility date applies.
  */
-function bundleProxyWorker(snapshot: Snapshot, compatibilityDate: string): string {
-  const dir = path.join(snapshot.dir, proxyWorkerName);
+function bundleProxyWorker(snapshotDir: string, compatibilityDate: string): string {
+  const dir = path.join(snapshotDir, proxyWorkerName);
   mkdirSync(dir);
   const config = path.join(dir, "wrangler.toml");
   writeFileSync(
@@ -143,6 +149,10 @@ export async function startSite(
     vars?: Record<string, string>;
     /** Load the published recognition index into the in-memory RECOGNITION store (about 12 s). */
     recognition?: boolean;
+    /** V8 flags for the site's workerd (bench/v8-flags.ts), e.g. production's heap limit. */
+    v8Flags?: readonly string[];
+    /** Each line of workerd's output first; true: taken, not printed (e.g. `--trace-gc`'s). */
+    takeRuntimeLine?: (line: string) => boolean;
   } = {},
 ): Promise<Site> {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
@@ -161,7 +171,7 @@ export async function startSite(
     modulesRoot: snapshot.workerDir,
     assets: { ...workerOptions.assets, directory: snapshot.publicDir },
   } as WorkerOptions;
-  const proxyScript = bundleProxyWorker(snapshot, workerOptions.compatibilityDate);
+  const { proxyScript } = snapshot;
   const proxyWorker: WorkerOptions = {
     name: proxyWorkerName,
     modules: [{ type: "ESModule", path: proxyScript }],
@@ -170,13 +180,22 @@ export async function startSite(
     compatibilityFlags: workerOptions.compatibilityFlags,
     d1Databases: workerOptions.d1Databases,
   };
-  const miniflare = new Miniflare({
-    host: "127.0.0.1",
-    port: options.port ?? 0,
-    inspectorPort: options.inspectorPort,
-    d1Persist: options.persistTo ? path.join(options.persistTo, "v3/d1") : undefined,
-    handleRuntimeStdio: forwardRuntimeOutput,
-    workers: [site, proxyWorker],
+  // workerd is spawned (with its config, and so its V8 flags) while `ready` is awaited.
+  const miniflare = await startWithV8Flags(options.v8Flags ?? [], async () => {
+    const started = new Miniflare({
+      host: "127.0.0.1",
+      port: options.port ?? 0,
+      inspectorPort: options.inspectorPort,
+      d1Persist: options.persistTo ? path.join(options.persistTo, "v3/d1") : undefined,
+      handleRuntimeStdio: (stdout, stderr) =>
+        forwardRuntimeOutput(stdout, stderr, options.takeRuntimeLine ?? (() => false)),
+      workers: [site, proxyWorker],
+    });
+    await started.ready.catch(async (error) => {
+      await started.dispose();
+      throw error;
+    });
+    return started;
   });
   try {
     const ready = await miniflare.ready;
@@ -193,10 +212,11 @@ export async function startSite(
  * workerd's output, without the one error a load test makes by design: autocannon closes its
  * connections when its time is up, and workerd reports each answer it could not finish writing.
  */
-function forwardRuntimeOutput(stdout: Readable, stderr: Readable): void {
+function forwardRuntimeOutput(stdout: Readable, stderr: Readable, take: (line: string) => boolean): void {
   for (const stream of [stdout, stderr]) {
     let dropStack = false;
     createInterface({ input: stream }).on("line", (line) => {
+      if (take(line)) return;
       if (/disconnected: ::write.*Connection reset by peer/.test(line)) dropStack = true;
       else if (dropStack && line.startsWith("stack: ")) dropStack = false;
       else process.stderr.write(`${line}\n`);
