@@ -16,8 +16,7 @@ export const searchLiveMessageMs = 3000;
 export const searchDropdownWidthPx = 300;
 /** Spec 000 §9 "max height 618 px". */
 export const searchDropdownMaxHeightPx = 618;
-/** Longest search term, after trimming; the origin refuses longer ones. Ours: the spec names none. */
-export const searchTermMaxLength = 100;
+export { searchTermMaxLength } from "./search-term";
 /** Most recent searches kept under `search.recents`. Ours: the spec names none. */
 export const recentSearchesMax = 10;
 /** Results per group on the search page: the spec's track search page (decision 026). */

@@ -258,9 +258,62 @@ export function createDocumentCache(
   };
 }
 
+/** How every nonce attribute of a rendered document starts (React writes it so, decision 028). */
+const nonceAttribute = new TextEncoder().encode(' nonce="');
+
+/** Where a stored copy's nonce values are, found once per copy (its body) and kept while it is. */
+const nonceValues = new WeakMap<Uint8Array, { offsets: readonly number[]; length: number } | null>();
+
+/**
+ * The start of each nonce attribute's value in `body`, all of one length; null when they differ
+ * (the copy then goes through the rewriter). Markup cannot hold the pattern elsewhere: React
+ * escapes `"` in text and attribute values, and inline scripts' JSON writes it as `\"`.
+ */
+function nonceValuesOf(body: Uint8Array): { offsets: readonly number[]; length: number } | null {
+  const offsets: number[] = [];
+  let length: number | undefined;
+  const first = nonceAttribute[0] ?? 0;
+  for (let at = body.indexOf(first); at !== -1; at = body.indexOf(first, at + 1)) {
+    let matches = true;
+    for (let index = 1; index < nonceAttribute.length && matches; index += 1) {
+      matches = body[at + index] === nonceAttribute[index];
+    }
+    if (!matches) continue;
+    const start = at + nonceAttribute.length;
+    const end = body.indexOf(0x22, start);
+    if (end === -1 || (length !== undefined && end - start !== length)) return null;
+    length = end - start;
+    offsets.push(start);
+    at = end;
+  }
+  return { offsets, length: length ?? 0 };
+}
+
+/**
+ * A stored document's bytes with `nonce` written over every nonce attribute's value: a copy of
+ * the body and a few writes, where a rewriter parses the whole document on every answer (the
+ * warm path's largest cost, issue 27). Undefined when the values are not all the nonce's length.
+ */
+export function documentWithNonce(
+  body: Uint8Array<ArrayBuffer>,
+  nonce: string,
+): Uint8Array<ArrayBuffer> | undefined {
+  let values = nonceValues.get(body);
+  if (values === undefined) {
+    values = nonceValuesOf(body);
+    nonceValues.set(body, values);
+  }
+  const bytes = new TextEncoder().encode(nonce);
+  if (values === null || (values.offsets.length > 0 && bytes.length !== values.length)) return undefined;
+  const copy = body.slice();
+  for (const offset of values.offsets) copy.set(bytes, offset);
+  return copy;
+}
+
 /**
  * A stored document with this answer's nonce in every `nonce` attribute (the only place a nonce is
- * in a document, decision 028), so no two answers share one.
+ * in a document, decision 028), so no two answers share one. For a copy whose nonce values
+ * `documentWithNonce` cannot place.
  */
 export function withNonce(response: Response, nonce: string): Response {
   return new HTMLRewriter()

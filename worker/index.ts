@@ -11,6 +11,7 @@ import {
   createDocumentCache,
   type DocumentCache,
   documentKey,
+  documentWithNonce,
   flagsOf,
   recordingFreshness,
   withNonce,
@@ -152,7 +153,9 @@ async function cachedDocument(
   const html = /^text\/html\b/i.test(headers.get("content-type") ?? "");
   // A MISS was rendered by this request, with its nonce already; any other copy was another's.
   const ownRender = served.source === "MISS";
-  return nonce === undefined || empty || !html || ownRender ? response : withNonce(response, nonce);
+  if (nonce === undefined || empty || !html || ownRender) return response;
+  const body = documentWithNonce(answer.body, nonce);
+  return body ? new Response(body, { status: answer.status, headers }) : withNonce(response, nonce);
 }
 
 /** An answer rendered for this request alone, and why (`x-cache: BYPASS`). */

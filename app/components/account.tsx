@@ -1,18 +1,8 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import { type ReactNode, useEffect, useRef } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "~/strings";
 import type { LoginState } from "../../edge/account";
 import { useRuntime, useSignedInAccount } from "./runtime";
-
-/** A sign-in screen: one card with its heading first (the page's h1) and what follows. */
-export function AccountScreen({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="account-screen card" aria-labelledby="account-title">
-      <h1 id="account-title">{title}</h1>
-      {children}
-    </section>
-  );
-}
 
 /** Where a sign-in started from this page should come back to (not to a sign-in screen). */
 function useReturnPath(pathPrefix: string): string | undefined {

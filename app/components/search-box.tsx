@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { useId, useRef, useState } from "react";
-import { searchTermMaxLength } from "~/search-groups";
+import { searchTermMaxLength } from "~/search-term";
 import { useTranslation } from "~/strings";
 import type { LanguageKey } from "../../edge/languages";
 

@@ -1,15 +1,10 @@
-import { useRouteLoaderData } from "@remix-run/react";
+import { lazy, Suspense } from "react";
 import { useUserFlags } from "~/components/runtime";
-import type { RootData } from "~/root";
 import { useTranslation } from "~/strings";
-import { defaultLanguageKey, localizedPath } from "../../edge/languages";
 
-/**
- * Spec 002 §6 "trial goes to the subscribe page": the streaming service's own subscription page, a
- * streaming-service host, so inside the app the deep-link rule (in-app.ts `deepLinkHosts`) hands it
- * to the music app. A redemption goes to the offer page of the offer the app named.
- */
-export const trialHref = "https://music.apple.com/subscribe";
+// The card shows only inside the app, after the runtime has started: its code loads then. A chunk
+// that fails to load shows no upsell rather than the error page.
+const UpsellCard = lazy(() => import("~/components/upsell-card").catch(() => ({ default: () => null })));
 
 /**
  * The streaming-service upsell (spec 000 §4 "shows only in the native app when the user is neither
@@ -18,27 +13,12 @@ export const trialHref = "https://music.apple.com/subscribe";
  */
 export function Upsell() {
   const flags = useUserFlags();
-  const { t, strings } = useTranslation("app");
-  const root = useRouteLoaderData<RootData>("root");
-  const type = flags?.showUpsell;
+  const { strings } = useTranslation("app");
   // Without its strings the upsell would show keys: better none at all.
-  if (!type || !strings.hasNamespace("app")) return null;
+  if (!flags?.showUpsell || !strings.hasNamespace("app")) return null;
   return (
-    <aside className="card section" aria-labelledby="upsell-title" data-upsell={type}>
-      <p id="upsell-title">
-        <strong>{t("upsell.title")}</strong>
-      </p>
-      <p className="muted">{t(`upsell.${type}Text`)}</p>
-      <a
-        className="button"
-        href={
-          type === "redemption" && flags.offer
-            ? localizedPath(root?.lang ?? defaultLanguageKey, `/campaign/${flags.offer}`)
-            : trialHref
-        }
-      >
-        {t(`upsell.${type}Action`)}
-      </a>
-    </aside>
+    <Suspense fallback={null}>
+      <UpsellCard flags={flags} />
+    </Suspense>
   );
 }

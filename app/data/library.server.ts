@@ -14,6 +14,7 @@ import {
   maxTagPageSize,
   noMorePages,
   type TagList,
+  tagIdSchema,
   tagListSchema,
   tagPageTokenSchema,
 } from "../../edge/library";
@@ -116,6 +117,18 @@ export async function loadLibrary(context: Context, request: Request): Promise<L
 }
 
 export type TagChange = "hide" | "restore";
+
+const changeFormSchema = v.object({
+  intent: v.picklist(["remove", "restore"]),
+  tagid: tagIdSchema,
+});
+
+/** The library page's remove / undo form: what to do to which tag, or undefined for anything else. */
+export function tagChangeOf(form: FormData): { tagid: string; change: TagChange } | undefined {
+  const parsed = v.safeParse(changeFormSchema, { intent: form.get("intent"), tagid: form.get("tagid") });
+  if (!parsed.success) return undefined;
+  return { tagid: parsed.output.tagid, change: parsed.output.intent === "remove" ? "hide" : "restore" };
+}
 
 /** Removes a tag or undoes the removal; the tag's title for the page's notice, or undefined if it is not there. */
 export async function changeTag(

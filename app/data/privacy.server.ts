@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { sessionEndedStatus } from "../../edge/account";
+import { emailSchema, sessionEndedStatus } from "../../edge/account";
 import type { LanguageKey } from "../../edge/languages";
 import { localizedPath } from "../../edge/path";
 import {
@@ -14,6 +14,23 @@ import {
 } from "../../edge/privacy";
 import { accountCall } from "../../edge/session";
 import type { PrivacyHrefs } from "../components/privacy";
+
+// What the privacy routes' loaders and actions use from modules that also hold valibot schemas,
+// re-exported here: a route module importing those modules itself would load valibot in the
+// browser with the page, though only its loader uses them (decision 027-less-javascript).
+export { emailLinkLifetimeMs, sessionLifetimeSeconds } from "../../edge/account";
+export { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "../../edge/cookies";
+export { hiddenTagLifetimeMs } from "../../edge/library";
+export {
+  dataExportLifetimeMs,
+  dayMs,
+  expiredExportRecordMs,
+  formatDuration,
+  formatPrivacyDate,
+  privacyAnswerDays,
+  transferNoticeDeletionDays,
+} from "../../edge/privacy";
+export { privacyPolicySections } from "../legal/privacy-policy";
 
 // The privacy steps a page takes on the signed-in person's behalf, through the services proxy to
 // the account service (origin/routes/privacy.ts); each passes on the cookies the service sets.
@@ -155,4 +172,10 @@ export async function dataCategories(
   const response = await accountCall(services, request, "privacy/categories");
   const parsed = v.safeParse(dataCategoriesSchema, await response.json().catch(() => undefined));
   return response.status === 200 && parsed.success ? parsed.output : undefined;
+}
+
+/** The address typed to confirm a deletion, when it is an address at all. */
+export function typedEmailOf(typed: string): string | undefined {
+  const email = v.safeParse(emailSchema, typed);
+  return email.success ? email.output : undefined;
 }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
-import { AccountScreen } from "~/components/account";
+import { AccountScreen } from "~/components/account-screen";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";

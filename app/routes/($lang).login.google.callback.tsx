@@ -8,7 +8,7 @@ import {
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { reportToOpener } from "~/client/login-popup";
-import { AccountScreen } from "~/components/account";
+import { AccountScreen } from "~/components/account-screen";
 import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, finishWebProviderSignIn } from "~/data/account.server";
 import { requireKnownLanguage } from "~/http.server";

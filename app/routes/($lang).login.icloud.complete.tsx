@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { reportToOpener } from "~/client/login-popup";
-import { AccountScreen } from "~/components/account";
+import { AccountScreen } from "~/components/account-screen";
 import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";

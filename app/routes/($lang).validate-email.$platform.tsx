@@ -7,7 +7,7 @@ import {
 } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
-import { AccountScreen } from "~/components/account";
+import { AccountScreen } from "~/components/account-screen";
 import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, validateEmailLink } from "~/data/account.server";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";

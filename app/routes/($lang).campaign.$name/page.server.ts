@@ -4,6 +4,7 @@ import { SiteError } from "../../../edge/errors";
 import {
   type Campaign,
   campaignDataPath,
+  campaignNameSchema,
   campaignSchema,
   type OfferAccount,
   offerAccountAnswerSchema,
@@ -14,6 +15,12 @@ import { accountCall } from "../../../edge/session";
 // services proxy and checked with its schema), and what the signed-in account has done with offers.
 
 type Context = Pick<AppLoadContext, "services" | "account">;
+
+/** The offer's name from the path, when it is one (spec 000 §2: the beacons' exp_name). */
+export function campaignNameOf(param: string | undefined): string | undefined {
+  const name = v.safeParse(campaignNameSchema, param);
+  return name.success ? name.output : undefined;
+}
 
 /** The campaign, or undefined when no campaign has that name (the "no offer" state). */
 export async function loadCampaign({ services }: Context, name: string): Promise<Campaign | undefined> {

@@ -6,8 +6,6 @@ import {
 } from "@remix-run/cloudflare";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import * as v from "valibot";
-import { deviceAuthAvailable, redeemOffer } from "~/client/offer-redemption";
 import { useRuntime } from "~/components/runtime";
 import { StreamingConnection } from "~/components/streaming-connection";
 import { requestMeta } from "~/data/meta.server";
@@ -20,7 +18,6 @@ import connectStyles from "~/styles/connect.css";
 import offersStyles from "~/styles/offers.css";
 import { SiteError } from "../../../edge/errors";
 import {
-  campaignNameSchema,
   type DeviceAuth,
   type OfferState,
   offerDeviceOf,
@@ -28,9 +25,9 @@ import {
   offerPageStatus,
   offerState,
   platformMonthLimit,
-} from "../../../edge/offers";
+} from "../../../edge/offer-state";
 import { canonicalUrl, localizedPath } from "../../../edge/path";
-import { loadCampaign, loadOfferAccount } from "./page.server";
+import { campaignNameOf, loadCampaign, loadOfferAccount } from "./page.server";
 import { type OfferPage, OfferView } from "./view";
 
 // Spec 000 §2 `/campaign/{name}` (the name is the beacons' exp_name), 001 §2, §4, §7, §8, §9: a
@@ -46,15 +43,25 @@ export const links = () => [
 // The state depends on the visitor's country, device, app and account: no shared cache may keep it.
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
+/**
+ * The redemption's code (WebAuthn, the origin's answers and their schemas) loads once the page is
+ * there, not with it: a first paint does not need it. A code that cannot load is a failed redeem.
+ */
+function redemption() {
+  return import("~/client/offer-redemption").catch(() => ({
+    deviceAuthAvailable: async () => true,
+    redeemOffer: async () => ({ outcome: "failed" as const }),
+  }));
+}
+
 function monthsIn(locale: string, months: number): string {
   return new Intl.NumberFormat(locale, { style: "unit", unit: "month", unitDisplay: "long" }).format(months);
 }
 
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
-  const parsedName = v.safeParse(campaignNameSchema, params.name);
-  if (!parsedName.success) throwSiteError(new SiteError("invalidparam", "Malformed offer name"));
-  const name = parsedName.output;
+  const name = campaignNameOf(params.name);
+  if (name === undefined) throwSiteError(new SiteError("invalidparam", "Malformed offer name"));
   const { lang, locale, country, inApp } = context.edge;
   const { t } = serverStrings(lang);
   const [campaign, offerAccount] = await loadPage(() =>
@@ -136,8 +143,8 @@ export default function Offer() {
   }, [loaded.rule.now]);
   useEffect(() => {
     let current = true;
-    void deviceAuthAvailable().then((available) => {
-      if (current && !available) setDeviceAuth("unavailable");
+    void redemption().then(async ({ deviceAuthAvailable }) => {
+      if (!(await deviceAuthAvailable()) && current) setDeviceAuth("unavailable");
     });
     return () => {
       current = false;
@@ -166,12 +173,14 @@ export default function Offer() {
     setBusy(true);
     setFailed(false);
     userevent("offer.redeem");
-    const outcome = await redeemOffer({
-      endpoint: loaded.redeemPath,
-      fetch: window.fetch.bind(window),
-      credentials: navigator.credentials,
-      now: Date.now,
-    });
+    const outcome = await redemption().then(({ redeemOffer }) =>
+      redeemOffer({
+        endpoint: loaded.redeemPath,
+        fetch: window.fetch.bind(window),
+        credentials: navigator.credentials,
+        now: Date.now,
+      }),
+    );
     setBusy(false);
     switch (outcome.outcome) {
       case "code":
@@ -207,8 +216,8 @@ export default function Offer() {
         retry: () => {
           setRefused(undefined);
           setDeviceAuth("unknown");
-          void deviceAuthAvailable().then((available) => {
-            if (!available) setDeviceAuth("unavailable");
+          void redemption().then(async ({ deviceAuthAvailable }) => {
+            if (!(await deviceAuthAvailable())) setDeviceAuth("unavailable");
           });
         },
         busy,

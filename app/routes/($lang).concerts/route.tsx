@@ -2,7 +2,6 @@ import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction }
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useState } from "react";
 import type { AmpView } from "~/amp-view";
-import { createSiteStorage } from "~/client/storage";
 import { loadConcertList } from "~/data/events.server";
 import { absoluteUrl, requestMeta } from "~/data/meta.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
@@ -63,11 +62,14 @@ function NearMe({ list }: { list: ConcertList }) {
     if (!("geolocation" in navigator)) return;
     event.preventDefault();
     setState("asking");
+    // Storage's code and schemas load with the click, while the browser asks for the location: a
+    // first visit that never asks does not pay for them. Without it the list still comes.
+    const storage = import("~/client/storage").catch(() => undefined);
     navigator.geolocation.getCurrentPosition(
-      ({ coords }) => {
+      async ({ coords }) => {
         const lat = coords.latitude.toFixed(4);
         const lng = coords.longitude.toFixed(4);
-        createSiteStorage().set("maploc", { lat: Number(lat), lng: Number(lng) });
+        (await storage)?.createSiteStorage().set("maploc", { lat: Number(lat), lng: Number(lng) });
         setState("idle");
         navigate(listHref(list, { in: "near", lat, lng }));
       },

@@ -9,7 +9,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useEffect, useRef, useState } from "react";
 import * as v from "valibot";
 import { onSignInMessage, openLoginPopup } from "~/client/login-popup";
-import { AccountScreen } from "~/components/account";
+import { AccountScreen } from "~/components/account-screen";
 import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, requestEmailLink, signInProviders } from "~/data/account.server";
 import { cloudKitConfigOf, readForm, requireKnownLanguage } from "~/http.server";

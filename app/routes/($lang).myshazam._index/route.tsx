@@ -6,15 +6,13 @@ import {
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
-import * as v from "valibot";
 import { useRuntime } from "~/components/runtime";
 import { requireAccount } from "~/data/account.server";
-import { changeTag, loadLibrary } from "~/data/library.server";
+import { changeTag, loadLibrary, tagChangeOf } from "~/data/library.server";
 import { loadPage, readForm, requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import libraryStyles from "~/styles/library.css";
-import { tagIdSchema } from "../../../edge/library";
 import { localizedPath } from "../../../edge/path";
 import { CloudLibrary } from "./cloud-library";
 import {
@@ -67,24 +65,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
       ]
     : [];
 
-const changeSchema = v.object({
-  intent: v.picklist(["remove", "restore"]),
-  tagid: tagIdSchema,
-});
-
 /** Removal of a tag and its undo: this site's own forms only, for the signed-in person only. */
 export async function action({ params, context, request }: ActionFunctionArgs) {
   requireKnownLanguage(params);
   requireAccount(context, request);
   const form = await readForm(request);
-  const parsed = v.safeParse(changeSchema, { intent: form.get("intent"), tagid: form.get("tagid") });
-  if (!parsed.success) return data<TagChangeNotice>({ outcome: "gone" }, { status: 400 });
-  const { intent, tagid } = parsed.output;
-  const changed = await loadPage(() =>
-    changeTag(context, request, tagid, intent === "remove" ? "hide" : "restore"),
-  );
+  const asked = tagChangeOf(form);
+  if (!asked) return data<TagChangeNotice>({ outcome: "gone" }, { status: 400 });
+  const changed = await loadPage(() => changeTag(context, request, asked.tagid, asked.change));
   if (!changed) return data<TagChangeNotice>({ outcome: "gone" }, { status: 404 });
-  return data<TagChangeNotice>({ outcome: intent === "remove" ? "removed" : "restored", ...changed });
+  return data<TagChangeNotice>({ outcome: asked.change === "hide" ? "removed" : "restored", ...changed });
 }
 
 export default function MyLibrary() {

@@ -1,13 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { requestMeta } from "~/data/meta.server";
-import { privacyHrefs } from "~/data/privacy.server";
+import { dayMs, formatDuration, privacyAnswerDays, privacyHrefs } from "~/data/privacy.server";
 import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
-import { dayMs, formatDuration, privacyAnswerDays } from "../../../edge/privacy";
 import { PrivacyLandingView } from "./view";
 
 // Spec 000 §2 page type `privacy`: what we keep, in short, and the four privacy pages.

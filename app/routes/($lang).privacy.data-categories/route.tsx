@@ -1,23 +1,27 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { requestMeta } from "~/data/meta.server";
-import { dataCategories, privacyHrefs, signInHref } from "~/data/privacy.server";
+import {
+  cookieMaxAgeSeconds,
+  dataCategories,
+  dataExportLifetimeMs,
+  dayMs,
+  emailLinkLifetimeMs,
+  expiredExportRecordMs,
+  formatDuration,
+  formatPrivacyDate,
+  hiddenTagLifetimeMs,
+  privacyAnswerDays,
+  privacyHrefs,
+  sessionLifetimeSeconds,
+  signInHref,
+  webIdMaxAgeSeconds,
+} from "~/data/privacy.server";
 import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
-import { emailLinkLifetimeMs, sessionLifetimeSeconds } from "../../../edge/account";
-import { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "../../../edge/cookies";
-import { hiddenTagLifetimeMs } from "../../../edge/library";
-import {
-  dataExportLifetimeMs,
-  dayMs,
-  expiredExportRecordMs,
-  formatDuration,
-  formatPrivacyDate,
-  privacyAnswerDays,
-} from "../../../edge/privacy";
 import { DataCategoriesView } from "./view";
 
 // Spec 000 §1 "data categories": what we hold, why and how long, every number the one the code

@@ -6,18 +6,24 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import * as v from "valibot";
 import { cookieHeaders, requireAccount } from "~/data/account.server";
 import { requestMeta } from "~/data/meta.server";
-import { deleteAccount, privacyHrefs, signInHref } from "~/data/privacy.server";
+import {
+  dayMs,
+  deleteAccount,
+  formatDuration,
+  privacyAnswerDays,
+  privacyHrefs,
+  signInHref,
+  transferNoticeDeletionDays,
+  typedEmailOf,
+} from "~/data/privacy.server";
 import { readForm, requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
-import { emailSchema } from "../../../edge/account";
 import { localizedPath } from "../../../edge/path";
-import { dayMs, formatDuration, privacyAnswerDays, transferNoticeDeletionDays } from "../../../edge/privacy";
 import { DeleteAccountView, type DeleteOutcome } from "./view";
 
 // Spec 000 §1 "account deletion": what goes and what stays, both readings of when (spec 001 §9:
@@ -63,9 +69,9 @@ export async function action({ params, context, request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const typed = String(form.get("email") ?? "").slice(0, 320);
   const reply = (outcome: DeleteOutcome, status: number) => data(outcome, { status });
-  const email = v.safeParse(emailSchema, typed);
-  if (!email.success || email.output !== account.email) return reply({ outcome: "mismatch", typed }, 400);
-  const deleted = await deleteAccount(context, request, email.output);
+  const email = typedEmailOf(typed);
+  if (email === undefined || email !== account.email) return reply({ outcome: "mismatch", typed }, 400);
+  const deleted = await deleteAccount(context, request, email);
   switch (deleted.outcome) {
     case "deleted": {
       // A new request, so that the page after it is drawn signed out (header, root data, storage).

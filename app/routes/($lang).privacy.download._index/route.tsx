@@ -8,19 +8,21 @@ import {
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireAccount } from "~/data/account.server";
 import { requestMeta } from "~/data/meta.server";
-import { privacyHrefs, requestDataDownload, signInHref } from "~/data/privacy.server";
-import { readForm, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import privacyStyles from "~/styles/privacy.css";
 import {
   dataExportLifetimeMs,
   dayMs,
   formatDuration,
   formatPrivacyDate,
   privacyAnswerDays,
-} from "../../../edge/privacy";
+  privacyHrefs,
+  requestDataDownload,
+  signInHref,
+} from "~/data/privacy.server";
+import { readForm, requireKnownLanguage } from "~/http.server";
+import { pickResources, serverStrings } from "~/i18n.server";
+import { type PageMeta, pageMeta } from "~/meta";
+import { usePageStrings } from "~/strings";
+import privacyStyles from "~/styles/privacy.css";
 import { type DownloadOutcome, DownloadRequestView } from "./view";
 
 // Spec 000 §1 "data download": what the file holds, and for the signed-in person the request

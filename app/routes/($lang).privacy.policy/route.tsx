@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { requestMeta } from "~/data/meta.server";
-import { privacyHrefs } from "~/data/privacy.server";
+import { privacyHrefs, privacyPolicySections } from "~/data/privacy.server";
 import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
-import { privacyPolicySections } from "~/legal/privacy-policy";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";

@@ -1,13 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { requestMeta } from "~/data/meta.server";
-import { privacyHrefs } from "~/data/privacy.server";
+import {
+  dayMs,
+  formatDuration,
+  privacyAnswerDays,
+  privacyHrefs,
+  transferNoticeDeletionDays,
+} from "~/data/privacy.server";
 import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
-import { dayMs, formatDuration, privacyAnswerDays, transferNoticeDeletionDays } from "../../../edge/privacy";
 import { TransferNoticeView } from "./view";
 
 // Spec 000 §1 "transfer notice", with its own reading of deletion (spec 000 §9 "the transfer
