@@ -58,7 +58,17 @@ function isolateFor(env: Env): Isolate {
     isolate = {
       env,
       config,
-      proxy: createServicesProxy({ upstream, timeoutMs: config.SERVICES_TIMEOUT_MS }),
+      proxy: createServicesProxy({
+        upstream,
+        timeoutMs: config.SERVICES_TIMEOUT_MS,
+        // The embedded origin's answers are this build's: a copy another build's origin made (another
+        // shape, another catalogue) is never read. A remote upstream's do not change with the site.
+        ...(config.SERVICES_ORIGIN
+          ? {}
+          : {
+              cacheKeyBase: `https://${build.assets.version.replace(/[^a-z0-9-]/gi, "")}.services.internal`,
+            }),
+      }),
       version: `${build.assets.version}-${fnv1a32(JSON.stringify(config)).toString(36)}`,
     };
   }
