@@ -132,8 +132,6 @@ const notYetUnexported = new Set([
   "app/synced-lyrics.ts#isSyncedLyricsShown",
   "app/synced-lyrics.ts#songPosition",
   "edge/content-rules.ts#hexToRgb",
-  "edge/countries.ts#defaultCountryCode",
-  "edge/countries.ts#urlNameOf",
   "edge/csv.ts#csvField",
   "edge/document-cache.ts#documentStaleSeconds",
   "edge/errors.ts#siteErrorTypes",
@@ -249,7 +247,21 @@ for (const file of ours) {
       const target = moduleSymbolOf(node.arguments[0]);
       if (target) {
         note(moduleUsers, target.valueDeclaration.fileName, kind);
-        noteAllUsed(target, kind);
+        // `const { a, b } = await import(…)` uses a and b; anything else may use every export.
+        const declaration = ts.isAwaitExpression(node.parent) ? node.parent.parent : undefined;
+        if (
+          declaration &&
+          ts.isVariableDeclaration(declaration) &&
+          ts.isObjectBindingPattern(declaration.name)
+        ) {
+          const exports = new Map(
+            checker.getExportsOfModule(target).map((symbol) => [symbol.getName(), symbol]),
+          );
+          for (const element of declaration.name.elements) {
+            const exported = exports.get((element.propertyName ?? element.name).getText());
+            if (exported) note(declarationUsers, originalOf(exported), kind);
+          }
+        } else noteAllUsed(target, kind);
       }
     }
     ts.forEachChild(node, visit);
