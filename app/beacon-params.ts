@@ -1,4 +1,3 @@
-import * as v from "valibot";
 import { SiteError } from "../edge/errors";
 import { namesKnownSystem } from "../edge/user-agent";
 
@@ -205,21 +204,6 @@ export function beaconFailureParams(error: unknown, failed: BeaconParams): Beaco
     path: failed.path,
   };
 }
-
-/**
- * The query of a metrics request as whoever records beacons reads it back (the origin, tests): a
- * known beaconType or a well-formed beaconId, at least one of them; other parameters pass as text.
- */
-export const metricsQuerySchema = v.pipe(
-  v.looseObject({
-    beaconType: v.optional(v.picklist(beaconTypes)),
-    beaconId: v.optional(v.pipe(v.string(), v.regex(beaconIdPattern))),
-  }),
-  v.check(
-    (query) => query.beaconType !== undefined || query.beaconId !== undefined,
-    "A beacon needs a beaconType or a beaconId",
-  ),
-);
 
 export type RequestFacts = {
   isBot: boolean;

@@ -136,11 +136,6 @@ export function* sitemapXml(urls: readonly SitemapUrl[]): Generator<string> {
   yield urlsetClose;
 }
 
-/** A sitemap file as one string (tests, small files). */
-export function sitemapText(urls: readonly SitemapUrl[]): string {
-  return [...sitemapXml(urls)].join("");
-}
-
 /** The newest `lastmod` of some URLs; dates and date-times of one format compare as text. */
 export function newestLastmod(urls: readonly { lastmod?: string | undefined }[]): string | undefined {
   let newest: string | undefined;

@@ -31,7 +31,6 @@ import {
   createIndexBuilder,
   FFT_SIZE,
   HOP_SIZE,
-  indexHours,
   loadIndex,
   matchSignature,
   RECORDING_CHECKPOINTS_SECONDS,
@@ -53,6 +52,13 @@ import {
   roomImpulseResponse,
   seededRandom,
 } from "../tools/audio/degrade";
+
+/** Hours of audio an index covers (the report's catalogue size). */
+function indexHours(index: TrackIndex): number {
+  let frames = 0;
+  for (const count of index.trackFrames) frames += count;
+  return (frames * HOP_SIZE) / SIGNATURE_SAMPLE_RATE / 3600;
+}
 
 /** Excerpts are kept at this rate: enough for every degradation, small enough to hold them all. */
 const BENCH_RATE = 16000;

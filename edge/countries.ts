@@ -309,7 +309,7 @@ const worldCountries: readonly (readonly [code: string, name: string])[] = [
 export const defaultCountryCode = "GB";
 
 /** "Côte d'Ivoire" → "cote-d-ivoire", "Trinidad and Tobago" → "trinidad-and-tobago". */
-export function urlNameOf(name: string): string {
+function urlNameOf(name: string): string {
   return name
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")

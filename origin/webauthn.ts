@@ -27,12 +27,6 @@ export function base64UrlDecode(text: string): Uint8Array | undefined {
   }
 }
 
-export function base64UrlEncode(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
 type CborValue = number | string | Uint8Array | CborValue[] | Map<CborValue, CborValue> | boolean | null;
 
 /**

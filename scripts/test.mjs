@@ -17,6 +17,7 @@ run("build", "npm", ["run", "--silent", "build"]);
 run("locales index up to date", "node", ["scripts/locales-index.mjs", "--check"]);
 run("typecheck (all, then workerd-only and browser-only code)", "npm", ["run", "--silent", "typecheck"]);
 run("lint", "npx", ["biome", "check", "."]);
+run("no runtime module or export used only by tests", "node", ["scripts/test-only-exports.mjs"]);
 run("unit tests", "npx", ["vitest", "run", "--config", "vitest.unit.config.ts"]);
 run("worker tests (workerd)", "npx", ["vitest", "run", "--config", "vitest.worker.config.ts"]);
 run("browser tests (Chromium)", "npx", ["vitest", "run", "--config", "vitest.e2e.config.ts"]);

@@ -26,11 +26,9 @@ export {
   signatureDurationMs,
 } from "./signature";
 export {
-  buildIndex,
   createIndexBuilder,
   type IndexBuilder,
   type IndexTrack,
-  indexHours,
   loadIndex,
   type TrackIndex,
 } from "./track-index";

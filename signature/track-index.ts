@@ -177,13 +177,6 @@ export function createIndexBuilder(): IndexBuilder {
   };
 }
 
-/** Builds an index in one call; for a large catalogue use createIndexBuilder and add tracks one by one. */
-export function buildIndex(tracks: readonly IndexTrack[]): Uint8Array {
-  const builder = createIndexBuilder();
-  for (const track of tracks) builder.addTrack(track.trackKey, track.samples, track.sampleRate);
-  return builder.finish();
-}
-
 function malformed(message: string): never {
   throw new SignatureError("malformed", `Index: ${message}`);
 }
@@ -247,11 +240,4 @@ export function loadIndex(input: Uint8Array): TrackIndex {
   }
   if (at !== bytes.length) malformed("trailing bytes");
   return { trackKeys, trackFrames, offsets, entries, timeBits, commonBucketSize };
-}
-
-/** Hours of audio an index covers. */
-export function indexHours(index: TrackIndex): number {
-  let frames = 0;
-  for (const count of index.trackFrames) frames += count;
-  return (frames * HOP_SIZE) / SIGNATURE_SAMPLE_RATE / 3600;
 }

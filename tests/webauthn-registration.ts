@@ -1,4 +1,9 @@
-import { base64UrlEncode } from "../origin/webauthn";
+/** What a browser's WebAuthn sends: base64url without padding (the origin only decodes it). */
+export function base64UrlEncode(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
 
 // A WebAuthn registration answer as an authenticator with attestation "none" makes it: client data
 // JSON and an attestation object whose authenticator data holds the RP ID's hash and the flags.

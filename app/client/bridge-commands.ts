@@ -94,30 +94,6 @@ export async function openNewWebView(
   await bridge.request("newWebView", { url, title });
 }
 
-/** Asks the app to show its own result screen for a track (after a recognition on the page). */
-export async function showTrackResult(
-  bridge: Pick<Bridge, "request">,
-  trackId: string,
-  key?: string,
-): Promise<void> {
-  await bridge.request("trackResult", key === undefined ? { trackId } : { trackId, key });
-}
-
-/** Asks the app to start the first of these intents it can; true when one started. */
-export async function startIntents(
-  bridge: Pick<Bridge, "request">,
-  intents: { url: string; package?: string }[],
-): Promise<boolean> {
-  const reply = await bridge.request("startIntents", { intents });
-  return reply.started;
-}
-
-/** Whether the device can open links of a URI scheme (another app installed). */
-export async function isSchemeSupported(bridge: Pick<Bridge, "request">, scheme: string): Promise<boolean> {
-  const reply = await bridge.request("isSchemeSupported", { scheme });
-  return reply.supported;
-}
-
 /**
  * Spec 000 §7: in the app a beacon is "a bridge message" instead of an image request. The result
  * is the `sendOverBridge` option of `createBeaconSender` (beacons.ts); it throws when the message

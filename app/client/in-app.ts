@@ -7,11 +7,6 @@ import { type SupportNotice, supportNotice } from "./environment";
  * the website, as pure rules plus one click interception for deep links.
  */
 
-/** Spec 002 §1, §6: "Social widgets load only outside the app." */
-export function loadsSocialWidgets(inApp: boolean): boolean {
-  return !inApp;
-}
-
 /**
  * Spec 000 §5 environment support, read inside the app from the about-bridge data (Android API
  * level and app version come only from there). Undefined when the device is fine.

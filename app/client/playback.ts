@@ -1,10 +1,14 @@
 import type { PlaylistEntry } from "../data/view";
+import type { PlaybackState } from "./playback-state";
+
 /**
  * Preview playback of a page's playlist (spec 002 §4 "Playlist"): the current index moves to next
  * or previous; at the end of a track it moves to the next, wrapping to the first after the last;
  * a track marked playlist-break stops auto-advance. One audio element plays the whole page, so
  * starting a track stops the one before. The rules are pure; `createPlayer` drives any object
- * shaped like an HTMLAudioElement, so it is tested without a browser.
+ * shaped like an HTMLAudioElement, so it is tested without a browser. It is loaded on demand at the
+ * first press (app/components/track/playback.tsx), and takes over the audio element that press
+ * already started.
  */
 
 export function nextIndex(length: number, current: number): number {
@@ -22,19 +26,6 @@ export function indexAfterEnd(entries: readonly PlaylistEntry[], current: number
   return nextIndex(entries.length, current);
 }
 
-export type PlaybackStatus = "idle" | "loading" | "playing" | "paused" | "error";
-
-export type PlaybackState = {
-  /** The track the audio element holds; undefined before the first play. */
-  index: number | undefined;
-  status: PlaybackStatus;
-};
-
-/** A track's button shows "pause" while it is loading or playing. */
-export function isActive(state: PlaybackState, index: number): boolean {
-  return state.index === index && (state.status === "playing" || state.status === "loading");
-}
-
 type Listener = (event: Event) => void;
 
 /** The parts of HTMLAudioElement the player uses. */
@@ -49,8 +40,6 @@ export type AudioLike = {
 
 export type Player = {
   readonly state: PlaybackState;
-  /** Plays the track, or pauses it when it is the one playing. */
-  toggle(index: number): void;
   play(index: number): void;
   pause(): void;
   next(): void;
@@ -59,12 +48,16 @@ export type Player = {
   destroy(): void;
 };
 
+/** What the presses before the player arrived did: the state they showed and the play() they started. */
+export type HandOver = { state: PlaybackState; started?: Promise<void> };
+
 export function createPlayer(
   entries: readonly PlaylistEntry[],
   audio: AudioLike,
   onChange: (state: PlaybackState) => void,
+  handOver: HandOver = { state: { index: undefined, status: "idle" } },
 ): Player {
-  let state: PlaybackState = { index: undefined, status: "idle" };
+  let state: PlaybackState = handOver.state;
   // A play() promise rejected because a newer load replaced it is not a failure.
   let attempt = 0;
 
@@ -82,8 +75,13 @@ export function createPlayer(
       audio.currentTime = 0;
     }
     set({ index, status: "loading" });
+    follow(index, audio.play());
+  }
+
+  /** Moves a loading track to playing or error by what its play() says, unless a newer press came. */
+  function follow(index: number, started: Promise<void>) {
     const current = ++attempt;
-    audio.play().then(
+    started.then(
       () => {
         if (current === attempt && state.index === index && state.status === "loading")
           set({ index, status: "playing" });
@@ -120,14 +118,11 @@ export function createPlayer(
     },
   };
   for (const [type, listener] of Object.entries(listeners)) audio.addEventListener(type, listener);
+  if (handOver.started && state.index !== undefined) follow(state.index, handOver.started);
 
   return {
     get state() {
       return state;
-    },
-    toggle(index) {
-      if (isActive(state, index)) pause();
-      else play(index);
     },
     play,
     pause,

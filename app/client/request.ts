@@ -3,9 +3,9 @@ import { SiteError } from "../../edge/errors";
 
 /**
  * The generic request helpers of spec 000 §7: same-origin credentials, JSON both ways, 2xx and 3xx
- * are success, failures mapped to the catalogue of §8. The spec's helper named "post" sends PUT,
- * so ours is named for what it sends: `putJson`. The recognition calls are real POSTs (002 §7):
- * `postJson`, with the same rule.
+ * are success, failures mapped to the catalogue of §8. The spec's helper named "post" sends PUT;
+ * no call of ours uses it, so it is not here (issue 25: no code only tests use). The recognition
+ * calls are real POSTs (002 §7): `postJson`, with the same rule.
  */
 
 /** Spec 000 §9: "Request timeout comes from configuration (value not shown)." Ours, until configured. */
@@ -30,19 +30,10 @@ export async function getJson<const S extends v.GenericSchema>(
 }
 
 /**
- * PUT `body` to `url` (JSON-encoded unless already a string, which is taken as JSON already
- * serialised) and parse the answer with `schema`. An empty answer reads as `null`.
+ * POST `body` to `url` (JSON-encoded unless already a string, which is taken as JSON already
+ * serialised) and parse the answer with `schema`; an empty answer reads as `null` (spec 002 §7
+ * "POST /services/webrec/match, JSON").
  */
-export async function putJson<const S extends v.GenericSchema>(
-  url: string,
-  body: unknown,
-  schema: S,
-  options: RequestOptions = {},
-): Promise<v.InferOutput<S>> {
-  return requestJson("PUT", url, typeof body === "string" ? body : JSON.stringify(body), schema, options);
-}
-
-/** POST `body` to `url`, encoded and answered as `putJson` (spec 002 §7 "POST /services/webrec/match, JSON"). */
 export async function postJson<const S extends v.GenericSchema>(
   url: string,
   body: unknown,

@@ -99,7 +99,7 @@ export type SiteRuntime = {
   /** The cloud provider, where CloudKit is configured: its sign-in address and token hand-over. */
   cloud: CloudProvider | undefined;
   /** Loads code on demand, once, with the info bar's loading, slow and failure messages (spec 002 §4). */
-  importOnDemand<T>(name: "recognition" | "menu" | "video", load: () => Promise<T>): Promise<T>;
+  importOnDemand<T>(name: "recognition" | "menu" | "video" | "playback", load: () => Promise<T>): Promise<T>;
   /** Calls `listener` with the info bar's message (undefined: hidden) whenever it changes. */
   onInfoBar(listener: (message: InfoMessage | undefined) => void): () => void;
   /** The names of the feature flags the start-up loaded (none before it finished), for the debug overlay. */

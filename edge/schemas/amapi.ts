@@ -168,7 +168,6 @@ export const artistFullSchema = v.object({
   views: v.optional(v.record(v.picklist(artistViewNames), v.optional(artistViewSchema))),
 });
 
-export const songsDocumentSchema = v.object({ data: v.array(songSchema) });
 export const albumsDocumentSchema = v.object({ data: v.array(albumSchema) });
 export const artistsDocumentSchema = v.object({ data: v.array(artistFullSchema) });
 export const playlistsDocumentSchema = v.object({ data: v.array(playlistSchema) });
@@ -181,8 +180,6 @@ export const playlistTracksDocumentSchema = v.object({
 });
 
 /** `/artists/{id}/view/{view}`. */
-export const artistViewDocumentSchema = artistViewSchema;
-
 export const creditsDocumentSchema = v.object({
   data: v.array(
     v.object({

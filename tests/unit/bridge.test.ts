@@ -10,11 +10,8 @@ import {
 import {
   type AppCommandHost,
   beaconOverBridge,
-  isSchemeSupported,
   openNewWebView,
   registerAppCommands,
-  showTrackResult,
-  startIntents,
 } from "../../app/client/bridge-commands";
 import { SiteError } from "../../edge/errors";
 import { type FakeAppHostOptions, installFakeAppHost } from "../e2e/fake-app-hosts";
@@ -160,15 +157,17 @@ describe("requests and replies", () => {
     },
   } satisfies FakeAppHostOptions;
 
-  test("every request helper sends its data and reads its reply", async () => {
+  test("every request type sends its data and reads its reply", async () => {
     const { bridge, sent } = pageInApp(answered);
     await settle();
     await expect(openNewWebView(bridge, "https://example.com/terms", "Terms")).resolves.toBeUndefined();
-    await expect(showTrackResult(bridge, "12345", "678")).resolves.toBeUndefined();
+    await expect(bridge.request("trackResult", { trackId: "12345", key: "678" })).resolves.toBeUndefined();
     await expect(
-      startIntents(bridge, [{ url: "spotify:track:1", package: "com.spotify.music" }]),
-    ).resolves.toBe(true);
-    await expect(isSchemeSupported(bridge, "Music")).resolves.toBe(false);
+      bridge.request("startIntents", { intents: [{ url: "spotify:track:1", package: "com.spotify.music" }] }),
+    ).resolves.toEqual({ started: true });
+    await expect(bridge.request("isSchemeSupported", { scheme: "Music" })).resolves.toEqual({
+      supported: false,
+    });
     expect(sent.slice(1)).toEqual([
       {
         type: "newWebView",

@@ -7,7 +7,6 @@ import {
   inAppSupportNotice,
   interceptDeepLinks,
   type LinkClick,
-  loadsSocialWidgets,
   membershipOf,
   showsUpsell,
   userFlagsOf,
@@ -20,13 +19,6 @@ afterEach(() => {
 
 const androidUa =
   "Mozilla/5.0 (Linux; Android 13; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36";
-
-test.each([
-  [true, false],
-  [false, true],
-])("in app %s: social widgets load %s", (inApp, loads) => {
-  expect(loadsSocialWidgets(inApp)).toBe(loads);
-});
 
 test.each([
   ["member", { member: true, reason: undefined }],

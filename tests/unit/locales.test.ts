@@ -6,7 +6,7 @@ import { siteErrorTypes } from "../../edge/errors";
 import { isLanguageKey, languageKeys, languageOf } from "../../edge/languages";
 import { pageTypes } from "../../edge/path";
 import { namespaces, resources } from "../../locales";
-import { findProblems, interpolationVariables } from "../../locales/completeness";
+import { findProblems, interpolationVariables } from "../locales-completeness";
 
 const localesDir = path.join(import.meta.dirname, "../../locales");
 

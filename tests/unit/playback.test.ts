@@ -3,11 +3,10 @@ import {
   type AudioLike,
   createPlayer,
   indexAfterEnd,
-  isActive,
   nextIndex,
-  type PlaybackState,
   previousIndex,
 } from "../../app/client/playback";
+import { isActive, type PlaybackState } from "../../app/client/playback-state";
 import type { PlaylistEntry } from "../../app/data/view";
 
 function entry(key: string, playlistBreak = false): PlaylistEntry {
@@ -89,16 +88,16 @@ function recording() {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe("the player", () => {
-  test("play, then pause the same track with the same button", async () => {
+  test("play, then pause: the button's state follows (isActive)", async () => {
     const { audio, calls } = fakeAudio();
     const { states, onChange } = recording();
     const player = createPlayer(three, audio, onChange);
-    player.toggle(0);
+    player.play(0);
     expect(player.state).toEqual({ index: 0, status: "loading" });
     expect(isActive(player.state, 0)).toBe(true);
     await settle();
     expect(player.state).toEqual({ index: 0, status: "playing" });
-    player.toggle(0);
+    player.pause();
     expect(player.state).toEqual({ index: 0, status: "paused" });
     expect(isActive(player.state, 0)).toBe(false);
     expect(calls).toEqual(["play /media/previews/1.ogg", "pause"]);
@@ -165,11 +164,11 @@ describe("the player", () => {
       fail ? Promise.reject(new DOMException("no source", "NotSupportedError")) : Promise.resolve(),
     );
     const player = createPlayer(three, audio, () => {});
-    player.toggle(0);
+    player.play(0);
     await settle();
     expect(player.state).toEqual({ index: 0, status: "error" });
     fail = false;
-    player.toggle(0);
+    player.play(0);
     await settle();
     expect(player.state).toEqual({ index: 0, status: "playing" });
     expect(calls).toEqual(["play /media/previews/1.ogg", "play /media/previews/1.ogg"]);
@@ -200,6 +199,52 @@ describe("the player", () => {
     resolve();
     await settle();
     expect(player.state).toEqual({ index: 0, status: "paused" });
+  });
+
+  test.each([
+    ["a started play() that succeeds ends playing", () => Promise.resolve(), "playing"],
+    [
+      "a started play() that fails ends in the error state",
+      () => Promise.reject(new DOMException("no source", "NotSupportedError")),
+      "error",
+    ],
+  ] as const)("taking over the first press's element: %s", async (_name, started, status) => {
+    const { audio, calls } = fakeAudio();
+    const { states, onChange } = recording();
+    const player = createPlayer(three, audio, onChange, {
+      state: { index: 1, status: "loading" },
+      started: started(),
+    });
+    expect(player.state).toEqual({ index: 1, status: "loading" });
+    await settle();
+    expect(player.state).toEqual({ index: 1, status });
+    expect(states).toEqual([{ index: 1, status }]);
+    // The press already set the source and called play(): the player does neither again.
+    expect(calls).toEqual([]);
+  });
+
+  test("taken over paused, playing the same track resumes it where it was", async () => {
+    const { audio, calls } = fakeAudio();
+    audio.src = "/media/previews/2.ogg";
+    audio.currentTime = 7;
+    const player = createPlayer(three, audio, () => {}, { state: { index: 1, status: "paused" } });
+    player.play(1);
+    await settle();
+    expect(player.state).toEqual({ index: 1, status: "playing" });
+    expect(audio.currentTime).toBe(7);
+    expect(calls).toEqual(["play /media/previews/2.ogg"]);
+  });
+
+  test("taken over, the end of the track moves to the next one", async () => {
+    const { audio, calls, fire } = fakeAudio();
+    const player = createPlayer(three, audio, () => {}, {
+      state: { index: 0, status: "loading" },
+      started: Promise.resolve(),
+    });
+    await settle();
+    fire("ended");
+    expect(player.state).toEqual({ index: 1, status: "loading" });
+    expect(calls).toEqual(["play /media/previews/2.ogg"]);
   });
 
   test("destroy stops listening and pauses", () => {

@@ -10,10 +10,10 @@ import {
   recognitionPartPath,
 } from "../../origin/recognition-index";
 import { loadRecognitionIndex, type ReadAsset } from "../../origin/recognition-index-load";
-import { buildIndex, INDEX_VERSION, SIGNATURE_VERSION } from "../../signature/index";
+import { INDEX_VERSION, SIGNATURE_VERSION } from "../../signature/index";
 import { main } from "../../tools/recognize/recognize";
 import { diskAssets } from "../../tools/recognize/services";
-import { composeTrack, renderTrack } from "./signature-music";
+import { buildIndex, composeTrack, renderTrack } from "./signature-music";
 
 // The recognition index from its static assets (a manifest and parts), as the Worker's match service
 // reads them through ASSETS and the command line's --local reads them from public/ on disk.

@@ -3,7 +3,7 @@ import type { BeaconParams } from "../../app/beacon-params";
 import type { Microphone } from "../../app/client/recognition/capture";
 import { RecognitionFailure } from "../../app/client/recognition/failures";
 import type { TrackLookup } from "../../app/client/recognition/match-service";
-import { latestMatch, type StoredMatch } from "../../app/client/recognition/outcome";
+import type { StoredMatch } from "../../app/client/recognition/outcome";
 import {
   createRecognition,
   type RecognitionDeps,
@@ -16,6 +16,12 @@ import type { LanguageKey } from "../../edge/languages";
 import type { MatchRequestBody, WebrecMatch, WebrecMatchResponse } from "../../edge/schemas/webrec";
 import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/index";
 import { memoryStorage } from "./memory-storage";
+
+/** The latest match the session stored (the interstitial and the track page read it from there). */
+function latestMatch(w: { storage: ReturnType<typeof createSiteStorage> }): StoredMatch | undefined {
+  const stored = w.storage.get("webrec.fab_match");
+  return stored.ok ? (stored.value as StoredMatch) : undefined;
+}
 
 // The recognition session's rules with fake timers and fake microphone, worker and services:
 // checkpoints at 3, 6, 9 and 12 s, the 12 s one final, and every outcome of spec 002 §4 and §8.
@@ -249,7 +255,7 @@ describe("a match", () => {
       title: track.title,
       artist: track.subtitle,
     });
-    expect(latestMatch(w.storage)).toMatchObject({
+    expect(latestMatch(w)).toMatchObject({
       trackId: track.key,
       startDate: heardAt,
       offset: 95_250,
@@ -288,7 +294,7 @@ describe("a match", () => {
     await vi.advanceTimersByTimeAsync(3000);
     const previous = w.storage.get("webrec.prev_match");
     expect(previous.ok && previous.value).toEqual(earlier);
-    expect(latestMatch(w.storage)?.trackId).toBe(track.key);
+    expect(latestMatch(w)?.trackId).toBe(track.key);
   });
 
   test("without the track lookup the page still opens, at the match's position", async () => {

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { defaultRequestTimeoutMs, getJson, postJson, putJson } from "../../app/client/request";
+import { defaultRequestTimeoutMs, getJson, postJson } from "../../app/client/request";
 import { SiteError } from "../../edge/errors";
 
 afterEach(() => {
@@ -51,10 +51,10 @@ test.each([
   { name: "an object is sent as JSON", body: { a: 1 }, sent: '{"a":1}' },
   { name: "a string is sent as it is", body: '{"already":"json"}', sent: '{"already":"json"}' },
   { name: "a list is sent as JSON", body: [1, 2], sent: "[1,2]" },
-])("putJson sends PUT: $name", async ({ body, sent }) => {
+])("postJson sends its body: $name", async ({ body, sent }) => {
   const server = answering(() => new Response(null, { status: 204 }));
-  expect(await putJson("/services/y", body, v.null(), { fetch: server.fetch })).toBeNull();
-  expect(server.calls[0]?.init).toMatchObject({ method: "PUT", credentials: "same-origin", body: sent });
+  expect(await postJson("/services/y", body, v.null(), { fetch: server.fetch })).toBeNull();
+  expect(server.calls[0]?.init).toMatchObject({ method: "POST", credentials: "same-origin", body: sent });
   expect(new Headers(server.calls[0]?.init.headers).get("content-type")).toBe("application/json");
 });
 
@@ -72,10 +72,6 @@ test("postJson sends POST with a JSON body (the recognition calls, spec 002 §7)
 
 const helpers = [
   { name: "getJson", call: getJson },
-  {
-    name: "putJson",
-    call: (url: string, schema: v.GenericSchema, options: object) => putJson(url, {}, schema, options),
-  },
   {
     name: "postJson",
     call: (url: string, schema: v.GenericSchema, options: object) => postJson(url, {}, schema, options),

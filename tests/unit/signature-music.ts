@@ -4,6 +4,8 @@
  * rate and any playback speed without resampling.
  */
 
+import { createIndexBuilder, type IndexTrack } from "../../signature/track-index";
+
 type Note = { start: number; length: number; frequency: number; amplitude: number };
 
 /** mulberry32: the same seed gives the same music everywhere. */
@@ -76,4 +78,11 @@ export function whiteNoise(length: number, seed: number, amplitude: number): Flo
   const out = new Float32Array(length);
   for (let i = 0; i < length; i++) out[i] = amplitude * (random() * 2 - 1);
   return out;
+}
+
+/** An index of these tracks in one call (the catalogue builder adds tracks one by one). */
+export function buildIndex(tracks: readonly IndexTrack[]): Uint8Array {
+  const builder = createIndexBuilder();
+  for (const track of tracks) builder.addTrack(track.trackKey, track.samples, track.sampleRate);
+  return builder.finish();
 }

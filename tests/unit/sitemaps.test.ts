@@ -6,12 +6,13 @@ import {
   type SitemapUrl,
   sitemapIndexXml,
   sitemapLimits,
-  sitemapText,
+  sitemapXml,
   splitSitemap,
 } from "../../app/sitemaps";
 import { languages } from "../../edge/languages";
 
 const origin = "https://tunewave.test";
+const sitemapText = (urls: readonly SitemapUrl[]) => [...sitemapXml(urls)].join("");
 const bytes = (text: string) => new TextEncoder().encode(text).length;
 
 function pages(count: number): SitemapUrl[] {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { base64UrlEncode, challengeOfClientData, checkRegistration, decodeCbor } from "../../origin/webauthn";
-import { cbor, type RegistrationAnswer, registrationAnswer } from "../webauthn-registration";
+import { challengeOfClientData, checkRegistration, decodeCbor } from "../../origin/webauthn";
+import { base64UrlEncode, cbor, type RegistrationAnswer, registrationAnswer } from "../webauthn-registration";
 
 // The origin's check of a WebAuthn registration answer (decision 022): each way an answer can be
 // wrong gives its own reason, and the CBOR reader refuses what an attestation object never holds.

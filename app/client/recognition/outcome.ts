@@ -67,14 +67,6 @@ export function storeMatch(storage: Pick<SiteStorage, "get" | "set">, match: Sto
   storage.set("webrec.fab_match", match);
 }
 
-/** The latest stored match, if any (parsed: storage is not trusted). */
-export function latestMatch(storage: Pick<SiteStorage, "get">): StoredMatch | undefined {
-  const stored = storage.get("webrec.fab_match");
-  if (!stored.ok) return undefined;
-  const parsed = v.safeParse(storedMatchSchema, stored.value);
-  return parsed.success ? parsed.output : undefined;
-}
-
 /**
  * The track page of a match, in the page's language, with the synced-lyrics parameters: startDate
  * (when the recording started), offsetInMilliseconds (where the song was then), trackLength and

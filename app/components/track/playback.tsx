@@ -1,6 +1,8 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
-import { createPlayer, isActive, type PlaybackState, type Player } from "~/client/playback";
+import type { HandOver, Player } from "~/client/playback";
+import { isActive, type PlaybackState } from "~/client/playback-state";
 import { type PlayControlProps, type Primitives, reactPrimitives } from "~/components/primitives";
+import { useRuntime } from "~/components/runtime";
 import type { PlaylistEntry } from "~/data/view";
 import { useTranslation } from "~/strings";
 import { PlayIcon } from "./play-icon";
@@ -8,8 +10,8 @@ import { PlayIcon } from "./play-icon";
 type Playback = {
   entries: readonly PlaylistEntry[];
   state: PlaybackState;
-  /** False during the server render and the first client render: buttons are still links. */
-  hydrated: boolean;
+  /** False until the browser runtime (and its importer) is there: buttons are still links. */
+  ready: boolean;
   toggle(index: number): void;
   next(): void;
   previous(): void;
@@ -20,9 +22,13 @@ const PlaybackContext = createContext<Playback | undefined>(undefined);
 const idle: PlaybackState = { index: undefined, status: "idle" };
 
 /**
- * The page's one player (app/client/playback.ts) over its playlist. The audio element is made on
- * the first press, so nothing loads until the visitor asks. Mount it with `key` set to the track,
- * so another track's page starts a new playlist.
+ * The page's one player over its playlist. Its code (app/client/playback.ts) loads through the
+ * importer at the first press (spec 002 §4 "Scripts loaded on demand: menu, playaudio, …"), but that
+ * press itself makes the page's one audio element and calls `play()` on it, synchronously:
+ * Safari starts sound only inside the gesture's task, and an element once played there may be
+ * played later without one. The player takes that element over when it arrives. Nothing loads
+ * until the visitor asks. Mount it with `key` set to the track, so another track's page starts a
+ * new playlist.
  */
 export function PlaybackProvider({
   entries,
@@ -31,32 +37,96 @@ export function PlaybackProvider({
   entries: readonly PlaylistEntry[];
   children: ReactNode;
 }) {
+  const runtime = useRuntime();
   const [state, setState] = useState<PlaybackState>(idle);
-  const [hydrated, setHydrated] = useState(false);
+  const audio = useRef<HTMLAudioElement | undefined>(undefined);
   const player = useRef<Player | undefined>(undefined);
+  const early = useRef<HandOver>({ state: idle });
 
-  useEffect(() => {
-    setHydrated(true);
-    return () => player.current?.destroy();
+  useEffect(
+    () => () => {
+      player.current?.destroy();
+      audio.current?.pause();
+    },
+    [],
+  );
+
+  const audioElement = useCallback((): HTMLAudioElement => {
+    if (!audio.current) {
+      audio.current = new Audio();
+      audio.current.preload = "none";
+    }
+    return audio.current;
   }, []);
 
-  const ensurePlayer = useCallback((): Player => {
-    if (!player.current) {
-      const audio = new Audio();
-      audio.preload = "none";
-      player.current = createPlayer(entries, audio, setState);
-    }
-    return player.current;
-  }, [entries]);
+  const withPlayer = useCallback((): Promise<Player> => {
+    if (player.current) return Promise.resolve(player.current);
+    if (!runtime) return Promise.reject(new Error("the runtime has not started"));
+    return runtime
+      .importOnDemand("playback", () => import("~/client/playback"))
+      .then(
+        ({ createPlayer }) => {
+          player.current ??= createPlayer(entries, audioElement(), setState, early.current);
+          return player.current;
+        },
+        (error: unknown) => {
+          // The info bar has said why; the sound the press started stops, and the next press tries again.
+          audio.current?.pause();
+          early.current = { state: idle };
+          setState(idle);
+          throw error;
+        },
+      );
+  }, [runtime, entries, audioElement]);
 
-  const toggle = useCallback((index: number) => ensurePlayer().toggle(index), [ensurePlayer]);
-  const next = useCallback(() => ensurePlayer().next(), [ensurePlayer]);
-  const previous = useCallback(() => ensurePlayer().previous(), [ensurePlayer]);
+  const toggle = useCallback(
+    (index: number) => {
+      const entry = entries[index];
+      if (!entry) return;
+      const loaded = player.current;
+      const active = isActive(loaded?.state ?? early.current.state, index);
+      if (loaded) return active ? loaded.pause() : loaded.play(index);
+      // Before the player has arrived, the press itself plays (see above).
+      const element = audioElement();
+      if (active) {
+        element.pause();
+        early.current = { state: { index, status: "paused" } };
+      } else {
+        if (early.current.state.index !== index) element.src = entry.src;
+        const started = element.play();
+        // The player follows this promise when it arrives; until then nobody else waits on it.
+        started.catch(() => {});
+        early.current = { state: { index, status: "loading" }, started };
+      }
+      setState(early.current.state);
+      withPlayer().catch(() => {});
+    },
+    [entries, audioElement, withPlayer],
+  );
+  // The first press went through toggle, which unlocked the element: these may wait for the player.
+  const next = useCallback(
+    () =>
+      void withPlayer().then(
+        (loaded) => loaded.next(),
+        () => {},
+      ),
+    [withPlayer],
+  );
+  const previous = useCallback(
+    () =>
+      void withPlayer().then(
+        (loaded) => loaded.previous(),
+        () => {},
+      ),
+    [withPlayer],
+  );
 
   useMediaSession(entries, state, toggle, next, previous);
 
   return (
-    <PlaybackContext.Provider value={{ entries, state, hydrated, toggle, next, previous }}>
+    <PlaybackContext.Provider
+      value={{ entries, state, ready: runtime !== undefined, toggle, next, previous }}
+    >
       {children}
       <NowPlaying />
     </PlaybackContext.Provider>
@@ -100,7 +170,7 @@ function useMediaSession(
 }
 
 /**
- * Plays or pauses one track of the playlist. Without JavaScript (and until hydration) it is a
+ * Plays or pauses one track of the playlist. Without JavaScript (and until the runtime starts) it is a
  * link to the preview file, which the browser plays by itself.
  */
 export function PlayButton({ index, entry, withLabel = false, className = "play-button" }: PlayControlProps) {
@@ -109,7 +179,7 @@ export function PlayButton({ index, entry, withLabel = false, className = "play-
   const active = isActive(playback.state, index);
   const label = active ? t("pause", { title: entry.title }) : t("play", { title: entry.title });
   const text = active ? t("pausePreview") : t("playPreview");
-  if (!playback.hydrated) {
+  if (!playback.ready) {
     return (
       <a
         className={className}
