@@ -308,6 +308,46 @@ export function edgeLocationOf(
 }
 
 /**
+ * Geohash length of the cell a concert list is measured from when only the edge located the
+ * visitor: about 4.9 × 4.9 km at the equator, smaller towards the poles (decision 027-html-cache).
+ */
+export const visitorCellPrecision = 5;
+
+/** Where the edge places a visitor, at the granularity a shared document may depend on. */
+export type VisitorPlace = {
+  /** The geohash cell of the edge's coordinates; undefined when the edge gave none. */
+  cell: string | undefined;
+  /** The cell's centre: the point lists are sorted and grouped from, the same for everyone in it. */
+  point: LatLng | undefined;
+  /** The visitor's IANA zone as the edge located them, else UTC: their "today". */
+  timeZone: string;
+};
+
+/** The visitor's time zone from the edge (`cf.timezone`) if the runtime knows it; else UTC. */
+export function visitorTimeZoneOf(cf: { timezone?: unknown } | undefined): string {
+  const zone = cf?.timezone;
+  if (typeof zone !== "string") return "UTC";
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return zone;
+  } catch {
+    return "UTC";
+  }
+}
+
+/**
+ * The edge's place of a visitor, rounded to a cell so that the visitors of one cell share a concert
+ * list (its render and its cache key read this one function).
+ */
+export function visitorPlaceOf(
+  cf: { latitude?: unknown; longitude?: unknown; timezone?: unknown } | undefined,
+): VisitorPlace {
+  const located = edgeLocationOf(cf);
+  const cell = located ? encodeGeohash(located, visitorCellPrecision) : undefined;
+  return { cell, point: cell ? decodeGeohash(cell) : undefined, timeZone: visitorTimeZoneOf(cf) };
+}
+
+/**
  * Spec 002 §3 "the caller's location in x-shz-lat / x-shz-lng": an events answer without them
  * gets the edge's position of this caller. Added to the answer, not the upstream request, so a
  * copy the proxy shares between callers never carries anyone's position.
