@@ -4,6 +4,8 @@
  * (002 §9). Pure code only: no Node or Workers APIs (Intl is in both).
  */
 
+import { dateTimeFormat } from "./intl";
+
 /** Spec 002 §9 "Distance threshold 100 miles". */
 export const nearDistanceMiles = 100;
 /** Spec 002 §9 "lead-up window 3 days". */
@@ -64,7 +66,7 @@ function instant(text: string | undefined): number | undefined {
 
 /** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
 export function localDateOf(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
+  const parts = dateTimeFormat("en-CA", {
     timeZone,
     year: "numeric",
     month: "2-digit",
@@ -76,7 +78,7 @@ export function localDateOf(ms: number, timeZone: string): string {
 
 /** Offset of a zone from UTC at an instant, in minutes (east positive). */
 function zoneOffsetMinutes(ms: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
+  const parts = dateTimeFormat("en-US", {
     timeZone,
     hourCycle: "h23",
     year: "numeric",
@@ -131,9 +133,9 @@ export function enrichEventTime(time: EventTime, now: number, locale: string): E
   }
   const timeZone = time.timezone;
   const format = (options: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat(locale, { timeZone, ...options }).format(start);
+    dateTimeFormat(locale, { timeZone, ...options }).format(start);
   const zoneName =
-    new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "short" })
+    dateTimeFormat(locale, { timeZone, timeZoneName: "short" })
       .formatToParts(start)
       .find((p) => p.type === "timeZoneName")?.value ?? timeZone;
   const finish = end !== undefined && end > start ? end : start;
@@ -328,7 +330,7 @@ export function visitorTimeZoneOf(cf: { timezone?: unknown } | undefined): strin
   const zone = cf?.timezone;
   if (typeof zone !== "string") return "UTC";
   try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
+    dateTimeFormat("en", { timeZone: zone });
     return zone;
   } catch {
     return "UTC";
