@@ -1,7 +1,7 @@
 /**
  * `npm run bench:profile` (issue 27): where a page's render time goes. The bench's worker (the
  * `wrangler deploy --dry-run` bundle in workerd), built with a server source map, CPU-profiled
- * through the inspector over a few hundred sequential requests per page. Prints per page the
+ * through the inspector over a few hundred sequential requests per page, each a document cache miss. Prints per page the
  * worker's CPU time per request, the functions with the most self and total time, and self time
  * by source file, each at its original source line (the source map), and writes each page's
  * `.cpuprofile` (for DevTools) to bench/results/.
@@ -19,6 +19,7 @@ import { ampPath } from "../edge/path";
 import { freePort } from "./free-port";
 import { connectInspector } from "./inspector";
 import { findPages, headersOf, type Page } from "./pages";
+import { missOf } from "./render";
 import { removeSnapshot, root, snapshotSite, startSite } from "./site";
 import { round } from "./stats";
 
@@ -185,9 +186,11 @@ async function main(): Promise<void> {
         console.log(`${name}: not measured (${page ? `answers ${page.status}` : "no such page"})`);
         continue;
       }
-      const url = site.url + page.path;
+      // Each request a miss of the document cache (its own `miss` parameter), as bench/render.ts.
+      const url = new URL(site.url + page.path);
+      let count = 0;
       const get = async () => {
-        const response = await fetch(url, { headers: headersOf(page) });
+        const response = await fetch(missOf(url, ++count), { headers: headersOf(page) });
         await response.arrayBuffer();
         if (!response.ok) throw new Error(`${page.path}: ${response.status}`);
       };

@@ -1,7 +1,9 @@
 import * as v from "valibot";
 import { accountCookieNames, webProviderCookieName } from "./account";
 import { cookieNames, parseCookieHeader } from "./cookies";
+import { localDateOf, visitorPlaceOf } from "./events";
 import { evaluateFeatures, type FeaturePlatform, featuresPath, loadFeatureConfig } from "./feature-flags";
+import { offerDeviceOf } from "./offers";
 import type { RequestContext } from "./request-context";
 import type { ServicesProxy } from "./services";
 import { type Answer, type CacheTier, createCacheTiers, defaultCache, planStorage } from "./services-cache";
@@ -15,7 +17,9 @@ import { answerHeadersOf } from "./services-http";
  *
  * - build and configuration, scheme and host, path and the whole query (every parameter counts: pages read many);
  * - the resolved language, the country, in the app or not, bot or not, the platform the user
- *   agent names (store order, app links), and the set of feature flags on for the visitor.
+ *   agent names (store order, app links), and the set of feature flags on for the visitor;
+ * - what a few pages read of the visitor besides (`pageVariantOf`): the concert list's cell and
+ *   date, the offer's smartphone or not.
  *
  * What the key cannot cover bypasses: any method but GET and HEAD, Remix's `.data` requests, and a
  * request carrying a session, sign-in, provider or install-id cookie. A stored document holds
@@ -58,6 +62,37 @@ export function bypassReasonOf(request: Request): string | undefined {
   return held === undefined ? undefined : `cookie ${held}`;
 }
 
+/** What the edge knows of a visitor besides the request context, as `pageVariantOf` reads it. */
+export type VisitorInputs = {
+  /** `request.cf` (undefined for AMP pages, which depend on their URL only). */
+  cf: { latitude?: unknown; longitude?: unknown; timezone?: unknown } | undefined;
+  userAgent: string | null;
+  now: number;
+};
+
+/**
+ * What a page reads of the visitor beyond the key's common parts, by the path's first segment. The
+ * loaders read the same functions, so the key and the render agree.
+ */
+const pageVariants = new Map<string, (visitor: VisitorInputs) => string>([
+  // The list is sorted and grouped from the centre of the edge's cell of the visitor, and "today"
+  // (the date filters, the custom range's minimum) is the date in their time zone.
+  [
+    "concerts",
+    ({ cf, now }) => {
+      const place = visitorPlaceOf(cf);
+      return `${place.cell ?? "nowhere"}.${localDateOf(now, place.timeZone)}`;
+    },
+  ],
+  // An offer only for smartphones tells a tablet to open it on a phone (the platform is in the key).
+  ["campaign", ({ userAgent }) => (offerDeviceOf(userAgent).smartphone ? "smartphone" : "other")],
+]);
+
+/** The key's part for what this page reads of the visitor beyond the common parts; "-" for most. */
+export function pageVariantOf(edge: RequestContext, visitor: VisitorInputs): string {
+  return pageVariants.get(edge.path.segments[0] ?? "")?.(visitor) ?? "-";
+}
+
 /** The document's key: every input of the render that is not in the stored document's answer. */
 export function documentKey(input: {
   /** The build and the configuration it runs with. */
@@ -66,6 +101,8 @@ export function documentKey(input: {
   edge: RequestContext;
   platform: FeaturePlatform;
   flags: readonly string[];
+  /** `pageVariantOf`. */
+  variant: string;
 }): string {
   const { url, edge } = input;
   const flags = input.flags.length === 0 ? "-" : input.flags.map(encodeURIComponent).join(",");
@@ -80,6 +117,7 @@ export function documentKey(input: {
     edge.isBot ? "bot" : "person",
     input.platform,
     flags,
+    input.variant,
   ]
     .join("/")
     .concat(url.pathname, url.search);

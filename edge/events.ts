@@ -4,6 +4,8 @@
  * (002 §9). Pure code only: no Node or Workers APIs (Intl is in both).
  */
 
+import { dateTimeFormat } from "./intl";
+
 /** Spec 002 §9 "Distance threshold 100 miles". */
 export const nearDistanceMiles = 100;
 /** Spec 002 §9 "lead-up window 3 days". */
@@ -64,7 +66,7 @@ function instant(text: string | undefined): number | undefined {
 
 /** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
 export function localDateOf(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("en-CA", {
+  const parts = dateTimeFormat("en-CA", {
     timeZone,
     year: "numeric",
     month: "2-digit",
@@ -76,7 +78,7 @@ export function localDateOf(ms: number, timeZone: string): string {
 
 /** Offset of a zone from UTC at an instant, in minutes (east positive). */
 function zoneOffsetMinutes(ms: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
+  const parts = dateTimeFormat("en-US", {
     timeZone,
     hourCycle: "h23",
     year: "numeric",
@@ -131,9 +133,9 @@ export function enrichEventTime(time: EventTime, now: number, locale: string): E
   }
   const timeZone = time.timezone;
   const format = (options: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat(locale, { timeZone, ...options }).format(start);
+    dateTimeFormat(locale, { timeZone, ...options }).format(start);
   const zoneName =
-    new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "short" })
+    dateTimeFormat(locale, { timeZone, timeZoneName: "short" })
       .formatToParts(start)
       .find((p) => p.type === "timeZoneName")?.value ?? timeZone;
   const finish = end !== undefined && end > start ? end : start;
@@ -305,6 +307,46 @@ export function edgeLocationOf(
   if (!Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180)
     return undefined;
   return { lat, lng };
+}
+
+/**
+ * Geohash length of the cell a concert list is measured from when only the edge located the
+ * visitor: about 4.9 × 4.9 km at the equator, smaller towards the poles (decision 027-html-cache).
+ */
+export const visitorCellPrecision = 5;
+
+/** Where the edge places a visitor, at the granularity a shared document may depend on. */
+export type VisitorPlace = {
+  /** The geohash cell of the edge's coordinates; undefined when the edge gave none. */
+  cell: string | undefined;
+  /** The cell's centre: the point lists are sorted and grouped from, the same for everyone in it. */
+  point: LatLng | undefined;
+  /** The visitor's IANA zone as the edge located them, else UTC: their "today". */
+  timeZone: string;
+};
+
+/** The visitor's time zone from the edge (`cf.timezone`) if the runtime knows it; else UTC. */
+export function visitorTimeZoneOf(cf: { timezone?: unknown } | undefined): string {
+  const zone = cf?.timezone;
+  if (typeof zone !== "string") return "UTC";
+  try {
+    dateTimeFormat("en", { timeZone: zone });
+    return zone;
+  } catch {
+    return "UTC";
+  }
+}
+
+/**
+ * The edge's place of a visitor, rounded to a cell so that the visitors of one cell share a concert
+ * list (its render and its cache key read this one function).
+ */
+export function visitorPlaceOf(
+  cf: { latitude?: unknown; longitude?: unknown; timezone?: unknown } | undefined,
+): VisitorPlace {
+  const located = edgeLocationOf(cf);
+  const cell = located ? encodeGeohash(located, visitorCellPrecision) : undefined;
+  return { cell, point: cell ? decodeGeohash(cell) : undefined, timeZone: visitorTimeZoneOf(cf) };
 }
 
 /**

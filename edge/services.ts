@@ -107,6 +107,22 @@ export type ServicesProxyOptions = {
 
 const internalBase = "https://services.internal";
 
+/**
+ * Validated values of stored answers, by the answer's bytes and the schema: a loader that reads an
+ * answer the memory tier holds gets the value made the first time instead of decoding, parsing and
+ * validating it again (6–13 % of a page's render, docs/decisions/027-cheaper-renders.md). Weak on
+ * both sides: a value lives as long as its bytes are held. Frozen, so that no request can change
+ * what another one reads.
+ */
+const parsedAnswers = new WeakMap<Uint8Array, WeakMap<object, unknown>>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const child of Object.values(value)) deepFreeze(child);
+  return value;
+}
+
 export function createServicesProxy(options: ServicesProxyOptions): ServicesProxy {
   const clock = options.now ?? Date.now;
   const allowedPrefixes = options.allowedPrefixes ?? limits.defaultAllowedPrefixes;
@@ -206,8 +222,17 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
       const outcome = await serve(call);
       callOptions.freshFor?.(Math.max(0, (outcome.freshUntil ?? 0) - clock()));
       const answer = successfulAnswer(outcome, url.pathname);
+      const held = parsedAnswers.get(answer.body)?.get(schema);
+      if (held !== undefined) return held as v.InferOutput<typeof schema>;
       const parsed = parseAnswer(answer, url.pathname, schema);
-      if (parsed.success) return parsed.output;
+      if (parsed.success) {
+        if (!call.cached) return parsed.output;
+        const output = deepFreeze(parsed.output);
+        const bySchema = parsedAnswers.get(answer.body) ?? new WeakMap<object, unknown>();
+        bySchema.set(schema, output);
+        parsedAnswers.set(answer.body, bySchema);
+        return output;
+      }
       // An answer that does not parse is not kept: the next call asks the upstream again.
       if (call.cached) await tiers.evict(call.key, call.waitUntil);
       throw parsed.error;

@@ -13,7 +13,9 @@ import {
   documentKey,
   documentWithNonce,
   flagsOf,
+  pageVariantOf,
   recordingFreshness,
+  type VisitorInputs,
   withNonce,
 } from "../edge/document-cache";
 import { type Env, readConfig, type SiteConfig } from "../edge/env";
@@ -122,7 +124,7 @@ function reportRequestErrors(
 
 /**
  * A page document through the document cache (edge/document-cache.ts): looked up under the key of
- * `keyEdge` (the request as its page sees it) and `userAgent`, rendered as a GET on a miss with a
+ * `keyEdge` (the request as its page sees it), `userAgent` and `cf` (what the edge located), rendered as a GET on a miss with a
  * services proxy that records the data's freshness. The answer gets `nonce` in its nonce
  * attributes (none: an AMP page, which has no inline script), `x-cache` and `Server-Timing`.
  */
@@ -130,6 +132,7 @@ async function cachedDocument(
   c: Context<{ Bindings: Env }>,
   keyEdge: RequestContext,
   userAgent: string | null,
+  cf: VisitorInputs["cf"],
   nonce: string | undefined,
   render: (request: Request, services: ServicesProxy) => Promise<Response>,
 ): Promise<Response> {
@@ -140,7 +143,8 @@ async function cachedDocument(
   const platform = platformOf(userAgent);
   const flags = await flagsOf(proxy, keyEdge, config.SITE_ENV, platform);
   const url = new URL(request.url);
-  const key = documentKey({ version, url, edge: keyEdge, platform, flags });
+  const variant = pageVariantOf(keyEdge, { cf, userAgent, now: Date.now() });
+  const key = documentKey({ version, url, edge: keyEdge, platform, flags, variant });
   const get = request.method === "GET" ? request : new Request(request, { method: "GET" });
   const served = await documents.serve({
     key,
@@ -228,13 +232,16 @@ app.all("*", async (c) => {
   // depends on its URL only (amp/visitor.ts): its answer varies by nothing and sets no cookie, so
   // cookies do not bypass the cache (amp/request.ts answers other methods 405).
   if (edge.isAmp) {
+    // Nor does where the edge located the visitor: loaders see no `cf` (a concert list from no
+    // place, dated in UTC).
+    const cloudflare = { ...loadContext.cloudflare, cf: undefined };
     const answer = (page: Request, services: ServicesProxy) =>
       answerAmp(page, edge, (ampRequest, ampEdge) =>
-        handleRemixRequest(ampRequest, { ...loadContext, services, edge: ampEdge }),
+        handleRemixRequest(ampRequest, { ...loadContext, cloudflare, services, edge: ampEdge }),
       );
     const amp =
       request.method === "GET" || request.method === "HEAD"
-        ? await cachedDocument(c, ampEdge(edge), null, undefined, answer)
+        ? await cachedDocument(c, ampEdge(edge), null, undefined, undefined, answer)
         : bypassed(await answer(request, proxy), "method");
     return withSecurityHeaders(amp, { ...security, amp: true });
   }
@@ -256,6 +263,7 @@ app.all("*", async (c) => {
       c,
       edge,
       request.headers.get("user-agent"),
+      request.cf as VisitorInputs["cf"],
       security.nonce,
       (get, services) => handleRemixRequest(get, { ...loadContext, services }),
     );

@@ -10,6 +10,7 @@ import {
   isFeatureOn,
   loadFeatureConfig,
 } from "../../edge/feature-flags";
+import { dateTimeFormat } from "../../edge/intl";
 import type { LanguageKey } from "../../edge/languages";
 import { localizedPath } from "../../edge/path";
 import {
@@ -183,7 +184,7 @@ function dateLabel(date: string, locale: string): string {
   const time = Date.parse(`${date}T00:00:00Z`);
   return Number.isNaN(time)
     ? date
-    : new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(time);
+    : dateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(time);
 }
 
 function albumTile(album: Album, lang: LanguageKey, locale: string): ArtistRelease {

@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { catalogueImageWidths, darkenForWhiteText, trackImageWidths } from "../../edge/content-rules";
 import { SiteError } from "../../edge/errors";
+import { dateTimeFormat, numberFormat } from "../../edge/intl";
 import type { LanguageKey } from "../../edge/languages";
 import { localizedPath } from "../../edge/path";
 import {
@@ -106,7 +107,7 @@ function itemTracks(
 ): { tracks: ItemTrack[]; playlist: PlaylistEntry[] } {
   const songOf = new Map(songs.map((song) => [song.attributes.shazamKey, song]));
   const playlist: PlaylistEntry[] = [];
-  const number = new Intl.NumberFormat(locale);
+  const number = numberFormat(locale);
   const rows = tracks.map((track, index): ItemTrack => {
     const song = songOf.get(track.key);
     const src = previewOf(track);
@@ -147,7 +148,7 @@ function dateLabel(date: string, locale: string): string {
   const time = Date.parse(`${date}T00:00:00Z`);
   return Number.isNaN(time)
     ? date
-    : new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(time);
+    : dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(time);
 }
 
 function totalDuration(songs: readonly Song[]): string | undefined {

@@ -6,6 +6,7 @@ import { countryName } from "../../edge/countries";
 import { csvContentType, toCsv } from "../../edge/csv";
 import { siteOriginOf } from "../../edge/env";
 import { SiteError, statusOfError } from "../../edge/errors";
+import { numberFormat } from "../../edge/intl";
 import { isLanguageKey, type LanguageKey } from "../../edge/languages";
 import { type ChartType, chartRowsPageParam, chartTypes, localizedPath } from "../../edge/path";
 import { radioSpinsPath } from "../../edge/radio";
@@ -287,7 +288,7 @@ export function chartRowsOf(
   }: { lang: LanguageKey; locale: string; adamIdRoute: boolean; firstRank?: number },
   now: Date,
 ): ChartRow[] {
-  const numbers = new Intl.NumberFormat(locale);
+  const numbers = numberFormat(locale);
   return songs.map((song, index) => {
     const artist = includedArtistOf(song);
     return {
@@ -430,7 +431,7 @@ async function loadChart(context: Context, route: ChartRoute) {
 function rowPagesOf(total: number, rowsPage: number, href: string, locale: string) {
   const count = Math.ceil(total / chartRowsPerPage);
   if (count <= 1) return [];
-  const numbers = new Intl.NumberFormat(locale);
+  const numbers = numberFormat(locale);
   return Array.from({ length: count }, (_, index) => ({
     number: index + 1,
     href: index === 0 ? href : `${href}?${chartRowsPageParam}=${index + 1}`,

@@ -8,7 +8,6 @@ import {
   dateRangeOf,
   distanceMiles,
   type EventTimeEnrichment,
-  edgeLocationOf,
   encodeGeohash,
   enrichEventTime,
   eventArtistArtWidth,
@@ -23,6 +22,7 @@ import {
   type UpcomingGroup,
   upcomingGroupOf,
   upcomingGroups,
+  visitorPlaceOf,
 } from "../../edge/events";
 import { localizedPath } from "../../edge/path";
 import { type EventResources, type EventsDocument, eventsDocumentSchema } from "../../edge/schemas/events";
@@ -335,21 +335,9 @@ export type ConcertList = {
   baseHref: string;
 };
 
-/** The visitor's time zone as the edge located them, if the runtime knows it; else UTC. */
-function visitorZone(context: Context): string {
-  const zone = context.cloudflare.cf?.timezone;
-  if (typeof zone !== "string") return "UTC";
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-    return zone;
-  } catch {
-    return "UTC";
-  }
-}
-
 /**
  * One page of a concert list. The location is the browser's (`lat`/`lng` from the Near Me button or
- * the stored `maploc`), else the edge's; "near" sorts by distance from it, "country" keeps the
+ * the stored `maploc`), else the centre of the edge's cell; "near" sorts by distance from it, "country" keeps the
  * visitor's country, and every list is grouped lt100miles / country / all (spec 002 §3, §5).
  */
 export async function loadConcertList(
@@ -365,7 +353,10 @@ export async function loadConcertList(
   const query = parsed.output;
   if (query.when === "range" && !query.from && !query.to) query.when = "all";
   const country = countryOf(edge.country);
-  const today = localDateOf(now, visitorZone(context));
+  // Where the edge placed the visitor, rounded to a cell: the visitors of one cell and one "today"
+  // share a document (decision 027-html-cache).
+  const place = visitorPlaceOf(context.cloudflare.cf);
+  const today = localDateOf(now, place.timeZone);
   let range: { from: string; to: string } | undefined;
   if (query.when === "range") {
     const from = query.from ?? today;
@@ -376,11 +367,10 @@ export async function loadConcertList(
 
   const browser =
     query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;
-  const edgePlace = edgeLocationOf(context.cloudflare.cf);
   const location = browser
     ? { ...browser, source: "browser" as const }
-    : edgePlace
-      ? { ...edgePlace, source: "edge" as const }
+    : place.point
+      ? { ...place.point, source: "edge" as const }
       : undefined;
   const placeQuery =
     query.in === "country"

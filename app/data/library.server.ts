@@ -5,6 +5,7 @@ import { countryName } from "../../edge/countries";
 import { csvContentType, csvRow } from "../../edge/csv";
 import { siteOriginOf } from "../../edge/env";
 import { SiteError, statusOfError } from "../../edge/errors";
+import { visitorTimeZoneOf } from "../../edge/events";
 import { languageOf } from "../../edge/languages";
 import {
   type LibraryExportFormat,
@@ -74,18 +75,6 @@ async function accountJson<S extends v.GenericSchema>(
   return parsed.output;
 }
 
-/** The visitor's time zone as the edge located them, if the runtime knows it; else UTC. */
-function timeZoneOf(context: Context): string {
-  const zone = context.cloudflare.cf?.timezone;
-  if (typeof zone !== "string") return "UTC";
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-    return zone;
-  } catch {
-    return "UTC";
-  }
-}
-
 /** One page of the library (`token` from the address: the page after the one that gave it) and the count. */
 export async function loadLibrary(context: Context, request: Request): Promise<LibraryPage> {
   const { lang } = context.edge;
@@ -101,7 +90,7 @@ export async function loadLibrary(context: Context, request: Request): Promise<L
   const format = new Intl.DateTimeFormat(languageOf(lang).locale, {
     dateStyle: "medium",
     timeStyle: "short",
-    timeZone: timeZoneOf(context),
+    timeZone: visitorTimeZoneOf(context.cloudflare.cf),
   });
   const path = localizedPath(lang, "/myshazam");
   return {

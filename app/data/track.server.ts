@@ -13,6 +13,7 @@ import {
 import { findCountry } from "../../edge/countries";
 import { siteOriginOf } from "../../edge/env";
 import { SiteError } from "../../edge/errors";
+import { dateTimeFormat, numberFormat } from "../../edge/intl";
 import type { LanguageKey } from "../../edge/languages";
 import { localizedPath } from "../../edge/path";
 import { artistViewSchema } from "../../edge/schemas/amapi";
@@ -158,7 +159,7 @@ export function releasedText(dateInfo: Track["dateInfo"], locale: string): strin
   const time = Date.parse(`${dateInfo.releaseDate}T00:00:00Z`);
   if (Number.isNaN(time)) return dateInfo.releaseDate;
   if (dateInfo.precision === "year") return String(new Date(time).getUTCFullYear());
-  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(time);
+  return dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(time);
 }
 
 function albumNameOf(track: Track): string | undefined {
@@ -351,7 +352,7 @@ export async function loadTrackPage(
     ).map((item) => [item.id, item.total]),
   );
   const countOf = (total: number | undefined) =>
-    total === undefined ? undefined : { total, formatted: new Intl.NumberFormat(edge.locale).format(total) };
+    total === undefined ? undefined : { total, formatted: numberFormat(edge.locale).format(total) };
 
   const preview = previewOf(track);
   const playlist: PlaylistEntry[] = [];
@@ -443,10 +444,7 @@ export async function loadTrackPage(
       duration: clockDuration(track.durationMs),
       durationIso: isoDuration(track.durationMs),
     },
-    count:
-      total === undefined
-        ? undefined
-        : { total, formatted: new Intl.NumberFormat(edge.locale).format(total) },
+    count: total === undefined ? undefined : { total, formatted: numberFormat(edge.locale).format(total) },
     platform,
     stores: orderedStores(track.stores, platform),
     playlist,

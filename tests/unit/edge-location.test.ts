@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { edgeLocationOf, withCallerLocation } from "../../edge/events";
+import { distanceMiles, edgeLocationOf, visitorPlaceOf, withCallerLocation } from "../../edge/events";
 
 // The caller's location on events answers (spec 002 §3 x-shz-lat / x-shz-lng), from the edge.
 
@@ -16,6 +16,42 @@ test.each([
   ["out of range", { latitude: "91", longitude: "0" }, undefined],
 ])("the edge's position from %s", (_, cf, location) => {
   expect(edgeLocationOf(cf)).toEqual(location);
+});
+
+// The place a shared concert list is measured from (decision 027-html-cache): the edge's cell.
+test.each([
+  [
+    "central London",
+    { latitude: "51.5072", longitude: "-0.1276", timezone: "Europe/London" },
+    { cell: "gcpvj", timeZone: "Europe/London" },
+  ],
+  [
+    "Tokyo, as numbers",
+    { latitude: 35.68, longitude: 139.69, timezone: "Asia/Tokyo" },
+    { cell: "xn76f", timeZone: "Asia/Tokyo" },
+  ],
+  ["no position, no zone", undefined, { cell: undefined, timeZone: "UTC" }],
+  [
+    "an unknown zone",
+    { latitude: "0", longitude: "0", timezone: "Mars/Olympus" },
+    { cell: "s0000", timeZone: "UTC" },
+  ],
+  ["a zone that is not text", { latitude: "north", timezone: 3 }, { cell: undefined, timeZone: "UTC" }],
+])("the visitor's place from %s", (_, cf, expected) => {
+  const place = visitorPlaceOf(cf);
+  expect({ cell: place.cell, timeZone: place.timeZone }).toEqual(expected);
+  const located = edgeLocationOf(cf);
+  if (located) {
+    // The centre of a 5-character cell is within about 2 miles of every point in it.
+    expect(distanceMiles(located, place.point ?? { lat: 90, lng: 0 })).toBeLessThan(2.5);
+  } else expect(place.point).toBeUndefined();
+});
+
+test("two visitors of one cell are measured from one point", () => {
+  const a = visitorPlaceOf({ latitude: "51.5072", longitude: "-0.1276" });
+  const b = visitorPlaceOf({ latitude: "51.5080", longitude: "-0.1240" });
+  expect(a.point).toEqual(b.point);
+  expect(visitorPlaceOf({ latitude: "53.4808", longitude: "-2.2426" }).point).not.toEqual(a.point);
 });
 
 const answer = (headers: Record<string, string> = {}) => new Response("{}", { status: 200, headers });

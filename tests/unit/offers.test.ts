@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
+import { offerCacheControl } from "../../app/routes/($lang).campaign.$name/page.server";
 import {
   type Campaign,
   campaignNameSchema,
@@ -164,6 +165,18 @@ test.each([
   ["available", 200],
 ] as const)("an offer page in state %s answers %i", (state, status) => {
   expect(offerPageStatus(state)).toBe(status);
+});
+
+describe("offerCacheControl", () => {
+  // A shared copy never answers past the campaign's end, fresh (s-maxage) or stale (stale-if-error).
+  test.each([
+    ["a campaign months from its end", "2027-01-01T00:00:00.000Z", "s-maxage=300, stale-if-error=3600"],
+    ["an hour from its end", "2026-06-01T13:00:00.000Z", "s-maxage=300, stale-if-error=3300"],
+    ["a minute from its end", "2026-06-01T12:01:00.000Z", "s-maxage=60, stale-if-error=0"],
+    ["ended", "2026-06-01T11:00:00.000Z", "s-maxage=0, stale-if-error=0"],
+  ])("%s: %s", (_, endsAt, expected) => {
+    expect(offerCacheControl(campaign({ endsAt }), now)).toBe(expected);
+  });
 });
 
 describe("the schemas at the edge", () => {

@@ -26,6 +26,8 @@ type Visit = {
   userAgent?: string;
   acceptLanguage?: string;
   method?: string;
+  /** More of `request.cf`: where the edge located the visitor. */
+  cf?: { latitude?: string; longitude?: string; timezone?: string };
 };
 
 async function visit(path: string, options: Visit = {}) {
@@ -36,7 +38,7 @@ async function visit(path: string, options: Visit = {}) {
     method: options.method ?? "GET",
     headers,
     redirect: "manual",
-    cf: { country: options.country ?? "GB" },
+    cf: { country: options.country ?? "GB", ...options.cf },
   });
   const text = await response.text();
   return { response, text, cache: response.headers.get("x-cache") };
@@ -241,6 +243,114 @@ describe("the document cache", () => {
     expect(first.response.status).toBe(200);
     expect([first.cache, second.cache]).toEqual(["MISS", "HIT"]);
     expect(second.response.headers.getSetCookie()).toEqual([]);
+  });
+});
+
+describe("pages that read the visitor's place, date or device", () => {
+  // Edge locations: two points 300 m apart in one 5-character geohash cell (gcpvj, central
+  // London), and one in Manchester. Kiritimati (UTC+14) and Pago Pago (UTC−11) never share a date.
+  const london = { latitude: "51.5072", longitude: "-0.1276", timezone: "Europe/London" };
+  const londonNearby = { latitude: "51.5080", longitude: "-0.1240", timezone: "Europe/London" };
+  const manchester = { latitude: "53.4808", longitude: "-2.2426", timezone: "Europe/London" };
+  const kiritimati = { ...london, timezone: "Pacific/Kiritimati" };
+  const pagoPago = { ...london, timezone: "Pacific/Pago_Pago" };
+  const androidPhone =
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
+  const androidTablet =
+    "Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+
+  /** The concert list's loader data: where it was measured from, and its "today". */
+  function listOf(text: string) {
+    const location = /\\"source\\",\\"(browser|edge)\\"/.exec(text)?.[1];
+    const today = /\bmin="(\d{4}-\d{2}-\d{2})"/.exec(text)?.[1];
+    return { location, today };
+  }
+
+  test("the concert list is shared by the visitors of one cell and one date", async () => {
+    const path = fresh("/concerts");
+    const first = await visit(path, { cf: london });
+    expect(first.response.status).toBe(200);
+    expect(first.response.headers.get("cache-control")).toBeNull();
+    expect(first.cache).toBe("MISS");
+    expect(listOf(first.text).location).toBe("edge");
+    const neighbour = await visit(path, { cf: londonNearby });
+    expect(neighbour.cache).toBe("HIT");
+    // The document holds the cell's centre, never a visitor's own coordinates.
+    for (const coordinate of [london.latitude, london.longitude, londonNearby.latitude]) {
+      expect(first.text).not.toContain(coordinate);
+    }
+  });
+
+  test.each([
+    { name: "places", a: { cf: london }, b: { cf: manchester } },
+    { name: "dates (time zones)", a: { cf: kiritimati }, b: { cf: pagoPago } },
+    { name: "countries", a: { cf: london, country: "GB" }, b: { cf: london, country: "FR" } },
+    { name: "located and not", a: { cf: london }, b: {} },
+  ])("visitors of two $name never get each other's concert list", async ({ a, b }) => {
+    const path = fresh("/concerts");
+    const first = await visit(path, a);
+    const second = await visit(path, b);
+    expect([first.cache, second.cache]).toEqual(["MISS", "MISS"]);
+    expect([(await visit(path, a)).cache, (await visit(path, b)).cache]).toEqual(["HIT", "HIT"]);
+  });
+
+  test("each date's list says its own today", async () => {
+    const path = fresh("/concerts");
+    const east = listOf((await visit(path, { cf: kiritimati })).text).today;
+    const west = listOf((await visit(path, { cf: pagoPago })).text).today;
+    expect(east).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(west).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(east).not.toBe(west);
+  });
+
+  test("the AMP concert list depends on its address alone: no visitor's place or date", async () => {
+    const path = fresh("/amp/concerts");
+    const first = await visit(path, { cf: kiritimati });
+    const second = await visit(path, { cf: manchester, country: "FR" });
+    expect(first.response.status).toBe(200);
+    expect([first.cache, second.cache]).toEqual(["MISS", "HIT"]);
+    expect(first.text).not.toContain(kiritimati.latitude);
+  });
+
+  test("an offer page is shared by anonymous visitors of one country and device", async () => {
+    const path = fresh("/campaign/first-month");
+    const first = await visit(path, { cookie: `webId=${webIdA}` });
+    expect(first.response.status).toBe(200);
+    expect(first.cache).toBe("MISS");
+    const second = await visit(path, { cookie: `webId=${webIdB}` });
+    expect(second.cache).toBe("HIT");
+    expect(second.text).not.toContain(webIdA);
+  });
+
+  test.each([
+    { name: "countries", a: { country: "GB" }, b: { country: "ZA" } },
+    { name: "smartphones and tablets", a: { userAgent: androidPhone }, b: { userAgent: androidTablet } },
+    { name: "in the app or not", a: { cookie: "appconfig=%7B%22country%22%3A%22GB%22%7D" }, b: {} },
+  ])("visitors of two $name never get each other's offer page", async ({ a, b }) => {
+    const path = fresh("/campaign/three-free");
+    const first = await visit(path, a);
+    const second = await visit(path, b);
+    expect([first.cache, second.cache]).toEqual(["MISS", "MISS"]);
+    expect([(await visit(path, a)).cache, (await visit(path, b)).cache]).toEqual(["HIT", "HIT"]);
+  });
+
+  test("a tablet is told to open a smartphone-only offer on a phone, a phone is not", async () => {
+    const path = fresh("/campaign/three-free");
+    const phone = await visit(path, { userAgent: androidPhone, country: "DE" });
+    const tablet = await visit(path, { userAgent: androidTablet, country: "DE" });
+    expect([phone.cache, tablet.cache]).toEqual(["MISS", "MISS"]);
+    expect(phone.text).toContain('\\"signInRequired\\"');
+    expect(tablet.text).toContain('\\"openOnPhone\\"');
+  });
+
+  test("a signed-in visitor's offer page is theirs alone", async () => {
+    const path = fresh("/campaign/first-month");
+    await visit(path);
+    const person = browser();
+    await signIn(person, "offer-reader@example.test");
+    const signedIn = await person.fetch(path);
+    expect(signedIn.headers.get("x-cache")).toBe("BYPASS");
+    expect(signedIn.headers.get("cache-control")).toBe("private, no-store");
   });
 });
 

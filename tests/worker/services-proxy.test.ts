@@ -191,13 +191,15 @@ describe("coalescing of concurrent identical GETs", () => {
     expect(new Set(bodies)).toEqual(new Set(['{"ok":true}']));
   });
 
-  test("100 concurrent getJson calls make 1 upstream call and get separate values", async () => {
+  // One value, frozen: no caller can change what another reads (decision 027-cheaper-renders).
+  test("100 concurrent getJson calls make 1 upstream call and share one frozen value", async () => {
     const { upstream, calls } = fakeUpstream({ ...answer('{"ok":true}'), delayMs: 20 });
     const proxy = proxyWith(upstream);
     const path = uniquePath();
     const values = await Promise.all(Array.from({ length: 100 }, () => proxy.getJson(path, okSchema)));
     expect(calls).toHaveLength(1);
-    expect(new Set(values).size).toBe(100);
+    expect(new Set(values).size).toBe(1);
+    expect(Object.isFrozen(values[0])).toBe(true);
     expect(values.every((value) => value.ok)).toBe(true);
   });
 

@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
+import { documentStaleSeconds, documentTtlSeconds } from "../../../edge/document-cache";
 import { SiteError } from "../../../edge/errors";
 import {
   type Campaign,
@@ -53,4 +54,17 @@ export async function loadOfferAccount(
   if (!parsed.success) throw new SiteError("baddata", "The account service's offer answer did not parse");
   const { code, months, redeemedOther } = parsed.output;
   return { account: { signedIn: true, code: code ?? undefined, redeemedOther }, months: months ?? undefined };
+}
+
+/**
+ * Cache-Control of an offer page a shared cache may keep (decision 027-html-cache): for an anonymous
+ * visitor the state depends on the campaign, the clock, and the country, app and device, which the
+ * document cache's key holds. No copy may answer after the campaign ends, fresh or stale (its
+ * state would then be "ended"): lifetime and stale window end there. Browsers keep nothing
+ * (`s-maxage`): the same browser signed in gets its own page.
+ */
+export function offerCacheControl(campaign: Pick<Campaign, "endsAt">, now: number): string {
+  const left = Math.max(0, Math.floor((Date.parse(campaign.endsAt) - now) / 1000));
+  const fresh = Math.min(documentTtlSeconds, left);
+  return `s-maxage=${fresh}, stale-if-error=${Math.min(documentStaleSeconds, left - fresh)}`;
 }

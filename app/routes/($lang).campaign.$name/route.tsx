@@ -27,7 +27,7 @@ import {
   platformMonthLimit,
 } from "../../../edge/offer-state";
 import { canonicalUrl, localizedPath } from "../../../edge/path";
-import { campaignNameOf, loadCampaign, loadOfferAccount } from "./page.server";
+import { campaignNameOf, loadCampaign, loadOfferAccount, offerCacheControl } from "./page.server";
 import { type OfferPage, OfferView } from "./view";
 
 // Spec 000 §2 `/campaign/{name}` (the name is the beacons' exp_name), 001 §2, §4, §7, §8, §9: a
@@ -40,8 +40,10 @@ export const links = () => [
   { rel: "stylesheet", href: connectStyles },
 ];
 
-// The state depends on the visitor's country, device, app and account: no shared cache may keep it.
-export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+// The state depends on the visitor's country, device, app and account: the document cache keeps an
+// anonymous visitor's page under a key of the first three (a signed-in visitor bypasses it) until
+// the campaign ends (`offerCacheControl`).
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 /**
  * The redemption's code (WebAuthn, the origin's answers and their schemas) loads once the page is
@@ -117,7 +119,10 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
       strings: pickResources(lang, ["offers"]).offers,
       connectStrings: pickResources(lang, ["connect"]).connect,
     },
-    { status: offerPageStatus(state) },
+    {
+      status: offerPageStatus(state),
+      headers: campaign ? { "Cache-Control": offerCacheControl(campaign, now) } : undefined,
+    },
   );
 }
 

@@ -1,4 +1,4 @@
-import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useState } from "react";
 import type { AmpView } from "~/amp-view";
@@ -12,9 +12,9 @@ import styles from "~/styles/concerts.css";
 import { type ConcertList, ConcertRefineForm, ConcertRefineLink, ConcertsView, listHref } from "./view";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-/** The list is the visitor's: sorted from where the edge located them, dated in their time zone. */
-export const headers: HeadersFunction = () => ({ "Cache-Control": "private" });
 
+// The list is sorted from the edge's cell of the visitor and dated in their time zone: both are in
+// the document cache's key for this page (edge/document-cache.ts `pageVariantOf`), so it is shared.
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const url = new URL(request.url);
