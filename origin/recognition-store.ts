@@ -29,12 +29,9 @@ const metaKeys = {
 const lookupStatement =
   "SELECT hash, hex(entries) AS entries FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
 
-/**
- * The vote's lookup: a bucket above the common size (the vote skips it) comes back as NULL, its
- * bytes left in the database. SQLite reads a BLOB's length without its content. The size is read
- * in the statement, so that the first lookup needs no round trip before it.
- */
-const voteLookupStatement = `SELECT hash, CASE WHEN length(entries) > 4 * (SELECT CAST(value AS INTEGER) FROM recognition_meta WHERE key = '${metaKeys.commonBucketSize}') THEN NULL ELSE hex(entries) END AS entries FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))`;
+/** The sizes of the hashes' buckets, in entries: SQLite reads a BLOB's length without its content. */
+const sizesStatement =
+  "SELECT hash, length(entries) / 4 AS size FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
@@ -75,41 +72,42 @@ function layoutOf(rows: readonly { key: string; value: string }[]): PostingsLayo
 
 /**
  * The store as the matcher reads it, for one match: each lookup is one query (the first also
- * reads the layout, in the same batch), and a hash already fetched is not asked for again, so the
- * skew scan's later speeds fetch only the hashes they add. A common bucket the vote left in the
- * database is fetched when the alignment asks for it. Nothing outlives the request: the isolate's
- * memory does not grow with the index.
+ * reads the layout, in the same batch), the sizes of buckets or the postings the matcher chose
+ * from them. Each answer replaces the last: a match holds one step's postings at a time (at most
+ * MATCH_STEP_ENTRIES), and nothing outlives the request, so the isolate's memory does not grow
+ * with the index.
  */
 export function recognitionStore(db: D1Database): PostingsStore {
-  const found = new Map<number, Uint32Array>();
-  const asked = new Set<number>();
   let layout: PostingsLayout | undefined;
-  const keep = (rows: readonly Record<string, unknown>[]) => {
-    for (const row of rows) {
-      const hash = Number(row.hash);
-      // Left in the database by the vote's lookup: the alignment may still ask for it.
-      if (row.entries === null) asked.delete(hash);
-      else found.set(hash, entriesOf(row.entries));
-    }
-  };
+  const none = new Map<number, never>();
   return {
-    async lookup({ hashes, skipCommon }: PostingsRequest): Promise<PostingLists> {
-      const missing = [...new Set(hashes)].filter((hash) => !asked.has(hash));
-      for (const hash of missing) asked.add(hash);
-      const postings = db
-        .prepare(skipCommon ? voteLookupStatement : lookupStatement)
-        .bind(JSON.stringify(missing));
+    async lookup({ hashes, read }: PostingsRequest): Promise<PostingLists> {
+      const statement = db
+        .prepare(read === "sizes" ? sizesStatement : lookupStatement)
+        .bind(JSON.stringify(hashes));
+      let rows: readonly Record<string, unknown>[] = [];
       if (!layout) {
-        const [meta, rows] = await db.batch<Record<string, unknown>>([
+        const [meta, answer] = await db.batch<Record<string, unknown>>([
           db.prepare("SELECT key, value FROM recognition_meta"),
-          postings,
+          statement,
         ]);
         layout = layoutOf((meta?.results ?? []) as { key: string; value: string }[]);
-        keep(rows?.results ?? []);
-      } else if (missing.length > 0) {
-        keep((await postings.all<Record<string, unknown>>()).results);
+        rows = answer?.results ?? [];
+      } else if (hashes.length > 0) {
+        rows = (await statement.all<Record<string, unknown>>()).results;
       }
-      return fetchedPostings(layout, found);
+      if (read === "sizes") {
+        return fetchedPostings(
+          layout,
+          new Map(rows.map((row) => [Number(row.hash), Number(row.size)])),
+          none,
+        );
+      }
+      return fetchedPostings(
+        layout,
+        none,
+        new Map(rows.map((row) => [Number(row.hash), entriesOf(row.entries)])),
+      );
     },
     async trackKey(track: number): Promise<string | undefined> {
       const row = await db
