@@ -181,6 +181,28 @@ const ascii = new TextDecoder();
  */
 export async function loadStore(db: D1Database, rows: StoreRows): Promise<{ hashes: number }> {
   await db.batch(storeTables.map((table) => db.prepare(`DELETE FROM ${table}`)));
+  const hashes = await writePostings(db, rows.postings());
+  await db.batch([
+    ...rows.tracks.map(([track, key]) =>
+      db
+        .prepare("INSERT OR REPLACE INTO recognition_tracks (track, track_key) VALUES (?, ?)")
+        .bind(track, key),
+    ),
+    ...rows.meta.map(([key, value]) =>
+      db.prepare("INSERT OR REPLACE INTO recognition_meta (key, value) VALUES (?, ?)").bind(key, value),
+    ),
+  ]);
+  return { hashes };
+}
+
+/**
+ * Writes postings rows (INSERT OR REPLACE), as JSON objects of hash to hex bound to one parameter
+ * each, every object written as ASCII into one buffer and decoded once. Returns the rows written.
+ */
+export async function writePostings(
+  db: D1Database,
+  postings: Iterable<[hash: number, entries: Uint8Array]>,
+): Promise<number> {
   const insert =
     "INSERT OR REPLACE INTO recognition_postings (hash, entries) SELECT key, unhex(value) FROM json_each(?1)";
   const chunk = new Uint8Array(loadChunkChars);
@@ -195,7 +217,7 @@ export async function loadStore(db: D1Database, rows: StoreRows): Promise<{ hash
         .run();
     length = 0;
   };
-  for (const [hash, entries] of rows.postings()) {
+  for (const [hash, entries] of postings) {
     const key = `"${hash}":"`;
     const size = key.length + 2 * entries.length + 2;
     if (size + 2 > chunk.length) throw new RangeError(`hash ${hash}: its postings exceed one statement`);
@@ -211,15 +233,5 @@ export async function loadStore(db: D1Database, rows: StoreRows): Promise<{ hash
     hashes++;
   }
   await flush();
-  await db.batch([
-    ...rows.tracks.map(([track, key]) =>
-      db
-        .prepare("INSERT OR REPLACE INTO recognition_tracks (track, track_key) VALUES (?, ?)")
-        .bind(track, key),
-    ),
-    ...rows.meta.map(([key, value]) =>
-      db.prepare("INSERT OR REPLACE INTO recognition_meta (key, value) VALUES (?, ?)").bind(key, value),
-    ),
-  ]);
-  return { hashes };
+  return hashes;
 }
