@@ -13,14 +13,17 @@ export type Inspector = {
   close: () => void;
 };
 
-/** A connection to the site worker's inspector target. */
-export async function connectInspector(inspectorPort: number): Promise<Inspector> {
+/** A connection to a worker's inspector target (the site's unless named). */
+export async function connectInspector(
+  inspectorPort: number,
+  workerName = siteWorkerName,
+): Promise<Inspector> {
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as {
     id: string;
     webSocketDebuggerUrl: string;
   }[];
-  const target = targets.find((entry) => entry.id.endsWith(siteWorkerName));
-  if (!target) throw new Error(`no inspector target for ${siteWorkerName}: ${JSON.stringify(targets)}`);
+  const target = targets.find((entry) => entry.id.endsWith(workerName));
+  if (!target) throw new Error(`no inspector target for ${workerName}: ${JSON.stringify(targets)}`);
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
     socket.addEventListener("open", resolve, { once: true });

@@ -29,12 +29,9 @@ const metaKeys = {
 const lookupStatement =
   "SELECT hash, hex(entries) AS entries FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
 
-/**
- * The vote's lookup: a bucket above the common size (the vote skips it) comes back as NULL, its
- * bytes left in the database. SQLite reads a BLOB's length without its content. The size is read
- * in the statement, so that the first lookup needs no round trip before it.
- */
-const voteLookupStatement = `SELECT hash, CASE WHEN length(entries) > 4 * (SELECT CAST(value AS INTEGER) FROM recognition_meta WHERE key = '${metaKeys.commonBucketSize}') THEN NULL ELSE hex(entries) END AS entries FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))`;
+/** The sizes of the hashes' buckets, in entries: SQLite reads a BLOB's length without its content. */
+const sizesStatement =
+  "SELECT hash, length(entries) / 4 AS size FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
@@ -75,41 +72,42 @@ function layoutOf(rows: readonly { key: string; value: string }[]): PostingsLayo
 
 /**
  * The store as the matcher reads it, for one match: each lookup is one query (the first also
- * reads the layout, in the same batch), and a hash already fetched is not asked for again, so the
- * skew scan's later speeds fetch only the hashes they add. A common bucket the vote left in the
- * database is fetched when the alignment asks for it. Nothing outlives the request: the isolate's
- * memory does not grow with the index.
+ * reads the layout, in the same batch), the sizes of buckets or the postings the matcher chose
+ * from them. Each answer replaces the last: a match holds one step's postings at a time (at most
+ * MATCH_STEP_ENTRIES), and nothing outlives the request, so the isolate's memory does not grow
+ * with the index.
  */
 export function recognitionStore(db: D1Database): PostingsStore {
-  const found = new Map<number, Uint32Array>();
-  const asked = new Set<number>();
   let layout: PostingsLayout | undefined;
-  const keep = (rows: readonly Record<string, unknown>[]) => {
-    for (const row of rows) {
-      const hash = Number(row.hash);
-      // Left in the database by the vote's lookup: the alignment may still ask for it.
-      if (row.entries === null) asked.delete(hash);
-      else found.set(hash, entriesOf(row.entries));
-    }
-  };
+  const none = new Map<number, never>();
   return {
-    async lookup({ hashes, skipCommon }: PostingsRequest): Promise<PostingLists> {
-      const missing = [...new Set(hashes)].filter((hash) => !asked.has(hash));
-      for (const hash of missing) asked.add(hash);
-      const postings = db
-        .prepare(skipCommon ? voteLookupStatement : lookupStatement)
-        .bind(JSON.stringify(missing));
+    async lookup({ hashes, read }: PostingsRequest): Promise<PostingLists> {
+      const statement = db
+        .prepare(read === "sizes" ? sizesStatement : lookupStatement)
+        .bind(JSON.stringify(hashes));
+      let rows: readonly Record<string, unknown>[] = [];
       if (!layout) {
-        const [meta, rows] = await db.batch<Record<string, unknown>>([
+        const [meta, answer] = await db.batch<Record<string, unknown>>([
           db.prepare("SELECT key, value FROM recognition_meta"),
-          postings,
+          statement,
         ]);
         layout = layoutOf((meta?.results ?? []) as { key: string; value: string }[]);
-        keep(rows?.results ?? []);
-      } else if (missing.length > 0) {
-        keep((await postings.all<Record<string, unknown>>()).results);
+        rows = answer?.results ?? [];
+      } else if (hashes.length > 0) {
+        rows = (await statement.all<Record<string, unknown>>()).results;
       }
-      return fetchedPostings(layout, found);
+      if (read === "sizes") {
+        return fetchedPostings(
+          layout,
+          new Map(rows.map((row) => [Number(row.hash), Number(row.size)])),
+          none,
+        );
+      }
+      return fetchedPostings(
+        layout,
+        none,
+        new Map(rows.map((row) => [Number(row.hash), entriesOf(row.entries)])),
+      );
     },
     async trackKey(track: number): Promise<string | undefined> {
       const row = await db
@@ -183,6 +181,28 @@ const ascii = new TextDecoder();
  */
 export async function loadStore(db: D1Database, rows: StoreRows): Promise<{ hashes: number }> {
   await db.batch(storeTables.map((table) => db.prepare(`DELETE FROM ${table}`)));
+  const hashes = await writePostings(db, rows.postings());
+  await db.batch([
+    ...rows.tracks.map(([track, key]) =>
+      db
+        .prepare("INSERT OR REPLACE INTO recognition_tracks (track, track_key) VALUES (?, ?)")
+        .bind(track, key),
+    ),
+    ...rows.meta.map(([key, value]) =>
+      db.prepare("INSERT OR REPLACE INTO recognition_meta (key, value) VALUES (?, ?)").bind(key, value),
+    ),
+  ]);
+  return { hashes };
+}
+
+/**
+ * Writes postings rows (INSERT OR REPLACE), as JSON objects of hash to hex bound to one parameter
+ * each, every object written as ASCII into one buffer and decoded once. Returns the rows written.
+ */
+export async function writePostings(
+  db: D1Database,
+  postings: Iterable<[hash: number, entries: Uint8Array]>,
+): Promise<number> {
   const insert =
     "INSERT OR REPLACE INTO recognition_postings (hash, entries) SELECT key, unhex(value) FROM json_each(?1)";
   const chunk = new Uint8Array(loadChunkChars);
@@ -197,7 +217,7 @@ export async function loadStore(db: D1Database, rows: StoreRows): Promise<{ hash
         .run();
     length = 0;
   };
-  for (const [hash, entries] of rows.postings()) {
+  for (const [hash, entries] of postings) {
     const key = `"${hash}":"`;
     const size = key.length + 2 * entries.length + 2;
     if (size + 2 > chunk.length) throw new RangeError(`hash ${hash}: its postings exceed one statement`);
@@ -213,15 +233,5 @@ export async function loadStore(db: D1Database, rows: StoreRows): Promise<{ hash
     hashes++;
   }
   await flush();
-  await db.batch([
-    ...rows.tracks.map(([track, key]) =>
-      db
-        .prepare("INSERT OR REPLACE INTO recognition_tracks (track, track_key) VALUES (?, ?)")
-        .bind(track, key),
-    ),
-    ...rows.meta.map(([key, value]) =>
-      db.prepare("INSERT OR REPLACE INTO recognition_meta (key, value) VALUES (?, ?)").bind(key, value),
-    ),
-  ]);
-  return { hashes };
+  return hashes;
 }

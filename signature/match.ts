@@ -5,6 +5,7 @@ import {
   MATCH_MIN_ALIGNED,
   MATCH_OFFSET_TOLERANCE_FRAMES,
   MATCH_SHARED_MARGIN,
+  MATCH_STEP_ENTRIES,
   MATCH_SURE_ALIGNED,
   PEAK_BIN_FRACTION,
   QUERY_DT_TOLERANCE_FRAMES,
@@ -143,6 +144,37 @@ let sharedTable: VoteTable | undefined;
  */
 type Steps<T> = Generator<PostingsRequest, T, PostingLists>;
 
+/**
+ * The postings one step reads: of the query's hashes in the index, the rarest first (ascending
+ * bucket size, then hash), until MATCH_STEP_ENTRIES; for the vote (`voting`), none of the
+ * catalogue's commonest. Two round trips: the sizes, then the postings of the hashes chosen.
+ * Rare hashes tell tracks apart most; whatever the index's size, a step reads a bounded number of
+ * entries, and as the index grows it reads fewer of the query's hashes, not more bytes. Returns
+ * the lists and the hashes read: the others count as absent, in memory as in a store.
+ */
+function* rarest(
+  hashes: readonly number[],
+  voting: boolean,
+): Steps<{ lists: PostingLists; read: Set<number> }> {
+  const distinct = [...new Set(hashes)];
+  const sized = yield { hashes: distinct, read: "sizes" };
+  const largest = voting ? sized.commonBucketSize : Number.POSITIVE_INFINITY;
+  const present = distinct.filter((hash) => {
+    const size = sized.size(hash);
+    return size > 0 && size <= largest;
+  });
+  present.sort((a, b) => sized.size(a) - sized.size(b) || a - b);
+  const read: number[] = [];
+  let entries = 0;
+  for (const hash of present) {
+    entries += sized.size(hash);
+    if (entries > MATCH_STEP_ENTRIES) break;
+    read.push(hash);
+  }
+  const lists = yield { hashes: read, read: "postings" };
+  return { lists, read: new Set(read) };
+}
+
 /** A query's hashes at one speed, each with its anchor's time, a hash value once per QUERY_REPEAT_FRAMES. */
 type Query = { hashes: number[]; times: number[] };
 
@@ -169,6 +201,17 @@ function queryAt(signature: Signature, speed: number): Query {
     QUERY_DT_TOLERANCE_FRAMES,
   );
   return { hashes, times };
+}
+
+/** The query's hashes that were read, each with its time. */
+function only({ hashes, times }: Query, read: ReadonlySet<number>): Query {
+  const kept: Query = { hashes: [], times: [] };
+  for (let q = 0; q < hashes.length; q++) {
+    if (!read.has(hashes[q] as number)) continue;
+    kept.hashes.push(hashes[q] as number);
+    kept.times.push(times[q] as number);
+  }
+  return kept;
 }
 
 /**
@@ -291,7 +334,8 @@ function* rankSteps(signature: Signature): Steps<Ranking> {
   let atCatalogueSpeed: Candidate[] = [];
   for (const speed of SKEW_FACTORS) {
     const query = queryAt(signature, speed);
-    const scanned = vote(yield { hashes: query.hashes, skipCommon: true }, query, speed);
+    const { lists, read } = yield* rarest(query.hashes, true);
+    const scanned = vote(lists, only(query, read), speed);
     if (speed === 1) atCatalogueSpeed = scanned;
     cells.push(...scanned);
     if (isMatch(podium(cells), MATCH_SURE_ALIGNED, MATCH_MARGIN)) break;
@@ -353,8 +397,8 @@ export function matchSignature(index: TrackIndex, signature: Signature): Match |
 }
 
 /**
- * The track a signature comes from in a postings store, or null (see matchSteps): a lookup each
- * speed scanned and each alignment, then the track's key.
+ * The track a signature comes from in a postings store, or null (see matchSteps): two lookups
+ * (sizes, then postings) each speed scanned and each alignment, then the track's key.
  */
 export async function matchSignatureIn(store: PostingsStore, signature: Signature): Promise<Match | null> {
   const steps = matchSteps(signature);
@@ -394,7 +438,7 @@ function landmarksAt(
 /** The query anchors whose hashes hit the track near the candidate's line, drift allowed. */
 function* anchorsNear(signature: Signature, best: Candidate): Steps<Anchor[]> {
   const { peaks, hashes, anchors } = landmarksAt(signature, best.speed);
-  const lists = yield { hashes, skipCommon: false };
+  const { lists, read } = yield* rarest(hashes, false);
   const { timeBits } = lists;
   const frameMask = 2 ** timeBits - 1;
   // A sure match at speed 1 can come from a recording a little off speed: allow its drift.
@@ -402,6 +446,7 @@ function* anchorsNear(signature: Signature, best: Candidate): Steps<Anchor[]> {
   const found: Anchor[] = [];
   for (let q = 0; q < hashes.length; q++) {
     const hash = hashes[q] as number;
+    if (!read.has(hash)) continue;
     const anchor = anchors[q] as number;
     const time = peaks.times[anchor] as number;
     const postings = lists.postings(hash);

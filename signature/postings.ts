@@ -12,15 +12,22 @@ export type PostingsLayout = {
   commonBucketSize: number;
 };
 
-/** The postings of the hashes asked for; any other hash reads as empty. */
-export type PostingLists = PostingsLayout & { postings(hash: number): Uint32Array };
+/**
+ * A store's answer: the bucket sizes or the postings of the hashes asked for (any other hash reads
+ * as empty, size 0). A store may forget an answer when it is asked the next: a query holds one
+ * step's postings at a time.
+ */
+export type PostingLists = PostingsLayout & {
+  /** Entries in the hash's bucket. */
+  size(hash: number): number;
+  postings(hash: number): Uint32Array;
+};
 
 /**
- * What one step of the matcher reads: the postings of these hashes. The vote skips the buckets
- * above commonBucketSize, so for it (`skipCommon`) a store may answer them as empty and leave their
- * bytes where they are; the alignment reads every bucket.
+ * What one step of the matcher reads: first the sizes of its hashes' buckets (a store reads them
+ * without the entries), then the postings of those it chose to read.
  */
-export type PostingsRequest = { hashes: readonly number[]; skipCommon: boolean };
+export type PostingsRequest = { hashes: readonly number[]; read: "sizes" | "postings" };
 
 export interface PostingsStore {
   /** The postings asked for, in a bounded number of round trips; absent hashes have none. */
@@ -38,6 +45,11 @@ export function trackIndexPostings(index: TrackIndex): PostingLists {
   return {
     timeBits,
     commonBucketSize,
+    size: (hash) => {
+      const start = offsets[hash];
+      const end = offsets[hash + 1];
+      return start === undefined || end === undefined ? 0 : end - start;
+    },
     postings: (hash) => {
       const start = offsets[hash];
       const end = offsets[hash + 1];
@@ -55,10 +67,15 @@ export function trackIndexStore(index: TrackIndex): PostingsStore {
   };
 }
 
-/** Lists over postings fetched by hash (a store's answer). */
+/** Lists over the sizes or the postings fetched by hash (a store's answer). */
 export function fetchedPostings(
   layout: PostingsLayout,
+  sizes: ReadonlyMap<number, number>,
   found: ReadonlyMap<number, Uint32Array>,
 ): PostingLists {
-  return { ...layout, postings: (hash) => found.get(hash) ?? none };
+  return {
+    ...layout,
+    size: (hash) => sizes.get(hash) ?? found.get(hash)?.length ?? 0,
+    postings: (hash) => found.get(hash) ?? none,
+  };
 }

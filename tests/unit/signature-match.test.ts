@@ -4,9 +4,14 @@ import {
   createIndexBuilder,
   HOP_SIZE,
   loadIndex,
+  MATCH_STEP_ENTRIES,
   matchSignature,
+  matchSignatureIn,
+  type PostingsRequest,
+  type PostingsStore,
   SIGNATURE_SAMPLE_RATE,
   SignatureError,
+  trackIndexStore,
 } from "../../signature/index";
 import { type Candidate, judge } from "../../signature/match";
 import { buildIndex, composeTrack, renderTrack, whiteNoise } from "./signature-music";
@@ -188,6 +193,58 @@ describe("matchSignature", () => {
   test("an empty index matches nothing", () => {
     const empty = loadIndex(createIndexBuilder().finish());
     expect(matchSignature(empty, computeSignature(excerpt(0, 1, 6, 16000), 16000))).toBeNull();
+  });
+});
+
+describe("what a match step reads", () => {
+  /**
+   * The index's buckets as if each were `factor` times as large (the index that many times the
+   * size): the store answers the inflated sizes, and records what each step asked.
+   */
+  function inflated(factor: number) {
+    const store = trackIndexStore(index);
+    const steps: { sizes: PostingsRequest; read: PostingsRequest }[] = [];
+    let sizes: PostingsRequest | undefined;
+    const size = (hash: number) =>
+      factor * ((index.offsets[hash + 1] as number) - (index.offsets[hash] as number));
+    const wrapped: PostingsStore = {
+      async lookup(request) {
+        const lists = await store.lookup(request);
+        if (request.read === "sizes") sizes = request;
+        else if (sizes) steps.push({ sizes, read: request });
+        return { ...lists, commonBucketSize: lists.commonBucketSize * factor, size };
+      },
+      trackKey: (track) => store.trackKey(track),
+    };
+    return { store: wrapped, steps, size };
+  }
+
+  test.each([1, 300, 30_000])(
+    "with buckets %i times as large, a step reads the rarest first and at most MATCH_STEP_ENTRIES",
+    async (factor) => {
+      const { store, steps, size } = inflated(factor);
+      await matchSignatureIn(store, computeSignature(excerpt(2, 10, 6, 16000), 16000));
+      expect(steps.length).toBeGreaterThan(0);
+      for (const { sizes, read } of steps) {
+        const entries = read.hashes.reduce((sum, hash) => sum + size(hash), 0);
+        expect(entries).toBeLessThanOrEqual(MATCH_STEP_ENTRIES);
+        const largestRead = Math.max(0, ...read.hashes.map(size));
+        const left = sizes.hashes.filter((hash) => size(hash) > 0 && !read.hashes.includes(hash));
+        // Nothing left unread is rarer than what was read.
+        for (const hash of left) expect(size(hash)).toBeGreaterThanOrEqual(largestRead);
+        if (factor === 1) expect(read.hashes.length).toBeGreaterThan(0);
+      }
+      // Once the budget binds, a step reads fewer hashes than its query has in the index.
+      if (factor === 30_000)
+        expect(steps.every(({ sizes, read }) => read.hashes.length < sizes.hashes.length)).toBe(true);
+    },
+  );
+
+  test("read whole, the index in memory and the steps give the same match", async () => {
+    const signature = computeSignature(excerpt(3, 5, 6, 16000), 16000);
+    expect(await matchSignatureIn(trackIndexStore(index), signature)).toEqual(
+      matchSignature(index, signature),
+    );
   });
 });
 
