@@ -107,7 +107,7 @@ test("the player's code loads at the first press, once; the press plays; pause, 
   expect(await button.getAttribute("data-state")).toBe("playing");
 
   // A related track: the same (only) audio element changes source, so the first stops.
-  const second = page.locator("button.play-button:not(.play-button--main)").first();
+  const second = page.locator("button.play-button[data-state]:not(.play-button--main)").first();
   await second.click();
   await expect.poll(async () => (await audio(page)).src).not.toBe(previewOf(track.key));
   await expectPlaying(page, (await audio(page)).src);
