@@ -47,7 +47,8 @@ test("the inlined styles survive hydration, client navigations and going back", 
 
   await page.locator('a[href^="/track/"]').first().click();
   await page.waitForURL(/\/track\//);
-  await page.waitForLoadState("networkidle");
+  // The address changes before React commits the new page: its stylesheet link comes with it.
+  await page.locator('link[rel=stylesheet][href*="/track-"]').waitFor({ state: "attached" });
   const track = await styled();
   expect(track.inlined).toEqual(first.inlined);
   expect(track.linked).toContain("track");
