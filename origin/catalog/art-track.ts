@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { ArrayBufferTarget, Muxer } from "webm-muxer";
-import { type OggPage, oggCodecOf, parseOggPages } from "./ogg";
+import { concat, type OggPage, oggCodecOf, parseOggPages } from "./ogg";
 
 /**
  * An art track: the track's cover as a still picture over its preview audio, in WebM, made without
@@ -67,7 +67,7 @@ export function oggPackets(pages: OggPage[]): Uint8Array[] {
       open.push(page.body.subarray(offset, offset + lacing));
       offset += lacing;
       if (lacing < 255) {
-        packets.push(join(open));
+        packets.push(concat(open));
         open = [];
       }
     }
@@ -207,7 +207,7 @@ function xiphLace(headers: Uint8Array[]): Uint8Array {
     }
     sizes.push(n);
   }
-  return join([Uint8Array.from(sizes), ...headers]);
+  return concat([Uint8Array.from(sizes), ...headers]);
 }
 
 /** Muxes a still VP8 frame (repeated as a key frame every 2 s) over the audio. */
@@ -258,14 +258,4 @@ export async function artTrack(
   const { frame, poster } = await artTrackPicture(cover, colour);
   const audio = oggAudio(preview);
   return { webm: muxArtTrack(frame, audio), poster, durationMs: Math.round(audio.durationUs / 1000) };
-}
-
-function join(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

@@ -134,7 +134,8 @@ function closeLastPacket(page: OggPage): OggPage {
   return { ...page, segments, body: page.body.subarray(0, length) };
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
+/** The parts one after another, in one array. */
+export function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
   for (const part of parts) {
