@@ -24,8 +24,15 @@ export const requestLimits = {
 /** `/services` and the campaign data are JSON calls: the proxy refuses their bodies and paths itself. */
 const servicePrefixes = ["/services/", "/campaign/data/"];
 
+/**
+ * What a page answers: reading it, and its forms (every action reads POST). Remix would call a
+ * route's action for a PUT too, and for a route without one throw and log a stack trace before its
+ * 405: a cost the fuzz measured, refused here first.
+ */
+const pageMethods = ["GET", "HEAD", "POST"];
+
 /** The status a request is refused with, if any, by what it declares (its body is not read here). */
-export function refusalStatusOf(request: Request): 400 | 414 | 431 | undefined {
+export function refusalStatusOf(request: Request): 400 | 405 | 414 | 431 | undefined {
   const url = new URL(request.url);
   const target = url.pathname + url.search;
   if (target.length > requestLimits.maxUrlLength) return 414;
@@ -35,6 +42,7 @@ export function refusalStatusOf(request: Request): 400 | 414 | 431 | undefined {
   if (headerBytes > requestLimits.maxHeaderBytes) return 431;
   const service = servicePrefixes.some((prefix) => url.pathname.startsWith(prefix));
   if (service) return undefined;
+  if (!pageMethods.includes(request.method)) return 405;
   if (!isWellFormedPath(url.pathname)) return 400;
   return undefined;
 }
@@ -83,6 +91,7 @@ export function refusalResponse(request: Request, status: number): Response {
       "Content-Type": "text/html; charset=utf-8",
       "Content-Language": locale,
       "Cache-Control": "no-store",
+      ...(status === 405 ? { Allow: pageMethods.join(", ") } : {}),
     },
   });
 }

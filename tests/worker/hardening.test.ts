@@ -75,6 +75,33 @@ describe("cheap refusals at the entry (finding 2)", () => {
     });
   }
 
+  // Remix would call an action for these, or throw and log a stack trace for a route without one.
+  for (const [method, path] of [
+    ["PUT", "/"],
+    ["DELETE", "/logout"],
+    ["PATCH", "/survey?index"],
+    ["OPTIONS", "/de/charts"],
+    ["PUT", "/amp/company"],
+  ] as const) {
+    test(`${method} ${path}: 405 at the entry, naming what a page answers`, async () => {
+      const response = await SELF.fetch(`https://tunewave.test${path}`, {
+        method,
+        redirect: "manual",
+        ...(method === "OPTIONS" ? {} : { body: "a=1" }),
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("GET, HEAD, POST");
+      expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+      expect((await response.text()).length).toBeLessThan(4096);
+    });
+  }
+
+  test("a method a page does not answer still reaches /services, which decides for itself", async () => {
+    const response = await SELF.fetch("https://tunewave.test/services/charts/nothing", { method: "OPTIONS" });
+    await response.body?.cancel();
+    expect(response.headers.get("allow")).not.toBe("GET, HEAD, POST");
+  });
+
   test("a body without a Content-Length is counted as it streams: 413 past the limit", async () => {
     const answer = await get("/survey?index", {
       method: "POST",
