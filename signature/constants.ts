@@ -106,9 +106,10 @@ export const MATCH_COMMON_BUCKET_FACTOR = 16;
 export const MATCH_MIN_COMMON_BUCKET = 64;
 /**
  * What one step of the matcher (a speed's vote, an alignment) reads at most: the postings of the
- * query's rarest hashes, in ascending bucket size, up to this many entries (2 MiB of u32s). Rare
- * hashes tell tracks apart most, and a bound a step keeps what a query holds the same whatever
- * the index's size (docs/decisions/029-recognition-store.md).
+ * query's rarest hashes, in ascending bucket size, up to this many entries (2 MiB of u32s); for
+ * the vote, a bucket counts once for each time its hash occurs in the query, so that its vote
+ * table holds at most this many votes. Rare hashes tell tracks apart most, and a bound a step keeps
+ * what a query holds the same whatever the index's size (docs/decisions/029-recognition-store.md).
  */
 export const MATCH_STEP_ENTRIES = 2 ** 19;
 /** A match this sure ends the skew scan early (SKEW_FACTORS are tried in order, 1 first). */

@@ -145,12 +145,42 @@ let sharedTable: VoteTable | undefined;
 type Steps<T> = Generator<PostingsRequest, T, PostingLists>;
 
 /**
- * The postings one step reads: of the query's hashes in the index, the rarest first (ascending
- * bucket size, then hash), until MATCH_STEP_ENTRIES; for the vote (`voting`), none of the
- * catalogue's commonest. Two round trips: the sizes, then the postings of the hashes chosen.
- * Rare hashes tell tracks apart most; whatever the index's size, a step reads a bounded number of
- * entries, and as the index grows it reads fewer of the query's hashes, not more bytes. Returns
- * the lists and the hashes read: the others count as absent, in memory as in a store.
+ * The hashes one step reads, rarest first (ascending bucket size, then hash), of those in the
+ * index and no larger than `largest`, until MATCH_STEP_ENTRIES: a bucket's entries count once for
+ * each time its hash is listed. Rare hashes tell tracks apart most; whatever the index's size, a
+ * step reads a bounded number of entries, and as the index grows it reads fewer of the query's
+ * hashes, not more.
+ */
+export function rarestWithin(
+  hashes: readonly number[],
+  size: (hash: number) => number,
+  largest: number,
+): number[] {
+  const listed = new Map<number, number>();
+  for (const hash of hashes) listed.set(hash, (listed.get(hash) ?? 0) + 1);
+  const present = [...listed.keys()].filter((hash) => {
+    const entries = size(hash);
+    return entries > 0 && entries <= largest;
+  });
+  present.sort((a, b) => size(a) - size(b) || a - b);
+  const read: number[] = [];
+  let entries = 0;
+  for (const hash of present) {
+    entries += size(hash) * (listed.get(hash) as number);
+    if (entries > MATCH_STEP_ENTRIES) break;
+    read.push(hash);
+  }
+  return read;
+}
+
+/**
+ * The postings one step reads (`rarestWithin`). The vote (`voting`) leaves out the catalogue's
+ * commonest buckets and counts a bucket once for each time its hash occurs in the query, since
+ * each occurrence votes with every entry: the vote table then holds at most MATCH_STEP_ENTRIES
+ * votes (16 MiB), where counting each bucket once let it grow to four times that at 100× the
+ * index. An alignment keeps only the candidate track's entries, so it counts each bucket once.
+ * Two round trips: the sizes, then the postings of the hashes chosen. Returns the lists and the
+ * hashes read: the others count as absent, in memory as in a store.
  */
 function* rarest(
   hashes: readonly number[],
@@ -159,18 +189,7 @@ function* rarest(
   const distinct = [...new Set(hashes)];
   const sized = yield { hashes: distinct, read: "sizes" };
   const largest = voting ? sized.commonBucketSize : Number.POSITIVE_INFINITY;
-  const present = distinct.filter((hash) => {
-    const size = sized.size(hash);
-    return size > 0 && size <= largest;
-  });
-  present.sort((a, b) => sized.size(a) - sized.size(b) || a - b);
-  const read: number[] = [];
-  let entries = 0;
-  for (const hash of present) {
-    entries += sized.size(hash);
-    if (entries > MATCH_STEP_ENTRIES) break;
-    read.push(hash);
-  }
+  const read = rarestWithin(voting ? hashes : distinct, (hash) => sized.size(hash), largest);
   const lists = yield { hashes: read, read: "postings" };
   return { lists, read: new Set(read) };
 }

@@ -13,7 +13,7 @@ import {
   SignatureError,
   trackIndexStore,
 } from "../../signature/index";
-import { type Candidate, judge } from "../../signature/match";
+import { type Candidate, judge, rarestWithin } from "../../signature/match";
 import { buildIndex, composeTrack, renderTrack, whiteNoise } from "./signature-music";
 
 const TRACK_SECONDS = 40;
@@ -239,6 +239,22 @@ describe("what a match step reads", () => {
         expect(steps.every(({ sizes, read }) => read.hashes.length < sizes.hashes.length)).toBe(true);
     },
   );
+
+  // [case, the hashes listed (a vote lists a hash once per occurrence in the query), bucket sizes
+  // by hash, largest, hashes read]. A bucket counts once for each time its hash is listed.
+  const half = MATCH_STEP_ENTRIES / 2;
+  const choices: [string, number[], Record<number, number>, number, number[]][] = [
+    ["rarest first, then by hash", [5, 3, 4], { 3: 10, 4: 2, 5: 2 }, Infinity, [4, 5, 3]],
+    ["absent hashes are not read", [1, 2], { 2: 7 }, Infinity, [2]],
+    ["buckets above the largest are not read", [1, 2], { 1: 5, 2: 50 }, 10, [1]],
+    ["the budget binds on entries", [1, 2, 3], { 1: half, 2: half, 3: 1 }, Infinity, [3, 1]],
+    ["a repeated hash counts each time", [1, 1, 2], { 1: half + 1, 2: half + 2 }, Infinity, []],
+    ["one occurrence fits where two do not", [1, 2], { 1: half, 2: half }, Infinity, [1, 2]],
+    ["the step stops at the first bucket over", [1, 2, 2, 3], { 1: 1, 2: half, 3: half }, Infinity, [1]],
+  ];
+  test.each(choices)("%s", (_, hashes, sizes, largest, read) => {
+    expect(rarestWithin(hashes, (hash) => sizes[hash] ?? 0, largest)).toEqual(read);
+  });
 
   test("read whole, the index in memory and the steps give the same match", async () => {
     const signature = computeSignature(excerpt(3, 5, 6, 16000), 16000);
