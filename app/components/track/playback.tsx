@@ -177,7 +177,13 @@ export function PlayButton({ index, entry, withLabel = false, className = "play-
   const { t } = useTranslation("track");
   const playback = usePlayback();
   const active = isActive(playback.state, index);
-  const label = active ? t("pause", { title: entry.title }) : t("play", { title: entry.title });
+  // A labelled control (the track page's hero, beside the song's title) is named by the words it
+  // shows (WCAG 2.5.3, label in name); an icon alone is named with the song's title.
+  const label = withLabel
+    ? undefined
+    : active
+      ? t("pause", { title: entry.title })
+      : t("play", { title: entry.title });
   const text = active ? t("pausePreview") : t("playPreview");
   if (!playback.ready) {
     return (
@@ -185,7 +191,7 @@ export function PlayButton({ index, entry, withLabel = false, className = "play-
         className={className}
         href={entry.src}
         type="audio/ogg"
-        aria-label={t("listen", { title: entry.title })}
+        aria-label={withLabel ? undefined : t("listen", { title: entry.title })}
       >
         <PlayIcon playing={false} />
         {withLabel ? <span>{t("playPreview")}</span> : null}
