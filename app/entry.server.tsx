@@ -1,5 +1,5 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToReadableStream } from "react-dom/server";
 import { renderAmpPage } from "../amp/render";
 import { NonceContext } from "./nonce";
@@ -8,6 +8,19 @@ import { stylesheetTexts } from "./stylesheet-texts.server";
 import { StylesheetTextsContext, stylesheetHrefs } from "./stylesheets";
 
 const streamTimeoutMs = 5_000;
+
+/**
+ * Server errors are logged as Remix logs them, except a request Remix itself answers with a 4xx
+ * (a POST to a page that has no form: 405; no route: 404): an answer, not a fault, whose stack
+ * trace only cost CPU under hostile traffic (decision 028). Nor is a request the visitor gave up.
+ */
+export function handleError(error: unknown, { request }: { request: Request }): void {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  // Remix wraps an error it throws itself in an error response with the original inside.
+  const inner = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
+  console.error(inner ?? error);
+}
 
 export default async function handleRequest(
   request: Request,
