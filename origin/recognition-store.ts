@@ -45,19 +45,37 @@ const hexValues = (() => {
   return values;
 })();
 
-/** A row's entries, from the hex of their little-endian bytes. */
-function entriesOf(value: unknown): Uint32Array {
-  if (typeof value !== "string" || value.length % 8 !== 0)
-    throw new Error("recognition store: bad postings row");
+/**
+ * The rows' entries, from the hex of their little-endian bytes, decoded into `into` (grown when
+ * too small) one after the other: each row's entries are a view on it.
+ */
+function entriesOf(
+  rows: readonly Record<string, unknown>[],
+  into: Uint32Array,
+): { buffer: Uint32Array; found: Map<number, Uint32Array> } {
   if (!LITTLE_ENDIAN) throw new RangeError("The postings need a little-endian platform");
-  const bytes = new Uint8Array(value.length / 2);
-  for (let i = 0; i < bytes.length; i++) {
-    const high = hexValues[value.charCodeAt(2 * i)] ?? 255;
-    const low = hexValues[value.charCodeAt(2 * i + 1)] ?? 255;
-    if (high === 255 || low === 255) throw new Error("recognition store: bad postings row");
-    bytes[i] = (high << 4) | low;
+  let total = 0;
+  for (const row of rows) {
+    if (typeof row.entries !== "string" || row.entries.length % 8 !== 0)
+      throw new Error("recognition store: bad postings row");
+    total += row.entries.length / 8;
   }
-  return new Uint32Array(bytes.buffer);
+  const buffer = into.length >= total ? into : new Uint32Array(total);
+  const bytes = new Uint8Array(buffer.buffer);
+  const found = new Map<number, Uint32Array>();
+  let at = 0;
+  for (const row of rows) {
+    const hex = row.entries as string;
+    for (let i = 0; i < hex.length / 2; i++) {
+      const high = hexValues[hex.charCodeAt(2 * i)] ?? 255;
+      const low = hexValues[hex.charCodeAt(2 * i + 1)] ?? 255;
+      if (high === 255 || low === 255) throw new Error("recognition store: bad postings row");
+      bytes[4 * at + i] = (high << 4) | low;
+    }
+    found.set(Number(row.hash), buffer.subarray(at, at + hex.length / 8));
+    at += hex.length / 8;
+  }
+  return { buffer, found };
 }
 
 function layoutOf(rows: readonly { key: string; value: string }[]): PostingsLayout {
@@ -73,13 +91,18 @@ function layoutOf(rows: readonly { key: string; value: string }[]): PostingsLayo
 /**
  * The store as the matcher reads it, for one match: each lookup is one query (the first also
  * reads the layout, in the same batch), the sizes of buckets or the postings the matcher chose
- * from them. Each answer replaces the last: a match holds one step's postings at a time (at most
- * MATCH_STEP_ENTRIES), and nothing outlives the request, so the isolate's memory does not grow
- * with the index.
+ * from them. Each answer replaces the last, in the same buffer: a match holds one step's postings
+ * at a time (at most MATCH_STEP_ENTRIES), and nothing outlives the request, so the isolate's
+ * memory does not grow with the index. Make one a match: matches running at once in an isolate
+ * must not share it.
  */
 export function recognitionStore(db: D1Database): PostingsStore {
   let layout: PostingsLayout | undefined;
   const none = new Map<number, never>();
+  // One buffer for every step's postings (a step asks at most MATCH_STEP_ENTRIES): each answer
+  // overwrites the last, which the matcher no longer reads, so a match leaves one buffer of
+  // garbage rather than one a step (memory outside the JS heap, counted against the isolate too).
+  let postings: Uint32Array = new Uint32Array(0);
   return {
     async lookup({ hashes, read }: PostingsRequest): Promise<PostingLists> {
       const statement = db
@@ -103,11 +126,9 @@ export function recognitionStore(db: D1Database): PostingsStore {
           none,
         );
       }
-      return fetchedPostings(
-        layout,
-        none,
-        new Map(rows.map((row) => [Number(row.hash), entriesOf(row.entries)])),
-      );
+      const decoded = entriesOf(rows, postings);
+      postings = decoded.buffer;
+      return fetchedPostings(layout, none, decoded.found);
     },
     async trackKey(track: number): Promise<string | undefined> {
       const row = await db
