@@ -9,7 +9,7 @@ import type { HeapUsage } from "./heap";
  * under load) sees a few points of it.
  */
 const gcLine =
-  /^\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: [A-Za-z -]+?(?: \([a-z ]+\))? ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB.*?\) ([^;]+);/;
+  /^\[\d+:(0x[0-9a-f]+)\]\s+[\d.]+ ms: ([A-Za-z -]+?)(?: \([a-z ]+\))? ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB.*?\) ([^;]+);/;
 
 export type GcEvent = {
   /**
@@ -19,6 +19,8 @@ export type GcEvent = {
   isolate: string;
   /** Why V8 collected: "allocation failure", "heap profiler" (a heap snapshot), … */
   reason: string;
+  /** A full collection (Mark-Compact): what is used after it is what the isolate holds live. */
+  full: boolean;
   before: HeapUsage;
   after: HeapUsage;
 };
@@ -27,10 +29,11 @@ export type GcEvent = {
 export function parseGcLine(line: string): GcEvent | undefined {
   const match = gcLine.exec(line);
   if (!match) return undefined;
-  const [, isolate = "", usedBefore, totalBefore, usedAfter, totalAfter, reason = ""] = match;
+  const [, isolate = "", kind = "", usedBefore, totalBefore, usedAfter, totalAfter, reason = ""] = match;
   return {
     isolate,
     reason,
+    full: kind === "Mark-Compact",
     before: { usedMb: Number(usedBefore), totalMb: Number(totalBefore) },
     after: { usedMb: Number(usedAfter), totalMb: Number(totalAfter) },
   };
@@ -55,4 +58,15 @@ export function gcPeak(events: readonly GcEvent[], isolate: string): HeapUsage &
     totalMb = Math.max(totalMb, before.totalMb, after.totalMb);
   }
   return { usedMb, totalMb, collections };
+}
+
+/**
+ * The most `isolate` held live: the largest heap used after a full collection (0 when there was
+ * none). Unlike the high point, it does not depend on how long V8 let garbage pile up.
+ */
+export function gcLive(events: readonly GcEvent[], isolate: string): number {
+  let usedMb = 0;
+  for (const { after } of events.filter((event) => event.isolate === isolate && event.full))
+    usedMb = Math.max(usedMb, after.usedMb);
+  return usedMb;
 }

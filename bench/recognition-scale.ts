@@ -20,6 +20,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
 import { Miniflare } from "miniflare";
 import {
   computeSignature,
@@ -35,6 +36,7 @@ import { decodeAudioFile } from "../tools/audio/decode";
 import { addNoise, noise, seededRandom } from "../tools/audio/degrade";
 import { readPublishedIndex, root } from "../tools/recognition-store/published-index";
 import { freePort } from "./free-port";
+import { type GcEvent, gcLive, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
 import { connectInspector, type Inspector } from "./inspector";
 import { generatedTrackCount, scaledBucket } from "./scaled-postings";
 import { productionHeapLimit, startWithV8Flags } from "./v8-flags";
@@ -183,9 +185,14 @@ type Measured = {
   stepBytes?: number;
   coldStartMs: number;
   roundTrips?: number;
-  /** The workerd isolate's heap: at rest after a full collection, and the largest sampled while queries ran. */
+  /** The workerd isolate's memory (JS heap and ArrayBuffers) at rest after a full collection. */
   heapAtRestMb?: number;
-  heapPeakMb?: number;
+  /**
+   * Its JS heap while the queries ran (V8's --trace-gc): the most held live (after a full
+   * collection) and the high point (before a collection, garbage included).
+   */
+  heapLiveMb?: number;
+  heapHighMb?: number;
 };
 
 type Answer = { trackKey: string | null; trips: number; stepBytes: number };
@@ -242,7 +249,7 @@ const workerName = "recognition-bench";
 /** The store's database, apart from the one `npm start` uses; deleted after the run (2.3 GB at 100×). */
 const persistTo = path.join(root, `.wrangler/bench-recognition-scale-${process.pid}`);
 
-function bench(script: string, inspectorPort?: number): Miniflare {
+function bench(script: string, inspectorPort?: number, takeLine?: (line: string) => boolean): Miniflare {
   return new Miniflare({
     name: workerName,
     modules: true,
@@ -251,6 +258,14 @@ function bench(script: string, inspectorPort?: number): Miniflare {
     d1Databases: ["RECOGNITION"],
     d1Persist: path.join(persistTo, "d1"),
     inspectorPort,
+    handleRuntimeStdio: takeLine
+      ? (stdout, stderr) => {
+          for (const stream of [stdout, stderr])
+            createInterface({ input: stream }).on("line", (line) => {
+              if (!takeLine(line)) process.stderr.write(`${line}\n`);
+            });
+        }
+      : undefined,
   });
 }
 
@@ -342,18 +357,26 @@ async function isolateMemory(inspector: Inspector): Promise<number> {
 }
 
 /**
- * The queries in a fresh workerd isolate, its memory read through the inspector (isolateMemory):
+ * The queries in a fresh workerd isolate, its memory read through the inspector (isolateMemory)
  * at rest after a full collection (once the queries ran; workerd's inspector does not answer
- * HeapProfiler.collectGarbage, a heap snapshot collects first, bench/heap.ts), and sampled while
- * they ran. Cold start: the first query (with the index's upload and load, in memory).
+ * HeapProfiler.collectGarbage, a heap snapshot collects first, bench/heap.ts), and its JS heap
+ * from V8's --trace-gc while they ran: what it held live and its high point (bench/gc-trace.ts).
+ * Cold start: the first query (with the index's upload and load, in memory).
  */
 async function inIsolate(script: string, queries: Query[], held?: Uint8Array): Promise<Measured> {
   const inspectorPort = await freePort();
+  const collections: GcEvent[] = [];
+  const takeLine = (line: string) => {
+    const event = parseGcLine(line);
+    if (event) collections.push(event);
+    return event !== undefined;
+  };
   // The store's isolate runs under production's heap limit (bench/v8-flags.ts): a match that needs
   // more than an isolate has aborts workerd and fails the bench. The index held in memory cannot
   // (230 MiB at 10×), and runs without one.
-  const mf = await startWithV8Flags(held ? [] : productionHeapLimit, async () => {
-    const started = bench(script, inspectorPort);
+  const flags = ["--trace-gc", ...(held ? [] : productionHeapLimit)];
+  const mf = await startWithV8Flags(flags, async () => {
+    const started = bench(script, inspectorPort, takeLine);
     await started.ready;
     return started;
   });
@@ -371,20 +394,21 @@ async function inIsolate(script: string, queries: Query[], held?: Uint8Array): P
       if (!first) throw new Error("no queries");
       await match(first);
       const coldStartMs = performance.now() - coldFrom;
-      let peak = 0;
-      let running = true;
-      const sampling = (async () => {
-        while (running) {
-          peak = Math.max(peak, await isolateMemory(inspector));
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        }
-      })();
+      const from = collections.length;
       const measured = await measure(queries, match);
-      running = false;
-      await sampling;
+      const during = collections.slice(from);
       await inspector.call("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
       const rest = await isolateMemory(inspector);
-      return { ...measured, coldStartMs, heapAtRestMb: rest, heapPeakMb: peak };
+      // The snapshot's collection names the bench worker's isolate among Miniflare's own.
+      const isolate = snapshotIsolate(collections);
+      if (!isolate) throw new Error("no --trace-gc line of the heap snapshot's collection");
+      return {
+        ...measured,
+        coldStartMs,
+        heapAtRestMb: rest,
+        heapLiveMb: gcLive(during, isolate),
+        heapHighMb: gcPeak(during, isolate).usedMb,
+      };
     } finally {
       inspector.close();
     }
@@ -480,9 +504,9 @@ function report(results: Record<string, Entry>) {
   const mb = (value: number | undefined) => (value === undefined ? "" : `${value.toFixed(1)} MB`);
   const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
   console.log(
-    "| index | matcher over | p50 | p99 | round trips | held between requests | held by one step (largest) | isolate heap at rest (after GC) | isolate heap peak (sampled) | cold start (first query) | accuracy | false matches |",
+    "| index | matcher over | p50 | p99 | round trips | held between requests | held by one step (largest) | isolate memory at rest (after GC) | JS heap held live (largest after a full GC) | JS heap high point (garbage included) | cold start (first query) | accuracy | false matches |",
   );
-  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const [scale, entry] of Object.entries(results)) {
     for (const [name, m] of [
       ["in memory, Node", entry.node],
@@ -491,7 +515,7 @@ function report(results: Record<string, Entry>) {
     ] as const) {
       if (!m) continue;
       console.log(
-        `| ${scale} (${entry.megabytes.toFixed(0)} MiB) | ${name} | ${m.p50Ms.toFixed(1)} ms | ${m.p99Ms.toFixed(1)} ms | ${m.roundTrips ?? 0} | ${mib(m.residentBytes ?? 0)} | ${mib(m.stepBytes)} | ${mb(m.heapAtRestMb)} | ${mb(m.heapPeakMb)} | ${m.coldStartMs.toFixed(0)} ms | ${pct(m.accuracy)} | ${pct(m.falseMatchRate)} |`,
+        `| ${scale} (${entry.megabytes.toFixed(0)} MiB) | ${name} | ${m.p50Ms.toFixed(1)} ms | ${m.p99Ms.toFixed(1)} ms | ${m.roundTrips ?? 0} | ${mib(m.residentBytes ?? 0)} | ${mib(m.stepBytes)} | ${mb(m.heapAtRestMb)} | ${mb(m.heapLiveMb)} | ${mb(m.heapHighMb)} | ${m.coldStartMs.toFixed(0)} ms | ${pct(m.accuracy)} | ${pct(m.falseMatchRate)} |`,
       );
     }
   }

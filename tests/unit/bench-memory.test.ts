@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
 import { Miniflare } from "miniflare";
 import { describe, expect, test, vi } from "vitest";
-import { gcPeak, parseGcLine, snapshotIsolate } from "../../bench/gc-trace";
+import { gcLive, gcPeak, parseGcLine, snapshotIsolate } from "../../bench/gc-trace";
 import { productionHeapLimit, startWithV8Flags, withV8Flags } from "../../bench/v8-flags";
 
 // What workerd's V8 prints with --trace-gc (captured from workerd 2025-09-06).
@@ -20,6 +20,7 @@ describe("V8's --trace-gc lines (the memory section's peaks)", () => {
       scavenge,
       "0x729abfcd0000",
       "allocation failure",
+      false,
       { usedMb: 1.8, totalMb: 2.5 },
       { usedMb: 1.8, totalMb: 2.8 },
     ],
@@ -27,6 +28,7 @@ describe("V8's --trace-gc lines (the memory section's peaks)", () => {
       duringSweeping,
       "0x729abfcd0000",
       "allocation failure",
+      false,
       { usedMb: 40.2, totalMb: 44 },
       { usedMb: 31, totalMb: 45.5 },
     ],
@@ -34,6 +36,7 @@ describe("V8's --trace-gc lines (the memory section's peaks)", () => {
       markCompact,
       "0x729abfcd0000",
       "allocation failure",
+      true,
       { usedMb: 126.3, totalMb: 127.9 },
       { usedMb: 84.2, totalMb: 85.6 },
     ],
@@ -41,11 +44,12 @@ describe("V8's --trace-gc lines (the memory section's peaks)", () => {
       otherIsolate,
       "0x11aa22cd0000",
       "heap profiler",
+      true,
       { usedMb: 3, totalMb: 4 },
       { usedMb: 2.5, totalMb: 3.5 },
     ],
-  ])("%s", (line, isolate, reason, before, after) => {
-    expect(parseGcLine(line)).toEqual({ isolate, reason, before, after });
+  ])("%s", (line, isolate, reason, full, before, after) => {
+    expect(parseGcLine(line)).toEqual({ isolate, reason, full, before, after });
   });
 
   test.each([
@@ -62,6 +66,15 @@ describe("V8's --trace-gc lines (the memory section's peaks)", () => {
     expect(gcPeak(events, "0x729abfcd0000")).toEqual({ usedMb: 40.2, totalMb: 45.5, collections: 2 });
     expect(gcPeak(events, "0x11aa22cd0000")).toEqual({ usedMb: 3, totalMb: 4, collections: 1 });
     expect(gcPeak([], "0x729abfcd0000")).toEqual({ usedMb: 0, totalMb: 0, collections: 0 });
+  });
+
+  test("what an isolate held live is the most used after a full collection, of that isolate", () => {
+    const events = [scavenge, duringSweeping, markCompact, otherIsolate]
+      .map(parseGcLine)
+      .filter((e) => e !== undefined);
+    expect(gcLive(events, "0x729abfcd0000")).toBe(84.2);
+    expect(gcLive(events, "0x11aa22cd0000")).toBe(2.5);
+    expect(gcLive(events.slice(0, 2), "0x729abfcd0000")).toBe(0);
   });
 
   test("the site's isolate is the one a heap snapshot collected", () => {
