@@ -62,7 +62,7 @@ export function gcPeak(events: readonly GcEvent[], isolate: string): HeapUsage &
 
 /**
  * The most `isolate` held live: the largest heap used after a full collection (0 when there was
- * none). Unlike the high point, it does not depend on how long V8 let garbage pile up.
+ * none: it never came near its limit). Unlike the high point, it does not depend on how long V8 let garbage pile up.
  */
 export function gcLive(events: readonly GcEvent[], isolate: string): number {
   let usedMb = 0;

@@ -515,7 +515,7 @@ function report(results: Record<string, Entry>) {
     ] as const) {
       if (!m) continue;
       console.log(
-        `| ${scale} (${entry.megabytes.toFixed(0)} MiB) | ${name} | ${m.p50Ms.toFixed(1)} ms | ${m.p99Ms.toFixed(1)} ms | ${m.roundTrips ?? 0} | ${mib(m.residentBytes ?? 0)} | ${mib(m.stepBytes)} | ${mb(m.heapAtRestMb)} | ${mb(m.heapLiveMb)} | ${mb(m.heapHighMb)} | ${m.coldStartMs.toFixed(0)} ms | ${pct(m.accuracy)} | ${pct(m.falseMatchRate)} |`,
+        `| ${scale} (${entry.megabytes.toFixed(0)} MiB) | ${name} | ${m.p50Ms.toFixed(1)} ms | ${m.p99Ms.toFixed(1)} ms | ${m.roundTrips ?? 0} | ${mib(m.residentBytes ?? 0)} | ${mib(m.stepBytes)} | ${mb(m.heapAtRestMb)} | ${m.heapLiveMb === 0 ? "no full GC" : mb(m.heapLiveMb)} | ${mb(m.heapHighMb)} | ${m.coldStartMs.toFixed(0)} ms | ${pct(m.accuracy)} | ${pct(m.falseMatchRate)} |`,
       );
     }
   }
