@@ -1,10 +1,8 @@
 import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
-import * as v from "valibot";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
-import { trackSchema } from "../../edge/schemas/track";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { trackPagePath, worldChartTopTrack } from "./site-data";
 
 // Spec 002 §2 menu, placed around its anchor; §4 loaded on demand through the importer.
 
@@ -14,18 +12,8 @@ let trackPath: string;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const chart = v.parse(
-    playlistTracksDocumentSchema,
-    await (
-      await fetch(`${baseURL}/services/amapi/v1/catalog/gb/playlists/ip-world-chart/tracks?limit=1`)
-    ).json(),
-  );
-  const key = chart.data[0]?.attributes.shazamKey;
-  const track = v.parse(
-    trackSchema,
-    await (await fetch(`${baseURL}/services/track/v1/en/GB/web/${key}`)).json(),
-  );
-  trackPath = `/track/${track.key}/${track.alias}`;
+  const track = await worldChartTopTrack(baseURL);
+  trackPath = trackPagePath(track);
 });
 
 afterAll(async () => {

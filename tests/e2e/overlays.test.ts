@@ -1,11 +1,9 @@
 import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
-import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
-import { trackSchema } from "../../edge/schemas/track";
 import enApp from "../../locales/en/app.json";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { trackPagePath, worldChartTopTrack } from "./site-data";
 
 // The overlay system (issue 25): the overlay addresses, stacking, Escape and outside click, the
 // modal takeover's refusal, focus, and what a screen reader is told with an overlay open.
@@ -50,18 +48,8 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 async function aTrackPath(): Promise<string> {
-  const chart = v.parse(
-    playlistTracksDocumentSchema,
-    await (
-      await fetch(`${baseURL}/services/amapi/v1/catalog/gb/playlists/ip-world-chart/tracks?limit=1`)
-    ).json(),
-  );
-  const key = chart.data[0]?.attributes.shazamKey;
-  const track = v.parse(
-    trackSchema,
-    await (await fetch(`${baseURL}/services/track/v1/en/GB/web/${key}`)).json(),
-  );
-  return `/track/${track.key}/${track.alias}`;
+  const track = await worldChartTopTrack(baseURL);
+  return trackPagePath(track);
 }
 
 describe("/ux/dialog", () => {

@@ -1,11 +1,9 @@
 import type { Browser, Page, Route } from "playwright-core";
-import * as v from "valibot";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
-import { trackSchema } from "../../edge/schemas/track";
 import enCommon from "../../locales/en/common.json";
 import enTrack from "../../locales/en/track.json";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { recordAudioElements, type Track, trackPagePath, worldChartTopTrack } from "./site-data";
 
 // Preview playback behind the importer (issue 25, spec 002 §4 "Scripts loaded on demand: …
 // playaudio"): the player's code is requested only at the first press, yet that press plays at
@@ -14,18 +12,11 @@ import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 
 const baseURL = inject("baseURL");
 let browser: Browser;
-let track: v.InferOutput<typeof trackSchema>;
+let track: Track;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const chart = v.parse(
-    playlistTracksDocumentSchema,
-    await (
-      await fetch(`${baseURL}/services/amapi/v1/catalog/gb/playlists/ip-world-chart/tracks?limit=1`)
-    ).json(),
-  );
-  const key = chart.data[0]?.attributes.shazamKey;
-  track = v.parse(trackSchema, await (await fetch(`${baseURL}/services/track/v1/en/GB/web/${key}`)).json());
+  track = await worldChartTopTrack(baseURL);
 });
 
 afterAll(async () => {
@@ -38,23 +29,14 @@ const playerCode = /\/build\/_shared\/playback-[A-Z0-9]+\.js$/;
 async function openTrack(options: { fakeClock?: boolean; intercept?: (route: Route) => unknown } = {}) {
   const opened = await openPage(browser, { viewport: viewports.phone, userAgent: personUserAgent });
   const { page } = opened;
-  await page.addInitScript(() => {
-    const made: HTMLAudioElement[] = [];
-    const NativeAudio = window.Audio;
-    (window as unknown as { madeAudio: HTMLAudioElement[] }).madeAudio = made;
-    window.Audio = function recordedAudio(src?: string) {
-      const audio = new NativeAudio(src);
-      made.push(audio);
-      return audio;
-    } as unknown as typeof window.Audio;
-  });
+  await recordAudioElements(page);
   if (options.fakeClock) await page.clock.install();
   const requested: string[] = [];
   page.on("request", (request) => {
     if (playerCode.test(request.url())) requested.push(request.url());
   });
   if (options.intercept) await page.route(playerCode, options.intercept);
-  await page.goto(`${baseURL}/track/${track.key}/${track.alias}`, { waitUntil: "networkidle" });
+  await page.goto(`${baseURL}${trackPagePath(track)}`, { waitUntil: "networkidle" });
   await page.waitForFunction(() => document.documentElement.dataset.ready !== undefined);
   const button = page.locator("button.play-button--main");
   await button.waitFor();

@@ -1,10 +1,8 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import * as v from "valibot";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
-import { trackSchema } from "../../edge/schemas/track";
 import { connectPopup } from "../../edge/streaming";
 import { launchBrowser, personUserAgent, viewports } from "./browser";
+import { trackPagePath, worldChartTopTrack } from "./site-data";
 
 // The streaming-service connection as a person makes it (issue 22): from a track page, the popup
 // (500×600) on the consent page, Allow, the confirm overlay, the popup closing by itself, another
@@ -22,18 +20,8 @@ afterAll(async () => {
 });
 
 async function aTrackPath(): Promise<string> {
-  const chart = v.parse(
-    playlistTracksDocumentSchema,
-    await (
-      await fetch(`${baseURL}/services/amapi/v1/catalog/gb/playlists/ip-world-chart/tracks?limit=1`)
-    ).json(),
-  );
-  const key = chart.data[0]?.attributes.shazamKey;
-  const track = v.parse(
-    trackSchema,
-    await (await fetch(`${baseURL}/services/track/v1/en/GB/web/${key}`)).json(),
-  );
-  return `/track/${track.key}/${track.alias}`;
+  const track = await worldChartTopTrack(baseURL);
+  return trackPagePath(track);
 }
 
 /** A browser context that records every error statistic its pages (popups too) send. */

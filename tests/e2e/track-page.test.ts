@@ -7,6 +7,7 @@ import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
 import { relatedTracksSchema, trackSchema } from "../../edge/schemas/track";
 import enTrack from "../../locales/en/track.json";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { recordAudioElements } from "./site-data";
 
 const baseURL = inject("baseURL");
 let browser: Browser;
@@ -43,20 +44,6 @@ async function aTrackWithLyrics() {
     syncedLyricsSchema,
   );
   return { track, related: related.tracks, synced, path: `/track/${track.key}/${track.alias}` };
-}
-
-/** Keeps every audio element the page makes reachable from the test (the player's is not in the DOM). */
-async function watchAudio(page: Page) {
-  await page.addInitScript(() => {
-    const made: HTMLAudioElement[] = [];
-    const NativeAudio = window.Audio;
-    (window as unknown as { madeAudio: HTMLAudioElement[] }).madeAudio = made;
-    window.Audio = function recordedAudio(src?: string) {
-      const audio = new NativeAudio(src);
-      made.push(audio);
-      return audio;
-    } as unknown as typeof window.Audio;
-  });
 }
 
 function audioState(page: Page) {
@@ -102,7 +89,7 @@ test("the play button plays the preview and pauses it; the playlist moves on at 
     viewport: viewports.desktop,
     userAgent: personUserAgent,
   });
-  await watchAudio(page);
+  await recordAudioElements(page);
   await page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
   const button = page.locator("button.play-button--main");
   // Named by the words it shows (label in name): the song's title is the page's heading beside it.
@@ -166,7 +153,7 @@ test("after the last related track the playlist wraps to the main track", async 
     viewport: viewports.tablet,
     userAgent: personUserAgent,
   });
-  await watchAudio(page);
+  await recordAudioElements(page);
   await page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
   await page.locator(`button[aria-label="Play the preview of ${last?.title}"]`).click();
   await page.waitForFunction(() => {

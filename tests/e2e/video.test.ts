@@ -1,28 +1,19 @@
 import axe from "axe-core";
 import type { Browser, Frame, Page } from "playwright-core";
-import * as v from "valibot";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
-import { trackSchema } from "../../edge/schemas/track";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { type Track, trackPagePath, worldChartTopTrack } from "./site-data";
 
 // Spec 002 §2/§4 "Video": the track page's art track plays in an overlay through the video site's
 // embed page; its states, its progress beacons, Escape; on a phone the embed address with autoplay.
 
 const baseURL = inject("baseURL");
 let browser: Browser;
-let track: v.InferOutput<typeof trackSchema>;
+let track: Track;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const chart = v.parse(
-    playlistTracksDocumentSchema,
-    await (
-      await fetch(`${baseURL}/services/amapi/v1/catalog/gb/playlists/ip-world-chart/tracks?limit=1`)
-    ).json(),
-  );
-  const key = chart.data[0]?.attributes.shazamKey;
-  track = v.parse(trackSchema, await (await fetch(`${baseURL}/services/track/v1/en/GB/web/${key}`)).json());
+  track = await worldChartTopTrack(baseURL);
 });
 
 afterAll(async () => {
@@ -38,7 +29,7 @@ async function openTrack(viewport: { width: number; height: number }) {
     (window as unknown as { statsSeen: unknown[] }).statsSeen = seen;
     window.addEventListener("stats", (event) => seen.push((event as CustomEvent).detail));
   });
-  await opened.page.goto(`${baseURL}/track/${track.key}/${track.alias}#stats-window-listener=1`);
+  await opened.page.goto(`${baseURL}${trackPagePath(track)}#stats-window-listener=1`);
   await opened.page.waitForFunction(() => document.documentElement.dataset.ready !== undefined);
   return opened;
 }
