@@ -1,5 +1,14 @@
 import { expect, test } from "vitest";
-import { classifyLicence, copyrightLicence, globMatches } from "../../origin/catalog/sources";
+import { readableTitle } from "../../origin/catalog/scan";
+import {
+  chosenPackages,
+  classifyLicence,
+  copyrightLicence,
+  globMatches,
+  holderName,
+  isFreeLicence,
+  tagLicence,
+} from "../../origin/catalog/sources";
 import { insertStatements, splitSeed, sqlValue } from "../../origin/catalog/sql";
 
 test.each([
@@ -41,6 +50,110 @@ test.each([
   ["data/music/albums/special/track1.opus", "CC-BY-SA-3.0", "2020 A Composer"],
 ])("a DEP-5 copyright file answers %s with the last matching paragraph", (file, licence, copyright) => {
   expect(copyrightLicence(dep5)(file)).toEqual({ licence, copyright });
+});
+
+// hyperrogue-music's shape: a paragraph that lists files by name names who made them; a glob does not.
+const namedFiles = `Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+
+Files: *
+Copyright:
+        2004-2018 Andrey Korotaev <unC0Rr@gmail.com>
+        2006-2008 Igor Ulyanov
+License: GPL-2
+
+Files: music/hr-domina-hunting.ogg
+       music/hr-domina-mountain.ogg
+Copyright: Lincoln Domina
+License: CC-BY-SA-3.0
+
+Files: music/hr3-*.ogg
+Copyright: Shawn Parrotte (http://www.shawnparrotte.com)
+License: CC-BY-SA-3.0
+`;
+
+test.each([
+  ["music/hr-domina-mountain.ogg", "CC-BY-SA-3.0", "Lincoln Domina", "Lincoln Domina"],
+  ["music/hr3-caves.ogg", "CC-BY-SA-3.0", "Shawn Parrotte (http://www.shawnparrotte.com)", undefined],
+  ["music/other.ogg", "GPL-2", "2004-2018 Andrey Korotaev <unC0Rr@gmail.com>", undefined],
+])(
+  "a DEP-5 file answers %s with its author only where a paragraph names it",
+  (file, licence, copyright, author) => {
+    expect(copyrightLicence(namedFiles)(file)).toEqual({ licence, copyright, author });
+  },
+);
+
+test.each([
+  ["Lincoln Domina", "Lincoln Domina"],
+  ["2011-2021 Zeno Rogue <zeno@attnam.com>", "Zeno Rogue"],
+  ["Shawn Parrotte (http://www.shawnparrotte.com)", "Shawn Parrotte"],
+  ["2007-2008,2012 Max McCracken", "Max McCracken"],
+  ["(C) 2003, 2004 Someone Else,", "Someone Else"],
+  ["2020", ""],
+])("holderName(%j) is %j", (copyright, holder) => {
+  expect(holderName(copyright)).toBe(holder);
+});
+
+test.each([
+  ["http://creativecommons.org/licenses/by-sa/3.0/", "CC-BY-SA-3.0"],
+  ["https://creativecommons.org/licenses/by/4.0/", "CC-BY-4.0"],
+  ["https://creativecommons.org/publicdomain/zero/1.0/", "CC0-1.0"],
+  ["https://creativecommons.org/licenses/by-nc-sa/3.0/", ""],
+  ["GNU General Public License version 3", "GPL-3"],
+  ["", ""],
+  [undefined, ""],
+])("tagLicence(%j) is %j", (tag, licence) => {
+  expect(tagLicence(tag)).toBe(licence);
+});
+
+test.each([
+  ["GPL-2", true],
+  ["GPL-2+", true],
+  ["GPL-3+", true],
+  ["CC-BY-SA-3.0", true],
+  ["CC-BY-SA-3.0+ OR GPL-2+", true],
+  ["GPL-2+ or CC-BY-SA-3.0", true],
+  ["CC-BY-4.0", true],
+  ["CC0-1.0", true],
+  ["CC0", true],
+  ["OFL-1.1", true],
+  ["CC-BY-NC-SA-3.0", false],
+  ["CC-BY-ND-4.0", false],
+  ["Drascula-License", false],
+  ["GFDL-1.3", false],
+  ["unknown", false],
+  ["", false],
+])("isFreeLicence(%j) is %s", (licence, free) => {
+  expect(isFreeLicence(licence)).toBe(free);
+});
+
+test.each([
+  ["HellFortressEntrance.ogg", "Hell Fortress Entrance"],
+  ["usr/share/games/flare/mods/fantasycore/music/safe_room_theme.ogg", "Safe Room Theme"],
+  ["forest-cave.ogg", "Forest Cave"],
+  ["voc-daytime2.ogg", "Voc Daytime 2"],
+  ["music000.ogg", "Music 000"],
+  ["EarthRise.ogg", "Earth Rise"],
+  ["A New Journey.ogg", "A New Journey"],
+  ["menu.opus", "Menu"],
+])("readableTitle(%j) is %j", (file, title) => {
+  expect(readableTitle(file)).toBe(title);
+});
+
+test.each([
+  [undefined, ["wesnoth-1.16-music", "warzone2100-music"]],
+  ["", ["wesnoth-1.16-music", "warzone2100-music"]],
+  [
+    " flare-game, freedroidrpg-data ,wesnoth-1.16-music",
+    ["wesnoth-1.16-music", "warzone2100-music", "freedroidrpg-data", "flare-game"],
+  ],
+])("CATALOG_PACKAGES=%j reads %j", (names, chosen) => {
+  expect(chosenPackages(names).map((p) => p.name)).toEqual(chosen);
+});
+
+test("an unknown package name is an error that lists the known ones", () => {
+  expect(() => chosenPackages("flare-game,nexuiz-music")).toThrow(
+    /unknown music package "nexuiz-music".*known: wesnoth-1\.16-music, warzone2100-music, freedroidrpg-data, flare-game/,
+  );
 });
 
 test("a free-form copyright file answers its first licence for every file", () => {
