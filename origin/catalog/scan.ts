@@ -82,9 +82,7 @@ export async function scanSource(
     const title =
       (listed ? listed.title.trim() : nameTag(meta.common.title)) ||
       (untagged ? readableTitle(file) : undefined);
-    const artist =
-      (listed ? listed.author.trim() : nameTag(meta.common.artist)) ||
-      (untagged && (fromPackage.author ?? untagged));
+    const artist = (listed ? listed.author.trim() : nameTag(meta.common.artist)) || untagged;
     const codec = /opus/i.test(meta.format.codec ?? "")
       ? "opus"
       : /vorbis/i.test(meta.format.codec ?? "")

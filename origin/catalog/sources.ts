@@ -65,13 +65,6 @@ export const musicPackages: readonly MusicPackage[] = [
     untaggedArtist: "Hedgewars",
   },
   {
-    name: "hyperrogue-music",
-    musicDir: "usr/share/hyperrogue/music",
-    installedPrefix: "usr/share/hyperrogue/",
-    sourcePrefix: "",
-    untaggedArtist: "HyperRogue",
-  },
-  {
     name: "singularity-music",
     musicDir: "usr/share/games/singularity/music",
     installedPrefix: "usr/share/games/singularity/",
@@ -121,8 +114,7 @@ export type AudioSource = {
   untaggedArtist?: string;
 };
 
-/** `author`: who made the file, when a DEP-5 Files paragraph names it by its exact path. */
-export type Licence = { licence: string; copyright: string; author?: string };
+export type Licence = { licence: string; copyright: string };
 
 export function cacheDir(): string {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
@@ -219,13 +211,9 @@ export function copyrightLicence(text: string): (sourcePath: string) => Licence 
     const files = paragraphs.filter((p) => p.Files);
     return (sourcePath) => {
       let match: Record<string, string> | undefined;
-      let named = false;
       for (const p of files) {
         const globs = (p.Files ?? "").split(/\s+/).filter(Boolean);
-        if (globs.some((glob) => globMatches(glob, sourcePath))) {
-          match = p;
-          named = globs.includes(sourcePath);
-        }
+        if (globs.some((glob) => globMatches(glob, sourcePath))) match = p;
       }
       // Its first holder: a Copyright field may start on the line after its name (hedgewars).
       const copyright =
@@ -236,7 +224,6 @@ export function copyrightLicence(text: string): (sourcePath: string) => Licence 
       return {
         licence: (match?.License ?? "").split("\n")[0]?.trim() ?? "",
         copyright,
-        ...(named && holderName(copyright) ? { author: holderName(copyright) } : {}),
       };
     };
   }
@@ -245,15 +232,6 @@ export function copyrightLicence(text: string): (sourcePath: string) => Licence 
   const copyright = /^Copyright \(C\) (.+)$/m.exec(text)?.[1] ?? "";
   const licence = classifyLicence(licenceText);
   return () => ({ licence, copyright: copyright.trim() });
-}
-
-/** A copyright line's holder without its years and contact: "2011-2021 Zeno Rogue <z@a.com>" is "Zeno Rogue". */
-export function holderName(copyright: string): string {
-  return copyright
-    .replace(/<[^>]*>|\([^)]*\)/g, "")
-    .replace(/^(?:\(c\)|©|copyright)?[\s\d,–-]*/i, "")
-    .replace(/[\s,]+$/, "")
-    .trim();
 }
 
 function parseParagraph(paragraph: string): Record<string, string> {

@@ -34,12 +34,6 @@ test.each([
     found: { title: "Hell Fortress Entrance", artist: "Example", licence: "GPL-2+" },
   },
   {
-    case: "a Files paragraph that names the file by its path names its author",
-    licence: { licence: "CC-BY-SA-3.0", copyright: "Lincoln Domina", author: "Lincoln Domina" },
-    untaggedArtist: "Example",
-    found: { title: "Hell Fortress Entrance", artist: "Lincoln Domina", licence: "CC-BY-SA-3.0" },
-  },
-  {
     case: "a package that credits no one: untagged music is skipped",
     licence: { licence: "GPL-2+", copyright: "2004 Example Team" },
     untaggedArtist: undefined,

@@ -5,7 +5,6 @@ import {
   classifyLicence,
   copyrightLicence,
   globMatches,
-  holderName,
   isFreeLicence,
   tagLicence,
 } from "../../origin/catalog/sources";
@@ -52,8 +51,8 @@ test.each([
   expect(copyrightLicence(dep5)(file)).toEqual({ licence, copyright });
 });
 
-// hyperrogue-music's shape: a paragraph that lists files by name names who made them; a glob does not.
-const namedFiles = `Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+// hedgewars-data's shape: a Copyright field that starts on the line after its name.
+const laterLine = `Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 
 Files: *
 Copyright:
@@ -61,36 +60,17 @@ Copyright:
         2006-2008 Igor Ulyanov
 License: GPL-2
 
-Files: music/hr-domina-hunting.ogg
-       music/hr-domina-mountain.ogg
-Copyright: Lincoln Domina
-License: CC-BY-SA-3.0
-
-Files: music/hr3-*.ogg
-Copyright: Shawn Parrotte (http://www.shawnparrotte.com)
-License: CC-BY-SA-3.0
+Files: share/hedgewars/Data/Sounds/*
+Copyright:
+        2004, 2005, 2006 Andrey Korotaev <unC0Rr@gmail.com>
+License: GFDL-1.3
 `;
 
 test.each([
-  ["music/hr-domina-mountain.ogg", "CC-BY-SA-3.0", "Lincoln Domina", "Lincoln Domina"],
-  ["music/hr3-caves.ogg", "CC-BY-SA-3.0", "Shawn Parrotte (http://www.shawnparrotte.com)", undefined],
-  ["music/other.ogg", "GPL-2", "2004-2018 Andrey Korotaev <unC0Rr@gmail.com>", undefined],
-])(
-  "a DEP-5 file answers %s with its author only where a paragraph names it",
-  (file, licence, copyright, author) => {
-    expect(copyrightLicence(namedFiles)(file)).toEqual({ licence, copyright, author });
-  },
-);
-
-test.each([
-  ["Lincoln Domina", "Lincoln Domina"],
-  ["2011-2021 Zeno Rogue <zeno@attnam.com>", "Zeno Rogue"],
-  ["Shawn Parrotte (http://www.shawnparrotte.com)", "Shawn Parrotte"],
-  ["2007-2008,2012 Max McCracken", "Max McCracken"],
-  ["(C) 2003, 2004 Someone Else,", "Someone Else"],
-  ["2020", ""],
-])("holderName(%j) is %j", (copyright, holder) => {
-  expect(holderName(copyright)).toBe(holder);
+  ["share/hedgewars/Data/Music/Art.ogg", "GPL-2", "2004-2018 Andrey Korotaev <unC0Rr@gmail.com>"],
+  ["share/hedgewars/Data/Sounds/bump.ogg", "GFDL-1.3", "2004, 2005, 2006 Andrey Korotaev <unC0Rr@gmail.com>"],
+])("a DEP-5 file answers %s with its paragraph's first copyright holder", (file, licence, copyright) => {
+  expect(copyrightLicence(laterLine)(file)).toEqual({ licence, copyright });
 });
 
 test.each([
