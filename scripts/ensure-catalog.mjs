@@ -4,7 +4,8 @@
  * `npm test`:
  *   1. builds it (`npm run catalog`) when origin/catalog/dist or public/media is missing, or when
  *      its inputs changed: the builder's source, the dependencies that shape its output, and the
- *      audio it reads (the cached .debs, or the files under CATALOG_AUDIO_DIR);
+ *      audio it reads (the cached .debs of the default packages and of CATALOG_PACKAGES, or the
+ *      files under CATALOG_AUDIO_DIR);
  *   2. rebuilds only the recognition index (origin/catalog/build-index.ts) when what shapes it changed
  *      but the catalogue did not: the signature module, the audio decoders, the index format;
  *   3. applies the D1 migrations to the local database;
@@ -30,7 +31,17 @@ const database = "tunewave-catalog";
 const recognitionDatabase = "tunewave-recognition";
 /** Where wrangler's local runtime keeps the Cache API (its default persistence directory). */
 const localCacheDir = path.join(root, ".wrangler/state/v3/cache");
-const packages = ["wesnoth-1.16-music", "warzone2100-music"];
+/** The default packages (origin/catalog/sources.ts defaultPackageNames) and the extra ones asked for. */
+const packages = [
+  ...new Set([
+    "wesnoth-1.16-music",
+    "warzone2100-music",
+    ...(process.env.CATALOG_PACKAGES ?? "")
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean),
+  ]),
+];
 /** Dependencies whose version changes the catalogue's bytes. */
 const shapingDependencies = [
   "sharp",

@@ -21,7 +21,7 @@ import { drawPlaylistArt, editorialPlaylists } from "./playlists";
 import { buildRecognitionIndex } from "./recognition";
 import { type Skipped, scanSource } from "./scan";
 import { seedSql } from "./seed";
-import { type AudioSource, debianSource, folderSource, musicPackages } from "./sources";
+import { type AudioSource, chosenPackages, debianSource, folderSource } from "./sources";
 import type { SqlValue } from "./sql";
 import { chartVenues, drawEventMedia } from "./venues";
 
@@ -103,7 +103,7 @@ export async function buildCatalog(): Promise<{
 function sourcesFromEnvironment(): AudioSource[] {
   const dir = process.env.CATALOG_AUDIO_DIR;
   if (dir) return [folderSource(dir)];
-  return musicPackages.map(debianSource);
+  return chosenPackages(process.env.CATALOG_PACKAGES).map(debianSource);
 }
 
 /** The date of the newest Debian changelog entry: when the recordings entered the distribution. */

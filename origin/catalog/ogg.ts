@@ -110,7 +110,9 @@ export function cutOggClip(data: Uint8Array, seconds: number): OggClip {
       continue;
     }
     inHeaders = false;
-    if (page.granule !== noGranule && page.granule > limit) break;
+    // Signed: a stream may start at a negative granule (samples its decoder drops; hyperrogue's
+    // hr-savino-*.ogg start at -104).
+    if (page.granule !== noGranule && BigInt.asIntN(64, page.granule) > limit) break;
     kept.push(page);
   }
   while (kept.length > 0 && kept.at(-1)?.granule === noGranule) kept.pop();

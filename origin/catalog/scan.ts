@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseFile } from "music-metadata";
 import * as v from "valibot";
-import type { AudioSource } from "./sources";
+import { type AudioSource, isFreeLicence, tagLicence } from "./sources";
 
 /** One recording found in a source, with everything its tags and package say about it. */
 export type Recording = {
@@ -62,7 +62,11 @@ function readAlbumJson(dir: string): AlbumJson | undefined {
 
 export type Skipped = { file: string; reason: string };
 
-/** Reads every Ogg recording of a source. Files without a title and an artist are skipped. */
+/**
+ * Reads every Ogg recording of a source. Files without a title and an artist are skipped, unless
+ * the source names an artist for untagged music; so are files whose licence is not established
+ * and free (isFreeLicence).
+ */
 export async function scanSource(
   source: AudioSource,
 ): Promise<{ recordings: Recording[]; skipped: Skipped[] }> {
@@ -73,8 +77,12 @@ export async function scanSource(
     const meta = await parseFile(file, { duration: true });
     const albumJson = readAlbumJson(path.dirname(file));
     const listed = albumJson?.tracks.find((t) => t.filename === path.basename(file));
-    const title = (listed?.title ?? meta.common.title)?.trim();
-    const artist = (listed?.author ?? meta.common.artist)?.trim();
+    const fromPackage = source.licenceOf(relativePath);
+    const untagged = source.untaggedArtist;
+    const title =
+      (listed ? listed.title.trim() : nameTag(meta.common.title)) ||
+      (untagged ? readableTitle(file) : undefined);
+    const artist = (listed ? listed.author.trim() : nameTag(meta.common.artist)) || untagged;
     const codec = /opus/i.test(meta.format.codec ?? "")
       ? "opus"
       : /vorbis/i.test(meta.format.codec ?? "")
@@ -88,9 +96,18 @@ export async function scanSource(
       skipped.push({ file: relativePath, reason: `unsupported codec ${meta.format.codec ?? "unknown"}` });
       continue;
     }
+    const licence = fromPackage.licence || tagLicence(meta.common.license);
+    if (!isFreeLicence(licence)) {
+      skipped.push({
+        file: relativePath,
+        reason: licence
+          ? `licence ${licence} is not one the catalogue publishes`
+          : "no licence in the package's copyright or the tags",
+      });
+      continue;
+    }
     const yearText = listed ? albumJson?.date : (meta.common.year?.toString() ?? meta.common.date);
     const year = yearText ? Number.parseInt(yearText, 10) : undefined;
-    const fromPackage = source.licenceOf(relativePath);
     const coverFile =
       albumJson?.album_cover_filename && path.join(path.dirname(file), albumJson.album_cover_filename);
     recordings.push({
@@ -100,7 +117,7 @@ export async function scanSource(
       codec,
       title,
       artist,
-      album: (listed ? albumJson?.title : meta.common.album)?.trim() || undefined,
+      album: (listed ? albumJson?.title?.trim() : nameTag(meta.common.album)) || undefined,
       albumDescription: listed ? albumJson?.description : undefined,
       albumCover: coverFile && fs.existsSync(coverFile) ? coverFile : undefined,
       trackNumber: listed
@@ -111,7 +128,7 @@ export async function scanSource(
       comment: meta.common.comment?.[0]?.text?.trim() || undefined,
       bpm: listed?.bpm,
       durationMs: Math.round(meta.format.duration * 1000),
-      licence: fromPackage.licence || tagLicence(meta.common.license) || "unknown",
+      licence,
       copyright: meta.common.copyright?.trim() || fromPackage.copyright || artist,
       source: {
         binaryPackage: source.binaryPackage,
@@ -123,6 +140,19 @@ export async function scanSource(
   return { recordings, skipped };
 }
 
-function tagLicence(license: string | undefined): string | undefined {
-  return license?.trim() || undefined;
+/** A tag that names something: not blank, not a web address ("http://www.kahvi.org" as an album). */
+function nameTag(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  return text && !/^(?:https?:\/\/|www\.)/i.test(text) ? text : undefined;
+}
+
+/** A file's name made readable as a title: "HellFortressEntrance.ogg" is "Hell Fortress Entrance". */
+export function readableTitle(file: string): string {
+  return path
+    .basename(file, path.extname(file))
+    .replace(/([a-z])(?=[A-Z])|([A-Za-z])(?=\d)|(\d)(?=[A-Za-z])/g, "$1$2$3 ")
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(" ");
 }

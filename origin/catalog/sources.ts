@@ -11,8 +11,18 @@ export type MusicPackage = {
   /** The installed path prefix and the source-tree prefix it comes from (for copyright globs). */
   installedPrefix: string;
   sourcePrefix: string;
+  /**
+   * Who the package credits for its music (the game whose soundtrack it is), named for a recording
+   * whose tags name no artist; such a recording's title is its file name made readable. Unset: a
+   * recording without tags is skipped (wesnoth's silence.ogg, warzone's menu.opus).
+   */
+  untaggedArtist?: string;
 };
 
+/**
+ * Every package the catalogue knows how to read (decision 010 lists each one's music and licence).
+ * `npm run catalog` reads the default ones and the extra ones named in `CATALOG_PACKAGES`.
+ */
 export const musicPackages: readonly MusicPackage[] = [
   {
     name: "wesnoth-1.16-music",
@@ -26,7 +36,68 @@ export const musicPackages: readonly MusicPackage[] = [
     installedPrefix: "usr/share/games/warzone2100/",
     sourcePrefix: "data/",
   },
+  {
+    name: "freedroidrpg-data",
+    musicDir: "usr/share/freedroidrpg/data/sound/music",
+    installedPrefix: "usr/share/freedroidrpg/",
+    sourcePrefix: "",
+    untaggedArtist: "FreedroidRPG",
+  },
+  {
+    name: "flare-game",
+    musicDir: "usr/share/games/flare/mods/fantasycore/music",
+    installedPrefix: "usr/share/games/flare/",
+    sourcePrefix: "",
+    untaggedArtist: "Flare",
+  },
+  {
+    name: "supertux-data",
+    musicDir: "usr/share/games/supertux2/music",
+    installedPrefix: "usr/share/games/supertux2/",
+    sourcePrefix: "data/",
+    untaggedArtist: "SuperTux",
+  },
+  {
+    name: "hedgewars-data",
+    musicDir: "usr/share/games/hedgewars/Data/Music",
+    installedPrefix: "usr/share/games/hedgewars/",
+    sourcePrefix: "share/hedgewars/",
+    untaggedArtist: "Hedgewars",
+  },
+  {
+    name: "singularity-music",
+    musicDir: "usr/share/games/singularity/music",
+    installedPrefix: "usr/share/games/singularity/",
+    sourcePrefix: "",
+  },
+  {
+    name: "planetblupi-music-ogg",
+    musicDir: "usr/share/planetblupi/music",
+    installedPrefix: "usr/share/planetblupi/",
+    sourcePrefix: "",
+    untaggedArtist: "Planet Blupi",
+  },
 ];
+
+/** What `npm run catalog` reads without `CATALOG_PACKAGES` (and `npm start`, `npm test`). */
+export const defaultPackageNames: readonly string[] = ["wesnoth-1.16-music", "warzone2100-music"];
+
+/**
+ * The default packages and the extra ones named in a comma-separated list (`CATALOG_PACKAGES`), in
+ * the known list's order; an unknown name is an error that lists the known ones.
+ */
+export function chosenPackages(extraNames: string | undefined): MusicPackage[] {
+  const names = new Set(defaultPackageNames);
+  for (const name of (extraNames ?? "").split(",").map((n) => n.trim())) {
+    if (!name) continue;
+    if (!musicPackages.some((p) => p.name === name))
+      throw new Error(
+        `unknown music package ${JSON.stringify(name)} in CATALOG_PACKAGES; known: ${musicPackages.map((p) => p.name).join(", ")}`,
+      );
+    names.add(name);
+  }
+  return musicPackages.filter((p) => names.has(p.name));
+}
 
 /** A folder of audio with what is known of where it came from. */
 export type AudioSource = {
@@ -39,6 +110,8 @@ export type AudioSource = {
   version: string;
   /** Maps a file under root to its licence and copyright. */
   licenceOf: (relativePath: string) => Licence;
+  /** See MusicPackage. */
+  untaggedArtist?: string;
 };
 
 export type Licence = { licence: string; copyright: string };
@@ -103,6 +176,7 @@ export function debianSource(pkg: MusicPackage): AudioSource {
     binaryPackage: pkg.name,
     sourcePackage: debField(deb, "Source").split(" ")[0] || pkg.name,
     version: debField(deb, "Version"),
+    untaggedArtist: pkg.untaggedArtist,
     licenceOf(relativePath) {
       const sourcePath = relativePath.startsWith(pkg.installedPrefix)
         ? pkg.sourcePrefix + relativePath.slice(pkg.installedPrefix.length)
@@ -141,9 +215,15 @@ export function copyrightLicence(text: string): (sourcePath: string) => Licence 
         const globs = (p.Files ?? "").split(/\s+/).filter(Boolean);
         if (globs.some((glob) => globMatches(glob, sourcePath))) match = p;
       }
+      // Its first holder: a Copyright field may start on the line after its name (hedgewars).
+      const copyright =
+        (match?.Copyright ?? "")
+          .split("\n")
+          .find((line) => line.trim())
+          ?.trim() ?? "";
       return {
         licence: (match?.License ?? "").split("\n")[0]?.trim() ?? "",
-        copyright: (match?.Copyright ?? "").split("\n")[0]?.trim() ?? "",
+        copyright,
       };
     };
   }
@@ -193,6 +273,35 @@ export function classifyLicence(text: string): string {
   if (gpl) found.push(`GPL-${gpl[1] ?? gpl[2]}${plus}`);
   if (/CC0/.test(t)) found.push("CC0-1.0");
   return found.join(" OR ");
+}
+
+/**
+ * A licence named in a tag: a Creative Commons address ("http://creativecommons.org/licenses/by-sa/3.0/")
+ * as its SPDX-style name, other text as classifyLicence reads it.
+ */
+export function tagLicence(tag: string | undefined): string {
+  const text = tag?.trim() ?? "";
+  const cc = /creativecommons\.org\/(?:licenses\/(by(?:-sa)?)\/(\d\.\d)|publicdomain\/zero\/(1\.0))/i.exec(
+    text,
+  );
+  if (cc?.[3]) return "CC0-1.0";
+  if (cc?.[1]) return `CC-${cc[1].toUpperCase()}-${cc[2]}`;
+  return classifyLicence(text);
+}
+
+/**
+ * Whether a licence lets the catalogue publish the music: GPL, CC-BY, CC-BY-SA, CC0 or the SIL Open
+ * Font Licence, in one of its alternatives ("CC-BY-SA-3.0+ OR GPL-2+"). Non-commercial or
+ * no-derivatives terms, custom licences and an unknown licence do not.
+ */
+export function isFreeLicence(licence: string): boolean {
+  return licence
+    .split(/\s+or\s+/i)
+    .some((alternative) =>
+      /^(?:(?:L|A)?GPL-\d(?:\.\d)?\+?|CC-BY(?:-SA)?-\d\.\d\+?|CC0(?:-1\.0)?|(?:OFL|SIL)-1\.1)$/i.test(
+        alternative.trim(),
+      ),
+    );
 }
 
 /** Warzone 2100 albums carry their own license.txt, which is more specific than the package's. */

@@ -76,6 +76,12 @@ test("a packet left open on the last kept page is dropped, and pages without a g
   expect(pages.at(-1)?.granule).toBe(2000n);
 });
 
+test("a stream that starts at a negative granule position is cut at its limit", () => {
+  const data = [page(2, 2n ** 64n - 104n, [100]), page(3, 1000n, [100]), page(4, 2000n, [100])];
+  const pages = parseOggPages(cutOggClip(stream(data), 1).bytes);
+  expect(pages.map((p) => p.granule)).toEqual([0n, 0n, 2n ** 64n - 104n, 1000n]);
+});
+
 test("a recording shorter than the clip is kept whole", () => {
   const data = [page(2, 1000n, [50]), page(3, 1500n, [50], 0x04)];
   const clip = cutOggClip(stream(data), 30);

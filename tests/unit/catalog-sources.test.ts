@@ -1,5 +1,13 @@
 import { expect, test } from "vitest";
-import { classifyLicence, copyrightLicence, globMatches } from "../../origin/catalog/sources";
+import { readableTitle } from "../../origin/catalog/scan";
+import {
+  chosenPackages,
+  classifyLicence,
+  copyrightLicence,
+  globMatches,
+  isFreeLicence,
+  tagLicence,
+} from "../../origin/catalog/sources";
 import { insertStatements, splitSeed, sqlValue } from "../../origin/catalog/sql";
 
 test.each([
@@ -41,6 +49,91 @@ test.each([
   ["data/music/albums/special/track1.opus", "CC-BY-SA-3.0", "2020 A Composer"],
 ])("a DEP-5 copyright file answers %s with the last matching paragraph", (file, licence, copyright) => {
   expect(copyrightLicence(dep5)(file)).toEqual({ licence, copyright });
+});
+
+// hedgewars-data's shape: a Copyright field that starts on the line after its name.
+const laterLine = `Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+
+Files: *
+Copyright:
+        2004-2018 Andrey Korotaev <unC0Rr@gmail.com>
+        2006-2008 Igor Ulyanov
+License: GPL-2
+
+Files: share/hedgewars/Data/Sounds/*
+Copyright:
+        2004, 2005, 2006 Andrey Korotaev <unC0Rr@gmail.com>
+License: GFDL-1.3
+`;
+
+test.each([
+  ["share/hedgewars/Data/Music/Art.ogg", "GPL-2", "2004-2018 Andrey Korotaev <unC0Rr@gmail.com>"],
+  ["share/hedgewars/Data/Sounds/bump.ogg", "GFDL-1.3", "2004, 2005, 2006 Andrey Korotaev <unC0Rr@gmail.com>"],
+])("a DEP-5 file answers %s with its paragraph's first copyright holder", (file, licence, copyright) => {
+  expect(copyrightLicence(laterLine)(file)).toEqual({ licence, copyright });
+});
+
+test.each([
+  ["http://creativecommons.org/licenses/by-sa/3.0/", "CC-BY-SA-3.0"],
+  ["https://creativecommons.org/licenses/by/4.0/", "CC-BY-4.0"],
+  ["https://creativecommons.org/publicdomain/zero/1.0/", "CC0-1.0"],
+  ["https://creativecommons.org/licenses/by-nc-sa/3.0/", ""],
+  ["GNU General Public License version 3", "GPL-3"],
+  ["", ""],
+  [undefined, ""],
+])("tagLicence(%j) is %j", (tag, licence) => {
+  expect(tagLicence(tag)).toBe(licence);
+});
+
+test.each([
+  ["GPL-2", true],
+  ["GPL-2+", true],
+  ["GPL-3+", true],
+  ["CC-BY-SA-3.0", true],
+  ["CC-BY-SA-3.0+ OR GPL-2+", true],
+  ["GPL-2+ or CC-BY-SA-3.0", true],
+  ["CC-BY-4.0", true],
+  ["CC0-1.0", true],
+  ["CC0", true],
+  ["OFL-1.1", true],
+  ["CC-BY-NC-SA-3.0", false],
+  ["CC-BY-ND-4.0", false],
+  ["Drascula-License", false],
+  ["GFDL-1.3", false],
+  ["unknown", false],
+  ["", false],
+])("isFreeLicence(%j) is %s", (licence, free) => {
+  expect(isFreeLicence(licence)).toBe(free);
+});
+
+test.each([
+  ["HellFortressEntrance.ogg", "Hell Fortress Entrance"],
+  ["usr/share/games/flare/mods/fantasycore/music/safe_room_theme.ogg", "Safe Room Theme"],
+  ["forest-cave.ogg", "Forest Cave"],
+  ["voc-daytime2.ogg", "Voc Daytime 2"],
+  ["music000.ogg", "Music 000"],
+  ["EarthRise.ogg", "Earth Rise"],
+  ["A New Journey.ogg", "A New Journey"],
+  ["menu.opus", "Menu"],
+])("readableTitle(%j) is %j", (file, title) => {
+  expect(readableTitle(file)).toBe(title);
+});
+
+test.each([
+  [undefined, ["wesnoth-1.16-music", "warzone2100-music"]],
+  ["", ["wesnoth-1.16-music", "warzone2100-music"]],
+  [
+    " flare-game, freedroidrpg-data ,wesnoth-1.16-music",
+    ["wesnoth-1.16-music", "warzone2100-music", "freedroidrpg-data", "flare-game"],
+  ],
+])("CATALOG_PACKAGES=%j reads %j", (names, chosen) => {
+  expect(chosenPackages(names).map((p) => p.name)).toEqual(chosen);
+});
+
+test("an unknown package name is an error that lists the known ones", () => {
+  expect(() => chosenPackages("flare-game,nexuiz-music")).toThrow(
+    /unknown music package "nexuiz-music".*known: wesnoth-1\.16-music, warzone2100-music, freedroidrpg-data, flare-game/,
+  );
 });
 
 test("a free-form copyright file answers its first licence for every file", () => {
