@@ -221,7 +221,8 @@ function spread(durations: number[]) {
   return {
     p50: round(quantile(durations, 0.5)),
     p99: round(quantile(durations, 0.99)),
-    max: round(Math.max(...durations)),
+    // Not Math.max(...durations): 200 000 arguments overflow the stack.
+    max: round(durations.reduce((max, ms) => Math.max(max, ms), 0)),
   };
 }
 
