@@ -20,7 +20,6 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { Miniflare } from "miniflare";
 import {
   computeSignature,
@@ -39,6 +38,7 @@ import { freePort } from "./free-port";
 import { type GcEvent, gcLive, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
 import { connectInspector, type Inspector } from "./inspector";
 import { generatedTrackCount, scaledBucket } from "./scaled-postings";
+import { forwardRuntimeOutput } from "./site";
 import { productionHeapLimit, startWithV8Flags } from "./v8-flags";
 
 const args = process.argv.slice(2);
@@ -259,12 +259,7 @@ function bench(script: string, inspectorPort?: number, takeLine?: (line: string)
     d1Persist: path.join(persistTo, "d1"),
     inspectorPort,
     handleRuntimeStdio: takeLine
-      ? (stdout, stderr) => {
-          for (const stream of [stdout, stderr])
-            createInterface({ input: stream }).on("line", (line) => {
-              if (!takeLine(line)) process.stderr.write(`${line}\n`);
-            });
-        }
+      ? (stdout, stderr) => forwardRuntimeOutput(stdout, stderr, takeLine)
       : undefined,
   });
 }

@@ -212,7 +212,11 @@ export async function startSite(
  * workerd's output, without the one error a load test makes by design: autocannon closes its
  * connections when its time is up, and workerd reports each answer it could not finish writing.
  */
-function forwardRuntimeOutput(stdout: Readable, stderr: Readable, take: (line: string) => boolean): void {
+export function forwardRuntimeOutput(
+  stdout: Readable,
+  stderr: Readable,
+  take: (line: string) => boolean,
+): void {
   for (const stream of [stdout, stderr]) {
     let dropStack = false;
     createInterface({ input: stream }).on("line", (line) => {
