@@ -36,9 +36,11 @@ export default defineWorkersConfig(async () => {
               GOOGLE_CLIENT_ID: "tunewave-web.apps.test",
               GOOGLE_CLIENT_SECRET: "test-client-secret",
               OIDC_ISSUER: "https://issuer.test",
-              // The tests ask for many hosts; the request's own origin (development) unless a
-              // test sets SITE_ORIGIN (tests/worker/hardening.test.ts).
-              SITE_ORIGIN: "",
+              // The site's origin (issue 41: never the request's): the tests ask at this address,
+              // and a request from anywhere else is another site.
+              SITE_ORIGIN: "https://tunewave.test",
+              // The local outbox, asked for by name: no deployment gets it by default.
+              MAIL_TRANSPORT: "outbox",
             },
           },
         },

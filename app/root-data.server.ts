@@ -16,7 +16,7 @@ function experimentNameOf(segment: string | undefined): string | undefined {
 /** What every page's root needs: language, chrome strings, head links, the language picker. */
 export function rootData(context: AppLoadContext, request: Request) {
   const { edge } = context;
-  const origin = siteOriginOf(context.config, request);
+  const origin = siteOriginOf(context.config);
   // A path no page has is not repeated into every alternate and language link (issue 28: an
   // 8 000-segment 404 answered 1.46 MB); its language links lead to the language's home page.
   const known = edge.path.pageType !== "unknown";

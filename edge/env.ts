@@ -12,6 +12,12 @@ export type Env = {
   SERVICES_TIMEOUT_MS?: string;
   SITE_ENV?: string;
   SITE_ORIGIN?: string;
+  /**
+   * How mail leaves: "send_email" (the MAIL binding, from MAIL_FROM) or "outbox" (the local outbox
+   * that /dev/outbox shows, asked for by `npm start` and the tests). Required: a deployment that
+   * names none fails its first request instead of publishing every sign-in link (issue 41).
+   */
+  MAIL_TRANSPORT?: string;
   /** Cloudflare's `send_email` binding (wrangler.toml `[[send_email]]`), used by the embedded origin. */
   MAIL?: { send(message: unknown): Promise<unknown> };
   /** The sender of the sign-in mail; without it (or MAIL) mail goes to the local outbox. */
@@ -29,6 +35,17 @@ export type Env = {
   STREAMING_AUTHORIZE_URL?: string;
 };
 
+const siteOriginSchema = v.pipe(
+  v.string("SITE_ORIGIN is required: the site's own origin, https://host"),
+  v.url(),
+  v.regex(/^https?:\/\/[^/]+$/, "SITE_ORIGIN is an origin: scheme and host, no path"),
+);
+
+const mailTransportSchema = v.picklist(
+  ["send_email", "outbox"],
+  'MAIL_TRANSPORT is required: "send_email" (the MAIL binding and MAIL_FROM) or "outbox" (local only)',
+);
+
 const configSchema = v.object({
   /** Remote origin of `/services`; empty means the embedded origin. */
   SERVICES_ORIGIN: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())]), ""),
@@ -38,14 +55,12 @@ const configSchema = v.object({
     "8000",
   ),
   /**
-   * The site's own origin (https://host), from which canonical, og:url, hreflang, sitemaps and
-   * robots.txt are built, never from the request's Host (issue 28). Empty: the request's origin,
-   * for development and tests only.
+   * The site's own origin (https://host): every absolute URL (canonical, og:url, hreflang, sitemaps,
+   * mail links, redirect URIs, the WebAuthn origin) and every origin check is built from it, never
+   * from the request's Host or X-Forwarded-* (issues 28 and 41). Required: no fallback to the request.
    */
-  SITE_ORIGIN: v.optional(
-    v.union([v.literal(""), v.pipe(v.string(), v.url(), v.regex(/^https?:\/\/[^/]+$/))]),
-    "",
-  ),
+  SITE_ORIGIN: siteOriginSchema,
+  MAIL_TRANSPORT: mailTransportSchema,
   /** Feature-flag environment (spec 000 §6). Default www. */
   SITE_ENV: v.optional(v.picklist(["www", "cisd", "betasd", "dev"]), "www"),
   /** CloudKit container of the device maker's cloud sign-in ("iCloud.…"); unset: not available. */
@@ -90,6 +105,7 @@ export function readConfig(env: Env): SiteConfig {
     SERVICES_TIMEOUT_MS: env.SERVICES_TIMEOUT_MS,
     SITE_ENV: env.SITE_ENV,
     SITE_ORIGIN: env.SITE_ORIGIN,
+    MAIL_TRANSPORT: env.MAIL_TRANSPORT,
     ICLOUD_CONTAINER: env.ICLOUD_CONTAINER,
     ICLOUD_API_TOKEN: env.ICLOUD_API_TOKEN,
     ICLOUD_ENVIRONMENT: env.ICLOUD_ENVIRONMENT,
@@ -97,10 +113,32 @@ export function readConfig(env: Env): SiteConfig {
     STREAMING_AUTHORIZE_URL: env.STREAMING_AUTHORIZE_URL,
   });
   if (!parsed.success) throw new Error(`Invalid environment: ${v.summarize(parsed.issues)}`);
+  if (parsed.output.MAIL_TRANSPORT === "send_email" && (!env.MAIL || !env.MAIL_FROM)) {
+    throw new Error("Invalid environment: MAIL_TRANSPORT send_email needs the MAIL binding and MAIL_FROM");
+  }
   return parsed.output;
 }
 
-/** The origin absolute URLs of the site are built from: SITE_ORIGIN, never the request's Host. */
-export function siteOriginOf(config: Pick<SiteConfig, "SITE_ORIGIN">, request: Request): string {
-  return config.SITE_ORIGIN || new URL(request.url).origin;
+const checkedOrigins = new Map<string, string>();
+
+/**
+ * The one origin absolute URLs and origin checks are built from: SITE_ORIGIN, never the request's
+ * Host, X-Forwarded-Host or URL (issue 41). Takes the parsed config or the raw bindings (the
+ * embedded origin reads its env); an unset or malformed value throws the configuration error.
+ */
+export function siteOriginOf(config: { SITE_ORIGIN?: string }): string {
+  const raw = config.SITE_ORIGIN ?? "";
+  const known = checkedOrigins.get(raw);
+  if (known) return known;
+  const parsed = v.safeParse(siteOriginSchema, config.SITE_ORIGIN);
+  if (!parsed.success) throw new Error(`Invalid environment: ${v.summarize(parsed.issues)}`);
+  const origin = new URL(parsed.output).origin;
+  if (checkedOrigins.size < 16) checkedOrigins.set(raw, origin);
+  return origin;
+}
+
+/** An absolute URL of this site: `path` (with its query) on SITE_ORIGIN. */
+export function siteUrl(config: { SITE_ORIGIN?: string }, path: string): URL {
+  if (!path.startsWith("/") || path.startsWith("//")) throw new Error(`Not a path of this site: ${path}`);
+  return new URL(path, siteOriginOf(config));
 }

@@ -10,6 +10,10 @@ export type OriginEnv = {
   /** Cloudflare's `send_email` binding; with MAIL_FROM set, sign-in mail is really sent. */
   MAIL?: MailBinding;
   MAIL_FROM?: string;
+  /** "send_email" or "outbox" (origin/mail.ts); required. */
+  MAIL_TRANSPORT?: string;
+  /** The site's own origin, from which every absolute URL and origin check is built (edge/env.ts siteOriginOf). */
+  SITE_ORIGIN?: string;
   /** The web sign-in provider's OAuth client (Google); without both, it is not available. */
   GOOGLE_CLIENT_ID?: string;
   GOOGLE_CLIENT_SECRET?: string;

@@ -4,9 +4,10 @@ import { formatPrivacyDate } from "../edge/privacy";
 import { resources } from "../locales";
 import { createStrings } from "../locales/translate";
 
-// The one mail interface of the site, and its two transports: Cloudflare's `send_email` binding
-// when deployed (wrangler.toml `[[send_email]]` named MAIL, sender MAIL_FROM), and otherwise
-// (npm start, the tests) the outbox in D1 that /dev/outbox shows.
+// The one mail interface of the site, and its two transports, chosen by MAIL_TRANSPORT (required,
+// edge/env.ts): "send_email", Cloudflare's binding (wrangler.toml `[[send_email]]` named MAIL,
+// sender MAIL_FROM), or "outbox", the D1 outbox that /dev/outbox shows, which `npm start` and the
+// tests ask for by name. Never a default: an outbox nobody asked for publishes every sign-in link.
 
 export type MailMessage = { to: string; subject: string; text: string; html: string };
 
@@ -21,9 +22,15 @@ export type MailBinding = {
   send(message: MailMessage & { from: string | { email: string; name: string } }): Promise<unknown>;
 };
 
-export function mailerOf(env: { DB: D1Database; MAIL?: MailBinding; MAIL_FROM?: string }): Mailer {
-  const { MAIL: binding, MAIL_FROM: from } = env;
-  if (binding && from) {
+export function mailerOf(env: {
+  DB: D1Database;
+  MAIL?: MailBinding;
+  MAIL_FROM?: string;
+  MAIL_TRANSPORT?: string;
+}): Mailer {
+  const { MAIL: binding, MAIL_FROM: from, MAIL_TRANSPORT: transport } = env;
+  if (transport === "send_email") {
+    if (!binding || !from) throw new Error("Invalid environment: MAIL_TRANSPORT send_email needs MAIL and MAIL_FROM");
     return {
       transport: "send_email",
       async send(message) {
@@ -31,6 +38,7 @@ export function mailerOf(env: { DB: D1Database; MAIL?: MailBinding; MAIL_FROM?: 
       },
     };
   }
+  if (transport !== "outbox") throw new Error("Invalid environment: MAIL_TRANSPORT is required");
   return {
     transport: "outbox",
     async send(message) {

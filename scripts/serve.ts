@@ -12,7 +12,9 @@ const snapshot = snapshotSite();
 const site = await startSite(snapshot, {
   port,
   persistTo: path.join(root, ".wrangler/state"),
-  vars: { SITE_ORIGIN: `http://127.0.0.1:${port}` },
+  // The site's origin (every absolute URL and origin check, issue 41): 127.0.0.1, or SITE_ORIGIN to
+  // serve it as http://localhost:PORT (WebAuthn needs a host name). Mail goes to /dev/outbox.
+  vars: { SITE_ORIGIN: process.env.SITE_ORIGIN ?? `http://127.0.0.1:${port}`, MAIL_TRANSPORT: "outbox" },
 });
 console.log(`\nTunewave on ${site.url}\n`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -25,7 +25,9 @@ const server = dev
         port,
         "--show-interactive-dev-session=false",
         "--var",
-        `SITE_ORIGIN:http://127.0.0.1:${port}`,
+        `SITE_ORIGIN:${process.env.SITE_ORIGIN ?? `http://127.0.0.1:${port}`}`,
+        "--var",
+        "MAIL_TRANSPORT:outbox",
       ],
       { stdio: "inherit" },
     )

@@ -94,12 +94,12 @@ function loadContext(c: Context<{ Bindings: Env }>, isolate: Isolate) {
 
 export function registerSiteFiles(app: Hono<{ Bindings: Env }>, isolateFor: (env: Env) => Isolate) {
   app.get("/robots.txt", (c) =>
-    answer(robotsTxt(siteOriginOf(isolateFor(c.env).config, c.req.raw)), contentTypes.text),
+    answer(robotsTxt(siteOriginOf(isolateFor(c.env).config)), contentTypes.text),
   );
 
   app.get(securityTxtPath, (c) =>
     answer(
-      securityTxt(siteOriginOf(isolateFor(c.env).config, c.req.raw), new Date(builtAt)),
+      securityTxt(siteOriginOf(isolateFor(c.env).config), new Date(builtAt)),
       contentTypes.text,
     ),
   );

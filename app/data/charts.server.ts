@@ -803,7 +803,7 @@ export function chartDownloadLoader(format: ChartDownloadFormat) {
         throw notFound(`no page at /${params.lang}`);
       const route = chartRouteOf(context, params);
       const adamIdRoute = await isAdamIdRouteOn(context, featureOptionsOf(context, request));
-      const origin = siteOriginOf(context.config, request);
+      const origin = siteOriginOf(context.config);
       return await chartDownload(context, route, format, { origin, adamIdRoute }, new Date());
     } catch (caught) {
       if (!(caught instanceof SiteError)) throw caught;

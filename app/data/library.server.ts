@@ -164,7 +164,7 @@ export async function exportLibrary(
   format: LibraryExportFormat,
   now: Date,
 ): Promise<Response> {
-  const origin = siteOriginOf(context.config, request);
+  const origin = siteOriginOf(context.config);
   const page = (token: string | undefined): Promise<TagList> =>
     accountJson(
       context,

@@ -8,7 +8,7 @@ export function requestMeta(
   { edge, config }: Pick<AppLoadContext, "edge" | "config">,
   request: Request,
 ): Pick<PageMeta, "canonical" | "appPath" | "locale" | "amphtml"> {
-  const origin = siteOriginOf(config, request);
+  const origin = siteOriginOf(config);
   const path = edge.path.canonicalPath;
   const query = addressQuery(edge.path, new URL(request.url).searchParams);
   return {
@@ -27,5 +27,5 @@ export function absoluteUrl(
   request: Request,
   path: string,
 ): string {
-  return new URL(path, siteOriginOf(config, request)).href;
+  return new URL(path, siteOriginOf(config)).href;
 }

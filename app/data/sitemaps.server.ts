@@ -193,7 +193,7 @@ export async function sitemapFiles(
   request: Request,
   limits: SitemapLimits = sitemapLimits,
 ): Promise<SitemapUrl[][]> {
-  const origin = siteOriginOf(context.config, request);
+  const origin = siteOriginOf(context.config);
   const pages = await type.pages(context, request);
   return splitSitemap(
     pages.flatMap((page) => localizedSitemapUrls(origin, page)),
@@ -207,7 +207,7 @@ export async function sitemapIndexEntries(
   request: Request,
   limits: SitemapLimits = sitemapLimits,
 ): Promise<SitemapReference[]> {
-  const origin = siteOriginOf(context.config, request);
+  const origin = siteOriginOf(context.config);
   const perType = await Promise.all(
     sitemapTypes.map(async (type) =>
       (await sitemapFiles(type, context, request, limits)).map((urls, index) => ({

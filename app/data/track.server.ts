@@ -551,7 +551,7 @@ export function trackPageMeta(
       height: page.shareImage.height,
       alt: t("track:coverAlt", names),
     },
-    jsonLd: musicRecordingJsonLd(page, siteOriginOf(context.config, request)),
+    jsonLd: musicRecordingJsonLd(page, siteOriginOf(context.config)),
     song: {
       durationSeconds: Math.round(page.details.durationMs / 1000),
       musicianUrl: page.artist.href ? absoluteUrl(context, request, page.artist.href) : undefined,

@@ -62,7 +62,11 @@ export default async function setup(project: TestProject) {
       "--var",
       `OIDC_ISSUER:${issuer.url}`,
       "--var",
-      `SITE_ORIGIN:http://127.0.0.1:${port}`,
+      // localhost, not 127.0.0.1: the site's origin is the WebAuthn origin, whose RP ID must be a
+      // host name; every page and origin check is at this one address (issue 41).
+      `SITE_ORIGIN:http://localhost:${port}`,
+      "--var",
+      "MAIL_TRANSPORT:outbox",
       // Every browser test is one client address (127.0.0.1); the sinks' limit has its worker test.
       "--var",
       "SINK_WRITES_PER_CLIENT_MINUTE:100000",
@@ -76,9 +80,9 @@ export default async function setup(project: TestProject) {
   child.stderr?.on("data", (chunk) => {
     output += chunk;
   });
-  const baseURL = `http://127.0.0.1:${port}`;
+  const baseURL = `http://localhost:${port}`;
   try {
-    await waitUntilServing(`${baseURL}/services/health`, child, 90_000);
+    await waitUntilServing(`http://127.0.0.1:${port}/services/health`, child, 90_000);
   } catch (error) {
     console.error(output);
     throw error;

@@ -97,7 +97,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     name,
     offer,
     signInHref: signInHref(lang, url.pathname),
-    pageHref: canonicalUrl(siteOriginOf(context.config, request), lang, `/campaign/${name}`),
+    pageHref: canonicalUrl(siteOriginOf(context.config), lang, `/campaign/${name}`),
     homeHref: localizedPath(lang, "/"),
   };
   const vars = offer ? { service: offer.service, duration: offer.duration, date: offer.endsOn } : {};

@@ -20,7 +20,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const page = await loadPage(() =>
     loadEventPage(context, {
       eventId: params.eventId,
-      origin: siteOriginOf(context.config, request),
+      origin: siteOriginOf(context.config),
       now: Date.now(),
     }).catch((error) => {
       // Spec 001 §8 'concert unavailable': the not-found page with the concert's own apology.

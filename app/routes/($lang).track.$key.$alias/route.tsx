@@ -51,7 +51,7 @@ export async function trackRouteData(
       keySegment,
       search: url.searchParams,
       userAgent: request.headers.get("user-agent"),
-      origin: siteOriginOf(context.config, request),
+      origin: siteOriginOf(context.config),
       now: new Date(),
     }),
   );
