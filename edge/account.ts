@@ -11,8 +11,17 @@ import { parseCookieHeader, serializeCookie } from "./cookies";
 export const emailLinkLifetimeMs = 15 * 60 * 1000;
 /** How long a session lasts: 30 days from sign-in, then the person signs in again. */
 export const sessionLifetimeSeconds = 30 * 24 * 60 * 60;
-/** Sign-in links one address may ask for in `rateWindowMs`: a person retrying, not a mail bomb. */
-export const linksPerAddress = 5;
+/**
+ * Sign-in links one address may ask for from one client in `rateWindowMs`: a person retrying. A
+ * stranger's requests for someone's address count against the stranger's client, not the owner's.
+ */
+export const linksPerAddressAndClient = 5;
+/**
+ * Sign-in links one address may be sent in `rateWindowMs` from all clients together: not a mail
+ * bomb. A device that has signed in to the account before is not held to it, so strangers together
+ * cannot lock the owner's own devices out (issue 41 finding 10).
+ */
+export const linksPerAddress = 20;
 /** Sign-in links one client (IP address) may ask for in `rateWindowMs`: a household, not a script. */
 export const linksPerClient = 20;
 export const rateWindowMs = 60 * 60 * 1000;
@@ -162,22 +171,50 @@ export function expiredSessionCookie(secure: boolean): string {
   });
 }
 
+const returnBase = "https://site.invalid";
+/** Backslashes (browsers read them as "/") and control characters (they drop tabs and newlines). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const ambiguousCharacters = /[\\\u0000-\u001f\u007f]/;
+
+const parseOnSite = (path: string): URL | undefined => {
+  try {
+    return new URL(path, returnBase);
+  } catch {
+    return undefined;
+  }
+};
+
 /**
- * Where a sign-in may send the person back: a path of this site, never another site. Anything
- * else (`//evil`, `https://evil`, `/\evil`, encoded or control-character forms) is refused.
+ * Where a sign-in, a sign-out or a provider's callback may send the person back: a path of this
+ * site, never another site (issue 41 finding 4). The value is normalised first and then checked:
+ * dot segments resolve before the check (`/.//evil`, `/%2e//evil`, `/a/..//evil` are `//evil`), and
+ * so does every further percent-decoding a later reader might apply (`/%2f%2fevil`, `/%252f…`).
+ * Anything that is, or could become, another host is refused; the answer is the normalised path.
  */
 export function safeRedirectPath(value: string | null | undefined): string | undefined {
   if (!value || value.length > 2048) return undefined;
-  if (!value.startsWith("/") || value.startsWith("//")) return undefined;
-  // Browsers read "\" as "/" and drop tabs and newlines: "/\evil" and "/\t/evil" are "//evil".
-  if (value.includes("\\") || [...value].some((ch) => ch.charCodeAt(0) < 0x20 || ch === "\u007f")) {
-    return undefined;
+  if (!value.startsWith("/") || ambiguousCharacters.test(value)) return undefined;
+  const resolved = parseOnSite(value);
+  if (resolved?.origin !== returnBase) return undefined;
+  let path = resolved.pathname;
+  // Each round decodes once more and normalises again; a path still changing after four is refused.
+  for (let round = 0; round < 4; round++) {
+    if (path.startsWith("//") || ambiguousCharacters.test(path)) return undefined;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return undefined;
+    }
+    if (decoded === path) return resolved.pathname + resolved.search + resolved.hash;
+    if (ambiguousCharacters.test(decoded)) return undefined;
+    const again = parseOnSite(decoded);
+    if (again?.origin !== returnBase) return undefined;
+    // Stable once normalising re-encodes what decoding undid ("café" is "caf%C3%A9" again).
+    if (again.pathname === path) return resolved.pathname + resolved.search + resolved.hash;
+    path = again.pathname;
   }
-  const resolved = new URL(value, "https://site.invalid");
-  if (resolved.origin !== "https://site.invalid") return undefined;
-  // Percent-encoded slashes or backslashes that a later decoding would turn into "//".
-  if (/^\/(%2f|%5c)/i.test(value)) return undefined;
-  return resolved.pathname + resolved.search + resolved.hash;
+  return undefined;
 }
 
 /** The local outbox (/services/account/outbox), as /dev/outbox shows it. */

@@ -141,22 +141,17 @@ export function resolveRequest(
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Whether a request that may change data (a form's POST) was made by another site: its `Origin`
- * is another host (or opaque, "null"), or the browser says so (`Sec-Fetch-Site` other than
- * same-origin). The session cookie is SameSite Lax already; this refuses the rest, such as a
- * same-site subdomain or an old browser.
+ * The one cross-site rule (issue 41): whether a request that may change data (a page's form, a
+ * `/services` write, sign-in and sign-out included) was made by another site. Its `Origin` must be
+ * exactly the site's origin (SITE_ORIGIN: scheme, host and port; "null", a sibling subdomain or
+ * another port are other sites), and a browser that says where the request came from
+ * (`Sec-Fetch-Site`) must say same-origin. A request with neither header is no browser's form (a
+ * script, the native app): the session cookie it would need is SameSite=Lax anyway.
  */
-export function isCrossSiteRequest(request: Request): boolean {
+export function isCrossSiteRequest(request: Request, siteOrigin: string): boolean {
   if (safeMethods.has(request.method)) return false;
   const origin = request.headers.get("origin");
-  if (
-    origin !== null &&
-    (origin === "null" ||
-      URL.canParse(origin) === false ||
-      new URL(origin).host !== new URL(request.url).host)
-  ) {
-    return true;
-  }
+  if (origin !== null && origin !== siteOrigin) return true;
   const site = request.headers.get("sec-fetch-site");
   return site !== null && site !== "same-origin";
 }

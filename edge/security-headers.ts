@@ -44,6 +44,8 @@ export function pagePolicy(nonce: string | undefined): string {
     "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
+    // A form (and the redirects after it) goes to this site only: an injected form cannot post away.
+    "form-action 'self'",
     "frame-ancestors 'self'",
   ].join("; ");
 }
@@ -61,18 +63,27 @@ export const ampPolicy = [
 ].join("; ");
 
 /**
- * Adds the security headers to an HTML answer (others pass as they are). A policy the page set
- * itself stays: both are enforced.
+ * Adds the security headers to an HTML answer; every other answer (JSON, CSV, a redirect) gets
+ * `nosniff`, so no browser reads a download or a JSON answer as a page (issue 41). A policy the
+ * page set itself stays: both are enforced.
  */
 export function withSecurityHeaders(
   response: Response,
   options: { nonce: string | undefined; https: boolean; amp: boolean },
 ): Response {
-  if (!/^text\/html\b/i.test(response.headers.get("content-type") ?? "")) return response;
+  if (!/^text\/html\b/i.test(response.headers.get("content-type") ?? "")) return withNosniff(response);
   const answer = new Response(response.body, response);
   for (const [name, value] of Object.entries(common)) answer.headers.set(name, value);
   const policy = options.amp ? ampPolicy : pagePolicy(options.nonce);
   answer.headers.append("Content-Security-Policy", policy);
   if (options.https) answer.headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+  return answer;
+}
+
+/** The answer with `X-Content-Type-Options: nosniff` (a copy when its headers are immutable). */
+export function withNosniff(response: Response): Response {
+  if (response.headers.get("X-Content-Type-Options") === "nosniff") return response;
+  const answer = new Response(response.body, response);
+  answer.headers.set("X-Content-Type-Options", "nosniff");
   return answer;
 }

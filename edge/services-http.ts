@@ -136,3 +136,8 @@ export function isAllowedPath(pathname: string, allowedPrefixes: readonly string
       : pathname === prefix || pathname.startsWith(`${prefix}/`),
   );
 }
+
+/** Whether a body is declared as JSON: `application/json`, with or without parameters (a charset). */
+export function isJsonContentType(contentType: string | null | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType ?? "");
+}

@@ -4,6 +4,7 @@ import {
   type LinkRefusal,
   type LoginState,
   linksPerAddress,
+  linksPerAddressAndClient,
   linksPerClient,
   rateWindowMs,
   sessionLifetimeSeconds,
@@ -52,8 +53,10 @@ export async function createEmailLogin(
       `INSERT INTO email_logins
          (key, token_hash, device_hash, client_hash, email, locale, inid, created_at, expires_at)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
-       WHERE (SELECT COUNT(*) FROM email_logins WHERE email = ?5 AND created_at > ?10) < ?11
-         AND (SELECT COUNT(*) FROM email_logins WHERE client_hash = ?4 AND created_at > ?10) < ?12`,
+       WHERE (SELECT COUNT(*) FROM email_logins WHERE email = ?5 AND client_hash = ?4 AND created_at > ?10) < ?13
+         AND (SELECT COUNT(*) FROM email_logins WHERE client_hash = ?4 AND created_at > ?10) < ?12
+         AND ((SELECT COUNT(*) FROM email_logins WHERE email = ?5 AND created_at > ?10) < ?11
+              OR EXISTS (SELECT 1 FROM email_logins WHERE email = ?5 AND device_hash = ?3 AND used_at IS NOT NULL))`,
     )
     .bind(
       key,
@@ -68,14 +71,15 @@ export async function createEmailLogin(
       since,
       linksPerAddress,
       linksPerClient,
+      linksPerAddressAndClient,
     )
     .run();
   if (inserted.meta.changes === 1) return { outcome: "created", key, customToken };
-  const byAddress = await db
-    .prepare("SELECT COUNT(*) AS n FROM email_logins WHERE email = ? AND created_at > ?")
-    .bind(request.email, since)
+  const byClient = await db
+    .prepare("SELECT COUNT(*) AS n FROM email_logins WHERE client_hash = ? AND created_at > ?")
+    .bind(binding.clientHash, since)
     .first<{ n: number }>();
-  return { outcome: "limited", limit: (byAddress?.n ?? 0) >= linksPerAddress ? "address" : "client" };
+  return { outcome: "limited", limit: (byClient?.n ?? 0) >= linksPerClient ? "client" : "address" };
 }
 
 /** A link that was never asked for (as far as the service knows) is not told apart from a forged one. */

@@ -1,7 +1,10 @@
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import * as v from "valibot";
 import { findCountry } from "../edge/countries";
+import { siteOriginOf } from "../edge/env";
 import { SiteError, statusOfError } from "../edge/errors";
+import { isJsonContentType } from "../edge/services-http";
 import type { AnswerContext } from "./shapes";
 
 /**
@@ -118,9 +121,32 @@ export function noStoreJson(body: unknown, status: number, cookies: readonly str
 
 /** A JSON request body; anything else is an invalidparam error. */
 export async function jsonBody(c: Context): Promise<unknown> {
+  // JSON only when it says so (issue 41): a form can post text/plain that parses as JSON, but only
+  // a script of the page's own origin can send application/json without a CORS preflight.
+  if (!isJsonContentType(c.req.header("content-type"))) {
+    throw new HTTPException(415, {
+      res: errorResponse(new SiteError("invalidparam", "The body must be sent as application/json"), 415),
+    });
+  }
   try {
     return await c.req.json();
   } catch {
     throw invalidParam("The body is not JSON");
   }
+}
+
+/**
+ * The client's address for rate limits: `CF-Connecting-IP`, which Cloudflare sets from the
+ * connection and the site passes on from the visitor's request. X-Real-IP is not read: nothing in
+ * front of the site sets it, so any client could. Where the site is not behind Cloudflare
+ * (`npm start`), Miniflare sets the header from the connection unless the client sent one
+ * (docs/decisions/030-account-security.md says what that leaves).
+ */
+export function clientAddressOf(c: Context): string {
+  return c.req.header("cf-connecting-ip") ?? "unknown";
+}
+
+/** Whether the site's cookies are `Secure`: the site's own origin (SITE_ORIGIN) is https, whatever the request says. */
+export function secureCookies(c: Context): boolean {
+  return siteOriginOf(c.env as { SITE_ORIGIN?: string }).startsWith("https:");
 }

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { SiteError } from "../edge/errors";
 import type { OriginEnv } from "./env";
 import { cachePolicy, errorResponse } from "./http";
@@ -54,6 +55,7 @@ export function createOrigin() {
   origin.notFound(() => errorResponse(new SiteError("notfound", "No such service")));
   origin.onError((error) => {
     if (error instanceof SiteError) return errorResponse(error);
+    if (error instanceof HTTPException) return error.getResponse();
     console.error("origin:", error);
     return errorResponse(new SiteError("serviceerror", "The catalogue could not answer"), 500);
   });

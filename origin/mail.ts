@@ -30,7 +30,8 @@ export function mailerOf(env: {
 }): Mailer {
   const { MAIL: binding, MAIL_FROM: from, MAIL_TRANSPORT: transport } = env;
   if (transport === "send_email") {
-    if (!binding || !from) throw new Error("Invalid environment: MAIL_TRANSPORT send_email needs MAIL and MAIL_FROM");
+    if (!binding || !from)
+      throw new Error("Invalid environment: MAIL_TRANSPORT send_email needs MAIL and MAIL_FROM");
     return {
       transport: "send_email",
       async send(message) {

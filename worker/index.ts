@@ -18,18 +18,19 @@ import {
   type VisitorInputs,
   withNonce,
 } from "../edge/document-cache";
-import { type Env, readConfig, type SiteConfig } from "../edge/env";
+import { type Env, readConfig, type SiteConfig, siteOriginOf } from "../edge/env";
 import { edgeLocationOf, withCallerLocation } from "../edge/events";
 import { fnv1a32 } from "../edge/feature-flags";
 import { localizedPath } from "../edge/path";
-import { isCrossSiteRequest, type RequestContext, resolveRequest } from "../edge/request-context";
-import { createNonce, withSecurityHeaders } from "../edge/security-headers";
+import { type RequestContext, resolveRequest } from "../edge/request-context";
+import { createNonce, withNosniff, withSecurityHeaders } from "../edge/security-headers";
 import { createServicesProxy, type ServicesProxy } from "../edge/services";
 import { nullBodyStatuses } from "../edge/services-http";
 import { anonymous, resolveSession, type SessionResolution } from "../edge/session";
 import { remoteUpstream, type Upstream } from "../edge/upstream";
 import { platformOf } from "../edge/user-agent";
 import { createOrigin } from "../origin";
+import { crossSiteStep, type WorkerEnv } from "./cross-site";
 import { boundedPageRequest, refusalResponse, refusalStatusOf } from "./refusals";
 import { registerSiteFiles } from "./site-files";
 
@@ -77,6 +78,8 @@ function isolateFor(env: Env): Isolate {
   return isolate;
 }
 
+const cookieName = (setCookie: string) => setCookie.slice(0, setCookie.indexOf("=")).trim();
+
 /** Headers every page answer carries: its language, and what an unprefixed URL's language depends on. */
 function withEdgeHeaders(response: Response, edge: RequestContext, session: SessionResolution): Response {
   const headers = new Headers(response.headers);
@@ -88,7 +91,12 @@ function withEdgeHeaders(response: Response, edge: RequestContext, session: Sess
       headers.set("Cache-Control", "private, no-store");
     if (edge.path.langKey) headers.append("Vary", "Cookie");
   }
-  for (const cookie of [...edge.setCookies, ...session.setCookies]) headers.append("Set-Cookie", cookie);
+  // A cookie the page set itself wins over the edge's: a sign-in link that sets a new session is
+  // not undone by the expiry of the stale session the browser came with (issue 41 finding 8).
+  const ownCookies = new Set(response.headers.getSetCookie().map(cookieName));
+  for (const cookie of [...edge.setCookies, ...session.setCookies]) {
+    if (!ownCookies.has(cookieName(cookie))) headers.append("Set-Cookie", cookie);
+  }
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
@@ -129,7 +137,7 @@ function reportRequestErrors(
  * attributes (none: an AMP page, which has no inline script), `x-cache` and `Server-Timing`.
  */
 async function cachedDocument(
-  c: Context<{ Bindings: Env }>,
+  c: Context<WorkerEnv>,
   keyEdge: RequestContext,
   userAgent: string | null,
   cf: VisitorInputs["cf"],
@@ -180,7 +188,19 @@ function bypassed(response: Response, reason: string): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-const app = new Hono<{ Bindings: Env }>();
+/**
+ * A page write as Remix's own Origin check sees it: that check compares Origin with X-Forwarded-Host
+ * or Host and throws (a bare 500) on a mismatch. The cross-site step has already held Origin to
+ * SITE_ORIGIN, so the host Remix compares with is the site's, never a client-sent X-Forwarded-Host.
+ */
+function forRemix(request: Request, config: SiteConfig): Request {
+  if (request.method === "GET" || request.method === "HEAD") return request;
+  const headers = new Headers(request.headers);
+  headers.set("X-Forwarded-Host", new URL(siteOriginOf(config)).host);
+  return new Request(request, { headers });
+}
+
+const app = new Hono<WorkerEnv>();
 
 // Cheap refusals first (issue 28): a request over a size limit, or a path Remix cannot route, is
 // answered before any routing or rendering.
@@ -192,6 +212,12 @@ app.use("*", async (c, next) => {
   return refuse(c.req.raw, status);
 });
 
+// Then the one cross-site rule for every state-changing request, pages and services alike.
+app.use(
+  "*",
+  crossSiteStep((env) => isolateFor(env).config),
+);
+
 function refuse(request: Request, status: number): Response {
   const https = new URL(request.url).protocol === "https:";
   return withSecurityHeaders(refusalResponse(request, status), { nonce: undefined, https, amp: false });
@@ -200,10 +226,12 @@ function refuse(request: Request, status: number): Response {
 app.all("/services/*", async (c) => {
   const answer = await isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx);
   const cf = c.req.raw.cf as { latitude?: unknown; longitude?: unknown } | undefined;
-  return withCallerLocation(new URL(c.req.url).pathname, answer, edgeLocationOf(cf));
+  return withNosniff(withCallerLocation(new URL(c.req.url).pathname, answer, edgeLocationOf(cf)));
 });
 // Spec 001 §7 "/campaign/data/{name}.json": a services call outside /services (decision 022).
-app.all("/campaign/data/*", (c) => isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx));
+app.all("/campaign/data/*", async (c) =>
+  withNosniff(await isolateFor(c.env).proxy.handle(c.req.raw, c.executionCtx)),
+);
 
 // robots.txt, sitemaps, web app manifests, security.txt: one answer per URL, not pages.
 registerSiteFiles(app, isolateFor);
@@ -272,17 +300,12 @@ app.all("*", async (c) => {
   }
 
   const session = await resolveSession(proxy, request);
-  // A form another site posted changes nothing: the error page instead (before Remix, whose own
-  // Origin check would throw, a 500).
-  const crossSite = isCrossSiteRequest(request);
-  // Its body is read to the end and dropped: workerd reports a body left unread when the answer
-  // goes out ("Can't read from request stream…"; cancelling it does not stop that).
-  if (crossSite) await request.body?.pipeTo(new WritableStream());
-  const page = crossSite
+  // A form another site posted changes nothing (worker/cross-site.ts): the error page instead.
+  const page = c.get("crossSite")
     ? new Request(new URL(localizedPath(edge.lang, "/error/unauthorized"), request.url), {
         headers: request.headers,
       })
-    : request;
+    : forRemix(request, config);
   const response = bypassed(
     await handleRemixRequest(page, { ...loadContext, account: session.account }),
     bypass,

@@ -10,6 +10,7 @@ import { defaultLanguageKey, isLanguageKey, type LanguageKey } from "../edge/lan
 import { resolveRequest } from "../edge/request-context";
 import type { ServicesProxy } from "../edge/services";
 import { builtAt } from "./build-time.generated";
+import type { WorkerEnv } from "./cross-site";
 
 /**
  * The files crawlers and phones ask for by name (docs/decisions/018-sitemaps-and-home-screen.md):
@@ -83,7 +84,7 @@ function streamOf(pieces: Iterable<string>): ReadableStream<Uint8Array> {
 type Isolate = { config: SiteConfig; proxy: ServicesProxy };
 
 /** What a sitemap loads with: the request resolved as for a page, the isolate's config and proxy. */
-function loadContext(c: Context<{ Bindings: Env }>, isolate: Isolate) {
+function loadContext(c: Context<WorkerEnv>, isolate: Isolate) {
   const request = c.req.raw;
   return {
     edge: resolveRequest(request, request.cf as { country?: string } | undefined),
@@ -92,16 +93,11 @@ function loadContext(c: Context<{ Bindings: Env }>, isolate: Isolate) {
   };
 }
 
-export function registerSiteFiles(app: Hono<{ Bindings: Env }>, isolateFor: (env: Env) => Isolate) {
-  app.get("/robots.txt", (c) =>
-    answer(robotsTxt(siteOriginOf(isolateFor(c.env).config)), contentTypes.text),
-  );
+export function registerSiteFiles(app: Hono<WorkerEnv>, isolateFor: (env: Env) => Isolate) {
+  app.get("/robots.txt", (c) => answer(robotsTxt(siteOriginOf(isolateFor(c.env).config)), contentTypes.text));
 
   app.get(securityTxtPath, (c) =>
-    answer(
-      securityTxt(siteOriginOf(isolateFor(c.env).config), new Date(builtAt)),
-      contentTypes.text,
-    ),
+    answer(securityTxt(siteOriginOf(isolateFor(c.env).config), new Date(builtAt)), contentTypes.text),
   );
 
   app.get("/sitemap.xml", async (c) => {

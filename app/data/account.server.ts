@@ -12,6 +12,7 @@ import {
   webProviderCookie,
   webProviderRefusalSchema,
 } from "../../edge/account";
+import { siteUrl } from "../../edge/env";
 import { randomUrlToken, s256Challenge } from "../../edge/oidc";
 import { localizedPath } from "../../edge/path";
 import { accountCall } from "../../edge/session";
@@ -20,7 +21,7 @@ import { platformOf } from "../../edge/user-agent";
 // The sign-in steps a page takes on the visitor's behalf, through the services proxy to the
 // account service (origin/routes/account.ts); each passes on the cookies the service sets.
 
-type Context = Pick<AppLoadContext, "edge" | "services">;
+type Context = Pick<AppLoadContext, "edge" | "services" | "config">;
 
 export type LinkRequestOutcome = "sent" | "invalid" | "noaccount" | "limited" | "failed";
 
@@ -30,13 +31,13 @@ export type LinkRequestOutcome = "sent" | "invalid" | "noaccount" | "limited" | 
  * the request itself (400, 429) is not retried either: asking again cannot change it.
  */
 export async function requestEmailLink(
-  { edge, services }: Context,
+  { edge, services, config }: Context,
   request: Request,
   input: { email: string; redirect: string | undefined; inid: string },
 ): Promise<{ outcome: LinkRequestOutcome; setCookies: string[] }> {
   const platform: ValidationPlatform =
     platformOf(request.headers.get("user-agent")) === "web" ? "web" : "web_mobile";
-  const callback = new URL(localizedPath(edge.lang, `/validate-email/${platform}`), request.url);
+  const callback = siteUrl(config, localizedPath(edge.lang, `/validate-email/${platform}`));
   if (input.redirect) callback.searchParams.set("redirect", input.redirect);
   const body = {
     email: input.email,

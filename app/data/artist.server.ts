@@ -365,7 +365,7 @@ export function artistPageMeta(
 ): PageMeta {
   const base = requestMeta(context, request);
   const { artist } = page;
-  const avatarUrl = absoluteUrl(context, request, artist.avatar.src);
+  const avatarUrl = absoluteUrl(context, artist.avatar.src);
   return {
     ...base,
     title: t("artist:metaTitle", { name: artist.name }),
@@ -391,13 +391,13 @@ export function artistPageMeta(
       track: page.topSongs.map((song) => ({
         "@type": "MusicRecording",
         name: song.title,
-        url: absoluteUrl(context, request, song.href),
+        url: absoluteUrl(context, song.href),
       })),
       album: page.albums.map((album) => ({
         "@type": "MusicAlbum",
         name: album.title,
         datePublished: album.releaseDate,
-        url: absoluteUrl(context, request, album.href),
+        url: absoluteUrl(context, album.href),
       })),
     },
   };

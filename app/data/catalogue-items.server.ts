@@ -321,7 +321,7 @@ function recordingsJsonLd(
   return tracks.map((track) => ({
     "@type": "MusicRecording",
     name: track.title,
-    url: absoluteUrl(context, request, track.href),
+    url: absoluteUrl(context, track.href),
     position: track.position,
     byArtist: { "@type": "MusicGroup", name: track.artist },
     ...(track.durationIso ? { duration: track.durationIso } : {}),
@@ -336,7 +336,7 @@ export function albumPageMeta(
   t: Translate,
 ): PageMeta {
   const base = requestMeta(context, request);
-  const image = absoluteUrl(context, request, page.artwork.src);
+  const image = absoluteUrl(context, page.artwork.src);
   const names = { name: page.name, artist: page.artist.name };
   return {
     ...base,
@@ -360,7 +360,7 @@ export function albumPageMeta(
       byArtist: {
         "@type": "MusicGroup",
         name: page.artist.name,
-        ...(page.artist.href ? { url: absoluteUrl(context, request, page.artist.href) } : {}),
+        ...(page.artist.href ? { url: absoluteUrl(context, page.artist.href) } : {}),
       },
       ...(page.credits.label ? { recordLabel: { "@type": "Organization", name: page.credits.label } } : {}),
       numTracks: page.tracks.length,
@@ -377,7 +377,7 @@ export function playlistPageMeta(
   t: Translate,
 ): PageMeta {
   const base = requestMeta(context, request);
-  const image = absoluteUrl(context, request, page.artwork.src);
+  const image = absoluteUrl(context, page.artwork.src);
   const names = { name: page.name, curator: page.curator };
   return {
     ...base,

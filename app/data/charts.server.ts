@@ -532,7 +532,7 @@ export function chartPageMeta(
     ...(image
       ? {
           image: {
-            url: absoluteUrl(context, request, image.src),
+            url: absoluteUrl(context, image.src),
             width: image.width,
             height: image.height,
             alt: page.chart.title,
@@ -546,7 +546,7 @@ export function chartPageMeta(
       description: page.chart.description,
       url: base.canonical,
       numTracks: page.songCount,
-      ...(image ? { image: absoluteUrl(context, request, image.src) } : {}),
+      ...(image ? { image: absoluteUrl(context, image.src) } : {}),
       // The songs this page shows, at their ranks, as they are shown (a document's JSON-LD is in
       // it twice, in the head and in the loader's data, and AMP's weight is capped: issue 27).
       // The AMP form leaves them to its canonical page: 50 songs would take a third of its 40 KB.
@@ -557,11 +557,11 @@ export function chartPageMeta(
               "@type": "MusicRecording",
               position: page.firstRank + index,
               name: row.title,
-              url: absoluteUrl(context, request, row.href),
+              url: absoluteUrl(context, row.href),
               byArtist: {
                 "@type": "MusicGroup",
                 name: row.artist,
-                ...(row.artistHref ? { url: absoluteUrl(context, request, row.artistHref) } : {}),
+                ...(row.artistHref ? { url: absoluteUrl(context, row.artistHref) } : {}),
               },
             })),
           }),

@@ -22,10 +22,6 @@ export function requestMeta(
 }
 
 /** An absolute URL for a root-relative asset path (Open Graph images must be absolute). */
-export function absoluteUrl(
-  { config }: Pick<AppLoadContext, "config">,
-  request: Request,
-  path: string,
-): string {
+export function absoluteUrl({ config }: Pick<AppLoadContext, "config">, path: string): string {
   return new URL(path, siteOriginOf(config)).href;
 }

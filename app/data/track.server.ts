@@ -546,7 +546,7 @@ export function trackPageMeta(
       : t("track:metaDescription", names),
     type: "music.song",
     image: {
-      url: absoluteUrl(context, request, page.shareImage.src),
+      url: absoluteUrl(context, page.shareImage.src),
       width: page.shareImage.width,
       height: page.shareImage.height,
       alt: t("track:coverAlt", names),
@@ -554,7 +554,7 @@ export function trackPageMeta(
     jsonLd: musicRecordingJsonLd(page, siteOriginOf(context.config)),
     song: {
       durationSeconds: Math.round(page.details.durationMs / 1000),
-      musicianUrl: page.artist.href ? absoluteUrl(context, request, page.artist.href) : undefined,
+      musicianUrl: page.artist.href ? absoluteUrl(context, page.artist.href) : undefined,
     },
   };
 }

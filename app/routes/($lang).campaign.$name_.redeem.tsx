@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { requireKnownLanguage } from "~/http.server";
 import { campaignNameSchema } from "../../edge/offers";
+import { isJsonContentType } from "../../edge/services-http";
 import { accountCall } from "../../edge/session";
 
 // The offer page's redemption steps (app/client/offer-redemption.ts), POSTed from the page itself:
@@ -28,9 +29,13 @@ function jsonAnswer(body: unknown, status: number, cookies: readonly string[] = 
 }
 
 export async function action({ params, context, request }: ActionFunctionArgs) {
-  // The body is read first: workerd reports a body left unread when the answer goes out.
-  const input = await request.json().catch(() => undefined);
+  // The body is read first: workerd reports a body left unread when the answer goes out. JSON only
+  // when sent as JSON (issue 41): no form can send application/json.
+  const sentAsJson = isJsonContentType(request.headers.get("content-type"));
+  const input = sentAsJson ? await request.json().catch(() => undefined) : await request.text();
   requireKnownLanguage(params);
+  if (!sentAsJson)
+    return jsonAnswer({ error: "invalidparam", message: "The body must be sent as application/json" }, 415);
   const name = v.safeParse(campaignNameSchema, params.name);
   if (!name.success) return jsonAnswer({ error: "invalidparam", message: "Malformed offer name" }, 400);
   const body = v.safeParse(stepSchema, input);

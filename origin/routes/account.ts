@@ -12,10 +12,19 @@ import {
   sessionCookie,
   sessionEndedStatus,
 } from "../../edge/account";
+import { siteOriginOf, siteUrl } from "../../edge/env";
 import { SiteError } from "../../edge/errors";
 import { createEmailLogin, endSession, findSession, randomToken, sha256, useEmailLogin } from "../accounts";
 import type { OriginApp, OriginEnv } from "../env";
-import { errorResponse, invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
+import {
+  clientAddressOf,
+  errorResponse,
+  invalidParam,
+  jsonBody,
+  noStoreJson,
+  parseParams,
+  secureCookies,
+} from "../http";
 import { mailerOf, signInMail } from "../mail";
 
 // The account service (spec 002 §7 "Web sign-in provider", issue 20): e-mail sign-in links,
@@ -37,14 +46,18 @@ const refusalStatus: Record<LinkRefusal, 403 | 404 | 409 | 410> = {
   unknown: 404,
 };
 
-const isSecure = (c: Ctx) => new URL(c.req.url).protocol === "https:";
-
-/** The callback must be this site's landing, and its `redirect` a path of this site. */
+/**
+ * The link the mail carries: the caller's callback read for its path and query only, rebuilt on
+ * the site's own origin (SITE_ORIGIN), never the request's Host (issue 41 finding 1). The path must
+ * be this site's landing, its origin this site's, and its `redirect` a path of this site.
+ */
 function checkedCallback(c: Ctx, callback: string): URL {
-  const url = new URL(callback);
-  if (url.origin !== new URL(c.req.url).origin || !landingPath.test(url.pathname)) {
+  const given = URL.canParse(callback) ? new URL(callback) : undefined;
+  const site = siteOriginOf(c.env);
+  if (given?.origin !== site || !landingPath.test(given.pathname)) {
     throw invalidParam("callback must be this site's /validate-email page");
   }
+  const url = siteUrl(c.env, given.pathname + given.search);
   const redirect = url.searchParams.get("redirect");
   if (redirect !== null && safeRedirectPath(redirect) === undefined) {
     throw invalidParam("redirect must be a path of this site");
@@ -72,7 +85,7 @@ export async function signedInAccount(
   if (found.outcome === "ended") {
     return {
       refused: noStoreJson({ error: "unauthorized", message: "The session has ended" }, sessionEndedStatus, [
-        expiredSessionCookie(isSecure(c)),
+        expiredSessionCookie(secureCookies(c)),
       ]),
     };
   }
@@ -86,8 +99,8 @@ export function registerAccount(origin: OriginApp) {
     const callback = checkedCallback(c, request.callback);
     const cookies = readAccountCookies(c.req.header("cookie"));
     const device = cookies.device ?? randomToken();
-    const newDevice = cookies.device ? [] : [deviceCookie(device, isSecure(c))];
-    const client = c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? "unknown";
+    const newDevice = cookies.device ? [] : [deviceCookie(device, secureCookies(c))];
+    const client = clientAddressOf(c);
     const now = Date.now();
     const stored = await createEmailLogin(
       c.env.DB,
@@ -128,7 +141,7 @@ export function registerAccount(origin: OriginApp) {
       Date.now(),
     );
     if (used.outcome === "signedin") {
-      return noStoreJson(used.state, 200, [sessionCookie(used.session, isSecure(c), !link.temp)]);
+      return noStoreJson(used.state, 200, [sessionCookie(used.session, secureCookies(c), !link.temp)]);
     }
     return noStoreJson({ error: "unauthorized", reason: used.outcome }, refusalStatus[used.outcome]);
   });
@@ -143,7 +156,7 @@ export function registerAccount(origin: OriginApp) {
   origin.post("/account/logout", async (c) => {
     const { session } = readAccountCookies(c.req.header("cookie"));
     if (session) await endSession(c.env.DB, session);
-    return noStoreJson(null, 204, [expiredSessionCookie(isSecure(c))]);
+    return noStoreJson(null, 204, [expiredSessionCookie(secureCookies(c))]);
   });
 
   /** The local outbox: what was "sent" while no mail transport is configured; else no such service. */

@@ -1,5 +1,6 @@
 import qrcode from "qrcode-generator";
 import * as v from "valibot";
+import { siteUrl } from "../../edge/env";
 import { decodeGeohash, isCalendarDate, type LatLng, qrSizes } from "../../edge/events";
 import { exactLanguage, localizedPath } from "../../edge/languages";
 import type { ArtistRow, PlaylistRow, TrackRow } from "../db";
@@ -230,9 +231,8 @@ export function registerEvents(origin: OriginApp) {
     const catalogue = await loadCatalogue(c.env.DB);
     const event = eventById(catalogue, c.req.param("eventId"));
     if (!event) throw notFound("concert unavailable");
-    const target = new URL(localizedPath(langKey, `/event/${event.id}`), new URL(c.req.url).origin).href;
-    // The code holds the address of the host that asked, and the proxy keys its cache by path
-    // alone: only the browser keeps it.
+    // The code holds the event page's address on the site's own origin, never the Host that asked.
+    const target = siteUrl(c.env, localizedPath(langKey, `/event/${event.id}`)).href;
     return new Response(qrSvg(target, width), {
       headers: { "Content-Type": "image/svg+xml; charset=UTF-8", "Cache-Control": "private, max-age=86400" },
     });

@@ -12,7 +12,6 @@ import {
   offerRefusalStatus,
   offerState,
 } from "../../edge/offers";
-import { isCrossSiteRequest } from "../../edge/request-context";
 import { randomToken } from "../accounts";
 import type { OriginApp, OriginEnv } from "../env";
 import {
@@ -106,8 +105,6 @@ export function registerOffers(origin: OriginApp) {
    * browser asks the person to verify only for a code it would then be given.
    */
   origin.post("/account/offers/:name/challenge", async (c) => {
-    if (isCrossSiteRequest(c.req.raw))
-      return noStoreJson({ error: "unauthorized", message: "Cross-site" }, 403);
     const name = parseParams(campaignNameSchema, c.req.param("name"));
     const { country } = parseParams(countryBodySchema, await jsonBody(c));
     const signedIn = await signedInAccount(c);
@@ -154,8 +151,6 @@ export function registerOffers(origin: OriginApp) {
    * user verification).
    */
   origin.post("/account/offers/:name/code", async (c) => {
-    if (isCrossSiteRequest(c.req.raw))
-      return noStoreJson({ error: "unauthorized", message: "Cross-site" }, 403);
     const name = parseParams(campaignNameSchema, c.req.param("name"));
     const body = parseParams(codeBodySchema, await jsonBody(c));
     const signedIn = await signedInAccount(c);

@@ -5,7 +5,16 @@ import type { receivedBeaconsSchema } from "../../edge/schemas/metrics";
 import { sha256 } from "../accounts";
 import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";
-import { cachePolicy, errorResponse, intParam, invalidParam, json, notFound, parseParams } from "../http";
+import {
+  cachePolicy,
+  clientAddressOf,
+  errorResponse,
+  intParam,
+  invalidParam,
+  json,
+  notFound,
+  parseParams,
+} from "../http";
 import { mailerOf } from "../mail";
 
 /** The largest log body the sink stores; beyond it the request is refused. */
@@ -44,8 +53,7 @@ async function store(
   query: string,
   body: string | null,
 ): Promise<boolean> {
-  const client = c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? "unknown";
-  const clientHash = await sha256(`beacon-client:${client}`);
+  const clientHash = await sha256(`beacon-client:${clientAddressOf(c)}`);
   const now = Date.now();
   const [inserted] = await c.env.DB.batch([
     c.env.DB.prepare(

@@ -53,6 +53,13 @@ describe("the return path after sign-in", () => {
     ["/de/track/1/song?x=1#lyrics", "/de/track/1/song?x=1#lyrics"],
     ["/", "/"],
     ["/search?term=%2F%2Fevil", "/search?term=%2F%2Fevil"],
+    ["/search?term=//evil.example", "/search?term=//evil.example"],
+    // Normalised before it is used: dot segments resolve, and the answer is the resolved path.
+    ["/a/../charts", "/charts"],
+    ["/./charts", "/charts"],
+    ["/%2e/charts", "/charts"],
+    ["/track/1/AC%2FDC", "/track/1/AC%2FDC"],
+    ["/artist/caf%C3%A9", "/artist/caf%C3%A9"],
   ])("%j stays %j", (input, expected) => {
     expect(safeRedirectPath(input)).toBe(expected);
   });
@@ -74,6 +81,31 @@ describe("the return path after sign-in", () => {
     ["/\t/evil.example"],
     ["/\n/evil.example"],
     [`/${"a".repeat(2048)}`],
+    // Issue 41 finding 4: dot segments that resolve to "//host" after the check ran.
+    ["/.//evil.example"],
+    ["/%2e//evil.example"],
+    ["/%2E//evil.example"],
+    ["/a/..//evil.example"],
+    ["/a/%2e%2e//evil.example"],
+    ["/a/%2E%2e//evil.example"],
+    ["/./\\evil.example"],
+    ["/..//evil.example"],
+    ["/.%2f/evil.example"],
+    ["/%2e%2f/evil.example"],
+    // Double encoding: a reader that decodes once more would find "//host".
+    ["/%252f%252fevil.example"],
+    ["/%252F/evil.example"],
+    ["/%25252f%25252fevil.example"],
+    ["/%255c%255cevil.example"],
+    ["/a/%252e%252e//evil.example"],
+    // Tabs, newlines and backslashes, raw or encoded, anywhere in the path.
+    ["/\t/evil.example"],
+    ["/%09/evil.example"],
+    ["/%0a/evil.example"],
+    ["/%5c/evil.example"],
+    ["/a/%5c%5cevil.example"],
+    ["/%E0%A4%A"],
+    ["/\u0000/evil.example"],
   ])("%j is refused", (input) => {
     expect(safeRedirectPath(input)).toBeUndefined();
   });

@@ -1,8 +1,16 @@
 import { expect, test } from "vitest";
-import { cloudKitConfigOf, type Env, readConfig, siteOriginOf, streamingConfigOf } from "../../edge/env";
+import {
+  cloudKitConfigOf,
+  type Env,
+  readConfig,
+  siteOriginOf,
+  siteUrl,
+  streamingConfigOf,
+} from "../../edge/env";
 
+/** A deployment's bindings: the two required settings, and `vars` over them. */
 function env(vars: Partial<Env>): Env {
-  return vars as Env;
+  return { SITE_ORIGIN: "https://www.tunewave.example", MAIL_TRANSPORT: "outbox", ...vars } as Env;
 }
 
 test.each([
@@ -31,7 +39,8 @@ test("defaults: the embedded origin, 8 s upstream timeout, no cloud sign-in, the
     SERVICES_ORIGIN: "",
     SERVICES_TIMEOUT_MS: 8000,
     SITE_ENV: "www",
-    SITE_ORIGIN: "",
+    SITE_ORIGIN: "https://www.tunewave.example",
+    MAIL_TRANSPORT: "outbox",
     ICLOUD_CONTAINER: "",
     ICLOUD_API_TOKEN: "",
     ICLOUD_ENVIRONMENT: "production",
@@ -80,11 +89,51 @@ test("a container and its API token make the cloud sign-in available", () => {
 });
 
 test.each([
-  ["", "http://127.0.0.1:8787/track/1", "http://127.0.0.1:8787"],
-  ["https://www.tunewave.example", "http://evil.example/track/1", "https://www.tunewave.example"],
-])(
-  "SITE_ORIGIN=%j: absolute URLs for %s start with %s, never the request's Host",
-  (origin, url, expected) => {
-    expect(siteOriginOf(readConfig(env({ SITE_ORIGIN: origin })), new Request(url))).toBe(expected);
+  ["https://www.tunewave.example", "https://www.tunewave.example"],
+  ["http://localhost:8787", "http://localhost:8787"],
+  ["https://www.tunewave.example:443", "https://www.tunewave.example"],
+])("SITE_ORIGIN=%j: absolute URLs start with %s, whatever the request's Host", (origin, expected) => {
+  expect(siteOriginOf(readConfig(env({ SITE_ORIGIN: origin })))).toBe(expected);
+  expect(siteUrl({ SITE_ORIGIN: origin }, "/validate-email/web?key=1").href).toBe(
+    `${expected}/validate-email/web?key=1`,
+  );
+});
+
+test.each([[undefined], [""], ["www.tunewave.example"], ["https://www.tunewave.example/en"]])(
+  "SITE_ORIGIN=%j is refused where a URL is built: no fallback to the request",
+  (origin) => {
+    expect(() => siteOriginOf({ SITE_ORIGIN: origin })).toThrow(/SITE_ORIGIN|Invalid environment/);
   },
 );
+
+test.each([["//evil.example"], ["https://evil.example/"], ["relative"]])(
+  "siteUrl takes a path of this site only: %j is refused",
+  (path) => {
+    expect(() => siteUrl({ SITE_ORIGIN: "https://www.tunewave.example" }, path)).toThrow();
+  },
+);
+
+test.each([
+  ["no SITE_ORIGIN", { MAIL_TRANSPORT: "outbox" }, /SITE_ORIGIN/],
+  [
+    "no mail transport (a deployment that forgot it)",
+    { SITE_ORIGIN: "https://www.tunewave.example" },
+    /MAIL_TRANSPORT/,
+  ],
+  [
+    "send_email without its binding",
+    {
+      SITE_ORIGIN: "https://www.tunewave.example",
+      MAIL_TRANSPORT: "send_email",
+      MAIL_FROM: "site@tunewave.example",
+    },
+    /MAIL binding/,
+  ],
+  [
+    "an unknown transport",
+    { SITE_ORIGIN: "https://www.tunewave.example", MAIL_TRANSPORT: "smtp" },
+    /MAIL_TRANSPORT/,
+  ],
+] as const)("%s fails the first request with a configuration error", (_name, vars, message) => {
+  expect(() => readConfig(vars as Env)).toThrow(message);
+});

@@ -4,7 +4,7 @@ import { expect } from "vitest";
 // A browser for worker tests: its own cookie jar and client IP address, talking to the worker
 // through SELF.fetch without following redirects.
 
-export const site = "http://tunewave.test";
+export const site = "https://tunewave.test";
 export const agent = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36";
 let clients = 0;
 
@@ -19,6 +19,12 @@ export function browser() {
     // What every browser sends; Remix compares an action's Origin with it.
     headers.set("host", new URL(site).host);
     headers.set("cf-connecting-ip", ip);
+    // What a browser sends with a write from one of the site's own pages (issue 41's cross-site rule).
+    const method = (init.method ?? "GET").toUpperCase();
+    if (method !== "GET" && method !== "HEAD" && !headers.has("origin") && !headers.has("sec-fetch-site")) {
+      headers.set("origin", site);
+      headers.set("sec-fetch-site", "same-origin");
+    }
     if (jar.size > 0) headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
     const response = await SELF.fetch(`${site}${path}`, { ...init, headers, redirect: "manual" });
     for (const cookie of response.headers.getSetCookie()) {

@@ -8,7 +8,7 @@ import { agent, browser, signIn } from "./browser-jar";
 // visitor's request may share with another's, and what never. Every test asks for its own query
 // (`?t=…`), so each starts from a cold key whatever ran before it.
 
-const site = "http://tunewave.test";
+const site = "https://tunewave.test";
 const googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const iphone =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";

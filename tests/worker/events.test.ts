@@ -229,13 +229,13 @@ test("upcoming events narrow by country, date range and geoHash, and answer the 
 
 test("an events answer carries the caller's position from the edge, and a shared copy carries none", async () => {
   const path = "/services/event/v1/FR/shazam-events?countryCode=FR";
-  const fromParis = await SELF.fetch(`http://tunewave.test${path}`, {
+  const fromParis = await SELF.fetch(`https://tunewave.test${path}`, {
     cf: { latitude: "48.8566", longitude: "2.3522" },
   } as RequestInit);
   await fromParis.arrayBuffer();
   expect(fromParis.headers.get("x-shz-lat")).toBe("48.8566");
   expect(fromParis.headers.get("x-shz-lng")).toBe("2.3522");
-  const fromNowhere = await SELF.fetch(`http://tunewave.test${path}`);
+  const fromNowhere = await SELF.fetch(`https://tunewave.test${path}`);
   await fromNowhere.arrayBuffer();
   expect(fromNowhere.headers.get("x-shz-lat")).toBeNull();
 });

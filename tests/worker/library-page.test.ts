@@ -59,7 +59,7 @@ function post(
     method: "POST",
     headers: {
       "content-type": "application/x-www-form-urlencoded",
-      origin: "http://tunewave.test",
+      origin: "https://tunewave.test",
       ...headers,
     },
     body: new URLSearchParams(form),
@@ -209,7 +209,7 @@ describe("the export", () => {
     const evilLine = lines.find((line) => line.includes("990000001"));
     expect(evilLine).toContain(`"'=HYPERLINK(""http://evil.test"",""x"")"`);
     expect(lines[2]).toMatch(
-      /^2,2026-06-05T22:00:00\.000Z,.+,http:\/\/tunewave\.test\/track\/\d+\/[^,]+,\d+$/,
+      /^2,2026-06-05T22:00:00\.000Z,.+,https:\/\/tunewave\.test\/track\/\d+\/[^,]+,\d+$/,
     );
   });
 
@@ -233,7 +233,7 @@ describe("the export", () => {
     expect(body.count).toBe(3);
     expect(body.tags.map((tag) => tag.index)).toEqual([1, 2, 3]);
     expect(body.tags[0]?.tagTime).toBe("2026-06-01T02:00:00.000Z");
-    expect(body.tags[0]?.url).toMatch(/^http:\/\/tunewave\.test\/fr\/track\/\d+\//);
+    expect(body.tags[0]?.url).toMatch(/^https:\/\/tunewave\.test\/fr\/track\/\d+\//);
   });
 
   test("signed out, a download goes to sign in and back", async () => {

@@ -131,7 +131,7 @@ describe("the data download", () => {
     );
 
     const mail = await mailTo(email, de.t("privacy:mail.subject"));
-    expect(mail).toMatch(/http:\/\/tunewave\.test\/de\/privacy\/download\/[\w-]{22}\?token=[\w-]{43}/);
+    expect(mail).toMatch(/https:\/\/tunewave\.test\/de\/privacy\/download\/[\w-]{22}\?token=[\w-]{43}/);
     const link = await downloadLink(email, "de");
 
     const page = await who.fetch(link.path);

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
-import { linksPerAddress, linksPerClient } from "../../edge/account";
+import { linksPerAddress, linksPerAddressAndClient, linksPerClient } from "../../edge/account";
 
 // Sign-in end to end inside workerd: the account service, the link's landing, the session, the
 // status endpoint, sign-out, and what a shared cache may see.
@@ -43,7 +43,7 @@ describe("asking for a sign-in link", () => {
     const mail = outbox.mails.find((m) => m.to === "ana@example.com");
     expect(mail?.subject).toBe(t("account:mail.subject"));
     expect(mail?.text).toMatch(
-      /http:\/\/tunewave\.test\/de\/validate-email\/web\?redirect=%2Fcharts&key=[\w-]+&customtoken=[\w-]+/,
+      /https:\/\/tunewave\.test\/de\/validate-email\/web\?redirect=%2Fcharts&key=[\w-]+&customtoken=[\w-]+/,
     );
     expect(mail?.html).toContain('<html lang="de"');
   });
@@ -112,8 +112,68 @@ describe("asking for a sign-in link", () => {
   });
 
   test("a body that is not JSON is a 400, not a 500", async () => {
-    const answer = await browser().fetch("/services/account/login/email", { method: "POST", body: "{" });
+    const answer = await browser().fetch("/services/account/login/email", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{",
+    });
     expect(answer.status).toBe(400);
+  });
+
+  test("JSON sent as text/plain (what a form can send) is refused with 415, and no mail is written", async () => {
+    const answer = await browser().fetch("/services/account/login/email", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify({
+        email: "plain@example.com",
+        callback: `${site}/validate-email/web`,
+        locale: "en",
+      }),
+    });
+    expect(answer.status).toBe(415);
+    expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+    const outbox = (await (await SELF.fetch(`${site}/services/account/outbox`)).json()) as {
+      mails: { to: string }[];
+    };
+    expect(outbox.mails.some((m) => m.to === "plain@example.com")).toBe(false);
+  });
+
+  test(`a stranger's requests for someone's address do not lock its owner out (issue 41 finding 10)`, async () => {
+    const stranger = browser();
+    for (let i = 0; i < linksPerAddressAndClient; i += 1) {
+      expect((await askForLink(stranger, { email: "owner@example.com" })).status).toBe(202);
+    }
+    // The stranger's own client is held to the per-address-and-client limit ...
+    expect((await askForLink(stranger, { email: "owner@example.com" })).status).toBe(429);
+    // ... and the owner, on another client, still gets a link.
+    expect((await askForLink(browser(), { email: "owner@example.com" })).status).toBe(202);
+  });
+
+  test("a device that signed in to the account before gets its link past the address-wide limit", async () => {
+    const owner = browser();
+    await signIn(owner, "known@example.com");
+    for (let i = 0; i < linksPerAddress; i += 1) {
+      await askForLink(browser(), { email: "known@example.com" });
+    }
+    expect((await askForLink(browser(), { email: "known@example.com" })).status).toBe(429);
+    expect((await askForLink(owner, { email: "known@example.com" })).status).toBe(202);
+  });
+
+  test("X-Real-IP is not a client address: a client cannot pick a fresh rate-limit bucket with it", async () => {
+    const ask = (n: number) =>
+      SELF.fetch(`${site}/services/account/login/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-real-ip": `203.0.113.${n}` },
+        body: JSON.stringify({
+          email: `realip${n}@example.com`,
+          callback: `${site}/validate-email/web`,
+          locale: "en",
+          userAgent: agent,
+          inid: "",
+        }),
+      });
+    for (let n = 0; n < linksPerClient; n += 1) expect((await ask(n)).status).toBe(202);
+    expect((await ask(linksPerClient)).status).toBe(429);
   });
 
   test(`more than ${linksPerAddress} links an hour for one address: 429 with Retry-After`, async () => {
@@ -171,6 +231,18 @@ describe("following the link", () => {
     const again = await who.fetch(await linkFor("finn@example.com"));
     expect(again.status).toBe(409);
     expect(await again.text()).toContain(serverStrings("en").t("account:validate.usedTitle"));
+  });
+
+  test("a stale session cookie in the browser: the fresh link's session stays set (issue 41 finding 8)", async () => {
+    const who = browser();
+    who.jar.set("tw_session", "s".repeat(43));
+    await askForLink(who, { email: "stale@example.com" });
+    const landed = await who.fetch(await linkFor("stale@example.com"));
+    expect(landed.headers.get("location")).toBe("/");
+    const sessionCookies = landed.headers.getSetCookie().filter((c) => c.startsWith("tw_session="));
+    expect(sessionCookies).toHaveLength(1);
+    expect(sessionCookies[0]).not.toMatch(/Max-Age=0/);
+    expect((await who.fetch("/secure/status")).status).toBe(200);
   });
 
   test("after 15 minutes: the expired screen", async () => {
@@ -358,6 +430,27 @@ describe("the session", () => {
     expect((await who.fetch("/secure/status")).status).toBe(200);
   });
 
+  test("the sign-out service refuses another site's post and clears no cookie (issue 41 finding 9)", async () => {
+    const who = browser();
+    await signIn(who, "sue@example.com");
+    for (const headers of [
+      { "content-type": "text/plain", origin: "https://evil.example" },
+      { "content-type": "application/json", origin: "https://shop.tunewave.test" },
+      { "content-type": "text/plain", "sec-fetch-site": "cross-site", origin: "" },
+    ]) {
+      const init = new Headers(headers);
+      if (init.get("origin") === "") init.delete("origin");
+      const forged = await who.fetch("/services/account/logout", {
+        method: "POST",
+        headers: init,
+        body: "{}",
+      });
+      expect(forged.status).toBe(403);
+      expect(forged.headers.getSetCookie()).toEqual([]);
+    }
+    expect((await who.fetch("/secure/status")).status).toBe(200);
+  });
+
   test("signed in, /login goes on to where the sign-in was meant to lead", async () => {
     const who = browser();
     await signIn(who, "tom@example.com");
@@ -375,7 +468,7 @@ describe("the outbox", () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain("uma@example.com");
-    expect(html).toMatch(/<a href="http:\/\/tunewave\.test\/validate-email\/web\?key=/);
+    expect(html).toMatch(/<a href="https:\/\/tunewave\.test\/validate-email\/web\?key=/);
   });
 });
 

@@ -54,7 +54,7 @@ describe("leaving for the provider", () => {
     expect(Object.fromEntries(first.searchParams)).toMatchObject({
       response_type: "code",
       client_id: clientId,
-      redirect_uri: "http://tunewave.test/login/google/callback",
+      redirect_uri: "https://tunewave.test/login/google/callback",
       scope: "openid email",
       code_challenge_method: "S256",
     });
@@ -67,7 +67,7 @@ describe("leaving for the provider", () => {
   test("a language's callback is its own; the consent screen offers the provider", async () => {
     const who = browser();
     const url = new URL((await who.fetch("/de/login/google/start")).headers.get("location") ?? "");
-    expect(url.searchParams.get("redirect_uri")).toBe("http://tunewave.test/de/login/google/callback");
+    expect(url.searchParams.get("redirect_uri")).toBe("https://tunewave.test/de/login/google/callback");
     const consent = await (await browser().fetch("/login/google")).text();
     expect(consent).toContain('href="/login/google/start"');
     const login = await (await browser().fetch("/login")).text();
@@ -95,7 +95,7 @@ describe("coming back", () => {
     // RFC 7636 §4.5: the verifier sent is the one whose S256 the browser was sent with.
     expect(sent.body?.get("grant_type")).toBe("authorization_code");
     expect(sent.body?.get("code")).toBe("good-code");
-    expect(sent.body?.get("redirect_uri")).toBe("http://tunewave.test/login/google/callback");
+    expect(sent.body?.get("redirect_uri")).toBe("https://tunewave.test/login/google/callback");
     expect(await s256Challenge(sent.body?.get("code_verifier") ?? "")).toBe(
       authorization.searchParams.get("code_challenge"),
     );
@@ -215,7 +215,7 @@ describe("coming back", () => {
     const nonce = "R".repeat(43);
     const idToken = await issuer.sign(issuer.claims(nonce, { email: "replay@example.com" }));
     const body = {
-      redirectUri: "http://tunewave.test/login/google/callback",
+      redirectUri: "https://tunewave.test/login/google/callback",
       code: "c",
       codeVerifier: "V".repeat(43),
       nonce,
@@ -237,8 +237,8 @@ describe("coming back", () => {
   test("the service sends a code only to this site's callback", async () => {
     for (const redirectUri of [
       "https://evil.test/login/google/callback",
-      "http://tunewave.test/login",
-      "http://tunewave.test/login/google/callback?x=1",
+      "https://tunewave.test/login",
+      "https://tunewave.test/login/google/callback?x=1",
     ]) {
       const answer = await browser().fetch("/services/account/login/google/authorize", {
         method: "POST",

@@ -33,7 +33,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
         .map((card, i) => ({
           "@type": "ListItem",
           position: i + 1,
-          url: absoluteUrl(context, request, card.href),
+          url: absoluteUrl(context, card.href),
           name: card.name,
         })),
     },

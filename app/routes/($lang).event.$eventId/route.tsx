@@ -42,7 +42,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     description: t("concerts:eventDescription", { artist: page.artist.name, when, place }),
     type: "website",
     image: image && {
-      url: absoluteUrl(context, request, image.src),
+      url: absoluteUrl(context, image.src),
       width: image.width,
       height: image.height,
       alt: page.name,
@@ -68,9 +68,9 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
       performer: {
         "@type": "MusicGroup",
         name: page.artist.name,
-        url: absoluteUrl(context, request, page.artist.href),
+        url: absoluteUrl(context, page.artist.href),
       },
-      ...(image ? { image: absoluteUrl(context, request, image.src) } : {}),
+      ...(image ? { image: absoluteUrl(context, image.src) } : {}),
     },
   };
   return { page, meta, strings: pickResources(context.edge.lang, ["concerts"]).concerts };
