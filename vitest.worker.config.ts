@@ -1,5 +1,29 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
+import { UNSAFE_flatRoutes } from "@remix-run/dev";
+
+/**
+ * Every page route that takes a form (exports an `action`), read from the app's own routes as
+ * Remix reads them, for the cross-site matrix (tests/worker/cross-site-matrix.test.ts): a new
+ * write cannot be left out of it. Parameters are filled with "x"; optional segments are left out.
+ */
+function pageActions(): { path: string; file: string }[] {
+  const appDirectory = path.join(import.meta.dirname, "app");
+  return Object.values(UNSAFE_flatRoutes(appDirectory, ["**/.*", "**/*.test.*"]))
+    .filter((route) =>
+      /export\s+(async\s+)?(function|const)\s+action\b/.test(
+        readFileSync(path.join(appDirectory, route.file), "utf8"),
+      ),
+    )
+    .map((route) => {
+      const segments = (route.path ?? "")
+        .split("/")
+        .filter((segment) => segment !== "" && !segment.endsWith("?"))
+        .map((segment) => (segment.startsWith(":") || segment === "*" ? "x" : segment));
+      return { path: `/${segments.join("/")}${route.index ? "?index" : ""}`, file: route.file };
+    });
+}
 
 // Request handling in workerd: the real worker as built (wrangler.toml's main, the Remix server
 // build that `npm run build` makes) through SELF.fetch, with the
@@ -31,6 +55,7 @@ export default defineWorkersConfig(async () => {
             bindings: {
               TEST_MIGRATIONS: migrations,
               TEST_RECOGNITION_MIGRATIONS: recognitionMigrations,
+              TEST_PAGE_ACTIONS: pageActions(),
               // The web sign-in provider, against the stand-in issuer that
               // tests/worker/web-provider.test.ts serves through fetchMock.
               GOOGLE_CLIENT_ID: "tunewave-web.apps.test",

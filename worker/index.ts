@@ -299,15 +299,26 @@ app.all("*", async (c) => {
     return withSecurityHeaders(withEdgeHeaders(page, edge, anonymous), { ...security, amp: false });
   }
 
+  // A form another site posted changes nothing (worker/cross-site.ts): 403 with the localized
+  // error page, rendered for nobody (no session looked up, no cookie set or cleared).
+  if (c.get("crossSite")) {
+    const errorPage = new Request(new URL(localizedPath(edge.lang, "/error/unauthorized"), request.url), {
+      headers: { "accept-language": request.headers.get("accept-language") ?? "" },
+    });
+    const refused = await handleRemixRequest(errorPage, loadContext);
+    const forbidden = new Response(refused.body, { status: 403, headers: refused.headers });
+    return withSecurityHeaders(
+      withEdgeHeaders(bypassed(forbidden, "cross-site"), { ...edge, setCookies: [] }, anonymous),
+      {
+        ...security,
+        amp: false,
+      },
+    );
+  }
+
   const session = await resolveSession(proxy, request);
-  // A form another site posted changes nothing (worker/cross-site.ts): the error page instead.
-  const page = c.get("crossSite")
-    ? new Request(new URL(localizedPath(edge.lang, "/error/unauthorized"), request.url), {
-        headers: request.headers,
-      })
-    : forRemix(request, config);
   const response = bypassed(
-    await handleRemixRequest(page, { ...loadContext, account: session.account }),
+    await handleRemixRequest(forRemix(request, config), { ...loadContext, account: session.account }),
     bypass,
   );
   reportRequestErrors(request, edge, proxy, c.executionCtx);

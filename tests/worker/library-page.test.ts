@@ -142,7 +142,7 @@ describe("the library page", () => {
     await addTags(who, 1);
     const [tagid] = tagIdsOf(await (await who.fetch("/myshazam")).text());
     const answer = await post(who, "/myshazam?index", { intent: "remove", tagid: tagid ?? "" }, headers);
-    expect(answer.status).toBe(401);
+    expect(answer.status).toBe(403);
     expect(await (await who.fetch("/myshazam")).text()).toContain("1 song");
   });
 

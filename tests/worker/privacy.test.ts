@@ -481,7 +481,7 @@ describe("account deletion", () => {
     ];
     for (const headers of forgeries) {
       const answer = await who.fetch(path, form(fields, headers));
-      expect(answer.status).toBe(401);
+      expect(answer.status).toBe(403);
       expect(decode(await answer.text())).toContain(en.t("common:error.unauthorized"));
     }
     expect(await userId("max@example.com")).toBeDefined();

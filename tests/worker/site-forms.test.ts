@@ -125,7 +125,7 @@ test("a form another site posted changes nothing", async () => {
     ["/verify?index", goodRequest],
   ] as const) {
     const answer = await visitor.fetch(path, post(fields, { origin: "https://evil.example" }));
-    expect(answer.status, path).toBe(401);
+    expect(answer.status, path).toBe(403);
   }
   const counts = await env.DB.prepare(
     "SELECT (SELECT COUNT(*) FROM survey_answers) AS survey, (SELECT COUNT(*) FROM verification_requests) AS verify",
