@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { codeVerifierSchema } from "./oidc";
+import { codeVerifierSchema } from "./pkce";
 
 /**
  * The streaming-service connection (spec 000 §3–§4, 001 §4, 002 §3–§9): an OAuth 2.0 authorization

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { codeVerifierSchema, randomUrlToken, s256Challenge } from "../edge/oidc";
+import { codeVerifierSchema, randomUrlToken, s256Challenge } from "../edge/pkce";
 import {
   type AuthorizationQuery,
   accessTokenLifetimeSeconds,

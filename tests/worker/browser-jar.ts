@@ -4,7 +4,7 @@ import { expect } from "vitest";
 // A browser for worker tests: its own cookie jar and client IP address, talking to the worker
 // through SELF.fetch without following redirects.
 
-export const site = "http://tunewave.test";
+export const site = "https://tunewave.test";
 export const agent = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36";
 let clients = 0;
 
