@@ -51,14 +51,14 @@ function httpOptions(issuer: URL, fetch: Fetch) {
     [oauth.customFetch]: (url: string, init: RequestInit) => {
       const target = new URL(url);
       if (target.protocol !== "https:" && !(loopback && insecureRequestsAllowed(target))) {
-        return Promise.reject(new OidcError("discovery", `${target.origin} is not https`));
+        return Promise.reject(new Error(`${target.origin} is neither https nor loopback`));
       }
       return fetch(url, init);
     },
   };
 }
 
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Discovery (`{issuer}/.well-known/openid-configuration`); the issuer it names must be the one asked. */
 export async function discover(fetch: Fetch, issuer: string): Promise<ProviderMetadata> {
@@ -70,7 +70,7 @@ export async function discover(fetch: Fetch, issuer: string): Promise<ProviderMe
     });
     return await oauth.processDiscoveryResponse(issuerUrl, response);
   } catch (error) {
-    throw new OidcError("discovery", describe(error));
+    throw new OidcError("discovery", messageOf(error));
   }
 }
 
@@ -141,7 +141,7 @@ export async function signInWithCode(
     // the account service never sees; the rest (RFC 9207 `iss`, an error answer) is checked here.
     parameters = oauth.validateAuthResponse(metadata, client, raw, oauth.skipStateCheck);
   } catch (error) {
-    throw new OidcError("callback", describe(error));
+    throw new OidcError("callback", messageOf(error));
   }
 
   let response: Response;
@@ -156,7 +156,7 @@ export async function signInWithCode(
       options,
     );
   } catch (error) {
-    throw new OidcError("exchange", describe(error));
+    throw new OidcError("exchange", messageOf(error));
   }
 
   let tokens: oauth.TokenEndpointResponse;
@@ -168,7 +168,7 @@ export async function signInWithCode(
   } catch (error) {
     // RFC 6749 §5.2: the provider's own refusal keeps its error code.
     if (error instanceof oauth.ResponseBodyError) throw new OidcError("exchange", error.error);
-    throw new OidcError("idtoken", describe(error));
+    throw new OidcError("idtoken", messageOf(error));
   }
 
   try {
@@ -177,7 +177,7 @@ export async function signInWithCode(
     // forged token must not depend on the transport to be caught.
     await oauth.validateApplicationLevelSignature(metadata, response, options);
   } catch (error) {
-    throw new OidcError("idtoken", `the signature does not verify: ${describe(error)}`);
+    throw new OidcError("idtoken", `the signature does not verify: ${messageOf(error)}`);
   }
 
   const claims = oauth.getValidatedIdTokenClaims(tokens);
