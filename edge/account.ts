@@ -247,6 +247,8 @@ export const webProviderAuthorizeSchema = v.object({
 export const webProviderSignInSchema = v.object({
   redirectUri: v.pipe(v.string(), v.maxLength(512), v.url()),
   code: v.pipe(v.string(), v.minLength(1), v.maxLength(2048)),
+  /** RFC 9207: the callback's `iss`, when the provider sends one; it must name the issuer asked. */
+  iss: v.optional(v.pipe(v.string(), v.maxLength(512))),
   codeVerifier: urlToken,
   nonce: urlToken,
 });

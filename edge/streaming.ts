@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { codeVerifierSchema } from "./oidc";
+import { codeVerifierSchema } from "./pkce";
 
 /**
  * The streaming-service connection (spec 000 §3–§4, 001 §4, 002 §3–§9): an OAuth 2.0 authorization
@@ -36,6 +36,13 @@ export const revokePath = "/services/partner/oauth/commerce/oauth2/revoke";
  * 10 minutes is RECOMMENDED"; the popup exchanges it within a second of the redirect.
  */
 export const codeLifetimeMs = 60 * 1000;
+/**
+ * How long the consent page's showing of a request (its consent ticket, `tw_consent`) lets Allow
+ * issue a code: the popup's own connect attempt lives as long (`_checkstate`, below).
+ */
+export const consentLifetimeMs = 10 * 60 * 1000;
+/** The consent ticket's cookie: HttpOnly, SameSite Strict, on the consent page's own path. */
+export const consentCookieName = "tw_consent";
 /** How long an access token lasts; past it the site shows "Your sign in has expired". */
 export const accessTokenLifetimeSeconds = 30 * 24 * 60 * 60;
 /** How long the pending connect attempt (`_checkstate`) waits for its callback. */
@@ -100,11 +107,24 @@ export const authorizationQuerySchema = v.object({
 });
 export type AuthorizationQuery = v.InferOutput<typeof authorizationQuerySchema>;
 
-/** The authorization server's answer to a checked request: who asks, for what. */
+const consentTicket = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/, "Invalid consent ticket"));
+
+/**
+ * The authorization server's answer to a checked request: who asks, for what, and the consent
+ * ticket that the page's Allow for this request must present (consentLifetimeMs).
+ */
 export const authorizationCheckSchema = v.object({
   client_id: bounded(200),
   client_name: bounded(200),
   scope: bounded(200),
+  consent: consentTicket,
+});
+
+/** The consent page's decision, as the authorization server takes it: the request, Allow or Deny, the ticket. */
+export const authorizationDecisionRequestSchema = v.object({
+  ...authorizationQuerySchema.entries,
+  decision: v.picklist(["allow", "deny"]),
+  consent: v.optional(consentTicket),
 });
 
 /**

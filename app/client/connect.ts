@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { BeaconParams } from "~/beacon-params";
-import { randomUrlToken, s256Challenge } from "../../edge/oidc";
+import { randomUrlToken, s256Challenge } from "../../edge/pkce";
 import {
   authorizationUrl,
   type CheckState,

@@ -7,14 +7,15 @@ import {
   type Providers,
   providersSchema,
   readWebProviderCookie,
+  safeRedirectPath,
   type ValidationPlatform,
   type WebProviderRefusal,
   webProviderCookie,
   webProviderRefusalSchema,
 } from "../../edge/account";
-import { siteUrl } from "../../edge/env";
-import { randomUrlToken, s256Challenge } from "../../edge/oidc";
+import { siteOriginOf, siteUrl } from "../../edge/env";
 import { localizedPath } from "../../edge/path";
+import { randomUrlToken, s256Challenge } from "../../edge/pkce";
 import { accountCall } from "../../edge/session";
 import { platformOf } from "../../edge/user-agent";
 
@@ -102,16 +103,19 @@ export async function signInProviders({ services }: Context, request: Request): 
   return parsed.success ? parsed.output : { email: true, google: false };
 }
 
-const isSecure = (request: Request) => new URL(request.url).protocol === "https:";
-const callbackUri = (edge: Context["edge"], request: Request) =>
-  new URL(localizedPath(edge.lang, "/login/google/callback"), request.url).href;
+type WebProviderContext = Pick<AppLoadContext, "config" | "edge" | "services">;
+
+const isSecure = (config: WebProviderContext["config"]) => siteOriginOf(config).startsWith("https:");
+/** The redirect URI registered with the provider: this site's callback, on SITE_ORIGIN (issue 41). */
+const callbackUri = ({ config, edge }: WebProviderContext) =>
+  siteUrl(config, localizedPath(edge.lang, "/login/google/callback")).href;
 
 /**
  * Starts a web-provider sign-in: a fresh state, nonce and PKCE verifier for this browser (kept in
  * its `tw_oidc` cookie), and the provider's authorization address with their S256 challenge.
  */
 export async function startWebProviderSignIn(
-  { edge, services }: Context,
+  context: WebProviderContext,
   request: Request,
   input: { redirect: string | undefined; popup: boolean },
 ): Promise<
@@ -123,10 +127,10 @@ export async function startWebProviderSignIn(
     verifier: randomUrlToken(),
     ...input,
   };
-  const response = await accountCall(services, request, "login/google/authorize", {
+  const response = await accountCall(context.services, request, "login/google/authorize", {
     method: "POST",
     body: {
-      redirectUri: callbackUri(edge, request),
+      redirectUri: callbackUri(context),
       state: transaction.state,
       nonce: transaction.nonce,
       codeChallenge: await s256Challenge(transaction.verifier),
@@ -138,7 +142,7 @@ export async function startWebProviderSignIn(
   return {
     outcome: "redirect",
     location: body.authorizationUrl,
-    setCookie: webProviderCookie(transaction, isSecure(request)),
+    setCookie: webProviderCookie(transaction, isSecure(context.config)),
   };
 }
 
@@ -157,13 +161,15 @@ export type WebProviderCallback =
  * any other error or a refused code fails. The transaction cookie is spent either way.
  */
 export async function finishWebProviderSignIn(
-  { edge, services }: Context,
+  context: WebProviderContext,
   request: Request,
 ): Promise<WebProviderCallback> {
   const url = new URL(request.url);
   const transaction = readWebProviderCookie(request.headers.get("cookie"));
-  const spent = [webProviderCookie(null, isSecure(request))];
-  const where = { redirect: transaction?.redirect, popup: transaction?.popup ?? false };
+  const spent = [webProviderCookie(null, isSecure(context.config))];
+  // The cookie is the browser's to change: the return path in it is checked again before use
+  // (issue 41, finding 13), as it was when the sign-in started.
+  const where = { redirect: safeRedirectPath(transaction?.redirect), popup: transaction?.popup ?? false };
   if (!transaction || url.searchParams.get("state") !== transaction.state) {
     return { outcome: "invalidstate", ...where, setCookies: spent };
   }
@@ -171,11 +177,13 @@ export async function finishWebProviderSignIn(
   if (error !== null) {
     return { outcome: error === "access_denied" ? "declined" : "failed", ...where, setCookies: spent };
   }
-  const response = await accountCall(services, request, "login/google", {
+  const iss = url.searchParams.get("iss");
+  const response = await accountCall(context.services, request, "login/google", {
     method: "POST",
     body: {
-      redirectUri: callbackUri(edge, request),
+      redirectUri: callbackUri(context),
       code: (url.searchParams.get("code") ?? "").slice(0, 2048),
+      ...(iss === null ? {} : { iss: iss.slice(0, 512) }),
       codeVerifier: transaction.verifier,
       nonce: transaction.nonce,
     },

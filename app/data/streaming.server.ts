@@ -1,5 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
+import { parseCookieHeader, serializeCookie } from "../../edge/cookies";
+import { siteOriginOf, siteUrl } from "../../edge/env";
 import {
   type AuthorizationQuery,
   authorizationCheckSchema,
@@ -7,12 +9,17 @@ import {
   authorizationQuerySchema,
   authorizationRefusalSchema,
   authorizePath,
+  consentCookieName,
+  consentLifetimeMs,
 } from "../../edge/streaming";
 
 // The consent page's calls to the authorization server (origin/routes/streaming.ts) through the
-// services proxy: is this request acceptable, and the person's Allow or Deny.
+// services proxy: is this request acceptable, and the person's Allow or Deny. The server's answer
+// to a request it accepts carries a consent ticket; the page keeps it in this browser (`tw_consent`,
+// HttpOnly, SameSite Strict, on the page's own path) and its Allow presents it: without it the
+// server issues no code (issue 41, finding 11; docs/decisions/021-streaming-connection.md).
 
-type Context = Pick<AppLoadContext, "services">;
+type Context = Pick<AppLoadContext, "config" | "services">;
 
 const queryNames = Object.keys(authorizationQuerySchema.entries) as (keyof AuthorizationQuery)[];
 
@@ -28,7 +35,7 @@ export function authorizationQueryOf(read: (name: string) => string | null): Aut
 }
 
 export type AuthorizationAnswer =
-  | { outcome: "ask"; clientName: string; query: AuthorizationQuery }
+  | { outcome: "ask"; clientName: string; query: AuthorizationQuery; consent: string }
   /** RFC 6749 §4.1.2.1: the error goes back to the client. */
   | { outcome: "redirect"; location: string }
   /** A wrong client or redirect URI: shown here, never sent anywhere. */
@@ -41,7 +48,14 @@ async function answerOf(response: Response, query: AuthorizationQuery): Promise<
     const decided = v.safeParse(authorizationDecisionSchema, body);
     if (decided.success) return { outcome: "redirect", location: decided.output.redirect };
     const checked = v.safeParse(authorizationCheckSchema, body);
-    if (checked.success) return { outcome: "ask", clientName: checked.output.client_name, query };
+    if (checked.success) {
+      return {
+        outcome: "ask",
+        clientName: checked.output.client_name,
+        query,
+        consent: checked.output.consent,
+      };
+    }
     return { outcome: "failed" };
   }
   if (response.status === 400) {
@@ -54,12 +68,26 @@ async function answerOf(response: Response, query: AuthorizationQuery): Promise<
   return { outcome: "failed" };
 }
 
+/** The consent ticket's cookie for the consent page at `pagePath`; null clears it. */
+export function consentCookie({ config }: Pick<Context, "config">, ticket: string | null, pagePath: string) {
+  return serializeCookie(consentCookieName, ticket ?? "", {
+    maxAge: ticket ? consentLifetimeMs / 1000 : 0,
+    path: pagePath,
+    sameSite: "Strict",
+    httpOnly: true,
+    secure: siteOriginOf(config).startsWith("https:"),
+  });
+}
+
+export function readConsentCookie(request: Request): string | undefined {
+  return parseCookieHeader(request.headers.get("cookie")).get(consentCookieName);
+}
+
 export async function checkAuthorizationRequest(
-  { services }: Context,
-  request: Request,
+  { config, services }: Context,
   query: AuthorizationQuery,
 ): Promise<AuthorizationAnswer> {
-  const url = new URL(authorizePath, request.url);
+  const url = siteUrl(config, authorizePath);
   for (const [name, value] of Object.entries(query))
     if (value !== undefined) url.searchParams.set(name, value);
   const response = await services.handle(new Request(url, { headers: { accept: "application/json" } }));
@@ -67,16 +95,17 @@ export async function checkAuthorizationRequest(
 }
 
 export async function decideAuthorization(
-  { services }: Context,
+  { config, services }: Context,
   request: Request,
   query: AuthorizationQuery,
   decision: "allow" | "deny",
 ): Promise<AuthorizationAnswer> {
+  const consent = readConsentCookie(request);
   const response = await services.handle(
-    new Request(new URL(authorizePath, request.url), {
+    new Request(siteUrl(config, authorizePath), {
       method: "POST",
       headers: { accept: "application/json", "content-type": "application/json" },
-      body: JSON.stringify({ ...query, decision }),
+      body: JSON.stringify({ ...query, decision, ...(consent ? { consent } : {}) }),
     }),
   );
   return answerOf(response, query);

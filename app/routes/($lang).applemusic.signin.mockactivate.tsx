@@ -11,6 +11,7 @@ import {
   type AuthorizationAnswer,
   authorizationQueryOf,
   checkAuthorizationRequest,
+  consentCookie,
   decideAuthorization,
 } from "~/data/streaming.server";
 import { readForm, requireKnownLanguage, throwSiteError } from "~/http.server";
@@ -24,7 +25,9 @@ import { SiteError } from "../../edge/errors";
 // where the connect popup lands when no real authorization page is configured
 // (STREAMING_AUTHORIZE_URL). It says plainly that it is a stand-in. Allow and Deny are this
 // site's own forms (a cross-site post is refused before Remix, worker/index.ts), and the page
-// cannot be framed, so no other site can click Allow for a person.
+// cannot be framed, so no other site can click Allow for a person. Showing a request gives this
+// browser the server's consent ticket for it (an HttpOnly cookie on this page's path); Allow
+// presents it, and without it no code is issued (issue 41, finding 11).
 
 export const links = () => [{ rel: "stylesheet", href: connectStyles }];
 
@@ -35,8 +38,8 @@ export const headers: HeadersFunction = () => ({
 });
 
 /** What the page does with the authorization server's answer: ask, go back to the client, or say why not. */
-function settle(answer: AuthorizationAnswer) {
-  if (answer.outcome === "redirect") throw redirect(answer.location, 303);
+function settle(answer: AuthorizationAnswer, headers?: Headers) {
+  if (answer.outcome === "redirect") throw redirect(answer.location, { status: 303, headers });
   if (answer.outcome === "failed")
     throwSiteError(new SiteError("serviceerror", "Authorization server unavailable"));
   return answer;
@@ -49,14 +52,16 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const query = authorizationQueryOf((name) => url.searchParams.get(name));
   const answer = query
-    ? settle(await checkAuthorizationRequest(context, request, query))
+    ? settle(await checkAuthorizationRequest(context, query))
     : ({ outcome: "invalid", error: "invalid_request" } as const);
   const page = {
     title: t("connect:consent.title"),
     strings: pickResources(lang, ["connect"]).connect,
-    answer,
+    // The consent ticket stays in the cookie: the page's own data never carries it.
+    answer: answer.outcome === "ask" ? { ...answer, consent: undefined } : answer,
   };
-  return answer.outcome === "invalid" ? data(page, { status: 400 }) : page;
+  if (answer.outcome !== "ask") return data(page, { status: 400 });
+  return data(page, { headers: { "Set-Cookie": consentCookie(context, answer.consent, url.pathname) } });
 }
 
 export async function action({ params, context, request }: ActionFunctionArgs) {
@@ -71,9 +76,11 @@ export async function action({ params, context, request }: ActionFunctionArgs) {
   if (!query || (decision !== "allow" && decision !== "deny")) {
     throwSiteError(new SiteError("invalidparam", "Malformed authorization decision"));
   }
-  settle(await decideAuthorization(context, request, query, decision));
+  // The ticket is spent by this decision, whatever it was.
+  const spent = new Headers({ "Set-Cookie": consentCookie(context, null, new URL(request.url).pathname) });
+  settle(await decideAuthorization(context, request, query, decision), spent);
   // Only a redirect answers a decision; an invalid request shows the page's own message.
-  return redirect(request.url, 303);
+  return redirect(request.url, { status: 303, headers: spent });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>

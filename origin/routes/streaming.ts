@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { authorizationQuerySchema } from "../../edge/streaming";
+import { siteOriginOf } from "../../edge/env";
+import { authorizationDecisionRequestSchema, authorizationQuerySchema } from "../../edge/streaming";
 import type { OriginApp, OriginEnv } from "../env";
 import { jsonBody, noStoreJson } from "../http";
 import {
@@ -8,9 +9,11 @@ import {
   checkAuthorization,
   exchangeCode,
   issueCode,
+  openConsent,
   redirectWith,
   registeredClient,
   revokeToken,
+  spendConsent,
 } from "../streaming-oauth";
 
 // The streaming service's OAuth endpoints as the embedded origin serves them (spec 002 §7
@@ -22,7 +25,8 @@ type Ctx = Context<{ Bindings: OriginEnv }>;
 
 const base = "/partner/oauth/commerce/oauth2";
 
-const clientOf = (c: Ctx) => registeredClient(c.env.STREAMING_CLIENT_ID, new URL(c.req.url).origin);
+/** The one registered client, whose redirect URI is on SITE_ORIGIN, never on the host a request names. */
+const clientOf = (c: Ctx) => registeredClient(c.env.STREAMING_CLIENT_ID, siteOriginOf(c.env));
 
 /** RFC 6749 §5.1–§5.2: token answers are never stored by anyone. */
 function tokenResponse(body: unknown, status: number): Response {
@@ -57,13 +61,8 @@ async function formBody(c: Ctx): Promise<Record<string, string> | undefined> {
   return form;
 }
 
-const decisionSchema = v.object({
-  ...authorizationQuerySchema.entries,
-  decision: v.picklist(["allow", "deny"]),
-});
-
 export function registerStreaming(origin: OriginApp) {
-  origin.get(`${base}/authorize`, (c) => {
+  origin.get(`${base}/authorize`, async (c) => {
     const query = v.safeParse(authorizationQuerySchema, c.req.query());
     if (!query.success) {
       return refusalAnswer(
@@ -75,11 +74,12 @@ export function registerStreaming(origin: OriginApp) {
     const checked = checkAuthorization(query.output, clientOf(c));
     if (!checked.ok) return refusalAnswer(checked.refusal, query.output.redirect_uri, query.output.state);
     const { client, scope } = checked.request;
-    return noStoreJson({ client_id: client.id, client_name: client.name, scope }, 200);
+    const consent = await openConsent(c.env.DB, checked.request, Date.now());
+    return noStoreJson({ client_id: client.id, client_name: client.name, scope, consent }, 200);
   });
 
   origin.post(`${base}/authorize`, async (c) => {
-    const input = v.safeParse(decisionSchema, await jsonBody(c));
+    const input = v.safeParse(authorizationDecisionRequestSchema, await jsonBody(c));
     if (!input.success) {
       return refusalAnswer(
         { error: "invalid_request", description: "Malformed authorization decision", redirect: false },
@@ -94,7 +94,22 @@ export function registerStreaming(origin: OriginApp) {
       // RFC 6749 §4.1.2.1 "access_denied: The resource owner … denied the request."
       return noStoreJson({ redirect: redirectWith(redirectUri, { error: "access_denied" }, state) }, 200);
     }
-    const code = await issueCode(c.env.DB, checked.request, Date.now());
+    const now = Date.now();
+    // A code only for the consent page's own Allow (issue 41, finding 11): a post of "allow" that
+    // brings no ticket of a page that showed this very request is not the person's consent. It is
+    // shown on the page, and nothing goes to the client.
+    if (!(await spendConsent(c.env.DB, input.output.consent, checked.request, now))) {
+      return refusalAnswer(
+        {
+          error: "access_denied",
+          description: "Allow is accepted only from the consent page that asked",
+          redirect: false,
+        },
+        undefined,
+        undefined,
+      );
+    }
+    const code = await issueCode(c.env.DB, checked.request, now);
     return noStoreJson({ redirect: redirectWith(redirectUri, { code }, state) }, 200);
   });
 

@@ -6,13 +6,14 @@ import {
   webProviderCallbackPath,
   webProviderSignInSchema,
 } from "../../edge/account";
+import { siteOriginOf } from "../../edge/env";
 import {
   authorizationUrl,
   discover,
-  exchangeCode,
+  type Fetch,
   OidcError,
   type ProviderMetadata,
-  verifyIdToken,
+  signInWithCode,
 } from "../../edge/oidc";
 import { claimProviderToken, isClosedAccount, startSession } from "../accounts";
 import type { OriginApp, OriginEnv } from "../env";
@@ -42,10 +43,17 @@ export function webProviderOf(env: OriginEnv): WebProvider | undefined {
 const metadataLifetimeMs = 60 * 60 * 1000;
 const discovered = new Map<string, { metadata: ProviderMetadata; until: number }>();
 
+const outbound: Fetch = (url, init) => fetch(url, init);
+
+/**
+ * Kept per isolate, the metadata object also keeps oauth4webapi's cache of the issuer's JWKS
+ * (it caches per metadata object), so keys are fetched about once an hour, or when a token names
+ * a key not seen yet.
+ */
 async function metadataOf(issuer: string): Promise<ProviderMetadata> {
   const known = discovered.get(issuer);
   if (known && known.until > Date.now()) return known.metadata;
-  const metadata = await discover((request) => fetch(request), issuer);
+  const metadata = await discover(outbound, issuer);
   discovered.set(issuer, { metadata, until: Date.now() + metadataLifetimeMs });
   return metadata;
 }
@@ -56,7 +64,7 @@ const refusal = (reason: WebProviderRefusal, status: number) =>
 /** The redirect_uri must be this site's callback: a code is never sent anywhere else. */
 function checkedRedirectUri(c: Ctx, redirectUri: string): string {
   const url = new URL(redirectUri);
-  if (url.origin !== new URL(c.req.url).origin || !webProviderCallbackPath.test(url.pathname) || url.search) {
+  if (url.origin !== siteOriginOf(c.env) || !webProviderCallbackPath.test(url.pathname) || url.search) {
     throw invalidParam("redirectUri must be this site's /login/google/callback");
   }
   return url.href;
@@ -101,24 +109,18 @@ export function registerWebProvider(origin: OriginApp) {
     const now = Date.now();
     try {
       const metadata = await metadataOf(provider.issuer);
-      const fetcher = (outbound: Request) => fetch(outbound);
-      const idToken = await exchangeCode(fetcher, metadata, {
-        clientId: provider.clientId,
-        clientSecret: provider.clientSecret,
+      const { idToken, claims } = await signInWithCode(outbound, metadata, provider, {
         code: request.code,
+        iss: request.iss,
         redirectUri,
         codeVerifier: request.codeVerifier,
-      });
-      const claims = await verifyIdToken(fetcher, metadata, idToken, {
-        clientId: provider.clientId,
         nonce: request.nonce,
-        nowSeconds: Math.floor(now / 1000),
       });
       const email = claims.email.toLowerCase();
       if (await isClosedAccount(c.env.DB, email)) return refusal("closed", 404);
       if (!(await claimProviderToken(c.env.DB, idToken, now))) return refusal("replayed", 409);
       const { session, state } = await startSession(c.env.DB, email, "google", now);
-      return noStoreJson(state, 200, [sessionCookie(session, new URL(c.req.url).protocol === "https:")]);
+      return noStoreJson(state, 200, [sessionCookie(session, siteOriginOf(c.env).startsWith("https:"))]);
     } catch (error) {
       if (!(error instanceof OidcError)) throw error;
       console.error(`web provider: ${error.reason}: ${error.message}`);

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { s256Challenge } from "../../edge/oidc";
+import { s256Challenge } from "../../edge/pkce";
 import { createIssuer } from "../oidc-issuer";
 
 // A stand-in OpenID provider on 127.0.0.1 for the browser tests: discovery, JWKS, a consent page
@@ -50,13 +50,14 @@ export async function startStandInIssuer(port: number): Promise<{ url: string; s
       for await (const chunk of request) raw += chunk;
       const form = new URLSearchParams(raw);
       const grant = grants.get(form.get("code") ?? "");
+      const verifier = form.get("code_verifier") ?? "";
       grants.delete(form.get("code") ?? "");
       if (form.get("client_id") !== standInClient.id || form.get("client_secret") !== standInClient.secret) {
         return json(401, { error: "invalid_client" });
       }
       if (!grant || form.get("redirect_uri") !== grant.redirectUri)
         return json(400, { error: "invalid_grant" });
-      if ((await s256Challenge(form.get("code_verifier") ?? "")) !== grant.challenge) {
+      if (!verifier || (await s256Challenge(verifier)) !== grant.challenge) {
         return json(400, { error: "invalid_grant" });
       }
       const idToken = await issuer.sign(issuer.claims(grant.nonce, { email: grant.email }));

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
 import {
@@ -285,6 +285,78 @@ describe("the consent page (spec 002 §2 mockactivate; RFC 6749 §4.1.2.1, RFC 7
     expect(answer.headers.get("location")).toBeNull();
     const after = await env.DB.prepare("SELECT COUNT(*) AS n FROM oauth_codes").first<{ n: number }>();
     expect(after?.n).toBe(before?.n);
+  });
+
+  test("no state: back to the client with invalid_request, and no code", async () => {
+    const page = await browser().fetch(`${mockActivatePath}?${authorizationQuery({ state: undefined })}`);
+    expect(page.status).toBe(303);
+    const back = new URL(page.headers.get("location") ?? "");
+    expect(back.origin + back.pathname).toBe(redirectUri);
+    expect(back.searchParams.get("error")).toBe("invalid_request");
+    expect(back.searchParams.has("code")).toBe(false);
+  });
+
+  test("a direct Allow to the authorization call, with no consent page's session, gets no code", async () => {
+    const codes = () => env.DB.prepare("SELECT COUNT(*) AS n FROM oauth_codes").first<{ n: number }>();
+    const before = await codes();
+    for (const consent of [undefined, "A".repeat(43)]) {
+      const answer = await browser().fetch(authorizePath, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: site },
+        body: JSON.stringify({ ...Object.fromEntries(authorizationQuery()), decision: "allow", consent }),
+      });
+      expect(answer.status).toBe(400);
+      const body = (await answer.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({ error: "access_denied" });
+      expect(body.redirect).toBeUndefined();
+    }
+    expect((await codes())?.n).toBe(before?.n);
+  });
+
+  test("an Allow for a request other than the one the page showed this browser gets no code", async () => {
+    const who = browser();
+    const shown = authorizationQuery({ state: "track_shown" });
+    expect((await who.fetch(`${mockActivatePath}?${shown}`)).status).toBe(200);
+    expect(who.jar.has("tw_consent")).toBe(true);
+    const other = authorizationQuery({ state: "track_other" });
+    const answer = await who.fetch(`${mockActivatePath}?${other}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: site },
+      body: new URLSearchParams([...other, ["decision", "allow"]]),
+    });
+    expect(answer.status).toBe(303);
+    const back = new URL(answer.headers.get("location") ?? "", site);
+    expect(back.pathname).toBe(mockActivatePath);
+    expect(back.searchParams.has("code")).toBe(false);
+  });
+
+  test("one showing, one code: the consent ticket is spent by its Allow", async () => {
+    const who = browser();
+    const query = authorizationQuery();
+    await who.fetch(`${mockActivatePath}?${query}`);
+    const ticket = who.jar.get("tw_consent");
+    const allow = () =>
+      who.fetch(`${mockActivatePath}?${query}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: site },
+        body: new URLSearchParams([...query, ["decision", "allow"]]),
+      });
+    expect(new URL((await allow()).headers.get("location") ?? "").searchParams.has("code")).toBe(true);
+    who.jar.set("tw_consent", ticket ?? "");
+    const again = new URL((await allow()).headers.get("location") ?? "", site);
+    expect(again.pathname).toBe(mockActivatePath);
+    expect(again.searchParams.has("code")).toBe(false);
+  });
+
+  test("the registered redirect URI is on SITE_ORIGIN, not on the host a request names (issue 41)", async () => {
+    const ask = (host: string, redirect: string) =>
+      SELF.fetch(`https://${host}${authorizePath}?${authorizationQuery({ redirect_uri: redirect })}`, {
+        headers: { host },
+      });
+    const elsewhere = await ask("evil.test", `https://evil.test${callbackPath}`);
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.json()).toMatchObject({ error: "invalid_request" });
+    expect((await ask("other.test", redirectUri)).status).toBe(200);
   });
 
   test("the authorization call itself refuses a decision that is not JSON", async () => {

@@ -1,9 +1,9 @@
-import { env, fetchMock } from "cloudflare:test";
+import { env, fetchMock, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
-import { s256Challenge } from "../../edge/oidc";
+import { s256Challenge } from "../../edge/pkce";
 import { createIssuer, type StandInIssuer } from "../oidc-issuer";
-import { type Browser, browser } from "./browser-jar";
+import { type Browser, browser, site } from "./browser-jar";
 
 // Sign-in with the web provider (Google, OpenID Connect code flow with PKCE) end to end in
 // workerd: the site's start and callback, the account service's exchange and ID-token checks,
@@ -12,6 +12,7 @@ import { type Browser, browser } from "./browser-jar";
 const issuerUrl = env.OIDC_ISSUER ?? "";
 const clientId = env.GOOGLE_CLIENT_ID ?? "";
 let issuer: StandInIssuer;
+const json = { "content-type": "application/json" };
 
 beforeAll(async () => {
   issuer = await createIssuer(issuerUrl, clientId);
@@ -20,9 +21,12 @@ beforeAll(async () => {
   const provider = fetchMock.get(issuerUrl);
   provider
     .intercept({ path: "/.well-known/openid-configuration" })
-    .reply(200, JSON.stringify(issuer.metadata))
+    .reply(200, JSON.stringify(issuer.metadata), { headers: json })
     .persist();
-  provider.intercept({ path: "/oauth2/v3/certs" }).reply(200, JSON.stringify(issuer.jwks)).persist();
+  provider
+    .intercept({ path: "/oauth2/v3/certs" })
+    .reply(200, JSON.stringify(issuer.jwks), { headers: json })
+    .persist();
 });
 
 /** The provider's token endpoint answers once with `answer`; what the account service sent is kept. */
@@ -33,7 +37,11 @@ function tokenEndpointAnswers(answer: { status: number; body: unknown }) {
     .intercept({ path: "/token", method: "POST" })
     .reply((request) => {
       sent.body = new URLSearchParams(String(request.body));
-      return { statusCode: answer.status, data: JSON.stringify(answer.body) };
+      return {
+        statusCode: answer.status,
+        data: JSON.stringify(answer.body),
+        responseOptions: { headers: json },
+      };
     });
   return sent;
 }
@@ -62,6 +70,16 @@ describe("leaving for the provider", () => {
       expect(first.searchParams.get(name)).toMatch(/^[\w-]{43}$/);
       expect(first.searchParams.get(name)).not.toBe(second.searchParams.get(name));
     }
+  });
+
+  test("the redirect URI is on SITE_ORIGIN, whatever host the request names (issue 41)", async () => {
+    const answer = await SELF.fetch("https://other.test/login/google/start", {
+      headers: { host: "other.test" },
+      redirect: "manual",
+    });
+    expect(answer.status).toBe(302);
+    const url = new URL(answer.headers.get("location") ?? "");
+    expect(url.searchParams.get("redirect_uri")).toBe("https://tunewave.test/login/google/callback");
   });
 
   test("a language's callback is its own; the consent screen offers the provider", async () => {
@@ -118,6 +136,7 @@ describe("coming back", () => {
           issuer.claims(authorization.searchParams.get("nonce") ?? "", { email: "popup@example.com" }),
         ),
         token_type: "Bearer",
+        access_token: "at",
       },
     });
     const back = await who.fetch(
@@ -158,6 +177,44 @@ describe("coming back", () => {
     expect(who.jar.has("tw_oidc")).toBe(false);
   });
 
+  test("RFC 9207: a callback whose iss names another issuer is refused, no session", async () => {
+    const who = browser();
+    const authorization = await start(who);
+    const back = await who.fetch(
+      `/login/google/callback?code=c&state=${authorization.searchParams.get("state")}&iss=${encodeURIComponent("https://evil.test")}`,
+    );
+    expect(back.status).toBe(401);
+    expect(who.jar.has("tw_session")).toBe(false);
+  });
+
+  test.each(["//evil.test/charts", "https://evil.test/", "/\\evil.test", "/%2F%2Fevil.test"])(
+    "a return path written into the transaction cookie (%s) is checked again: home instead",
+    async (planted) => {
+      const who = browser();
+      const authorization = await start(who);
+      // The cookie is the browser's own to rewrite: base64 JSON, as edge/account.ts writes it.
+      const cookie = decodeURIComponent(who.jar.get("tw_oidc") ?? "");
+      const transaction = { ...JSON.parse(atob(cookie)), redirect: planted };
+      who.jar.set("tw_oidc", encodeURIComponent(btoa(JSON.stringify(transaction)).replaceAll("=", "")));
+      tokenEndpointAnswers({
+        status: 200,
+        body: {
+          id_token: await issuer.sign(
+            issuer.claims(authorization.searchParams.get("nonce") ?? "", { email: "planted@example.com" }),
+          ),
+          token_type: "Bearer",
+          access_token: "at",
+        },
+      });
+      const back = await who.fetch(
+        `/login/google/callback?code=c&state=${authorization.searchParams.get("state")}`,
+      );
+      expect(back.status).toBe(303);
+      expect(back.headers.get("location")).toBe("/");
+      expect(who.jar.has("tw_session")).toBe(true);
+    },
+  );
+
   test("a callback in another browser (no transaction cookie) is an invalid state", async () => {
     const authorization = await start(browser());
     const other = browser();
@@ -177,7 +234,11 @@ describe("coming back", () => {
       "an ID token for another nonce",
       async () => ({
         status: 200,
-        body: { id_token: await issuer.sign(issuer.claims("Z".repeat(43))), token_type: "Bearer" },
+        body: {
+          id_token: await issuer.sign(issuer.claims("Z".repeat(43))),
+          token_type: "Bearer",
+          access_token: "at",
+        },
       }),
     ],
     [
@@ -187,6 +248,7 @@ describe("coming back", () => {
         body: {
           id_token: await issuer.sign(issuer.claims(nonce), {}, await issuer.otherKey()),
           token_type: "Bearer",
+          access_token: "at",
         },
       }),
     ],
@@ -197,6 +259,7 @@ describe("coming back", () => {
         body: {
           id_token: await issuer.sign(issuer.claims(nonce, { email_verified: false })),
           token_type: "Bearer",
+          access_token: "at",
         },
       }),
     ],
@@ -221,10 +284,13 @@ describe("coming back", () => {
       nonce,
     };
     const ask = () => {
-      tokenEndpointAnswers({ status: 200, body: { id_token: idToken, token_type: "Bearer" } });
+      tokenEndpointAnswers({
+        status: 200,
+        body: { id_token: idToken, token_type: "Bearer", access_token: "at" },
+      });
       return browser().fetch("/services/account/login/google", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", origin: site },
         body: JSON.stringify(body),
       });
     };
@@ -242,7 +308,7 @@ describe("coming back", () => {
     ]) {
       const answer = await browser().fetch("/services/account/login/google/authorize", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", origin: site },
         body: JSON.stringify({
           redirectUri,
           state: "s".repeat(43),
@@ -267,6 +333,7 @@ describe("coming back", () => {
           issuer.claims(authorization.searchParams.get("nonce") ?? "", { email: "closed@example.com" }),
         ),
         token_type: "Bearer",
+        access_token: "at",
       },
     });
     const back = await who.fetch(
