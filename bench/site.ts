@@ -162,7 +162,8 @@ export async function startSite(
   const moduleNames = ["index.js", ...snapshot.workerFiles.filter((name) => name !== "index.js")];
   const site = {
     ...workerOptions,
-    bindings: { ...workerOptions.bindings, ...options.vars },
+    // A local site's mail goes to the outbox, asked for by name (MAIL_TRANSPORT is required).
+    bindings: { ...workerOptions.bindings, MAIL_TRANSPORT: "outbox", ...options.vars },
     name: siteWorkerName,
     modules: moduleNames.map((name) => ({
       type: moduleTypeOf(name),

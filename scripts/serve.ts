@@ -8,15 +8,16 @@ import { removeSnapshot, root, snapshotSite, startSite } from "../bench/site";
  * in front of workerd. `npm run dev` keeps wrangler dev, with its reload, for development.
  */
 const port = Number(process.env.PORT ?? 8787);
+const siteOrigin = process.env.SITE_ORIGIN ?? `http://127.0.0.1:${port}`;
 const snapshot = snapshotSite();
 const site = await startSite(snapshot, {
   port,
   persistTo: path.join(root, ".wrangler/state"),
   // The site's origin (every absolute URL and origin check, issue 41): 127.0.0.1, or SITE_ORIGIN to
   // serve it as http://localhost:PORT (WebAuthn needs a host name). Mail goes to /dev/outbox.
-  vars: { SITE_ORIGIN: process.env.SITE_ORIGIN ?? `http://127.0.0.1:${port}`, MAIL_TRANSPORT: "outbox" },
+  vars: { SITE_ORIGIN: siteOrigin, MAIL_TRANSPORT: "outbox" },
 });
-console.log(`\nTunewave on ${site.url}\n`);
+console.log(`\nTunewave on ${siteOrigin} (workerd listening on ${site.url})\n`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     site.close().finally(() => {

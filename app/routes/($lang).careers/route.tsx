@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { requestMeta } from "~/data/meta.server";
-import { loadPage, requireKnownLanguage } from "~/http.server";
+import { loadPage, requireKnownLanguage, siteOriginOf } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
@@ -30,7 +30,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   };
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" });
   // The site's own domain, as security.txt's contact is (app/crawler-files.ts).
-  const domain = new URL(request.url).hostname;
+  const domain = new URL(siteOriginOf(context.config)).hostname;
   const page = {
     roles: roles.map((role) => ({
       ...role,
