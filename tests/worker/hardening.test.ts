@@ -192,8 +192,8 @@ describe("security headers on HTML (finding 6)", () => {
   });
 
   test("every response has its own nonce; plain http gets no HSTS", async () => {
-    const first = await SELF.fetch("https://tunewave.test/company");
-    const second = await SELF.fetch("https://tunewave.test/company");
+    const first = await SELF.fetch("http://tunewave.test/company");
+    const second = await SELF.fetch("http://tunewave.test/company");
     await Promise.all([first.text(), second.text()]);
     const nonceOf = (response: Response) =>
       /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];

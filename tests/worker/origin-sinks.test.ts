@@ -162,8 +162,13 @@ test("a body declared over the limit is refused before it is read", async () => 
   expect(response.status).toBe(400);
 });
 
-test("the counts page exists only in development (no mail transport), else not found", async () => {
-  const production = { ...env, MAIL: { send: async () => undefined }, MAIL_FROM: "site@tunewave.example" };
+test("the counts page exists only in development (the outbox transport), else not found", async () => {
+  const production = {
+    ...env,
+    MAIL_TRANSPORT: "send_email",
+    MAIL: { send: async () => undefined },
+    MAIL_FROM: "site@tunewave.example",
+  };
   const response = await origin.fetch(
     new Request("https://example.com/services/metrics/received"),
     production,

@@ -281,7 +281,7 @@ describe("the consent page (spec 002 §2 mockactivate; RFC 6749 §4.1.2.1, RFC 7
       },
       body: new URLSearchParams([...query, ["decision", "allow"]]),
     });
-    expect(answer.status).toBe(401);
+    expect(answer.status).toBe(403);
     expect(answer.headers.get("location")).toBeNull();
     const after = await env.DB.prepare("SELECT COUNT(*) AS n FROM oauth_codes").first<{ n: number }>();
     expect(after?.n).toBe(before?.n);
@@ -359,13 +359,13 @@ describe("the consent page (spec 002 §2 mockactivate; RFC 6749 §4.1.2.1, RFC 7
     expect((await ask("other.test", redirectUri)).status).toBe(200);
   });
 
-  test("the authorization call itself refuses a decision that is not JSON", async () => {
+  test("the authorization call itself refuses a decision that is not sent as JSON (415)", async () => {
     const answer = await browser().fetch(authorizePath, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams([...authorizationQuery(), ["decision", "allow"]]),
     });
-    expect(answer.status).toBe(400);
+    expect(answer.status).toBe(415);
   });
 });
 
