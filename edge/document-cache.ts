@@ -27,11 +27,20 @@ import { answerHeadersOf } from "./services-http";
  * each answer after the lookup, and the CSP nonce is replaced per answer (`withNonce`).
  *
  * Only 200 answers without Set-Cookie, `private`, `no-store` or `no-cache` are stored, for the
- * page's own lifetime (Cache-Control, else `documentTtlSeconds`) capped by the freshness of every
+ * page's own lifetime (`Document-Cache-Control` when the page has one, else Cache-Control, else
+ * `documentTtlSeconds`) capped by the freshness of every
  * services answer its loaders used; a page that made a call the caches do not keep is not stored.
  * Past its lifetime a copy answers at once for `documentStaleSeconds` while one render refreshes
  * it through waitUntil. Concurrent misses of one key share one render.
  */
+
+/**
+ * A page whose document varies by what no `Vary` can name (the country of the visitor's IP
+ * address) tells browsers and other caches `private` in Cache-Control and this cache, whose key
+ * holds that, how long to keep it here (RFC 9213's targeted cache control, for this cache alone).
+ * It never leaves the edge: it is taken off the answer before the answer is stored or sent.
+ */
+export const documentCacheControlHeader = "Document-Cache-Control";
 
 /** Lifetime of a page that used no services data (its content is the build's). */
 export const documentTtlSeconds = 300;
@@ -199,6 +208,8 @@ export function planDocument(response: Pick<Response, "status" | "headers">, fre
     .filter((name) => name !== "" && name.toLowerCase() !== "user-agent");
   if (vary.length > 0) headers.set("vary", vary.join(", "));
   else headers.delete("vary");
+  const ownControl = headers.get(documentCacheControlHeader);
+  if (ownControl !== null) headers.set("cache-control", ownControl);
   const plan = planStorage({
     status: response.status,
     headers,
@@ -238,7 +249,9 @@ export function createDocumentCache(
     const started = Date.now();
     const { response, freshForMs } = await render();
     const body = new Uint8Array(await response.arrayBuffer());
-    const answer: Answer = { status: response.status, headers: answerHeadersOf(response.headers), body };
+    const sent = new Headers(response.headers);
+    sent.delete(documentCacheControlHeader);
+    const answer: Answer = { status: response.status, headers: answerHeadersOf(sent), body };
     const plan = planDocument(response, freshForMs);
     if (plan.store) {
       const storedAt = now();

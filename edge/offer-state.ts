@@ -44,10 +44,28 @@ export function offerMonthsOn(campaign: Pick<Campaign, "months">, platform: Offe
  */
 export type DeviceAuth = "unknown" | "unavailable" | "failed" | "verified";
 
-/** What the signed-in account has done with offers (the account service's answer). */
+/**
+ * What the signed-in account has done with offers (the account service's answer), and when it was
+ * made (epoch ms; undefined from an origin that does not say, which the origin's own check covers).
+ */
 export type OfferAccount =
   | { signedIn: false }
-  | { signedIn: true; code: string | undefined; redeemedOther: boolean };
+  | { signedIn: true; code: string | undefined; redeemedOther: boolean; createdAt?: number };
+
+/**
+ * The offer-farming limits (issue 41; reasons and what they do not stop: docs/decisions/022-offers.md,
+ * "Device check and farming limits"), all in one place. A code needs a signed-in account at least
+ * `minAccountAgeMs` old that holds no other code (one per account, ever); a WebAuthn credential
+ * that no other account registered and that never had a code (one per credential, ever); and a
+ * client address (IPv4, or IPv6's /`ipv6PrefixBits`) that got fewer than `codesPerClient` codes
+ * in the last `clientWindowMs`.
+ */
+export const offerLimits = {
+  minAccountAgeMs: 24 * 60 * 60 * 1000,
+  codesPerClient: 3,
+  clientWindowMs: 24 * 60 * 60 * 1000,
+  ipv6PrefixBits: 64,
+} as const;
 
 /**
  * The device clock may differ from the server's by this much before the page asks the person to
@@ -75,7 +93,9 @@ export type OfferInputs = {
  * Every state of an offer page, in the order the rule checks them. The spec's screens (001 §2) are
  * notInCountry, notOnPlatform (and openOnPhone, its smartphone-only form), openInBrowser,
  * deviceAuthRequired and the Copy / Copied control of `redeemed`; §8's messages add noOffer, ended,
- * installStoreServices and clockSkew; "new users only" (§1, §4) adds signInRequired and notNewUser.
+ * installStoreServices and clockSkew; "new users only" (§1, §4) adds signInRequired and notNewUser;
+ * the farming limits (`offerLimits`) add limitReached: an account too new here, a client address or
+ * a device credential over its limit at the origin.
  */
 export const offerStates = [
   "noOffer",
@@ -87,6 +107,7 @@ export const offerStates = [
   "openOnPhone",
   "signInRequired",
   "notNewUser",
+  "limitReached",
   "clockSkew",
   "installStoreServices",
   "deviceAuthRequired",
@@ -108,6 +129,8 @@ export function offerState(inputs: OfferInputs): OfferState {
   if (campaign.smartphoneOnly && !inputs.device.smartphone) return "openOnPhone";
   if (!account.signedIn) return "signInRequired";
   if (account.redeemedOther) return "notNewUser";
+  if (account.createdAt !== undefined && inputs.now - account.createdAt < offerLimits.minAccountAgeMs)
+    return "limitReached";
   if (inputs.clockSkewMs !== undefined && Math.abs(inputs.clockSkewMs) > maxClockSkewMs) return "clockSkew";
   if (inputs.deviceAuth === "unavailable") {
     // Android's WebAuthn authenticator comes with the store's services (Google Play services).
@@ -134,6 +157,7 @@ export const offerMessages: Record<Exclude<OfferState, "available" | "redeemed">
   openOnPhone: "This offer is not available on your platform",
   signInRequired: "Sign in to redeem this offer",
   notNewUser: "This offer is for new users only",
+  limitReached: "This offer can't be redeemed here right now: try again tomorrow",
   clockSkew: "Update your device date and time",
   installStoreServices: "Install or update store services",
   deviceAuthRequired: "Face ID or fingerprint required",

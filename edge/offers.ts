@@ -56,6 +56,8 @@ export const offerAccountAnswerSchema = v.object({
   code: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/))),
   months: v.nullable(v.number()),
   redeemedOther: v.boolean(),
+  /** When the account was made (epoch ms): the farming limit's account age. */
+  createdAt: v.optional(v.number()),
 });
 
 /** The account service's answer that hands out (or hands out again) a code. */

@@ -1,153 +1,191 @@
-/**
- * The origin's check of a WebAuthn registration (W3C WebAuthn Level 2 §7.1, the steps a relying
- * party needs for "was the person verified on this device"): the client data names our challenge,
- * the site's origin and `webauthn.create`; the authenticator data is for our RP ID and has the
- * user-present and user-verified flags. Attestation is "none" (no vendor certificate is asked
- * for), so nothing here proves which authenticator it was: decision 022 says why that is enough.
- */
-
-export type RegistrationCheck =
-  | { ok: true }
-  | {
-      ok: false;
-      reason: "malformed" | "type" | "challenge" | "origin" | "rpid" | "presence" | "verification";
-    };
-
-/** authenticatorData flags (§6.1): UP bit 0, UV bit 2. */
-const userPresent = 0x01;
-const userVerified = 0x04;
-
-export function base64UrlDecode(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  const base64 = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
-  try {
-    return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
-}
-
-type CborValue = number | string | Uint8Array | CborValue[] | Map<CborValue, CborValue> | boolean | null;
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import * as v from "valibot";
 
 /**
- * A small CBOR reader (RFC 8949) for the attestation object: unsigned and negative integers, byte
- * and text strings, arrays, maps, and the simple values; no tags, floats or indefinite lengths,
- * which a "none" attestation object does not use. Throws on anything else.
+ * The offers' device check (decision 022, "Device check and farming limits") on
+ * @simplewebauthn/server: its options generators and its verification of a registration (with
+ * the attestation statement when the authenticator sent one) and of an assertion. What this adds:
+ * the relying party from the site's origin alone, user verification as our own check (so that
+ * "not verified" is a state the page shows, not a 400), and the answers' shapes as schemas.
  */
-export function decodeCbor(bytes: Uint8Array): CborValue {
-  let at = 0;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  function length(info: number): number {
-    if (info < 24) return info;
-    const size = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : 0;
-    if (size === 0 || at + size > bytes.length) throw new Error("unsupported CBOR length");
-    const value = size === 1 ? view.getUint8(at) : size === 2 ? view.getUint16(at) : view.getUint32(at);
-    at += size;
-    return value;
-  }
-  function take(count: number): Uint8Array {
-    if (at + count > bytes.length) throw new Error("CBOR runs past its end");
-    const slice = bytes.subarray(at, at + count);
-    at += count;
-    return slice;
-  }
-  function item(depth: number): CborValue {
-    if (depth > 8 || at >= bytes.length) throw new Error("malformed CBOR");
-    const initial = bytes[at++] as number;
-    const major = initial >> 5;
-    const info = initial & 0x1f;
-    switch (major) {
-      case 0:
-        return length(info);
-      case 1:
-        return -1 - length(info);
-      case 2:
-        return take(length(info)).slice();
-      case 3:
-        return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(take(length(info)));
-      case 4:
-        return Array.from({ length: length(info) }, () => item(depth + 1));
-      case 5: {
-        const map = new Map<CborValue, CborValue>();
-        const count = length(info);
-        for (let index = 0; index < count; index += 1) map.set(item(depth + 1), item(depth + 1));
-        return map;
-      }
-      case 7:
-        if (info === 20) return false;
-        if (info === 21) return true;
-        if (info === 22) return null;
-        throw new Error("unsupported CBOR simple value");
-      default:
-        throw new Error("unsupported CBOR type");
-    }
-  }
-  const value = item(0);
-  if (at !== bytes.length) throw new Error("bytes after the CBOR item");
-  return value;
+
+/** The relying party: the site's origin (SITE_ORIGIN) and its host name as the RP ID. */
+export type RelyingParty = { origin: string; rpId: string };
+
+export function relyingPartyOf(siteOrigin: string): RelyingParty {
+  return { origin: siteOrigin, rpId: new URL(siteOrigin).hostname };
 }
 
-async function sha256(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, index) => byte === b[index]);
-}
+/** COSE algorithms: ES256 (every platform authenticator) and RS256 (Windows Hello). */
+const algorithms = [-7, -257];
 
 /**
- * Checks a registration answer (`clientDataJSON` and `attestationObject`, base64url) against the
- * challenge we issued and the site's origin; the RP ID is the origin's host name, the browser's
- * default when the page names none.
+ * A new credential on the person's own device: a platform authenticator that verifies them.
+ * Attestation is asked for (`direct`), so an authenticator that has a statement sends it and it
+ * is verified; one that has none (most passkey providers) sends `none`, which is accepted.
  */
-export async function checkRegistration(input: {
-  clientDataJSON: string;
-  attestationObject: string;
-  challenge: string;
-  origin: string;
-}): Promise<RegistrationCheck> {
-  const clientBytes = base64UrlDecode(input.clientDataJSON);
-  const attestationBytes = base64UrlDecode(input.attestationObject);
-  if (!clientBytes || !attestationBytes) return { ok: false, reason: "malformed" };
-  let clientData: { type?: unknown; challenge?: unknown; origin?: unknown };
-  let authData: CborValue | undefined;
-  try {
-    clientData = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(clientBytes));
-    const attestation = decodeCbor(attestationBytes);
-    authData = attestation instanceof Map ? attestation.get("authData") : undefined;
-  } catch {
-    return { ok: false, reason: "malformed" };
-  }
-  if (
-    !(authData instanceof Uint8Array) ||
-    authData.length < 37 ||
-    typeof clientData !== "object" ||
-    !clientData
-  )
-    return { ok: false, reason: "malformed" };
-  if (clientData.type !== "webauthn.create") return { ok: false, reason: "type" };
-  if (clientData.challenge !== input.challenge) return { ok: false, reason: "challenge" };
-  if (clientData.origin !== input.origin) return { ok: false, reason: "origin" };
-  const rpIdHash = await sha256(new URL(input.origin).hostname);
-  if (!equalBytes(authData.subarray(0, 32), rpIdHash)) return { ok: false, reason: "rpid" };
-  const flags = authData[32] as number;
-  if ((flags & userPresent) === 0) return { ok: false, reason: "presence" };
-  if ((flags & userVerified) === 0) return { ok: false, reason: "verification" };
-  return { ok: true };
+export function registrationOptions(
+  rp: RelyingParty,
+  input: { userName: string; timeoutMs: number },
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  return generateRegistrationOptions({
+    rpName: "Tunewave",
+    rpID: rp.rpId,
+    userName: input.userName,
+    userDisplayName: input.userName,
+    timeout: input.timeoutMs,
+    attestationType: "direct",
+    authenticatorSelection: {
+      authenticatorAttachment: "platform",
+      userVerification: "required",
+      residentKey: "discouraged",
+    },
+    supportedAlgorithmIDs: algorithms,
+  });
 }
 
-/** The challenge a registration answer's client data names, to look it up; undefined if unreadable. */
-export function challengeOfClientData(clientDataJSON: string): string | undefined {
-  const bytes = base64UrlDecode(clientDataJSON);
-  if (!bytes) return undefined;
+/** An assertion with a credential this account registered before (and has had no code for). */
+export function authenticationOptions(
+  rp: RelyingParty,
+  input: { timeoutMs: number; allow: readonly string[] },
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  return generateAuthenticationOptions({
+    rpID: rp.rpId,
+    timeout: input.timeoutMs,
+    userVerification: "required",
+    allowCredentials: input.allow.map((id) => ({ id })),
+  });
+}
+
+const base64Url = (maxLength: number) =>
+  v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]*$/, "Not base64url"), v.maxLength(maxLength));
+/** §5.4.3: a credential ID is at most 1023 bytes (1364 base64url characters). */
+const credentialId = v.pipe(base64Url(1364), v.minLength(16));
+const common = {
+  id: credentialId,
+  rawId: credentialId,
+  type: v.literal("public-key"),
+  clientExtensionResults: v.optional(v.object({}), {}),
+  authenticatorAttachment: v.optional(v.picklist(["platform", "cross-platform"])),
+};
+
+/** `PublicKeyCredential.toJSON()` of a registration or of an assertion. */
+export const credentialResponseSchema = v.union([
+  v.object({
+    ...common,
+    response: v.object({
+      clientDataJSON: base64Url(4096),
+      attestationObject: base64Url(16384),
+      transports: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(32))), v.maxLength(8))),
+    }),
+  }),
+  v.object({
+    ...common,
+    response: v.object({
+      clientDataJSON: base64Url(4096),
+      authenticatorData: base64Url(4096),
+      signature: base64Url(2048),
+      userHandle: v.optional(base64Url(128)),
+    }),
+  }),
+]);
+
+export type CredentialResponse = v.InferOutput<typeof credentialResponseSchema>;
+
+/** The challenge the answer's client data names, to look the issued one up; undefined if unreadable. */
+export function challengeOf(answer: CredentialResponse): string | undefined {
   try {
-    const { challenge } = JSON.parse(
-      new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes),
-    ) as {
+    const { challenge } = JSON.parse(isoBase64URL.toUTF8String(answer.response.clientDataJSON)) as {
       challenge?: unknown;
     };
     return typeof challenge === "string" && challenge.length <= 128 ? challenge : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** A credential as stored for later assertions (base64url public key). */
+export type StoredCredential = { id: string; publicKey: string; counter: number };
+
+export type DeviceCheck =
+  | {
+      ok: true;
+      /** A registration's new credential, with what the authenticator said it is. */
+      registered?: StoredCredential & { fmt: string; aaguid: string };
+      /** An assertion's credential and its new counter. */
+      asserted?: { id: string; counter: number };
+    }
+  /** `notVerified`: the ceremony checked out but the authenticator did not verify the person. */
+  | { ok: false; reason: "notVerified" | "invalid"; detail: string };
+
+function invalid(error: unknown): DeviceCheck {
+  const detail = error instanceof Error ? error.message : "Not verified";
+  return { ok: false, reason: "invalid", detail: detail.slice(0, 200) };
+}
+
+const notVerified: DeviceCheck = { ok: false, reason: "notVerified", detail: "User not verified" };
+
+/**
+ * Checks a registration or an assertion against the challenge we issued, the site's origin and
+ * RP ID (the library: client data, RP ID hash, user presence, the attestation statement, the
+ * assertion's signature and counter), then requires user verification. An assertion is checked
+ * against `known`, the account's own unredeemed credentials.
+ */
+export async function checkCredential(
+  rp: RelyingParty,
+  answer: CredentialResponse,
+  expectedChallenge: string,
+  known: readonly StoredCredential[],
+): Promise<DeviceCheck> {
+  const expected = { expectedChallenge, expectedOrigin: rp.origin, expectedRPID: rp.rpId };
+  try {
+    if ("attestationObject" in answer.response) {
+      const verified = await verifyRegistrationResponse({
+        ...expected,
+        response: answer as RegistrationResponseJSON,
+        requireUserVerification: false,
+        supportedAlgorithmIDs: algorithms,
+      });
+      if (!verified.verified) return invalid(undefined);
+      const info = verified.registrationInfo;
+      if (!info.userVerified) return notVerified;
+      return {
+        ok: true,
+        registered: {
+          id: info.credential.id,
+          publicKey: isoBase64URL.fromBuffer(info.credential.publicKey),
+          counter: info.credential.counter,
+          fmt: info.fmt,
+          aaguid: info.aaguid,
+        },
+      };
+    }
+    const stored = known.find((credential) => credential.id === answer.id);
+    if (!stored) return invalid(new Error("Not a credential of this account"));
+    const verified = await verifyAuthenticationResponse({
+      ...expected,
+      response: answer as AuthenticationResponseJSON,
+      credential: {
+        id: stored.id,
+        publicKey: isoBase64URL.toBuffer(stored.publicKey),
+        counter: stored.counter,
+      },
+      requireUserVerification: false,
+    });
+    if (!verified.verified) return invalid(undefined);
+    if (!verified.authenticationInfo.userVerified) return notVerified;
+    return { ok: true, asserted: { id: stored.id, counter: verified.authenticationInfo.newCounter } };
+  } catch (error) {
+    return invalid(error);
   }
 }

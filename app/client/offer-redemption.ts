@@ -8,9 +8,11 @@ import {
 
 /**
  * Redeeming an offer in the browser (spec 001 §4 "Redemption requires device authentication (face,
- * fingerprint or PIN)"): the page's redeem route gives a WebAuthn challenge, the device's own
- * authenticator verifies the person (`userVerification: "required"`), and the route hands the
- * answer to the origin, which checks it and hands out the code. Runs only after a click.
+ * fingerprint or PIN)"): the page's redeem route gives WebAuthn options (@simplewebauthn/server's,
+ * as JSON: a registration, or an assertion with the credential this account registered before),
+ * the device's own authenticator verifies the person (`userVerification: "required"`), and the
+ * route hands the credential's JSON to the origin, which checks it and hands out the code. Runs
+ * only after a click.
  */
 
 export type RedeemOutcome =
@@ -26,19 +28,53 @@ export type RedeemDeps = {
   /** The page's redeem route (`/{lang}/campaign/{name}/redeem`). */
   endpoint: string;
   fetch: typeof fetch;
-  credentials: Pick<CredentialsContainer, "create">;
+  credentials: Pick<CredentialsContainer, "create" | "get">;
   /** The device's clock, epoch ms. */
   now: () => number;
 };
 
+const credentialRef = v.object({
+  id: v.string(),
+  type: v.literal("public-key"),
+  transports: v.optional(v.array(v.string())),
+});
+
+/** `PublicKeyCredentialCreationOptionsJSON`, the parts the page passes to the browser. */
+const creationSchema = v.object({
+  challenge: v.string(),
+  rp: v.object({ name: v.string(), id: v.optional(v.string()) }),
+  user: v.object({ id: v.string(), name: v.string(), displayName: v.string() }),
+  pubKeyCredParams: v.array(v.object({ type: v.literal("public-key"), alg: v.number() })),
+  timeout: v.optional(v.number()),
+  excludeCredentials: v.optional(v.array(credentialRef)),
+  authenticatorSelection: v.optional(
+    v.object({
+      authenticatorAttachment: v.optional(v.picklist(["platform", "cross-platform"])),
+      residentKey: v.optional(v.picklist(["discouraged", "preferred", "required"])),
+      requireResidentKey: v.optional(v.boolean()),
+      userVerification: v.optional(v.picklist(["discouraged", "preferred", "required"])),
+    }),
+  ),
+  attestation: v.optional(v.picklist(["none", "indirect", "direct", "enterprise"])),
+});
+
+/** `PublicKeyCredentialRequestOptionsJSON`, the parts the page passes to the browser. */
+const requestSchema = v.object({
+  challenge: v.string(),
+  rpId: v.optional(v.string()),
+  timeout: v.optional(v.number()),
+  allowCredentials: v.optional(v.array(credentialRef)),
+  userVerification: v.optional(v.picklist(["discouraged", "preferred", "required"])),
+});
+
 const challengeSchema = v.object({
   state: v.literal("available"),
-  challenge: v.string(),
-  userHandle: v.string(),
-  userName: v.string(),
-  timeoutMs: v.number(),
+  create: v.optional(creationSchema),
+  get: v.optional(requestSchema),
   now: v.number(),
 });
+
+type CredentialRef = v.InferOutput<typeof credentialRef>;
 
 function bytesOf(base64Url: string): Uint8Array<ArrayBuffer> {
   const base64 = base64Url.replace(/-/g, "+").replace(/_/g, "/");
@@ -51,6 +87,71 @@ function base64UrlOf(buffer: ArrayBuffer): string {
   let binary = "";
   for (const byte of new Uint8Array(buffer)) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function descriptorsOf(refs: readonly CredentialRef[] | undefined): PublicKeyCredentialDescriptor[] {
+  return (refs ?? []).map((ref) => ({
+    type: "public-key",
+    id: bytesOf(ref.id),
+    ...(ref.transports ? { transports: ref.transports as AuthenticatorTransport[] } : {}),
+  }));
+}
+
+/** What the browser's API takes: the options' base64url fields as bytes. */
+function creationOptionsOf(json: v.InferOutput<typeof creationSchema>): PublicKeyCredentialCreationOptions {
+  return {
+    ...json,
+    challenge: bytesOf(json.challenge),
+    user: { ...json.user, id: bytesOf(json.user.id) },
+    excludeCredentials: descriptorsOf(json.excludeCredentials),
+  };
+}
+
+function requestOptionsOf(json: v.InferOutput<typeof requestSchema>): PublicKeyCredentialRequestOptions {
+  return {
+    ...json,
+    challenge: bytesOf(json.challenge),
+    allowCredentials: descriptorsOf(json.allowCredentials),
+  };
+}
+
+/** `PublicKeyCredential.toJSON()`, written out: not every browser that has WebAuthn has it. */
+function credentialJSON(credential: PublicKeyCredential): Record<string, unknown> | undefined {
+  const common = {
+    id: credential.id,
+    rawId: base64UrlOf(credential.rawId),
+    type: credential.type,
+    clientExtensionResults: {},
+    ...(credential.authenticatorAttachment
+      ? { authenticatorAttachment: credential.authenticatorAttachment }
+      : {}),
+  };
+  const response = credential.response;
+  const clientDataJSON = base64UrlOf(response.clientDataJSON);
+  if ("attestationObject" in response) {
+    const attestation = response as AuthenticatorAttestationResponse;
+    return {
+      ...common,
+      response: {
+        clientDataJSON,
+        attestationObject: base64UrlOf(attestation.attestationObject),
+        transports: attestation.getTransports?.() ?? [],
+      },
+    };
+  }
+  if ("signature" in response) {
+    const assertion = response as AuthenticatorAssertionResponse;
+    return {
+      ...common,
+      response: {
+        clientDataJSON,
+        authenticatorData: base64UrlOf(assertion.authenticatorData),
+        signature: base64UrlOf(assertion.signature),
+        ...(assertion.userHandle ? { userHandle: base64UrlOf(assertion.userHandle) } : {}),
+      },
+    };
+  }
+  return undefined;
 }
 
 async function post(deps: RedeemDeps, body: unknown): Promise<{ status: number; json: unknown }> {
@@ -91,39 +192,20 @@ export async function redeemOffer(deps: RedeemDeps): Promise<RedeemOutcome> {
 
     let credential: Credential | null;
     try {
-      credential = await deps.credentials.create({
-        publicKey: {
-          challenge: bytesOf(output.challenge),
-          rp: { name: "Tunewave" },
-          user: { id: bytesOf(output.userHandle), name: output.userName, displayName: output.userName },
-          pubKeyCredParams: [
-            { type: "public-key", alg: -7 },
-            { type: "public-key", alg: -257 },
-          ],
-          authenticatorSelection: {
-            authenticatorAttachment: "platform",
-            userVerification: "required",
-            residentKey: "discouraged",
-          },
-          attestation: "none",
-          timeout: output.timeoutMs,
-        },
-      });
+      credential = output.get
+        ? await deps.credentials.get({ publicKey: requestOptionsOf(output.get) })
+        : output.create
+          ? await deps.credentials.create({ publicKey: creationOptionsOf(output.create) })
+          : null;
     } catch (error) {
       // NotAllowedError: cancelled, timed out, or the person could not be verified.
       if (error instanceof DOMException && error.name === "NotAllowedError")
         return { outcome: "deviceAuthFailed" };
       return { outcome: "failed" };
     }
-    const response = (credential as PublicKeyCredential | null)?.response as
-      | AuthenticatorAttestationResponse
-      | undefined;
-    if (!response?.attestationObject) return { outcome: "failed" };
-    const sent = await post(deps, {
-      step: "code",
-      clientDataJSON: base64UrlOf(response.clientDataJSON),
-      attestationObject: base64UrlOf(response.attestationObject),
-    });
+    const json = credential ? credentialJSON(credential as PublicKeyCredential) : undefined;
+    if (!json) return { outcome: "failed" };
+    const sent = await post(deps, { step: "code", credential: json });
     if (sent.status === 200 || sent.status === 201) return codeOf(sent.json) ?? { outcome: "failed" };
     return notACode(sent);
   } catch {

@@ -1,18 +1,19 @@
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
 import { readCookies } from "../../edge/cookies";
+import { siteOriginOf } from "../../edge/env";
 import {
   campaignNameSchema,
   type OfferState,
   offerCeremonyTimeoutMs,
   offerChallengeLifetimeMs,
   offerDeviceOf,
+  offerLimits,
   offerMessages,
   offerMonthsOn,
   offerRefusalStatus,
   offerState,
 } from "../../edge/offers";
-import { randomToken } from "../accounts";
 import type { OriginApp, OriginEnv } from "../env";
 import {
   countrySchema,
@@ -23,14 +24,35 @@ import {
   notFound,
   parseParams,
 } from "../http";
-import { accountOffers, claimOfferCode, findCampaign, storeChallenge, takeChallenge } from "../offers";
-import { challengeOfClientData, checkRegistration } from "../webauthn";
+import {
+  type AccountOffers,
+  accountOffers,
+  claimOfferCode,
+  clientCodesSince,
+  clientHashOf,
+  findCampaign,
+  storeChallenge,
+  storeCredential,
+  takeChallenge,
+  unredeemedCredentials,
+  updateCounter,
+} from "../offers";
+import {
+  authenticationOptions,
+  challengeOf,
+  checkCredential,
+  credentialResponseSchema,
+  registrationOptions,
+  relyingPartyOf,
+} from "../webauthn";
 import { signedInAccount } from "./account";
 
 // Offers in the embedded origin (issue 22): the campaign data call of spec 001 §7, and in the
 // account service the account's offer state, the WebAuthn challenge and the code. A code is handed
-// out only when the one rule (edge/offers.ts) says `available` on the request's own inputs and the
-// browser's authenticator verified the person.
+// out only when the one rule (edge/offers.ts) says `available` on the request's own inputs, the
+// browser's authenticator verified the person (@simplewebauthn/server, origin/webauthn.ts), and
+// the farming limits hold (`offerLimits`, decision 022). Cross-site requests never get here: the
+// worker's entry refuses them for every write.
 
 type Ctx = Context<{ Bindings: OriginEnv }>;
 
@@ -49,12 +71,27 @@ const countryBodySchema = v.object({ country: countrySchema });
 
 const codeBodySchema = v.object({
   country: countrySchema,
-  clientDataJSON: v.pipe(v.string(), v.maxLength(4096)),
-  attestationObject: v.pipe(v.string(), v.maxLength(16384)),
+  /** The browser's `PublicKeyCredential.toJSON()`: a registration, or an assertion. */
+  credential: credentialResponseSchema,
 });
 
 function refusal(state: Exclude<OfferState, "available" | "redeemed">): Response {
   return noStoreJson({ error: "refused", state, message: offerMessages[state] }, offerRefusalStatus(state));
+}
+
+/** The client's address, which the site passes on from the visitor's request. */
+function clientOf(c: Ctx): string {
+  return c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? "unknown";
+}
+
+/** The rule's account input from the account service's own record. */
+function accountInput(offers: AccountOffers) {
+  return {
+    signedIn: true as const,
+    code: offers.code?.code,
+    redeemedOther: offers.redeemedOther,
+    createdAt: offers.createdAt,
+  };
 }
 
 /** The rule's inputs that the request itself carries: the clock, the device, the app's webview. */
@@ -92,6 +129,7 @@ export function registerOffers(origin: OriginApp) {
         code: offers.code?.code ?? null,
         months: offers.code?.months ?? null,
         redeemedOther: offers.redeemedOther,
+        createdAt: offers.createdAt,
       },
       200,
     );
@@ -101,8 +139,10 @@ export function registerOffers(origin: OriginApp) {
   });
 
   /**
-   * A WebAuthn challenge for this account and campaign, only when every other check passes: the
-   * browser asks the person to verify only for a code it would then be given.
+   * A WebAuthn challenge for this account and campaign, only when every other check passes (the
+   * rule, and the client's limit as it stands): the browser asks the person to verify only for a
+   * code it would then be given. A registration's options, or an assertion's when the account
+   * registered a credential before that has had no code.
    */
   origin.post("/account/offers/:name/challenge", async (c) => {
     const name = parseParams(campaignNameSchema, c.req.param("name"));
@@ -116,39 +156,40 @@ export function registerOffers(origin: OriginApp) {
       ...inputs,
       campaign,
       country,
-      account: { signedIn: true, code: offers.code?.code, redeemedOther: offers.redeemedOther },
+      account: accountInput(offers),
       deviceAuth: "unknown",
     });
     if (state === "redeemed") return noStoreJson({ state, ...offers.code }, 200);
     if (state !== "available") return refusal(state);
-    const challenge = randomToken();
-    const origin = new URL(c.req.url).origin;
+    const clientHash = await clientHashOf(clientOf(c));
+    const since = inputs.now - offerLimits.clientWindowMs;
+    if ((await clientCodesSince(c.env.DB, clientHash, since)) >= offerLimits.codesPerClient)
+      return refusal("limitReached");
+
+    const rp = relyingPartyOf(siteOriginOf(c.env));
+    const known = await unredeemedCredentials(c.env.DB, signedIn.userId);
+    const timeoutMs = offerCeremonyTimeoutMs;
+    const userName = signedIn.state.email ?? "Tunewave";
+    const ceremony =
+      known.length > 0
+        ? { get: await authenticationOptions(rp, { timeoutMs, allow: known.map(({ id }) => id) }) }
+        : { create: await registrationOptions(rp, { userName, timeoutMs }) };
+    const options = ceremony.get ?? ceremony.create;
     await storeChallenge(c.env.DB, {
-      value: challenge,
+      value: options.challenge,
       userId: signedIn.userId,
       campaign: name,
-      origin,
+      origin: rp.origin,
       expiresAt: inputs.now + offerChallengeLifetimeMs,
       now: inputs.now,
     });
-    return noStoreJson(
-      {
-        state,
-        challenge,
-        // The person's own handle at this site for the credential: not the account id.
-        userHandle: randomToken().slice(0, 22),
-        userName: signedIn.state.email ?? "Tunewave",
-        timeoutMs: offerCeremonyTimeoutMs,
-        now: inputs.now,
-      },
-      200,
-    );
+    return noStoreJson({ state, ...ceremony, now: inputs.now }, 200);
   });
 
   /**
    * The code: the same one again for an account that has it; otherwise only after the rule says
-   * `available` and the registration answer checks out (our challenge, once; the site's origin;
-   * user verification).
+   * `available`, the credential checks out (our challenge, once; the site's origin and RP ID; the
+   * attestation or the signature; user verification) and the farming limits hold.
    */
   origin.post("/account/offers/:name/code", async (c) => {
     const name = parseParams(campaignNameSchema, c.req.param("name"));
@@ -158,12 +199,12 @@ export function registerOffers(origin: OriginApp) {
     const campaign = await findCampaign(c.env.DB, name);
     const offers = await accountOffers(c.env.DB, signedIn.userId, name);
     const inputs = requestInputs(c);
-    const account = { signedIn: true as const, code: offers.code?.code, redeemedOther: offers.redeemedOther };
+    const account = accountInput(offers);
     const before = offerState({ ...inputs, campaign, country: body.country, account, deviceAuth: "unknown" });
     if (before === "redeemed") return noStoreJson(offers.code, 200);
     if (before !== "available" || !campaign) return refusal(before === "available" ? "noOffer" : before);
 
-    const challenge = challengeOfClientData(body.clientDataJSON);
+    const challenge = challengeOf(body.credential);
     const issued = challenge
       ? await takeChallenge(c.env.DB, {
           value: challenge,
@@ -175,14 +216,28 @@ export function registerOffers(origin: OriginApp) {
     if (!challenge || !issued) {
       return noStoreJson({ error: "invalidparam", message: "The verification has expired: try again" }, 400);
     }
-    const checked = await checkRegistration({ ...body, challenge, origin: issued.origin });
+    const rp = relyingPartyOf(siteOriginOf(c.env));
+    const known = await unredeemedCredentials(c.env.DB, signedIn.userId);
+    const checked = await checkCredential(rp, body.credential, challenge, known);
     if (!checked.ok) {
-      if (checked.reason === "verification" || checked.reason === "presence")
-        return refusal("deviceAuthRequired");
+      if (checked.reason === "notVerified") return refusal("deviceAuthRequired");
       return noStoreJson(
-        { error: "invalidparam", message: `The verification did not check out (${checked.reason})` },
+        { error: "invalidparam", message: `The verification did not check out: ${checked.detail}` },
         400,
       );
+    }
+    let credentialId: string;
+    if (checked.registered) {
+      const { registered } = checked;
+      // A credential ID another account (or this one) registered already: one code per credential.
+      if (!(await storeCredential(c.env.DB, { ...registered, userId: signedIn.userId, now: inputs.now })))
+        return refusal("limitReached");
+      credentialId = registered.id;
+    } else if (checked.asserted) {
+      await updateCounter(c.env.DB, checked.asserted.id, checked.asserted.counter);
+      credentialId = checked.asserted.id;
+    } else {
+      return noStoreJson({ error: "invalidparam", message: "The verification did not check out" }, 400);
     }
     const after = offerState({ ...inputs, campaign, country: body.country, account, deviceAuth: "verified" });
     if (after !== "available") return refusal(after === "redeemed" ? "noOffer" : after);
@@ -193,8 +248,10 @@ export function registerOffers(origin: OriginApp) {
       platform: inputs.device.platform,
       country: body.country,
       now: inputs.now,
+      credentialId,
+      clientHash: await clientHashOf(clientOf(c)),
     });
-    if (!claimed) return refusal("notNewUser");
+    if (typeof claimed === "string") return refusal(claimed);
     return noStoreJson(claimed, 201);
   });
 }

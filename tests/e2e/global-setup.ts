@@ -25,15 +25,23 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
 }
 
 /**
- * The browser tests sign in from one address (127.0.0.1), and the account service allows 20
- * sign-in links per client an hour: a second run within the hour would be refused by the first
- * run's links. Each run starts with none on record in the local database (links only; accounts,
- * sessions and tags stay).
+ * The browser tests sign in and redeem offers from one address (127.0.0.1), and the account
+ * service allows 20 sign-in links per client an hour and 3 offer codes per client a day: a second
+ * run would be refused by the first run's. Each run starts with none on record in the local
+ * database (links and per-client offer counts only; accounts, sessions, tags and codes stay).
  */
 function forgetSignInLinks() {
   const result = spawnSync(
     "npx",
-    ["wrangler", "d1", "execute", "tunewave-catalog", "--local", "--command", "DELETE FROM email_logins"],
+    [
+      "wrangler",
+      "d1",
+      "execute",
+      "tunewave-catalog",
+      "--local",
+      "--command",
+      "DELETE FROM email_logins; DELETE FROM offer_client_claims",
+    ],
     { encoding: "utf8", env: { ...process.env, NO_D1_WARNING: "true" } },
   );
   if (result.status !== 0) throw new Error(`could not clear the local sign-in links:\n${result.stderr}`);

@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { offerLimits } from "../../edge/offers";
 import { uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
 
@@ -59,6 +61,29 @@ async function signIn(page: Page, back: string, email: string) {
   await page.waitForURL(`${site}${back}`);
 }
 
+/**
+ * Makes the account as old as the offer-farming limit asks (a day, decision 022) in the local
+ * database the site runs on, as if it had been made yesterday, and reloads the page.
+ */
+async function ageAccount(page: Page, email: string) {
+  const made = Date.now() - offerLimits.minAccountAgeMs - 60_000;
+  const result = spawnSync(
+    "npx",
+    [
+      "wrangler",
+      "d1",
+      "execute",
+      "tunewave-catalog",
+      "--local",
+      "--command",
+      `UPDATE users SET created_at = ${made} WHERE email = '${email.replaceAll("'", "''")}'`,
+    ],
+    { encoding: "utf8", env: { ...process.env, NO_D1_WARNING: "true" } },
+  );
+  if (result.status !== 0) throw new Error(`could not age the account:\n${result.stderr}`);
+  await page.reload();
+}
+
 /** Chromium's virtual platform authenticator (CDP WebAuthn domain). */
 async function addAuthenticator(page: Page, isUserVerified: boolean) {
   const cdp = await page.context().newCDPSession(page);
@@ -115,7 +140,12 @@ test("redeem with Face ID: the code, Copy → Copied, the same code after a relo
     hasTouch: true,
   });
   await addAuthenticator(page, true);
-  await signIn(page, "/campaign/iphone-four?co=US", uniqueAddress("offer"));
+  const email = uniqueAddress("offer");
+  await signIn(page, "/campaign/iphone-four?co=US", email);
+  // An account made a minute ago: the farming limit's "try again tomorrow".
+  await stateHeading(page, "Try again tomorrow").waitFor();
+  await page.screenshot({ path: "/tmp/offers-too-new-phone.png", fullPage: true });
+  await ageAccount(page, email);
   await stateHeading(page, "Get your code").waitFor();
   await page.screenshot({ path: "/tmp/offers-available-phone.png", fullPage: true });
   await page.getByRole("button", { name: "Get my code" }).click();
@@ -142,7 +172,9 @@ test("redeem with Face ID: the code, Copy → Copied, the same code after a relo
 test("an authenticator that does not verify the person: Face ID or fingerprint required, no code", async () => {
   const { page } = await open({ viewport: viewports.desktop });
   await addAuthenticator(page, false);
-  await signIn(page, "/campaign/first-month?co=GB", uniqueAddress("unverified"));
+  const email = uniqueAddress("unverified");
+  await signIn(page, "/campaign/first-month?co=GB", email);
+  await ageAccount(page, email);
   await page.getByRole("button", { name: "Get my code" }).click();
   await stateHeading(page, "Face ID or fingerprint required").waitFor();
   await page.screenshot({ path: "/tmp/offers-uv-false-desktop.png", fullPage: true });
@@ -158,6 +190,7 @@ test("without WebAuthn: Face ID or fingerprint required, or on Android the store
     Reflect.deleteProperty(window, "PublicKeyCredential");
   });
   await signIn(page, "/es/campaign/first-month?co=ES", email);
+  await ageAccount(page, email);
   await stateHeading(page, "Se requiere Face ID o huella digital").waitFor();
   await page.screenshot({ path: "/tmp/offers-no-webauthn-es-phone.png", fullPage: true });
 
@@ -165,7 +198,9 @@ test("without WebAuthn: Face ID or fingerprint required, or on Android the store
   await android.page.addInitScript(() => {
     Reflect.deleteProperty(window, "PublicKeyCredential");
   });
-  await signIn(android.page, "/campaign/three-free?co=GB", uniqueAddress("android"));
+  const androidEmail = uniqueAddress("android");
+  await signIn(android.page, "/campaign/three-free?co=GB", androidEmail);
+  await ageAccount(android.page, androidEmail);
   await stateHeading(android.page, "Install or update your store services").waitFor();
   await android.page.screenshot({ path: "/tmp/offers-store-services-dark-phone.png", fullPage: true });
 });

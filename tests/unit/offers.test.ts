@@ -1,17 +1,19 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { offerCacheControl } from "../../app/routes/($lang).campaign.$name/page.server";
+import { offerCacheHeaders } from "../../app/routes/($lang).campaign.$name/page.server";
 import {
   type Campaign,
   campaignNameSchema,
   campaignSchema,
   type OfferInputs,
   offerDeviceOf,
+  offerLimits,
   offerMonthsOn,
   offerPageStatus,
   offerState,
   offerStates,
 } from "../../edge/offers";
+import { clientBucketOf } from "../../origin/offers";
 
 // The offer rule (spec 001 §2, §4, §8): every state from its inputs, country × platform × user ×
 // device authentication × ended, and the platform's months.
@@ -113,6 +115,21 @@ describe("offerState", () => {
       { account: { ...newUser, redeemedOther: true }, deviceAuth: "unavailable" },
       "notNewUser",
     ],
+    [
+      "an account a minute short of a day old",
+      { account: { ...newUser, createdAt: now - offerLimits.minAccountAgeMs + 60_000 } },
+      "limitReached",
+    ],
+    [
+      "an account a day old",
+      { account: { ...newUser, createdAt: now - offerLimits.minAccountAgeMs } },
+      "available",
+    ],
+    [
+      "too new and not new: not new first",
+      { account: { ...newUser, redeemedOther: true, createdAt: now } },
+      "notNewUser",
+    ],
     ["unknown before the browser tried", {}, "available"],
     ["verified", { deviceAuth: "verified" }, "available"],
     ["verified on a desktop", { deviceAuth: "verified", device: desktop }, "available"],
@@ -167,15 +184,36 @@ test.each([
   expect(offerPageStatus(state)).toBe(status);
 });
 
-describe("offerCacheControl", () => {
-  // A shared copy never answers past the campaign's end, fresh (s-maxage) or stale (stale-if-error).
+describe("offerCacheHeaders", () => {
+  // Browsers and other caches keep nothing (the page varies by the IP's country, which no Vary can
+  // name); the edge's document cache keeps it, and never past the campaign's end, fresh or stale.
   test.each([
-    ["a campaign months from its end", "2027-01-01T00:00:00.000Z", "s-maxage=300, stale-if-error=3600"],
-    ["an hour from its end", "2026-06-01T13:00:00.000Z", "s-maxage=300, stale-if-error=3300"],
-    ["a minute from its end", "2026-06-01T12:01:00.000Z", "s-maxage=60, stale-if-error=0"],
-    ["ended", "2026-06-01T11:00:00.000Z", "s-maxage=0, stale-if-error=0"],
+    ["a campaign months from its end", "2027-01-01T00:00:00.000Z", "max-age=300, stale-if-error=3600"],
+    ["an hour from its end", "2026-06-01T13:00:00.000Z", "max-age=300, stale-if-error=3300"],
+    ["a minute from its end", "2026-06-01T12:01:00.000Z", "max-age=60, stale-if-error=0"],
+    ["ended", "2026-06-01T11:00:00.000Z", "max-age=0, stale-if-error=0"],
   ])("%s: %s", (_, endsAt, expected) => {
-    expect(offerCacheControl(campaign({ endsAt }), now)).toBe(expected);
+    expect(offerCacheHeaders(campaign({ endsAt }), now)).toEqual({
+      "Cache-Control": "private, no-cache",
+      "Document-Cache-Control": expected,
+    });
+  });
+});
+
+describe("clientBucketOf: the per-client limit counts an IPv4 address, an IPv6 /64", () => {
+  test.each([
+    ["203.0.113.7", "203.0.113.7"],
+    ["::ffff:203.0.113.7", "203.0.113.7"],
+    ["2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"],
+    ["2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"],
+    ["2001:0DB8:0001:0002::1", "2001:db8:1:2::/64"],
+    ["2001:db8::1", "2001:db8:0:0::/64"],
+    ["2001:db8:0:0:1::", "2001:db8:0:0::/64"],
+    ["::1", "0:0:0:0::/64"],
+    ["64:ff9b::203.0.113.7", "64:ff9b:0:0::/64"],
+    ["unknown", "unknown"],
+  ])("%s counts as %s", (address, bucket) => {
+    expect(clientBucketOf(address)).toBe(bucket);
   });
 });
 

@@ -1,6 +1,10 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { documentStaleSeconds, documentTtlSeconds } from "../../../edge/document-cache";
+import {
+  documentCacheControlHeader,
+  documentStaleSeconds,
+  documentTtlSeconds,
+} from "../../../edge/document-cache";
 import { SiteError } from "../../../edge/errors";
 import {
   type Campaign,
@@ -52,19 +56,27 @@ export async function loadOfferAccount(
   }
   const parsed = v.safeParse(offerAccountAnswerSchema, await response.json().catch(() => undefined));
   if (!parsed.success) throw new SiteError("baddata", "The account service's offer answer did not parse");
-  const { code, months, redeemedOther } = parsed.output;
-  return { account: { signedIn: true, code: code ?? undefined, redeemedOther }, months: months ?? undefined };
+  const { code, months, redeemedOther, createdAt } = parsed.output;
+  return {
+    account: { signedIn: true, code: code ?? undefined, redeemedOther, createdAt },
+    months: months ?? undefined,
+  };
 }
 
 /**
- * Cache-Control of an offer page a shared cache may keep (decision 027-html-cache): for an anonymous
- * visitor the state depends on the campaign, the clock, and the country, app and device, which the
- * document cache's key holds. No copy may answer after the campaign ends, fresh or stale (its
- * state would then be "ended"): lifetime and stale window end there. Browsers keep nothing
- * (`s-maxage`): the same browser signed in gets its own page.
+ * The caching of an anonymous visitor's offer page (decision 022, "The page and caches"). Its
+ * state depends on the campaign, the clock, and the visitor's country, app and device: the country
+ * may come from the IP address, which no `Vary` can name, so no cache but the edge's own document
+ * cache (decision 027-html-cache), whose key holds all three, may keep it. Browsers and other
+ * caches get `private, no-cache`; the document cache gets its lifetime in `Document-Cache-Control`,
+ * and no copy may answer after the campaign ends, fresh or stale (its state would then be
+ * "ended"): lifetime and stale window end there.
  */
-export function offerCacheControl(campaign: Pick<Campaign, "endsAt">, now: number): string {
+export function offerCacheHeaders(campaign: Pick<Campaign, "endsAt">, now: number): Record<string, string> {
   const left = Math.max(0, Math.floor((Date.parse(campaign.endsAt) - now) / 1000));
   const fresh = Math.min(documentTtlSeconds, left);
-  return `s-maxage=${fresh}, stale-if-error=${Math.min(documentStaleSeconds, left - fresh)}`;
+  return {
+    "Cache-Control": "private, no-cache",
+    [documentCacheControlHeader]: `max-age=${fresh}, stale-if-error=${Math.min(documentStaleSeconds, left - fresh)}`,
+  };
 }

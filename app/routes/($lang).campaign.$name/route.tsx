@@ -27,7 +27,7 @@ import {
   platformMonthLimit,
 } from "../../../edge/offer-state";
 import { canonicalUrl, localizedPath } from "../../../edge/path";
-import { campaignNameOf, loadCampaign, loadOfferAccount, offerCacheControl } from "./page.server";
+import { campaignNameOf, loadCampaign, loadOfferAccount, offerCacheHeaders } from "./page.server";
 import { type OfferPage, OfferView } from "./view";
 
 // Spec 000 §2 `/campaign/{name}` (the name is the beacons' exp_name), 001 §2, §4, §7, §8, §9: a
@@ -40,9 +40,9 @@ export const links = () => [
   { rel: "stylesheet", href: connectStyles },
 ];
 
-// The state depends on the visitor's country, device, app and account: the document cache keeps an
-// anonymous visitor's page under a key of the first three (a signed-in visitor bypasses it) until
-// the campaign ends (`offerCacheControl`).
+// The state depends on the visitor's country, device, app and account: only the edge's document
+// cache keeps an anonymous visitor's page, under a key of the first three (a signed-in visitor
+// bypasses it), until the campaign ends; browsers and other caches keep nothing (`offerCacheHeaders`).
 export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 /**
@@ -121,7 +121,11 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     },
     {
       status: offerPageStatus(state),
-      headers: campaign ? { "Cache-Control": offerCacheControl(campaign, now) } : undefined,
+      headers: !campaign
+        ? undefined
+        : offerAccount.account.signedIn
+          ? { "Cache-Control": "private, no-store" }
+          : offerCacheHeaders(campaign, now),
     },
   );
 }

@@ -129,7 +129,7 @@ export function OfferView({
             </Link>
           </p>
         ) : null}
-        {state === "noOffer" || state === "ended" ? (
+        {state === "noOffer" || state === "ended" || state === "limitReached" ? (
           <p>
             <Link href={page.homeHref} className="button button--quiet">
               {t("home")}
