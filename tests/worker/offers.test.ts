@@ -359,7 +359,7 @@ describe("the code", () => {
       origin: "https://evil.test",
       "sec-fetch-site": "cross-site",
     });
-    expect(page.status).toBe(401);
+    expect(page.status).toBe(403);
     // The challenge was not spent: the page's own request still gets the code.
     const own = await post(who, redeem, body);
     expect(own.status).toBe(201);
