@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
+import { accountRequestHeaders } from "../../edge/session";
 import {
   type AuthorizationQuery,
   authorizationCheckSchema,
@@ -72,10 +73,13 @@ export async function decideAuthorization(
   query: AuthorizationQuery,
   decision: "allow" | "deny",
 ): Promise<AuthorizationAnswer> {
+  // With the session, so that a connection allowed while signed in is the account's (deleted with it).
+  const headers = accountRequestHeaders(request);
+  headers.set("content-type", "application/json");
   const response = await services.handle(
     new Request(new URL(authorizePath, request.url), {
       method: "POST",
-      headers: { accept: "application/json", "content-type": "application/json" },
+      headers,
       body: JSON.stringify({ ...query, decision }),
     }),
   );

@@ -12,6 +12,7 @@ import {
   registeredClient,
   revokeToken,
 } from "../streaming-oauth";
+import { signedInAccount } from "./account";
 
 // The streaming service's OAuth endpoints as the embedded origin serves them (spec 002 §7
 // "Streaming-service connection", issue 22). The authorization endpoint is split in two: the
@@ -62,6 +63,13 @@ const decisionSchema = v.object({
   decision: v.picklist(["allow", "deny"]),
 });
 
+/** The Tunewave account signed in where the person pressed Allow (the site passes the session on), if any. */
+async function allowingAccount(c: Ctx): Promise<string | null> {
+  if (!c.req.header("cookie")) return null;
+  const account = await signedInAccount(c);
+  return "refused" in account ? null : account.userId;
+}
+
 export function registerStreaming(origin: OriginApp) {
   origin.get(`${base}/authorize`, (c) => {
     const query = v.safeParse(authorizationQuerySchema, c.req.query());
@@ -94,7 +102,7 @@ export function registerStreaming(origin: OriginApp) {
       // RFC 6749 §4.1.2.1 "access_denied: The resource owner … denied the request."
       return noStoreJson({ redirect: redirectWith(redirectUri, { error: "access_denied" }, state) }, 200);
     }
-    const code = await issueCode(c.env.DB, checked.request, Date.now());
+    const code = await issueCode(c.env.DB, checked.request, await allowingAccount(c), Date.now());
     return noStoreJson({ redirect: redirectWith(redirectUri, { code }, state) }, 200);
   });
 
