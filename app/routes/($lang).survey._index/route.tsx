@@ -62,6 +62,8 @@ export async function action({ params, context, request }: ActionFunctionArgs) {
   const reply = (result: SurveyResult) => data(result, { status: statusOf[result.outcome] });
   const parsed = v.safeParse(surveyAnswerSchema, typed);
   if (!parsed.success) return reply({ outcome: "invalid", errors: fieldErrors(parsed.issues), typed });
+  // A request without a visitor id (a bot, to which no cookie is written) is not stored.
+  if (!context.edge.webId) return reply({ outcome: "failed", errors: {}, typed });
   // One answer per browser: the one whose receipt it keeps (one per account: the origin).
   const receipt = surveyReceiptOf(request.headers.get("cookie"));
   if (await surveyAnswerOf(context, request, receipt))
