@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { isValidEmail } from "./account";
-import { guidSchema } from "./cookies";
+import { cookieMaxAgeSeconds, parseCookieHeader, serializeCookie } from "./cookies";
 import { languageKeys } from "./languages";
 
 /**
@@ -102,13 +102,44 @@ export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): Record<str
   return errors;
 }
 
-/** The body the site sends the origin with a survey answer: the answer, the visitor, the language. */
+/**
+ * The body the site sends the origin with a survey answer: the answer and the language. Never who
+ * sent it: the origin ties it to the account of the session it reads itself, and hands back a
+ * receipt (decision 024).
+ */
 export const surveySubmissionSchema = v.object({
   ...surveyAnswerSchema.entries,
   satisfaction: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(5)),
-  visitor: guidSchema,
   lang: v.picklist(languageKeys),
 });
+
+/**
+ * A survey answer's receipt: 32 random bytes, base64url, handed to the browser that answered and
+ * kept there in an HttpOnly cookie. Its answer is read back with it and nothing else: never by a
+ * browser id, which the page's statistics carry and anyone who saw them could name.
+ */
+export const surveyReceiptSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/, "Invalid receipt"));
+
+/** The cookie that keeps the receipt: the answering browser's alone (HttpOnly), for the cookie lifetime. */
+export const surveyReceiptCookieName = "surveyReceipt";
+
+export function surveyReceiptCookie(receipt: string, secure: boolean): string {
+  return serializeCookie(surveyReceiptCookieName, receipt, {
+    maxAge: cookieMaxAgeSeconds,
+    sameSite: "Lax",
+    secure,
+    httpOnly: true,
+  });
+}
+
+/** The receipt the request's cookie holds, when it holds a well-formed one. */
+export function surveyReceiptOf(cookieHeader: string | null): string | undefined {
+  const parsed = v.safeParse(
+    surveyReceiptSchema,
+    parseCookieHeader(cookieHeader).get(surveyReceiptCookieName),
+  );
+  return parsed.success ? parsed.output : undefined;
+}
 
 export const verificationSubmissionSchema = v.object({
   ...verificationRequestSchema.entries,

@@ -22,6 +22,41 @@ export const cloudLibraryZone = "shazam-library";
 /** How long a removed (hidden) tag can be brought back before it is deleted for good. */
 export const hiddenTagLifetimeMs = 24 * 60 * 60 * 1000;
 
+/**
+ * The earliest moment a tag can name: 2000-01-01 UTC, before any recording this service could have
+ * identified. Earlier is a wrong clock or a made-up value.
+ */
+export const earliestTagTime = Date.UTC(2000, 0, 1);
+/**
+ * How far ahead of the service's clock a tag time may be: a phone's clock a few minutes fast.
+ * Anything later is a tag from the future, refused (decision 019).
+ */
+export const tagTimeLeewayMs = 5 * 60 * 1000;
+
+/** Whether a tag time (epoch ms) is one the service accepts at `now`: whole ms within the window. */
+export function isAcceptedTagTime(tagTime: number, now: number): boolean {
+  return Number.isSafeInteger(tagTime) && tagTime >= earliestTagTime && tagTime <= now + tagTimeLeewayMs;
+}
+
+/**
+ * The privacy pages promise a "rough" position: two decimals of a degree, about 1.1 km north-south
+ * (less east-west away from the equator): a neighbourhood, never a street or a house (decision 019).
+ * Every position is rounded to this before it is stored, whoever sent it.
+ */
+export const positionDecimals = 2;
+
+/** A position as the service stores it: rounded to `positionDecimals`, or null when unknown or out of range. */
+export function roughPosition(
+  lat: number | null | undefined,
+  lng: number | null | undefined,
+): { lat: number | null; lng: number | null } {
+  if (typeof lat !== "number" || typeof lng !== "number") return { lat: null, lng: null };
+  if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return { lat: null, lng: null };
+  const scale = 10 ** positionDecimals;
+  // `+ 0` turns a rounded -0 into 0, so that no file says "-0".
+  return { lat: Math.round(lat * scale) / scale + 0, lng: Math.round(lng * scale) / scale + 0 };
+}
+
 /** Where a song was identified, as far as it is known. */
 export const tagLocationSchema = v.object({
   country: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))),

@@ -86,6 +86,29 @@ export type ExportRefusalAnswer = v.InferOutput<typeof exportRefusalSchema>;
  */
 export const accountDeletionSchema = v.object({ email: emailSchema });
 
+/**
+ * The data categories the privacy pages name (spec 000 §1 "data categories"), in the order the
+ * data-categories page shows them: the one list that page draws, and that the data download and
+ * deletion are checked against (tests/worker/privacy.test.ts walks it). Each names the data
+ * download's section (`data.json` key) that holds the account's records of it, or null for what is
+ * never tied to the account (statistics carry a random browser id; settings live in cookies).
+ */
+export const privacyDataCategories = {
+  account: "account",
+  sessions: "sessions",
+  signInLinks: "signInRequests",
+  tags: "tags",
+  offerCodes: "offerCodes",
+  verificationRequests: "verificationRequests",
+  streamingConnections: "streamingConnections",
+  surveyAnswers: "surveyAnswers",
+  dataExports: "dataExports",
+  statistics: null,
+  settings: null,
+} as const;
+export type PrivacyDataCategory = keyof typeof privacyDataCategories;
+export const privacyDataCategoryKeys = Object.keys(privacyDataCategories) as PrivacyDataCategory[];
+
 /** Spec 001 §5 "data categories requests need an account": what is held about the signed-in person now. */
 export const dataCategoriesSchema = v.object({
   email: v.string(),
@@ -96,6 +119,9 @@ export const dataCategoriesSchema = v.object({
   signInRequests: v.pipe(v.number(), v.integer(), v.minValue(0)),
   dataExports: v.pipe(v.number(), v.integer(), v.minValue(0)),
   offerCodes: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  verificationRequests: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  streamingConnections: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  surveyAnswers: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
 export type DataCategories = v.InferOutput<typeof dataCategoriesSchema>;
 

@@ -43,6 +43,8 @@ const forwardedByPrefix: readonly (readonly [string, readonly string[]])[] = [
   ["/services/webrec/", [...visitorHeaders, ...locationHeaders]],
   ["/services/survey/", visitorHeaders],
   ["/services/verify/", visitorHeaders],
+  // The streaming consent's Allow: a connection allowed signed in is the account's (decision 020).
+  ["/services/partner/oauth/commerce/oauth2/authorize", visitorHeaders],
   ["/services/log", visitorHeaders],
   ["/services/metrics/", visitorHeaders],
   ["/services/event/", locationHeaders],

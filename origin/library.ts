@@ -1,5 +1,12 @@
 import * as v from "valibot";
-import { hiddenTagLifetimeMs, noMorePages, type TagLocation } from "../edge/library";
+import {
+  earliestTagTime,
+  hiddenTagLifetimeMs,
+  noMorePages,
+  roughPosition,
+  type TagLocation,
+  tagTimeLeewayMs,
+} from "../edge/library";
 import { randomToken } from "./accounts";
 import { type TrackRow, tracksByKeys } from "./db";
 
@@ -24,7 +31,8 @@ export type NewTag = {
 /**
  * Adds a tag, once per (account, recognition): a retried or repeated request finds the tag the
  * first one made (also when it was removed since: a retry brings nothing back). One statement, so
- * concurrent requests cannot both insert.
+ * concurrent requests cannot both insert. The position is stored only roughly (`roughPosition`),
+ * whoever sent it; the caller has checked the tag time (`isAcceptedTagTime`).
  */
 export async function addTag(
   db: D1Database,
@@ -33,6 +41,7 @@ export async function addTag(
   now: number,
 ): Promise<{ id: string; created: boolean }> {
   const id = randomToken().slice(0, 22);
+  const position = roughPosition(tag.location.lat, tag.location.lng);
   const inserted = await db
     .prepare(
       `INSERT INTO tags (id, user_id, recognition_id, track_key, tag_time, country, lat, lng, created_at)
@@ -45,8 +54,8 @@ export async function addTag(
       tag.trackKey,
       tag.tagTime,
       tag.location.country,
-      tag.location.lat,
-      tag.location.lng,
+      position.lat,
+      position.lng,
       now,
     )
     .run();
@@ -93,13 +102,25 @@ type TagRow = {
   country: string | null;
   lat: number | null;
   lng: number | null;
+  created_at: number;
 };
+
+/**
+ * A stored tag time as it is shown: a row written before the window was enforced (or by hand) may
+ * hold a time no date can show (`1e300`); it is then shown at when it was stored, so that one bad
+ * row never breaks the library or the data download. Its place in the order is its stored one.
+ */
+export function shownTagTime(tagTime: number, createdAt: number): number {
+  return Number.isSafeInteger(tagTime) && tagTime >= earliestTagTime && tagTime <= createdAt + tagTimeLeewayMs
+    ? tagTime
+    : createdAt;
+}
 
 const storedTagOf = (row: TagRow): StoredTag => ({
   id: row.id,
   trackKey: row.track_key,
-  tagTime: row.tag_time,
-  location: { country: row.country, lat: row.lat, lng: row.lng },
+  tagTime: shownTagTime(row.tag_time, row.created_at),
+  location: { country: row.country, ...roughPosition(row.lat, row.lng) },
 });
 
 export type TagPage = {
@@ -120,13 +141,14 @@ export async function listTags(
   const after = cursor ? "AND (t.tag_time < ?3 OR (t.tag_time = ?3 AND t.id < ?4))" : "";
   const { results } = await db
     .prepare(
-      `SELECT t.id, t.track_key, t.tag_time, t.country, t.lat, t.lng FROM tags t
+      `SELECT t.id, t.track_key, t.tag_time, t.country, t.lat, t.lng, t.created_at FROM tags t
        WHERE t.user_id = ?1 AND ${shown} ${after}
        ORDER BY t.tag_time DESC, t.id DESC LIMIT ?2`,
     )
     .bind(userId, limit + 1, ...(cursor ? [cursor.t, cursor.id] : []))
     .all<TagRow>();
-  const rows = results.slice(0, limit).map(storedTagOf);
+  const page = results.slice(0, limit);
+  const rows = page.map(storedTagOf);
   const tracks = new Map(
     (
       await tracksByKeys(
@@ -139,11 +161,12 @@ export async function listTags(
     const track = tracks.get(tag.trackKey);
     return track ? [{ tag, track }] : [];
   });
-  const last = rows.at(-1);
+  // The next page starts after the stored time, the one the index orders by.
+  const last = page.at(-1);
   const before = cursor?.n ?? 0;
   if (results.length <= limit || !last) return { tags, token: undefined, start: noMorePages };
   const start = before + rows.length;
-  return { tags, token: encodeCursor({ t: last.tagTime, id: last.id, n: start }), start };
+  return { tags, token: encodeCursor({ t: last.tag_time, id: last.id, n: start }), start };
 }
 
 /** Spec 002 §7 "GET tag count": the tags the library shows. */
@@ -189,7 +212,7 @@ function purgeHidden(db: D1Database, userId: string, now: number): D1PreparedSta
 export async function findTag(db: D1Database, userId: string, tagId: string): Promise<StoredTag | undefined> {
   const row = await db
     .prepare(
-      `SELECT t.id, t.track_key, t.tag_time, t.country, t.lat, t.lng FROM tags t
+      `SELECT t.id, t.track_key, t.tag_time, t.country, t.lat, t.lng, t.created_at FROM tags t
        WHERE t.id = ? AND t.user_id = ?`,
     )
     .bind(tagId, userId)

@@ -11,7 +11,12 @@ import type { PersonData } from "./privacy";
 
 type Cell = string | number | boolean | null;
 
-const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
+/** A time as the archive writes it; null for none, and for a stored value no date can show. */
+function iso(epochMs: number | null): string | null {
+  if (epochMs === null) return null;
+  const date = new Date(epochMs);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
 
 /** The archive's files, by name: what `archiveOf` zips (and what a test reads back). */
 export const archiveFiles = [
@@ -23,6 +28,9 @@ export const archiveFiles = [
   "sign-in-requests.csv",
   "data-exports.csv",
   "offer-codes.csv",
+  "verification-requests.csv",
+  "streaming-connections.csv",
+  "survey-answers.csv",
 ] as const;
 
 function csv(header: readonly string[], rows: readonly (readonly Cell[])[]): Uint8Array {
@@ -73,6 +81,31 @@ export function dataJson(data: PersonData, exportedAt: number) {
       country: offer.country,
       createdAt: iso(offer.createdAt),
     })),
+    verificationRequests: data.verificationRequests.map((request) => ({
+      id: request.id,
+      artistName: request.artistName,
+      email: request.email,
+      role: request.role,
+      link: request.link,
+      message: request.message,
+      status: request.status,
+      lang: request.lang,
+      createdAt: iso(request.createdAt),
+    })),
+    streamingConnections: data.streamingConnections.map((connection) => ({
+      clientId: connection.clientId,
+      scope: connection.scope,
+      createdAt: iso(connection.createdAt),
+      expiresAt: iso(connection.expiresAt),
+      revokedAt: iso(connection.revokedAt),
+    })),
+    surveyAnswers: data.surveyAnswers.map((answer) => ({
+      satisfaction: answer.satisfaction,
+      found: answer.found,
+      comment: answer.comment,
+      lang: answer.lang,
+      createdAt: iso(answer.createdAt),
+    })),
   };
 }
 
@@ -94,6 +127,9 @@ function readme(data: PersonData, locale: string, exportedAt: number): string {
         ["sign-in-requests.csv", "signInRequests"],
         ["data-exports.csv", "dataExports"],
         ["offer-codes.csv", "offerCodes"],
+        ["verification-requests.csv", "verificationRequests"],
+        ["streaming-connections.csv", "streamingConnections"],
+        ["survey-answers.csv", "surveyAnswers"],
       ] as const
     ).map(([file, key]) => `${file}: ${t(`archive.files.${key}`)}`),
     "",
@@ -170,6 +206,40 @@ export function archiveOf(data: PersonData, locale: string, exportedAt: number):
         offer.platform,
         offer.country,
         offer.createdAt,
+      ]),
+    ),
+    "verification-requests.csv": csv(
+      ["Id", "ArtistName", "Email", "Role", "Link", "Message", "Status", "Language", "CreatedAt"],
+      json.verificationRequests.map((request) => [
+        request.id,
+        request.artistName,
+        request.email,
+        request.role,
+        request.link,
+        request.message,
+        request.status,
+        request.lang,
+        request.createdAt,
+      ]),
+    ),
+    "streaming-connections.csv": csv(
+      ["ClientId", "Scope", "CreatedAt", "ExpiresAt", "RevokedAt"],
+      json.streamingConnections.map((connection) => [
+        connection.clientId,
+        connection.scope,
+        connection.createdAt,
+        connection.expiresAt,
+        connection.revokedAt,
+      ]),
+    ),
+    "survey-answers.csv": csv(
+      ["Satisfaction", "Found", "Comment", "Language", "CreatedAt"],
+      json.surveyAnswers.map((answer) => [
+        answer.satisfaction,
+        answer.found,
+        answer.comment,
+        answer.lang,
+        answer.createdAt,
       ]),
     ),
   };

@@ -1,3 +1,4 @@
+import { roughPosition } from "../edge/library";
 import {
   type DataCategories,
   dataExportLifetimeMs,
@@ -5,6 +6,7 @@ import {
   expiredExportRecordMs,
 } from "../edge/privacy";
 import { randomToken, sha256 } from "./accounts";
+import { shownTagTime } from "./library";
 
 // The privacy flows' D1 records (migration 0005): data downloads, everything held on one account
 // (what a download holds and what deletion removes), and the account's deletion.
@@ -40,6 +42,32 @@ export type PersonData = {
     months: number;
     platform: string;
     country: string;
+    createdAt: number;
+  }[];
+  verificationRequests: {
+    id: string;
+    artistName: string;
+    email: string;
+    role: string;
+    link: string;
+    message: string;
+    status: string;
+    lang: string;
+    createdAt: number;
+  }[];
+  /** Never the token: what was granted, when, until when, and whether it was revoked. */
+  streamingConnections: {
+    clientId: string;
+    scope: string;
+    createdAt: number;
+    expiresAt: number;
+    revokedAt: number | null;
+  }[];
+  surveyAnswers: {
+    satisfaction: number;
+    found: string;
+    comment: string;
+    lang: string;
     createdAt: number;
   }[];
 };
@@ -169,7 +197,7 @@ export async function personData(db: D1Database, userId: string): Promise<Person
     .bind(userId)
     .first<{ id: string; email: string; created_at: number }>();
   if (!user) return undefined;
-  const [sessions, tags, logins, exports, offers] = await db.batch([
+  const [sessions, tags, logins, exports, offers, verifications, connections, answers] = await db.batch([
     db
       .prepare(
         "SELECT method, created_at, expires_at FROM sessions WHERE user_id = ? ORDER BY created_at DESC",
@@ -197,6 +225,24 @@ export async function personData(db: D1Database, userId: string): Promise<Person
     db
       .prepare(
         `SELECT campaign, code, months, platform, country, created_at FROM offer_codes
+         WHERE user_id = ? ORDER BY created_at DESC`,
+      )
+      .bind(userId),
+    db
+      .prepare(
+        `SELECT id, artist_name, email, role, link, message, status, lang, created_at
+         FROM verification_requests WHERE user_id = ? ORDER BY created_at DESC`,
+      )
+      .bind(userId),
+    db
+      .prepare(
+        `SELECT client_id, scope, created_at, expires_at, revoked_at FROM oauth_tokens
+         WHERE user_id = ? ORDER BY created_at DESC`,
+      )
+      .bind(userId),
+    db
+      .prepare(
+        `SELECT satisfaction, found, comment, lang, created_at FROM survey_answers
          WHERE user_id = ? ORDER BY created_at DESC`,
       )
       .bind(userId),
@@ -229,10 +275,9 @@ export async function personData(db: D1Database, userId: string): Promise<Person
       trackKey: row.track_key,
       title: row.title,
       artist: row.artist,
-      tagTime: row.tag_time,
+      tagTime: shownTagTime(row.tag_time, row.created_at),
       country: row.country,
-      lat: row.lat,
-      lng: row.lng,
+      ...roughPosition(row.lat, row.lng),
       hiddenAt: row.hidden_at,
       createdAt: row.created_at,
     })),
@@ -278,6 +323,65 @@ export async function personData(db: D1Database, userId: string): Promise<Person
       country: row.country,
       createdAt: row.created_at,
     })),
+    verificationRequests: (
+      (
+        verifications as Rows<{
+          id: string;
+          artist_name: string;
+          email: string;
+          role: string;
+          link: string;
+          message: string;
+          status: string;
+          lang: string;
+          created_at: number;
+        }>
+      )?.results ?? []
+    ).map((row) => ({
+      id: row.id,
+      artistName: row.artist_name,
+      email: row.email,
+      role: row.role,
+      link: row.link,
+      message: row.message,
+      status: row.status,
+      lang: row.lang,
+      createdAt: row.created_at,
+    })),
+    streamingConnections: (
+      (
+        connections as Rows<{
+          client_id: string;
+          scope: string;
+          created_at: number;
+          expires_at: number;
+          revoked_at: number | null;
+        }>
+      )?.results ?? []
+    ).map((row) => ({
+      clientId: row.client_id,
+      scope: row.scope,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+    })),
+    surveyAnswers: (
+      (
+        answers as Rows<{
+          satisfaction: number;
+          found: string;
+          comment: string;
+          lang: string;
+          created_at: number;
+        }>
+      )?.results ?? []
+    ).map((row) => ({
+      satisfaction: row.satisfaction,
+      found: row.found,
+      comment: row.comment,
+      lang: row.lang,
+      createdAt: row.created_at,
+    })),
   };
 }
 
@@ -295,7 +399,10 @@ export async function dataCategoriesOf(
          (SELECT COUNT(*) FROM tags t WHERE t.user_id = u.id AND t.hidden_at IS NOT NULL) AS hidden_tags,
          (SELECT COUNT(*) FROM email_logins e WHERE e.email = u.email) AS sign_in_requests,
          (SELECT COUNT(*) FROM data_exports d WHERE d.user_id = u.id AND d.status = 'ready') AS data_exports,
-         (SELECT COUNT(*) FROM offer_codes o WHERE o.user_id = u.id) AS offer_codes
+         (SELECT COUNT(*) FROM offer_codes o WHERE o.user_id = u.id) AS offer_codes,
+         (SELECT COUNT(*) FROM verification_requests r WHERE r.user_id = u.id) AS verification_requests,
+         (SELECT COUNT(*) FROM oauth_tokens k WHERE k.user_id = u.id) AS streaming_connections,
+         (SELECT COUNT(*) FROM survey_answers a WHERE a.user_id = u.id) AS survey_answers
        FROM users u WHERE u.id = ?1`,
     )
     .bind(userId, now)
@@ -308,6 +415,9 @@ export async function dataCategoriesOf(
       sign_in_requests: number;
       data_exports: number;
       offer_codes: number;
+      verification_requests: number;
+      streaming_connections: number;
+      survey_answers: number;
     }>();
   if (!row) return undefined;
   return {
@@ -319,24 +429,39 @@ export async function dataCategoriesOf(
     signInRequests: row.sign_in_requests,
     dataExports: row.data_exports,
     offerCodes: row.offer_codes,
+    verificationRequests: row.verification_requests,
+    streamingConnections: row.streaming_connections,
+    surveyAnswers: row.survey_answers,
   };
 }
 
 /**
- * Deletes the account and everything held on it, in one transaction: its tags, sessions (signed
- * out everywhere), data downloads, the sign-in links of its address, mail to it in the local
- * outbox, and the account itself (its offer codes and challenges go with it: ON DELETE CASCADE). The address can sign in again: as a new, empty account.
+ * Deletes the account and everything held on it, in one transaction: each data category the
+ * privacy pages name (edge/privacy.ts `privacyDataCategories`) and the rows that serve them. Its
+ * tags, sessions (signed out everywhere), data downloads, offer codes and their challenges; the
+ * verification requests it sent and those naming its address; its streaming connections (their
+ * codes and tokens: a deleted token grants nothing, so the connection is revoked); its survey
+ * answer; the sign-in links of its address and mail to it in the local outbox; then the account.
+ * Every statement names its table, rather than leaning on ON DELETE CASCADE. The address can sign
+ * in again: as a new, empty account.
  */
 export async function deleteAccount(
   db: D1Database,
   account: { userId: string; email: string },
 ): Promise<void> {
+  const { userId, email } = account;
   await db.batch([
-    db.prepare("DELETE FROM tags WHERE user_id = ?").bind(account.userId),
-    db.prepare("DELETE FROM sessions WHERE user_id = ?").bind(account.userId),
-    db.prepare("DELETE FROM data_exports WHERE user_id = ?").bind(account.userId),
-    db.prepare("DELETE FROM email_logins WHERE email = ?").bind(account.email),
-    db.prepare("DELETE FROM outbox WHERE to_address = ?").bind(account.email),
-    db.prepare("DELETE FROM users WHERE id = ?").bind(account.userId),
+    db.prepare("DELETE FROM tags WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM sessions WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM data_exports WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM offer_codes WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM offer_challenges WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM verification_requests WHERE user_id = ? OR email = ?").bind(userId, email),
+    db.prepare("DELETE FROM oauth_tokens WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM oauth_codes WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM survey_answers WHERE user_id = ?").bind(userId),
+    db.prepare("DELETE FROM email_logins WHERE email = ?").bind(email),
+    db.prepare("DELETE FROM outbox WHERE to_address = ?").bind(email),
+    db.prepare("DELETE FROM users WHERE id = ?").bind(userId),
   ]);
 }

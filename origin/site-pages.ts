@@ -17,26 +17,33 @@ import { randomToken, sha256 } from "./accounts";
 // and the open roles. Each write checks its rate limit in the same statement as the insert, so
 // concurrent requests cannot pass the limit together (as sign-in links do, origin/accounts.ts).
 
-export type SurveyOutcome = "stored" | "answered" | "limited";
+export type SurveyOutcome = { outcome: "stored"; receipt: string } | { outcome: "answered" | "limited" };
 
-/** Stores a survey answer unless the visitor has answered already or the client is over its limit. */
+const receiptHashOf = (receipt: string) => sha256(`receipt:${receipt}`);
+
+/**
+ * Stores a survey answer with a new receipt, unless the account (when signed in) has answered
+ * already or the client is over its limit. The answer names the account it was sent from, so that
+ * the account's data download holds it and its deletion removes it.
+ */
 export async function storeSurveyAnswer(
   db: D1Database,
   answer: v.InferOutput<typeof surveySubmissionSchema>,
-  client: string,
+  sender: { client: string; userId: string | null },
   now: number,
 ): Promise<SurveyOutcome> {
-  const visitorHash = await sha256(`visitor:${answer.visitor}`);
-  const clientHash = await sha256(`client:${client}`);
+  const receipt = randomToken();
+  const clientHash = await sha256(`client:${sender.client}`);
   const inserted = await db
     .prepare(
-      `INSERT INTO survey_answers (visitor_hash, client_hash, satisfaction, found, comment, lang, created_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-       WHERE (SELECT COUNT(*) FROM survey_answers WHERE client_hash = ?2 AND created_at > ?8) < ?9
-       ON CONFLICT (visitor_hash) DO NOTHING`,
+      `INSERT INTO survey_answers (receipt_hash, user_id, client_hash, satisfaction, found, comment, lang, created_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
+       WHERE (SELECT COUNT(*) FROM survey_answers WHERE client_hash = ?3 AND created_at > ?9) < ?10
+       ON CONFLICT DO NOTHING`,
     )
     .bind(
-      visitorHash,
+      await receiptHashOf(receipt),
+      sender.userId,
       clientHash,
       answer.satisfaction,
       answer.found,
@@ -47,38 +54,44 @@ export async function storeSurveyAnswer(
       surveyAnswersPerClient,
     )
     .run();
-  if (inserted.meta.changes === 1) return "stored";
-  return (await surveyAnswerOf(db, answer.visitor)) ? "answered" : "limited";
+  if (inserted.meta.changes === 1) return { outcome: "stored", receipt };
+  const answered =
+    sender.userId !== null &&
+    (await db.prepare("SELECT 1 FROM survey_answers WHERE user_id = ?").bind(sender.userId).first());
+  return { outcome: answered ? "answered" : "limited" };
 }
 
-/** The visitor's own answer, if they gave one. */
+/** The answer a receipt was handed out with, if any: the one way to read an answer back. */
 export async function surveyAnswerOf(
   db: D1Database,
-  visitor: string,
+  receipt: string,
 ): Promise<StoredSurveyAnswer | undefined> {
   const row = await db
     .prepare(
-      "SELECT satisfaction, found, comment, created_at AS createdAt FROM survey_answers WHERE visitor_hash = ?",
+      "SELECT satisfaction, found, comment, created_at AS createdAt FROM survey_answers WHERE receipt_hash = ?",
     )
-    .bind(await sha256(`visitor:${visitor}`))
+    .bind(await receiptHashOf(receipt))
     .first();
   return row ? v.parse(storedSurveyAnswerSchema, row) : undefined;
 }
 
-/** Stores a verification request unless the client is over its limit; its id, or "limited". */
+/**
+ * Stores a verification request unless the client is over its limit; its id, or "limited". Sent
+ * signed in, it names the account: its data download holds it and its deletion removes it.
+ */
 export async function storeVerificationRequest(
   db: D1Database,
   request: v.InferOutput<typeof verificationSubmissionSchema>,
-  client: string,
+  sender: { client: string; userId: string | null },
   now: number,
 ): Promise<{ id: string } | "limited"> {
   const id = randomToken().slice(0, 22);
-  const clientHash = await sha256(`client:${client}`);
+  const clientHash = await sha256(`client:${sender.client}`);
   const inserted = await db
     .prepare(
       `INSERT INTO verification_requests
-         (id, artist_name, email, role, link, message, lang, client_hash, created_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+         (id, artist_name, email, role, link, message, lang, client_hash, created_at, user_id)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?12
        WHERE (SELECT COUNT(*) FROM verification_requests WHERE client_hash = ?8 AND created_at > ?10) < ?11`,
     )
     .bind(
@@ -93,6 +106,7 @@ export async function storeVerificationRequest(
       now,
       now - formRateWindowMs,
       verificationRequestsPerClient,
+      sender.userId,
     )
     .run();
   return inserted.meta.changes === 1 ? { id } : "limited";

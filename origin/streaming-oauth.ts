@@ -170,13 +170,22 @@ export async function spendConsent(
   return spent !== null;
 }
 
-/** RFC 6749 §4.1.2: a code for the person's Allow, bound to the client, redirect URI and challenge. */
-export async function issueCode(db: D1Database, request: CheckedAuthorization, now: number): Promise<string> {
+/**
+ * RFC 6749 §4.1.2: a code for the person's Allow, bound to the client, redirect URI and challenge,
+ * and to the Tunewave account that allowed it when one was signed in (`userId`): the connection is
+ * then that account's, in its data download and revoked by its deletion.
+ */
+export async function issueCode(
+  db: D1Database,
+  request: CheckedAuthorization,
+  userId: string | null,
+  now: number,
+): Promise<string> {
   const code = randomUrlToken();
   await db
     .prepare(
-      `INSERT INTO oauth_codes (code_hash, client_id, redirect_uri, code_challenge, scope, expires_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO oauth_codes (code_hash, client_id, redirect_uri, code_challenge, scope, expires_at, created_at, user_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .bind(
       await sha256(code),
@@ -186,6 +195,7 @@ export async function issueCode(db: D1Database, request: CheckedAuthorization, n
       request.scope,
       now + codeLifetimeMs,
       now,
+      userId,
     )
     .run();
   return code;
@@ -216,6 +226,7 @@ const codeRowSchema = v.object({
   code_challenge: v.string(),
   scope: v.string(),
   expires_at: v.number(),
+  user_id: v.nullable(v.string()),
 });
 
 /**
@@ -254,7 +265,7 @@ export async function exchangeCode(
   const spent = await db
     .prepare(
       `UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL
-       RETURNING client_id, redirect_uri, code_challenge, scope, expires_at`,
+       RETURNING client_id, redirect_uri, code_challenge, scope, expires_at, user_id`,
     )
     .bind(now, codeHash)
     .first();
@@ -280,10 +291,18 @@ export async function exchangeCode(
   const token = randomUrlToken();
   await db
     .prepare(
-      `INSERT INTO oauth_tokens (token_hash, code_hash, client_id, scope, expires_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO oauth_tokens (token_hash, code_hash, client_id, scope, expires_at, created_at, user_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     )
-    .bind(await sha256(token), codeHash, client_id, row.scope, now + accessTokenLifetimeSeconds * 1000, now)
+    .bind(
+      await sha256(token),
+      codeHash,
+      client_id,
+      row.scope,
+      now + accessTokenLifetimeSeconds * 1000,
+      now,
+      row.user_id,
+    )
     .run();
   return {
     ok: true,

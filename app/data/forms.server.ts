@@ -6,6 +6,7 @@ import {
   type SurveyAnswer,
   storedSurveyAnswerSchema,
   storedVerificationSchema,
+  surveyReceiptSchema,
   type VerificationRequest,
 } from "../../edge/forms";
 import { accountRequestHeaders } from "../../edge/session";
@@ -43,29 +44,36 @@ function outcomeOf(status: number): WriteOutcome {
   return "failed";
 }
 
-/** The visitor's survey answer; the visitor is the browser's webId (spec 000 §3). */
+/**
+ * The visitor's survey answer (with the session, so that an answer sent signed in is the
+ * account's): stored with the receipt that alone reads it back, or refused.
+ */
 export async function sendSurveyAnswer(
   { edge, services }: Context,
   request: Request,
   answer: SurveyAnswer,
-  visitor: string,
-): Promise<WriteOutcome> {
-  const response = await visitorCall(services, request, "survey/answers", {
-    ...answer,
-    visitor,
-    lang: edge.lang,
-  });
-  await response.body?.cancel();
-  return outcomeOf(response.status);
+): Promise<{ outcome: "stored"; receipt: string } | { outcome: Exclude<WriteOutcome, "stored"> }> {
+  const response = await visitorCall(services, request, "survey/answers", { ...answer, lang: edge.lang });
+  const outcome = outcomeOf(response.status);
+  if (outcome !== "stored") {
+    await response.body?.cancel();
+    return { outcome };
+  }
+  const stored = v.safeParse(
+    v.object({ receipt: surveyReceiptSchema }),
+    await response.json().catch(() => null),
+  );
+  return stored.success ? { outcome, receipt: stored.output.receipt } : { outcome: "failed" };
 }
 
+/** The answer the browser's receipt reads back (`surveyReceiptOf` its cookie), if any. */
 export async function surveyAnswerOf(
   { services }: Context,
   request: Request,
-  visitor: string | undefined,
+  receipt: string | undefined,
 ): Promise<StoredSurveyAnswer | undefined> {
-  if (!visitor) return undefined;
-  const response = await visitorCall(services, request, `survey/answers/${visitor}`);
+  if (!receipt) return undefined;
+  const response = await visitorCall(services, request, `survey/answers/${receipt}`);
   if (response.status !== 200) {
     await response.body?.cancel();
     return undefined;

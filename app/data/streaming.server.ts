@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { parseCookieHeader, serializeCookie } from "../../edge/cookies";
 import { siteOriginOf, siteUrl } from "../../edge/env";
+import { accountRequestHeaders } from "../../edge/session";
 import {
   type AuthorizationQuery,
   authorizationCheckSchema,
@@ -101,10 +102,13 @@ export async function decideAuthorization(
   decision: "allow" | "deny",
 ): Promise<AuthorizationAnswer> {
   const consent = readConsentCookie(request);
+  // With the session, so that a connection allowed while signed in is the account's (deleted with it).
+  const headers = accountRequestHeaders(request);
+  headers.set("content-type", "application/json");
   const response = await services.handle(
     new Request(siteUrl(config, authorizePath), {
       method: "POST",
-      headers: { accept: "application/json", "content-type": "application/json" },
+      headers,
       body: JSON.stringify({ ...query, decision, ...(consent ? { consent } : {}) }),
     }),
   );

@@ -21,7 +21,7 @@ export function privacyPolicySections(hrefs: PrivacyHrefs & { terms: string }): 
       heading: "What we collect",
       paragraphs: [
         "Without an account: a random browser id and your language and country choices in cookies, the pages you open and the songs you identify as statistics tied to that random id, and the fingerprint of the sound when you use recognition (never the recording itself).",
-        "With an account: your e-mail address, your sign-in sessions and the library of songs you identified. If you answer the satisfaction survey, we keep your answers with the random browser id, to count one answer per visitor. If you ask for artist verification, we keep the name, e-mail address and links you give us.",
+        "With an account: your e-mail address, your sign-in sessions and the library of songs you identified. If you answer the satisfaction survey, we keep your answers with a random receipt that only your browser holds (never your browser id), to count one answer per browser; answers sent while signed in are kept with your account, one per account, until you delete it. If you ask for artist verification, we keep the name, e-mail address and links you give us, with your account when you are signed in. If you connect a streaming service while signed in, we keep when and until when, with your account. Deleting your account deletes all of it.",
       ],
       links: [{ href: hrefs.dataCategories, text: "Data categories: what we hold, why and how long" }],
     },

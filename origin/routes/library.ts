@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import * as v from "valibot";
 import {
+  isAcceptedTagTime,
   type LibraryTag,
   maxTagPageSize,
   type TagLocation,
@@ -46,13 +47,15 @@ function libraryTagOf(tag: StoredTag, track: Parameters<typeof trackSummary>[0])
   };
 }
 
-/** Spec 002 §3 "Location is also sent in headers x-shz-lat and x-shz-lng": kept only as a pair. */
+/**
+ * Spec 002 §3 "Location is also sent in headers x-shz-lat and x-shz-lng": kept only as a pair,
+ * and only roughly (addTag rounds every position it stores).
+ */
 export function sharedPosition(c: Ctx): Pick<TagLocation, "lat" | "lng"> {
   const lat = Number(c.req.header("x-shz-lat") ?? Number.NaN);
   const lng = Number(c.req.header("x-shz-lng") ?? Number.NaN);
   if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return { lat: null, lng: null };
-  // Three decimals (about 100 m): where a song was heard, not which house.
-  return { lat: Math.round(lat * 1000) / 1000, lng: Math.round(lng * 1000) / 1000 };
+  return { lat, lng };
 }
 
 /**
@@ -118,6 +121,10 @@ export function registerLibrary(origin: OriginApp) {
     const account = await signedInAccount(c);
     if ("refused" in account) return account.refused;
     const write = parseParams(tagWriteSchema, await jsonBody(c));
+    const now = Date.now();
+    if (!isAcceptedTagTime(write.tagTime, now)) {
+      throw invalidParam("tagTime must be a moment since 2000-01-01 and not in the future");
+    }
     const trackKey = Number(write.trackKey);
     if ((await tracksByKeys(c.env.DB, [trackKey])).length === 0) throw notFound("No such track");
     const added = await addTag(
@@ -129,7 +136,7 @@ export function registerLibrary(origin: OriginApp) {
         tagTime: write.tagTime,
         location: { country: null, lat: write.lat ?? null, lng: write.lng ?? null },
       },
-      Date.now(),
+      now,
     );
     const count = await countTags(c.env.DB, account.userId);
     return noStoreJson({ tagid: added.id, count }, added.created ? 201 : 200);

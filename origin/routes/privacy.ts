@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import * as v from "valibot";
 import { expiredSessionCookie } from "../../edge/account";
+import { siteUrl } from "../../edge/env";
 import { localizedPath, matchLanguage } from "../../edge/languages";
 import {
   accountDeletionSchema,
@@ -88,7 +89,7 @@ export function registerPrivacy(origin: OriginApp) {
       if (!data) throw new Error("the account is gone");
       expiresAt = await completeExport(c.env.DB, claim.id, archiveOf(data, request.locale, now), now);
       const lang = matchLanguage(request.locale) ?? "en";
-      const link = new URL(localizedPath(lang, dataExportPagePath(claim.id)), c.req.url);
+      const link = siteUrl(c.env, localizedPath(lang, dataExportPagePath(claim.id)));
       link.searchParams.set("token", claim.token);
       await mailerOf(c.env).send(dataDownloadMail(email, request.locale, link.href, expiresAt));
     } catch (error) {

@@ -1,11 +1,12 @@
-import { guidSchema } from "../../edge/cookies";
+import type { Context } from "hono";
 import {
   formRateWindowMs,
+  surveyReceiptSchema,
   surveySubmissionSchema,
   verificationIdSchema,
   verificationSubmissionSchema,
 } from "../../edge/forms";
-import type { OriginApp } from "../env";
+import type { OriginApp, OriginEnv } from "../env";
 import { cachePolicy, json, jsonBody, noStoreJson, parseParams } from "../http";
 import {
   openRoles,
@@ -14,6 +15,7 @@ import {
   surveyAnswerOf,
   verificationRequestOf,
 } from "../site-pages";
+import { signedInAccount } from "./account";
 
 // The services behind the site's own pages (issue 24): the satisfaction survey, artist
 // verification requests and the open roles. What a visitor sent is theirs: `private, no-store`,
@@ -37,43 +39,42 @@ function limited(what: string): Response {
 const clientOf = (header: (name: string) => string | undefined) =>
   header("cf-connecting-ip") ?? header("x-real-ip") ?? "unknown";
 
+/**
+ * Who sends a form: the client's address (the rate limit) and, when the session the site passed on
+ * is live, the account, which the service reads itself and never takes from the body.
+ */
+async function senderOf(c: Context<{ Bindings: OriginEnv }>) {
+  const client = clientOf((n) => c.req.header(n));
+  if (!c.req.header("cookie")) return { client, userId: null };
+  const account = await signedInAccount(c);
+  return { client, userId: "refused" in account ? null : account.userId };
+}
+
 export function registerSitePages(origin: OriginApp) {
-  /** A survey answer: 201, or 409 when the visitor answered already, 429 over the client's limit. */
+  /**
+   * A survey answer: 201 with its receipt, the one key that reads it back; 409 when the account
+   * answered already, 429 over the client's limit.
+   */
   origin.post("/survey/answers", async (c) => {
     const answer = parseParams(surveySubmissionSchema, await jsonBody(c));
-    const outcome = await storeSurveyAnswer(
-      c.env.DB,
-      answer,
-      clientOf((n) => c.req.header(n)),
-      Date.now(),
-    );
-    if (outcome === "answered") {
-      return ownAnswer(
-        { error: "invalidparam", message: "This visitor has already answered the survey" },
-        409,
-      );
-    }
-    if (outcome === "limited") return limited("survey answers");
-    return ownAnswer({ stored: true }, 201);
+    const stored = await storeSurveyAnswer(c.env.DB, answer, await senderOf(c), Date.now());
+    if (stored.outcome === "stored") return ownAnswer({ receipt: stored.receipt }, 201);
+    if (stored.outcome === "limited") return limited("survey answers");
+    return ownAnswer({ error: "invalidparam", message: "This account has already answered the survey" }, 409);
   });
 
-  /** The visitor's own answer (the visitor id is the browser's random webId). */
-  origin.get("/survey/answers/:visitor", async (c) => {
-    const visitor = parseParams(guidSchema, c.req.param("visitor"));
-    const answer = await surveyAnswerOf(c.env.DB, visitor);
-    if (!answer) return ownAnswer({ error: "notfound", message: "No answer from this visitor" }, 404);
+  /** An answer, by the receipt only the browser that sent it holds. */
+  origin.get("/survey/answers/:receipt", async (c) => {
+    const receipt = parseParams(surveyReceiptSchema, c.req.param("receipt"));
+    const answer = await surveyAnswerOf(c.env.DB, receipt);
+    if (!answer) return ownAnswer({ error: "notfound", message: "No answer with this receipt" }, 404);
     return ownAnswer(answer, 200);
   });
 
   /** An artist verification request: 201 with its id, or 429 over the client's limit. */
   origin.post("/verify/requests", async (c) => {
     const request = parseParams(verificationSubmissionSchema, await jsonBody(c));
-    const stored = await storeVerificationRequest(
-      c.env.DB,
-      request,
-      clientOf((n) => c.req.header(n)),
-      Date.now(),
-    );
+    const stored = await storeVerificationRequest(c.env.DB, request, await senderOf(c), Date.now());
     if (stored === "limited") return limited("verification requests");
     return ownAnswer(stored, 201);
   });

@@ -15,6 +15,7 @@ import {
   revokeToken,
   spendConsent,
 } from "../streaming-oauth";
+import { signedInAccount } from "./account";
 
 // The streaming service's OAuth endpoints as the embedded origin serves them (spec 002 §7
 // "Streaming-service connection", issue 22). The authorization endpoint is split in two: the
@@ -59,6 +60,13 @@ async function formBody(c: Ctx): Promise<Record<string, string> | undefined> {
     form[name] = value;
   }
   return form;
+}
+
+/** The Tunewave account signed in where the person pressed Allow (the site passes the session on), if any. */
+async function allowingAccount(c: Ctx): Promise<string | null> {
+  if (!c.req.header("cookie")) return null;
+  const account = await signedInAccount(c);
+  return "refused" in account ? null : account.userId;
 }
 
 export function registerStreaming(origin: OriginApp) {
@@ -109,7 +117,7 @@ export function registerStreaming(origin: OriginApp) {
         undefined,
       );
     }
-    const code = await issueCode(c.env.DB, checked.request, now);
+    const code = await issueCode(c.env.DB, checked.request, await allowingAccount(c), now);
     return noStoreJson({ redirect: redirectWith(redirectUri, { code }, state) }, 200);
   });
 

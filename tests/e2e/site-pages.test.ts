@@ -3,7 +3,8 @@ import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 
 // The survey and the verification form as a person uses them on the running site, with and
-// without script: a refusal with its messages, the stored answer read back through the origin,
+// without script: a refusal with its messages, the stored answer read back through the origin
+// with the browser's receipt (never its webId),
 // and the second survey answer refused politely; then every remaining page at phone and desktop
 // width (screenshots in /tmp/site-pages-*.png).
 
@@ -18,9 +19,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function webIdOf(page: Page): Promise<string> {
-  const cookie = (await page.context().cookies(baseURL)).find((c) => c.name === "webId");
-  if (!cookie) throw new Error("no webId cookie");
+/** The browser's survey receipt: an HttpOnly cookie, so only the browser's cookie store shows it. */
+async function cookieOf(page: Page, name: string): Promise<string> {
+  const cookie = (await page.context().cookies(baseURL)).find((c) => c.name === name);
+  if (!cookie) throw new Error(`no ${name} cookie`);
   return cookie.value;
 }
 
@@ -44,7 +46,13 @@ test("the survey without script: refused with messages, stored, thanked, and ans
   expect(await page.locator("dl").textContent()).toContain("The lyrics view is <great>");
   await page.screenshot({ path: "/tmp/site-pages-survey-thanks-phone.png", fullPage: true });
 
-  const stored = await page.request.get(`${baseURL}/services/survey/answers/${await webIdOf(page)}`);
+  const byBrowserId = await page.request.get(
+    `${baseURL}/services/survey/answers/${await cookieOf(page, "webId")}`,
+  );
+  expect(byBrowserId.status()).not.toBe(200);
+  const stored = await page.request.get(
+    `${baseURL}/services/survey/answers/${await cookieOf(page, "surveyReceipt")}`,
+  );
   expect(stored.status()).toBe(200);
   expect(await stored.json()).toMatchObject({
     satisfaction: 4,

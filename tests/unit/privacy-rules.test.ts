@@ -81,6 +81,9 @@ function personData(overrides: Partial<PersonData> = {}): PersonData {
     ],
     dataExports: [],
     offerCodes: [],
+    verificationRequests: [],
+    streamingConnections: [],
+    surveyAnswers: [],
     ...overrides,
   };
 }
@@ -129,6 +132,19 @@ describe("the data download's archive", () => {
       "CreatedAt,ExpiresAt,UsedAt,Locale,InstallId\r\n2025-01-02T00:00:00.000Z,2025-01-02T00:15:00.000Z,,de-DE,'@inid\r\n",
     );
     expect(files["data-exports.csv"]).toBe("CreatedAt,ExpiresAt\r\n");
+  });
+
+  test("a stored time no date can show is an empty cell, never a failed archive", () => {
+    const [tag] = personData().tags;
+    if (!tag) throw new Error("the factory has tags");
+    const archive = archiveOf(
+      personData({ tags: [{ ...tag, tagTime: 1e300, hiddenAt: -1e300 }] }),
+      "en-US",
+      Date.UTC(2025, 5, 1),
+    );
+    const files = unzip(archive);
+    expect(JSON.parse(files["data.json"] ?? "").tags[0]).toMatchObject({ taggedAt: null, hiddenAt: null });
+    expect((files["tags.csv"] ?? "").split("\r\n")).toHaveLength(3);
   });
 
   test.each([["en-US"], ["de-DE"], ["ja-JP"], ["pt-BR"], ["xx-YY"]])(

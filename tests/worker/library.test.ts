@@ -1,7 +1,13 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
-import { libraryCountSchema, noMorePages, tagListSchema, tagPageSize } from "../../edge/library";
+import {
+  earliestTagTime,
+  libraryCountSchema,
+  noMorePages,
+  tagListSchema,
+  tagPageSize,
+} from "../../edge/library";
 import { webrecMatchResponseSchema } from "../../edge/schemas/webrec";
 import { sha256 } from "../../origin/accounts";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
@@ -174,17 +180,20 @@ describe("who may see and change tags", () => {
   });
 });
 
+/** A tag time inside the window the service accepts. */
+const sane = Date.UTC(2026, 0, 1);
+
 describe("writing tags", () => {
   // 50 concurrent writes are tested against the running site (tests/e2e/library-writes.test.ts):
   // here they leave SQLite's -shm file behind at the end of the test now and then, which fails the
   // pool's per-test storage isolation (workers-sdk #11031), not the code.
 
   test.each([
-    ["an unknown track", { trackKey: "999999999", recognitionId: "x", tagTime: 1 }, 404],
-    ["a track key that is not a number", { trackKey: "abc", recognitionId: "x", tagTime: 1 }, 400],
-    ["a recognition id with spaces", { trackKey: "1", recognitionId: "a b", tagTime: 1 }, 400],
+    ["an unknown track", { trackKey: "999999999", recognitionId: "x", tagTime: sane }, 404],
+    ["a track key that is not a number", { trackKey: "abc", recognitionId: "x", tagTime: sane }, 400],
+    ["a recognition id with spaces", { trackKey: "1", recognitionId: "a b", tagTime: sane }, 400],
     ["a negative time", { trackKey: "1", recognitionId: "x", tagTime: -5 }, 400],
-    ["a latitude off the globe", { trackKey: "1", recognitionId: "x", tagTime: 1, lat: 91, lng: 0 }, 400],
+    ["a latitude off the globe", { trackKey: "1", recognitionId: "x", tagTime: sane, lat: 91, lng: 0 }, 400],
   ])("%s is refused with %i", async (_name, body, status) => {
     const who = await signedIn();
     const answer = await who.fetch("/services/account/tags", {
@@ -215,7 +224,7 @@ describe("writing tags", () => {
     const { tags } = await list(who);
     expect(tags).toHaveLength(1);
     expect(tags[0]?.key).toBe(probe.trackKey);
-    expect(tags[0]?.location).toEqual({ country: "DE", lat: 52.52, lng: 13.405 });
+    expect(tags[0]?.location).toEqual({ country: "DE", lat: 52.52, lng: 13.4 });
     expect(Math.abs((tags[0]?.timestamp ?? 0) - Date.now())).toBeLessThan(60_000);
     await match("session-two", who);
     expect(await count(who)).toBe(2);
@@ -223,5 +232,90 @@ describe("writing tags", () => {
     const anonymous = await match("session-three", browser());
     expect(v.parse(webrecMatchResponseSchema, await anonymous.json()).matches).toHaveLength(1);
     expect(await count(who)).toBe(2);
+  });
+});
+
+describe("tag times and positions are bounded at the service (issue 41, finding 7)", () => {
+  test.each([
+    ["a time no date can show", 1e300],
+    ["a time after the largest date", 8.64e15 + 1],
+    ["a time before 2000", earliestTagTime - 1],
+    ["the epoch", 0],
+    ["an hour from now", Date.now() + 60 * 60 * 1000],
+    ["a fraction of a millisecond", sane + 0.5],
+  ])("%s (%d) is refused with 400, and nothing is stored", async (_name, tagTime) => {
+    const who = await signedIn();
+    const answer = await who.fetch("/services/account/tags", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ trackKey: trackKeys[0], recognitionId: "bounded", tagTime }),
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ error: "invalidparam" });
+    expect(await count(who)).toBe(0);
+  });
+
+  test.each([
+    ["2000-01-01", earliestTagTime],
+    ["a minute ahead (a phone's clock)", Date.now() + 60_000],
+  ])("%s is accepted", async (_name, tagTime) => {
+    const who = await signedIn();
+    expect((await appTag(who, "edge-of-window", tagTime)).status).toBe(201);
+    expect((await list(who)).tags[0]?.timestamp).toBe(tagTime);
+  });
+
+  test("an exact position is stored rough: two decimals, about 1 km", async () => {
+    const who = await signedIn();
+    const answer = await who.fetch("/services/account/tags", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({
+        trackKey: trackKeys[0],
+        recognitionId: "eiffel",
+        tagTime: sane,
+        lat: 48.8583701,
+        lng: 2.2944813,
+      }),
+    });
+    expect(answer.status).toBe(201);
+    const { tagid } = (await answer.json()) as { tagid: string };
+    const row = await env.DB.prepare("SELECT lat, lng FROM tags WHERE id = ?").bind(tagid).first();
+    expect(row).toEqual({ lat: 48.86, lng: 2.29 });
+    expect((await list(who)).tags[0]?.location).toEqual({ country: null, lat: 48.86, lng: 2.29 });
+  });
+
+  test("a bad row stored before (a time of 1e300, an exact position) breaks neither the library, its CSV nor the data download", async () => {
+    const who = await signedIn();
+    expect((await appTag(who, "good-one", sane)).status).toBe(201);
+    const owner = await env.DB.prepare(
+      "SELECT user_id FROM tags WHERE recognition_id = 'app:good-one'",
+    ).first<{
+      user_id: string;
+    }>();
+    const storedAt = Date.UTC(2026, 5, 1);
+    await env.DB.prepare(
+      `INSERT INTO tags (id, user_id, recognition_id, track_key, tag_time, lat, lng, created_at)
+       VALUES ('bad-row-0000000000001', ?, 'app:bad', ?, 1e300, 48.8583701, 2.2944813, ?)`,
+    )
+      .bind(owner?.user_id, Number(trackKeys[1] ?? trackKeys[0]), storedAt)
+      .run();
+
+    const { tags } = await list(who);
+    expect(tags.map((tag) => tag.timestamp)).toEqual([storedAt, sane]);
+    expect(tags[0]?.location).toEqual({ country: null, lat: 48.86, lng: 2.29 });
+    const page = await who.fetch("/myshazam");
+    expect(page.status).toBe(200);
+    const csv = await who.fetch("/myshazam/download.csv");
+    expect(csv.status).toBe(200);
+    const lines = (await csv.text()).trim().split(/\r?\n/);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(new Date(storedAt).toISOString().slice(0, 10));
+
+    const download = await who.fetch("/services/account/privacy/export", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ locale: "en-US" }),
+    });
+    expect(download.status).toBe(202);
   });
 });

@@ -12,8 +12,12 @@ import {
   expiredExportRecordMs,
   formatDuration,
   privacyAnswerDays,
+  privacyDataCategories,
+  privacyDataCategoryKeys,
   transferNoticeDeletionDays,
 } from "../../edge/privacy";
+import { callbackPath, defaultClientId, mockActivatePath, tokenPath } from "../../edge/streaming";
+import { sha256 } from "../../origin/accounts";
 import { archiveFiles } from "../../origin/privacy-archive";
 import { type Browser, browser, site } from "./browser-jar";
 
@@ -132,6 +136,7 @@ describe("the data download", () => {
 
     const mail = await mailTo(email, de.t("privacy:mail.subject"));
     expect(mail).toMatch(/https:\/\/tunewave\.test\/de\/privacy\/download\/[\w-]{22}\?token=[\w-]{43}/);
+    expect(mail).not.toContain("http://");
     const link = await downloadLink(email, "de");
 
     const page = await who.fetch(link.path);
@@ -393,6 +398,183 @@ describe("the account service's privacy calls", () => {
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM data_exports").first<{ n: number }>())?.n).toBe(
       0,
     );
+  });
+});
+
+/** RFC 7636 Appendix B's verifier and its S256 challenge. */
+const pkce = {
+  verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+  challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+};
+
+/**
+ * Gives the signed-in account data in every category the privacy pages name, each the way a person
+ * makes it: tags (one from the app, with an exact position), an offer code, an artist verification
+ * request and a survey answer sent on the site's forms, a streaming connection allowed on the
+ * consent page, an earlier data download; sessions, sign-in links and mail come with signing in.
+ * Returns what deletion must make unusable.
+ */
+async function fillEveryCategory(who: Browser, email: string) {
+  await tagSongs(email);
+  const [track] = (await env.DB.prepare("SELECT key FROM tracks ORDER BY key LIMIT 1").all<{ key: number }>())
+    .results;
+  const appTag = await who.fetch("/services/account/tags", {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: "https://tunewave.test" },
+    body: JSON.stringify({
+      trackKey: String(track?.key),
+      recognitionId: "app-walk-1",
+      tagTime: Date.now() - 60_000,
+      lat: 48.8583701,
+      lng: 2.2944813,
+    }),
+  });
+  expect(appTag.status).toBe(201);
+  await giveOfferCode(email, `TW${email.slice(0, 3).toUpperCase()}0000009`);
+
+  const verification = await who.fetch(
+    "/verify?index",
+    form({
+      artistName: "Walk Artist",
+      role: "artist",
+      email,
+      link: "https://example.org/walk",
+      message: "Me",
+    }),
+  );
+  expect(verification.status).toBe(303);
+  const verificationPath = verification.headers.get("location") ?? "";
+
+  const survey = await who.fetch(
+    "/survey?index",
+    form({ satisfaction: "5", found: "always", comment: "Walk" }),
+  );
+  expect(survey.status).toBe(303);
+  const receipt = who.jar.get("surveyReceipt") ?? "";
+  expect(receipt).toMatch(/^[\w-]{43}$/);
+
+  const query = new URLSearchParams({
+    client_id: defaultClientId,
+    response_type: "code",
+    scope: "music",
+    redirect_uri: `${site}${callbackPath}`,
+    code_challenge: pkce.challenge,
+    code_challenge_method: "S256",
+    state: "walk",
+  });
+  const allowed = await who.fetch(`${mockActivatePath}?${query}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: site },
+    body: new URLSearchParams([...query, ["decision", "allow"]]),
+  });
+  expect(allowed.status).toBe(303);
+  const code = new URL(allowed.headers.get("location") ?? "").searchParams.get("code") ?? "";
+  const granted = await who.fetch(tokenPath, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      code_verifier: pkce.verifier,
+      redirect_uri: `${site}${callbackPath}`,
+      client_id: defaultClientId,
+    }),
+  });
+  expect(granted.status).toBe(200);
+  const { access_token: streamingToken } = (await granted.json()) as { access_token: string };
+
+  // An earlier download, expired a day ago: its record is still held.
+  await env.DB.prepare(
+    `INSERT INTO data_exports (id, user_id, status, token_hash, created_at, expires_at)
+     VALUES (?, ?, 'ready', 'earlier-token-hash', ?, ?)`,
+  )
+    .bind(
+      `earlier${email.slice(0, 3)}000000000000`.slice(0, 22),
+      await userId(email),
+      Date.now() - 8 * dayMs,
+      Date.now() - dayMs,
+    )
+    .run();
+  return { verificationPath, receipt, streamingToken };
+}
+
+/** Every row of every table in which some column holds one of `values`: what is left of someone. */
+async function rowsNaming(values: readonly string[]): Promise<string[]> {
+  const { results: tables } = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+  ).all<{ name: string }>();
+  const found: string[] = [];
+  for (const { name } of tables) {
+    const { results: columns } = await env.DB.prepare(`SELECT name FROM pragma_table_info(?)`)
+      .bind(name)
+      .all<{ name: string }>();
+    for (const column of columns) {
+      for (const value of values) {
+        const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM "${name}" WHERE "${column.name}" = ?`)
+          .bind(value)
+          .first<{ n: number }>();
+        if (row?.n) found.push(`${name}.${column.name} = ${value} (${row.n})`);
+      }
+    }
+  }
+  return found;
+}
+
+describe("every data category the privacy pages name", () => {
+  test("is in the data download, and nothing of the account is left in any table after deletion", async () => {
+    const who = browser();
+    const email = "walk@example.com";
+    await signIn(who, email);
+    const made = await fillEveryCategory(who, email);
+    const id = await userId(email);
+    if (!id) throw new Error("no account");
+
+    // The categories page draws the one list.
+    const page = decode(await (await who.fetch("/privacy/data-categories")).text());
+    for (const key of privacyDataCategoryKeys)
+      expect(page).toContain(en.t(`privacy:categories.${key}.title`));
+    const counts = (await (await who.fetch("/services/account/privacy/categories")).json()) as Record<
+      string,
+      unknown
+    >;
+
+    expect((await requestDownload(who)).status).toBe(200);
+    const link = await downloadLink(email);
+    const file = await who.fetch(`/privacy/download/${link.id}/archive?token=${link.token}`);
+    expect(file.status).toBe(200);
+    const zip = unzipSync(new Uint8Array(await file.arrayBuffer()));
+    const data = JSON.parse(strFromU8(zip["data.json"] ?? new Uint8Array()));
+    for (const [category, section] of Object.entries(privacyDataCategories)) {
+      if (section === null) continue;
+      const held = data[section];
+      expect(held, `${category} is in the download as ${section}`).toBeDefined();
+      if (Array.isArray(held)) {
+        expect(held.length, `${category} holds the account's records`).toBeGreaterThan(0);
+        const csvName = `${section.replace(/[A-Z]/g, (c: string) => `-${c.toLowerCase()}`)}.csv`;
+        const csv = strFromU8(zip[csvName] ?? new Uint8Array());
+        expect(csv.split("\r\n").length, `${csvName} has a row per record`).toBe(held.length + 2);
+        if (section in counts && section !== "tags" && section !== "sessions") {
+          expect(counts[section], `the categories count of ${section}`).toBe(held.length);
+        }
+      }
+    }
+    // The position is as rough as the page promises; the connection without its token.
+    expect(data.tags).toContainEqual(expect.objectContaining({ lat: 48.86, lng: 2.29 }));
+    expect(JSON.stringify(data)).not.toContain(made.streamingToken);
+    expect(data.verificationRequests[0]).toMatchObject({ artistName: "Walk Artist", email });
+    expect(data.surveyAnswers[0]).toMatchObject({ satisfaction: 5, found: "always", comment: "Walk" });
+
+    const deleted = await who.fetch("/privacy/delete", form({ email }));
+    expect(deleted.status).toBe(303);
+
+    expect(await rowsNaming([id, email])).toEqual([]);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM oauth_tokens WHERE token_hash = ?")
+        .bind(await sha256(made.streamingToken))
+        .first<{ n: number }>(),
+    ).toEqual({ n: 0 });
+    expect((await browser().fetch(made.verificationPath)).status).toBe(404);
+    expect((await SELF.fetch(`${site}/services/survey/answers/${made.receipt}`)).status).toBe(404);
   });
 });
 

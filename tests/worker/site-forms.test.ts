@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
 import { surveyAnswersPerClient, verificationRequestsPerClient } from "../../edge/forms";
-import { browser, site } from "./browser-jar";
+import { browser, signIn, site } from "./browser-jar";
 
 // The survey and the verification form inside workerd (issue 24): valid and invalid answers, what
 // the origin stored, one survey answer per visitor, the rate limit, and cross-site refusal.
@@ -50,6 +50,75 @@ test("a survey answer is stored, shown on the thanks page, and a second one is r
   expect(page).not.toContain('name="satisfaction"');
   const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM survey_answers").first<{ n: number }>();
   expect(count?.n).toBe(1);
+});
+
+test("a survey answer is never read back by browser id: only with the receipt its browser keeps (HttpOnly)", async () => {
+  const visitor = browser();
+  await visitor.fetch("/survey");
+  const webId = visitor.jar.get("webId") ?? "";
+  expect(webId).toMatch(/^[0-9a-f-]{36}$/);
+  const sent = await visitor.fetch("/survey?index", post(goodAnswer));
+  expect(sent.status).toBe(303);
+  expect(sent.headers.getSetCookie().join()).toMatch(/surveyReceipt=[\w-]{43}; .*HttpOnly/);
+
+  const byBrowserId = await SELF.fetch(`${site}/services/survey/answers/${webId}`);
+  expect(byBrowserId.status).not.toBe(200);
+  expect(await byBrowserId.text()).not.toContain("everything");
+  const receipt = visitor.jar.get("surveyReceipt") ?? "";
+  const byReceipt = await SELF.fetch(`${site}/services/survey/answers/${receipt}`);
+  expect(byReceipt.status).toBe(200);
+  expect(await byReceipt.json()).toMatchObject({ satisfaction: 4, comment: "Found <b>everything</b>" });
+  // Another browser, even with the same webId, sees the survey, not the answer.
+  const other = browser();
+  other.jar.set("webId", webId);
+  const thanks = await other.fetch("/survey/thanks");
+  expect(thanks.status).toBe(303);
+  expect(await (await other.fetch("/survey")).text()).toContain('name="satisfaction"');
+});
+
+test("an answer planted in someone's browser id is not theirs: their page still asks, and they can answer", async () => {
+  const victim = browser();
+  await victim.fetch("/survey");
+  const webId = victim.jar.get("webId") ?? "";
+  const planted = await SELF.fetch(`${site}/services/survey/answers`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      origin: "https://tunewave.test",
+      "cf-connecting-ip": "192.0.2.66",
+    },
+    body: JSON.stringify({
+      satisfaction: 1,
+      found: "rarely",
+      comment: "planted",
+      visitor: webId,
+      lang: "en",
+    }),
+  });
+  await planted.arrayBuffer();
+  const page = await (await victim.fetch("/survey")).text();
+  expect(page).toContain('name="satisfaction"');
+  const own = await victim.fetch("/survey?index", post(goodAnswer));
+  expect(own.status).toBe(303);
+  const thanks = await (await victim.fetch("/survey/thanks")).text();
+  expect(thanks).not.toContain("planted");
+  expect(thanks).toContain(en.t("forms:survey.score.4"));
+});
+
+test("signed in, the answer is the account's: one per account, on every browser", async () => {
+  const first = browser();
+  await signIn(first, "surveyed@example.com");
+  expect((await first.fetch("/survey?index", post(goodAnswer))).status).toBe(303);
+  const second = browser();
+  await signIn(second, "surveyed@example.com");
+  const again = await second.fetch("/survey?index", post(goodAnswer));
+  expect(again.status).toBe(409);
+  const owned = await env.DB.prepare(
+    "SELECT COUNT(*) AS n FROM survey_answers a JOIN users u ON u.id = a.user_id WHERE u.email = ?",
+  )
+    .bind("surveyed@example.com")
+    .first<{ n: number }>();
+  expect(owned?.n).toBe(1);
 });
 
 test.each([

@@ -22,6 +22,7 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
+import { accessTokenLifetimeSeconds } from "../../../edge/streaming";
 import { DataCategoriesView } from "./view";
 
 // Spec 000 §1 "data categories": what we hold, why and how long, every number the one the code
@@ -51,6 +52,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
       sessions: { duration: duration(sessionLifetimeSeconds * 1000) },
       signInLinks: { duration: duration(emailLinkLifetimeMs) },
       tags: { duration: duration(hiddenTagLifetimeMs) },
+      streamingConnections: { duration: duration(accessTokenLifetimeSeconds * 1000) },
       dataExports: { duration: duration(dataExportLifetimeMs), record: duration(expiredExportRecordMs) },
       statistics: { duration: duration(webIdMaxAgeSeconds * 1000) },
       settings: { duration: duration(cookieMaxAgeSeconds * 1000) },
@@ -66,6 +68,9 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
             signInRequests: count(held.signInRequests),
             dataExports: count(held.dataExports),
             offerCodes: count(held.offerCodes),
+            verificationRequests: count(held.verificationRequests),
+            streamingConnections: count(held.streamingConnections),
+            surveyAnswers: count(held.surveyAnswers),
           },
         }
       : null,

@@ -1,19 +1,20 @@
 import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "~/components/privacy";
 import { useTranslation } from "~/strings";
+import { type PrivacyDataCategory, privacyDataCategoryKeys } from "../../../edge/privacy";
 
-const categories = [
-  "account",
+type Category = PrivacyDataCategory;
+
+const counts = [
   "sessions",
-  "signInLinks",
   "tags",
+  "hiddenTags",
   "offerCodes",
+  "verificationRequests",
+  "streamingConnections",
+  "surveyAnswers",
+  "signInRequests",
   "dataExports",
-  "statistics",
-  "settings",
 ] as const;
-type Category = (typeof categories)[number];
-
-const counts = ["sessions", "tags", "hiddenTags", "offerCodes", "signInRequests", "dataExports"] as const;
 
 /** The data categories: one card per kind of data (what, why, how long), then the person's own. */
 export function DataCategoriesView({
@@ -38,7 +39,7 @@ export function DataCategoriesView({
       intro={t("categories.intro")}
     >
       <ul className="privacy-categories">
-        {categories.map((key) => (
+        {privacyDataCategoryKeys.map((key) => (
           <li key={key} className="card" aria-labelledby={`category-${key}`}>
             <h2 id={`category-${key}`}>{t(`categories.${key}.title`)}</h2>
             <dl>

@@ -8,6 +8,8 @@ import { useTranslation } from "~/strings";
 export type DeleteOutcome = { outcome: "mismatch" | "failed"; typed: string };
 
 const gone = ["account", "tags", "sessions", "signInRequests", "dataExports"] as const;
+/** The other data categories the account may hold, in the data-categories page's own words. */
+const alsoHeld = ["offerCodes", "verificationRequests", "streamingConnections", "surveyAnswers"] as const;
 
 /** Account deletion: what goes, what stays, when (both readings), and the confirmation. */
 export function DeleteAccountView({
@@ -61,6 +63,9 @@ export function DeleteAccountView({
         <ul className="privacy-points">
           {gone.map((key) => (
             <li key={key}>{t(`delete.gone.${key}`)}</li>
+          ))}
+          {alsoHeld.map((key) => (
+            <li key={key}>{t(`categories.${key}.what`)}</li>
           ))}
         </ul>
       </section>

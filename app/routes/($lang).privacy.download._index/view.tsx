@@ -9,6 +9,8 @@ export type DownloadOutcome =
   | { outcome: "notconfirmed" | "failed" };
 
 const contents = ["account", "sessions", "tags", "signInRequests", "dataExports"] as const;
+/** The other data categories the account may hold, in the data-categories page's own words. */
+const alsoHeld = ["offerCodes", "verificationRequests", "streamingConnections", "surveyAnswers"] as const;
 
 /** The data download page: what the file holds, how it reaches you, and the request. */
 export function DownloadRequestView({
@@ -36,6 +38,9 @@ export function DownloadRequestView({
         <ul className="privacy-points">
           {contents.map((key) => (
             <li key={key}>{t(`download.contents.${key}`)}</li>
+          ))}
+          {alsoHeld.map((key) => (
+            <li key={key}>{t(`categories.${key}.what`)}</li>
           ))}
         </ul>
         <p>{t("download.formats")}</p>

@@ -15,13 +15,19 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
-import { fieldErrors, surveyAnswerSchema, typedFields } from "../../../edge/forms";
+import {
+  fieldErrors,
+  surveyAnswerSchema,
+  surveyReceiptCookie,
+  surveyReceiptOf,
+  typedFields,
+} from "../../../edge/forms";
 import { localizedPath } from "../../../edge/path";
 import { type SurveyResult, SurveyView } from "./view";
 
 // Spec 000 §1 "a satisfaction survey": a form that works without script, checked here and again by
-// the origin, one answer per visitor (the browser's webId), a rate limit per client, and a thanks
-// page. A POST another site made never reaches the action (the worker's isCrossSiteRequest).
+// the origin, one answer per browser (the receipt it keeps in an HttpOnly cookie) and per account,
+// a rate limit per client, and a thanks page. A POST another site made never reaches the action (the worker's isCrossSiteRequest).
 
 // What this visitor sent is theirs alone: no shared cache may keep the page.
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -40,7 +46,8 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     description: t("forms:survey.intro"),
     type: "website",
   };
-  const answered = (await surveyAnswerOf(context, request, context.edge.webId)) !== undefined;
+  const receipt = surveyReceiptOf(request.headers.get("cookie"));
+  const answered = (await surveyAnswerOf(context, request, receipt)) !== undefined;
   const page = { answered, thanksHref: localizedPath(lang, "/survey/thanks") };
   return { page, meta, strings: pickResources(lang, ["forms"]).forms };
 }
@@ -55,12 +62,20 @@ export async function action({ params, context, request }: ActionFunctionArgs) {
   const reply = (result: SurveyResult) => data(result, { status: statusOf[result.outcome] });
   const parsed = v.safeParse(surveyAnswerSchema, typed);
   if (!parsed.success) return reply({ outcome: "invalid", errors: fieldErrors(parsed.issues), typed });
-  const visitor = context.edge.webId;
-  if (!visitor) return reply({ outcome: "failed", errors: {}, typed });
-  const outcome = await sendSurveyAnswer(context, request, parsed.output, visitor);
-  if (outcome === "stored")
-    throw redirect(localizedPath(context.edge.lang, "/survey/thanks"), { status: 303 });
-  return reply({ outcome, errors: {}, typed });
+  // A request without a visitor id (a bot, to which no cookie is written) is not stored.
+  if (!context.edge.webId) return reply({ outcome: "failed", errors: {}, typed });
+  // One answer per browser: the one whose receipt it keeps (one per account: the origin).
+  const receipt = surveyReceiptOf(request.headers.get("cookie"));
+  if (await surveyAnswerOf(context, request, receipt))
+    return reply({ outcome: "answered", errors: {}, typed });
+  const sent = await sendSurveyAnswer(context, request, parsed.output);
+  if (sent.outcome === "stored") {
+    throw redirect(localizedPath(context.edge.lang, "/survey/thanks"), {
+      status: 303,
+      headers: { "Set-Cookie": surveyReceiptCookie(sent.receipt, context.edge.secure) },
+    });
+  }
+  return reply({ outcome: sent.outcome, errors: {}, typed });
 }
 
 export default function Survey() {

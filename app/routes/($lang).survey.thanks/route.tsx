@@ -12,10 +12,12 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
+import { surveyReceiptOf } from "../../../edge/forms";
 import { localizedPath } from "../../../edge/path";
 import { SurveyThanksView } from "./view";
 
-// The survey's thanks page: the visitor's own answer, as the origin stored it.
+// The survey's thanks page: the visitor's own answer, as the origin stored it, read back with the
+// receipt this browser keeps (never by a browser id).
 
 // What this visitor sent is theirs alone: no shared cache may keep the page.
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
@@ -25,7 +27,7 @@ export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   const { lang, locale } = context.edge;
-  const answer = await surveyAnswerOf(context, request, context.edge.webId);
+  const answer = await surveyAnswerOf(context, request, surveyReceiptOf(request.headers.get("cookie")));
   // Nothing answered yet: the survey itself.
   if (!answer) throw redirect(localizedPath(lang, "/survey"), { status: 303 });
   const { t } = serverStrings(lang);
