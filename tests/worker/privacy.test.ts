@@ -462,6 +462,8 @@ async function fillEveryCategory(who: Browser, email: string) {
     code_challenge_method: "S256",
     state: "walk",
   });
+  // The consent page shows the request first (its ticket, decision 021), then Allow.
+  expect((await who.fetch(`${mockActivatePath}?${query}`)).status).toBe(200);
   const allowed = await who.fetch(`${mockActivatePath}?${query}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", origin: site },
