@@ -40,7 +40,11 @@ function contextFor(url: string) {
   const request = new Request(url, { headers: { "user-agent": "Mozilla/5.0" } });
   const edge = resolveRequest(request, undefined);
   // rootData and requestMeta read the edge only.
-  const context = { edge, config: readConfig({} as Env), account: null } as unknown as AppLoadContext;
+  const context = {
+    edge,
+    config: readConfig({ SITE_ORIGIN: "https://www.tunewave.test", MAIL_TRANSPORT: "outbox" } as Env),
+    account: null,
+  } as unknown as AppLoadContext;
   return { request, context, root: rootData(context, request) };
 }
 
