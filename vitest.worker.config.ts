@@ -1,7 +1,23 @@
 import { readFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
 import { UNSAFE_flatRoutes } from "@remix-run/dev";
+
+/**
+ * "Network connection lost" between tests (issue 42): before and after every test the pool asks
+ * Miniflare's loopback server (Node's http server, in this process) to push or pop the isolated
+ * storage, over a keep-alive connection of workerd's. Node closes a connection idle for 5 s
+ * (`keepAliveTimeout`), and a test that ran longer (or a loaded machine) hands workerd a connection
+ * Node is closing at that moment: workerd does not retry the DELETE, and the file fails. With no
+ * idle timeout the connection stays open for workerd's next call; the server is closed with the pool.
+ */
+const createServer = http.createServer;
+http.createServer = ((...args: Parameters<typeof http.createServer>) => {
+  const server = createServer(...args);
+  server.keepAliveTimeout = 0;
+  return server;
+}) as typeof http.createServer;
 
 /**
  * Every page route that takes a form (exports an `action`), read from the app's own routes as
