@@ -5,6 +5,7 @@ import {
   type ReactNode,
   useEffect,
   useId,
+  useLayoutEffect,
   useMemo,
   useReducer,
   useRef,
@@ -195,8 +196,10 @@ export function SearchCombobox({
     dispatch({ type: "close" });
   }
 
+  // Focus moves at the commit that removes the plain input (a layout effect, in the same task): a
+  // passive effect ran a task later, and a key typed in between went to no input and was lost.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when this replaces the plain input.
-  useEffect(() => {
+  useLayoutEffect(() => {
     const input = inputRef.current;
     if (!handedOver.focused || !input) return;
     // Focusing opens the box (onFocus), as the plain input's focus would have.

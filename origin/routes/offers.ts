@@ -16,6 +16,7 @@ import {
 } from "../../edge/offers";
 import type { OriginApp, OriginEnv } from "../env";
 import {
+  clientAddressOf,
   countrySchema,
   errorResponse,
   invalidParam,
@@ -77,11 +78,6 @@ const codeBodySchema = v.object({
 
 function refusal(state: Exclude<OfferState, "available" | "redeemed">): Response {
   return noStoreJson({ error: "refused", state, message: offerMessages[state] }, offerRefusalStatus(state));
-}
-
-/** The client's address, which the site passes on from the visitor's request. */
-function clientOf(c: Ctx): string {
-  return c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? "unknown";
 }
 
 /** The rule's account input from the account service's own record. */
@@ -161,7 +157,7 @@ export function registerOffers(origin: OriginApp) {
     });
     if (state === "redeemed") return noStoreJson({ state, ...offers.code }, 200);
     if (state !== "available") return refusal(state);
-    const clientHash = await clientHashOf(clientOf(c));
+    const clientHash = await clientHashOf(clientAddressOf(c));
     const since = inputs.now - offerLimits.clientWindowMs;
     if ((await clientCodesSince(c.env.DB, clientHash, since)) >= offerLimits.codesPerClient)
       return refusal("limitReached");
@@ -249,7 +245,7 @@ export function registerOffers(origin: OriginApp) {
       country: body.country,
       now: inputs.now,
       credentialId,
-      clientHash: await clientHashOf(clientOf(c)),
+      clientHash: await clientHashOf(clientAddressOf(c)),
     });
     if (typeof claimed === "string") return refusal(claimed);
     return noStoreJson(claimed, 201);

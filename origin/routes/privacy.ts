@@ -14,7 +14,7 @@ import {
   privacyMessages,
 } from "../../edge/privacy";
 import type { OriginApp, OriginEnv } from "../env";
-import { invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
+import { invalidParam, jsonBody, noStoreJson, parseParams, secureCookies } from "../http";
 import { dataDownloadMail, mailerOf } from "../mail";
 import {
   claimExport,
@@ -35,8 +35,6 @@ import { signedInAccount } from "./account";
 // deletion. Every call needs the session (401 without, 456 ended); every answer is the person's own.
 
 type Ctx = Context<{ Bindings: OriginEnv }>;
-
-const isSecure = (c: Ctx) => new URL(c.req.url).protocol === "https:";
 
 /**
  * A data download's answers are `private` as well as `no-store`: the site's services proxy then
@@ -166,6 +164,6 @@ export function registerPrivacy(origin: OriginApp) {
       throw invalidParam("The address is not the signed-in account's");
     }
     await deleteAccount(c.env.DB, { userId: signedIn.userId, email: signedIn.state.email });
-    return noStoreJson({ deleted: true }, 200, [expiredSessionCookie(isSecure(c))]);
+    return noStoreJson({ deleted: true }, 200, [expiredSessionCookie(secureCookies(c))]);
   });
 }

@@ -7,7 +7,7 @@ import {
   verificationSubmissionSchema,
 } from "../../edge/forms";
 import type { OriginApp, OriginEnv } from "../env";
-import { cachePolicy, json, jsonBody, noStoreJson, parseParams } from "../http";
+import { cachePolicy, clientAddressOf, json, jsonBody, noStoreJson, parseParams } from "../http";
 import {
   openRoles,
   storeSurveyAnswer,
@@ -35,16 +35,12 @@ function limited(what: string): Response {
   return response;
 }
 
-/** The client's address, which the site passes on from the visitor's request. */
-const clientOf = (header: (name: string) => string | undefined) =>
-  header("cf-connecting-ip") ?? header("x-real-ip") ?? "unknown";
-
 /**
  * Who sends a form: the client's address (the rate limit) and, when the session the site passed on
  * is live, the account, which the service reads itself and never takes from the body.
  */
 async function senderOf(c: Context<{ Bindings: OriginEnv }>) {
-  const client = clientOf((n) => c.req.header(n));
+  const client = clientAddressOf(c);
   if (!c.req.header("cookie")) return { client, userId: null };
   const account = await signedInAccount(c);
   return { client, userId: "refused" in account ? null : account.userId };

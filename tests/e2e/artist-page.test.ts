@@ -104,7 +104,7 @@ test("a scraper reads the artist's card from the HTML alone", async () => {
   expect(result.ogTitle).toContain(name);
   expect(result.ogDescription?.length).toBeGreaterThan(20);
   expect(result.ogImage?.[0]).toMatchObject({ width: "800", height: "800" });
-  expect(result.ogImage?.[0]?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/media\/art\/.+\/800x800\.jpg$/);
+  expect(result.ogImage?.[0]?.url).toMatch(/^http:\/\/localhost:\d+\/media\/art\/.+\/800x800\.jpg$/);
   expect(result.twitterCard).toBe("summary_large_image");
   expect(result.alIosUrl).toBe(`tunewave:/${artistPath}`);
   expect(result.jsonLD?.[0]).toMatchObject({ "@type": "MusicGroup", url: `${baseURL}${artistPath}` });

@@ -178,6 +178,7 @@ describe("security headers on HTML (finding 6)", () => {
     expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
     expect(policy).toContain("frame-ancestors 'self'");
+    expect(policy).toContain("form-action 'self'");
     const scripts = html.match(/<script\b[^>]*>/g) ?? [];
     const executable = scripts.filter((tag) => !/type="application\/(ld\+)?json"/.test(tag));
     expect(executable.length).toBeGreaterThan(0);
