@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 // The AMP pages as a person sees them, at the three breakpoints. The AMP runtime
 // (cdn.ampproject.org) is out of reach offline; a stand-in does the one thing of it these pages
@@ -84,10 +85,7 @@ test.each(
   // Every picture has its box before it loads (no layout shift): width and height declared.
   const undeclared = await page.locator("amp-img:not([width][height])").count();
   expect(undeclared).toBe(0);
-  await page.screenshot({
-    path: `/tmp/amp-${name}-${size}.png`,
-    fullPage: size === "desktop",
-  });
+  await screenshot(page, `amp-${name}-${size}`, { fullPage: size === "desktop" });
   expect(errors).toEqual([]);
   await page.context().close();
 });

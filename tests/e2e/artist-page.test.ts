@@ -2,6 +2,7 @@ import ogs from "open-graph-scraper";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 const baseURL = inject("baseURL");
 let browser: Browser;
@@ -57,8 +58,8 @@ test.each(Object.entries(viewports))("the artist page at %s", async (name, viewp
   });
   expect(contrast).toBeGreaterThanOrEqual(4.5);
   await expectSoundLayout(page);
-  await page.screenshot({ path: `/tmp/artist-page-${name}.png` });
-  await page.screenshot({ path: `/tmp/artist-page-${name}-full.png`, fullPage: true });
+  await screenshot(page, `artist-page-${name}`);
+  await screenshot(page, `artist-page-${name}-full`, { fullPage: true });
   expect(errors).toEqual([]);
 });
 

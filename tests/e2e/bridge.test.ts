@@ -15,6 +15,7 @@ import enApp from "../../locales/en/app.json";
 import enCommon from "../../locales/en/common.json";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { type FakeAppHostGlobals, type FakeReply, fakeAppHostScript } from "./fake-app-hosts";
+import { screenshot } from "./screenshot";
 
 /**
  * The native-app bridge in Chromium (issue 10): the iOS and Android apps are played by the fake
@@ -312,7 +313,7 @@ for (const platform of platforms) {
       expect(email).toBe(
         `mailto:?subject=${encodeURIComponent(shareData.subject)}&body=${encodeURIComponent(`${shareData.text}\n\n${shareData.href}`)}`,
       );
-      await page.screenshot({ path: `/tmp/bridge-share-${platform}.png` });
+      await screenshot(page, `bridge-share-${platform}`);
 
       await twitter.click();
       await expect
@@ -462,7 +463,7 @@ for (const platform of platforms) {
       const upsell = page.locator("aside[data-upsell]");
       if (shown) {
         await upsell.waitFor({ timeout: 10_000 });
-        await page.screenshot({ path: `/tmp/bridge-upsell-${platform}.png` });
+        await screenshot(page, `bridge-upsell-${platform}`);
         expect(await upsell.getAttribute("data-upsell")).toBe("trial");
         expect(await upsell.textContent()).toContain(enApp.upsell.title);
         expect(await upsell.getByRole("link").getAttribute("href")).toBe("https://music.apple.com/subscribe");
@@ -664,7 +665,7 @@ describe("on the website", () => {
       expect(await heading.textContent()).toBe(deApp.share.emptyTitle);
       const home = page.locator("main").getByRole("link", { name: "Zur Startseite" });
       expect(await home.getAttribute("href")).toBe("/de");
-      await page.screenshot({ path: `/tmp/bridge-share-empty-${name}.png`, fullPage: true });
+      await screenshot(page, `bridge-share-empty-${name}`, { fullPage: true });
       expect(errors).toEqual([]);
       await page.context().close();
     },

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 // The album and playlist pages as a person reaches them: from an artist page's tiles.
 
@@ -69,8 +70,8 @@ test.each([
   );
   expect(await heroContrast(page)).toBeGreaterThanOrEqual(4.5);
   await expectSoundLayout(page);
-  await page.screenshot({ path: `/tmp/${kind}-page-${name}.png` });
-  await page.screenshot({ path: `/tmp/${kind}-page-${name}-full.png`, fullPage: true });
+  await screenshot(page, `${kind}-page-${name}`);
+  await screenshot(page, `${kind}-page-${name}-full`, { fullPage: true });
   expect(errors).toEqual([]);
 });
 
@@ -126,5 +127,5 @@ test.each([
   expect(beacon?.get("beaconId")).toBe(`${kind}.error`);
   expect(beacon?.get("errorcode")).toBe(`${kind}unavailable`);
   expect(beacon?.get("errordesc")).toBe(`musickit_${kind}_data`.slice(0, 20));
-  await page.screenshot({ path: `/tmp/${kind}-page-404.png` });
+  await screenshot(page, `${kind}-page-404`);
 });

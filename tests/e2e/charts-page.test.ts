@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 const baseURL = inject("baseURL");
 let browser: Browser;
@@ -38,7 +39,7 @@ test.each(Object.entries(viewports))("the charts landing at %s", async (name, vi
   await expect(page.locator("#charts-country").textContent()).resolves.toBe("United Kingdom");
   expect(await page.locator(".chart-links a").count()).toBeGreaterThan(3);
   await expectSoundLayout(page);
-  await page.screenshot({ path: `/tmp/charts-landing-${name}.png`, fullPage: true });
+  await screenshot(page, `charts-landing-${name}`, { fullPage: true });
   expect(errors).toEqual([]);
 });
 
@@ -57,8 +58,8 @@ test.each(Object.entries(viewports))("a chart page at %s", async (name, viewport
     .evaluateAll((links) => links.map((link) => link.getBoundingClientRect().height));
   expect(linkHeights.length).toBeGreaterThan(50);
   expect(Math.min(...linkHeights)).toBeGreaterThanOrEqual(24);
-  await page.screenshot({ path: `/tmp/charts-page-${name}.png` });
-  await page.screenshot({ path: `/tmp/charts-page-${name}-full.png`, fullPage: true });
+  await screenshot(page, `charts-page-${name}`);
+  await screenshot(page, `charts-page-${name}-full`, { fullPage: true });
   expect(errors).toEqual([]);
 });
 
@@ -69,7 +70,7 @@ test("the chart's artists at phone size", async () => {
     1,
   );
   await expectSoundLayout(page);
-  await page.screenshot({ path: "/tmp/charts-artists-phone.png" });
+  await screenshot(page, "charts-artists-phone");
   expect(errors).toEqual([]);
 });
 

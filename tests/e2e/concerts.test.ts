@@ -3,6 +3,7 @@ import ogs from "open-graph-scraper";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 const baseURL = inject("baseURL");
 let browser: Browser;
@@ -38,7 +39,7 @@ test.each(Object.entries(viewports))("the concert list and each filter at %s", a
   await expect(page.locator("h1").textContent()).resolves.toBe("Concerts");
   expect(await page.locator(".concert-card").count()).toBeGreaterThan(0);
   await expectNoOverflow(page);
-  await page.screenshot({ path: `/tmp/concerts-list-${name}.png`, fullPage: true });
+  await screenshot(page, `concerts-list-${name}`, { fullPage: true });
 
   for (const [label, when] of [
     ["Today", "today"],
@@ -89,7 +90,7 @@ test("Near Me asks for the location only on a click, and lists the nearest conce
   await expect(page.locator("h2").first().textContent()).resolves.toBe("Within 100 miles");
   const stored = await page.evaluate(() => localStorage.getItem("maploc"));
   expect(stored).toContain("51.5074");
-  await page.screenshot({ path: "/tmp/concerts-near-phone.png", fullPage: true });
+  await screenshot(page, "concerts-near-phone", { fullPage: true });
   expect(errors).toEqual([]);
 });
 
@@ -102,7 +103,7 @@ test("Near Me refused shows the spec's message and stays on the list", async () 
   await alert.waitFor();
   await expect(alert.textContent()).resolves.toBe("Near Me unavailable. Allow location access in Settings");
   expect(new URL(page.url()).searchParams.get("lat")).toBeNull();
-  await page.screenshot({ path: "/tmp/concerts-refused-desktop.png" });
+  await screenshot(page, "concerts-refused-desktop");
 });
 
 test.each(Object.entries(viewports))(
@@ -114,7 +115,7 @@ test.each(Object.entries(viewports))(
     await page.goto(`${baseURL}${href}`, { waitUntil: "networkidle" });
     expect(await page.locator("#event-title").count()).toBe(1);
     await expectNoOverflow(page);
-    await page.screenshot({ path: `/tmp/event-${name}.png`, fullPage: true });
+    await screenshot(page, `event-${name}`, { fullPage: true });
 
     // Draw the QR code's SVG on a canvas and read it back with jsQR.
     const src = await page.locator(".event-qr__code").getAttribute("src");

@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 // Signing in with the web provider as a person does: the consent screen, the login popup
 // (600×500) at the stand-in provider (tests/e2e/stand-in-issuer.ts), Allow, the popup closing by
@@ -23,7 +24,7 @@ test("continue with Google in the login popup, allow, land back signed in, the p
   await page.getByRole("link", { name: "Sign in", exact: true }).click();
   await page.getByRole("link", { name: "Continue with Google" }).click();
   await page.waitForURL(/\/login\/google\?redirect=%2Fcharts/);
-  await page.screenshot({ path: "/tmp/google-consent-desktop.png" });
+  await screenshot(page, "google-consent-desktop");
   const [popup] = await Promise.all([
     page.waitForEvent("popup"),
     page.getByRole("link", { name: "Continue to Google" }).click(),
@@ -53,7 +54,7 @@ test("deny at the provider: the consent screen says so, nobody is signed in", as
     .getByRole("alert")
     .filter({ hasText: "You didn't allow Tunewave to use your Google account" })
     .waitFor();
-  await page.screenshot({ path: "/tmp/google-declined-phone.png" });
+  await screenshot(page, "google-declined-phone");
   expect(await page.evaluate(async () => (await fetch("/secure/status")).status)).toBe(401);
 });
 
@@ -65,7 +66,7 @@ test("a blocked popup shows the spec's 'popup blocked' alert", async () => {
   await page.goto(`${baseURL}/login/google`);
   await page.getByRole("link", { name: "Continue to Google" }).click();
   await page.getByRole("alert").filter({ hasText: "The sign-in window was blocked" }).waitFor();
-  await page.screenshot({ path: "/tmp/google-popup-blocked-phone.png" });
+  await screenshot(page, "google-popup-blocked-phone");
 });
 
 test("without script the same link signs in in the window itself", async () => {

@@ -2,6 +2,7 @@ import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import enCommon from "../../locales/en/common.json";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 // The on-demand importer and the info bar (issue 25) in Chromium: the recognition code loads at
 // the first press of the listen button. Its request is held or failed by interception, and the
@@ -53,7 +54,7 @@ test("a slow load: nothing before 500 ms, then loading, then 'taking longer' at 
   await expect.poll(() => infoBar(page).textContent()).toBe(enCommon.importer.loading);
   await page.clock.runFor(4500);
   await expect.poll(() => infoBar(page).textContent()).toBe(enCommon.importer.slow);
-  await page.screenshot({ path: "/tmp/importer-slow-phone.png" });
+  await screenshot(page, "importer-slow-phone");
   release();
   await expect.poll(() => infoBar(page).textContent()).toBe("");
   await page.context().close();
@@ -73,9 +74,7 @@ test.each([
   expect(await infoBar(page).textContent()).toBe(enCommon.importer.failed);
   await page.clock.runFor(1);
   await expect.poll(() => infoBar(page).textContent()).toBe(why);
-  await page.screenshot({
-    path: `/tmp/importer-failed-${cause === "offline" ? "offline" : "server"}-phone.png`,
-  });
+  await screenshot(page, `importer-failed-${cause === "offline" ? "offline" : "server"}-phone`);
   await page.clock.runFor(5000);
   await expect.poll(() => infoBar(page).textContent()).toBe("");
   // The button stays for another try.

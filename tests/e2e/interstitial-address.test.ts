@@ -2,6 +2,7 @@ import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 // Spec 002 §2 /track/webrec/interstitial: an overlay address. Visited directly it opens over the
 // track's page, drawn from the track's data; closing it leaves that page.
@@ -50,7 +51,7 @@ test("visited directly it opens over the track page, with the track's title, art
     takeover.getByRole("button", { name: "Close" }).evaluate((b) => b === document.activeElement),
   ).resolves.toBe(true);
   expect(await axeViolations(page)).toEqual([]);
-  await page.screenshot({ path: "/tmp/interstitial-address-phone.png" });
+  await screenshot(page, "interstitial-address-phone");
   await page.keyboard.press("Escape");
   await takeover.waitFor({ state: "detached" });
   await page.waitForURL((url) => url.pathname.startsWith(`/track/${key}/`));

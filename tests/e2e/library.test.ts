@@ -7,6 +7,7 @@ import { trackSchema } from "../../edge/schemas/track";
 import { signInByEmail, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { catalogueExcerpt, microphoneFlags, pressListen } from "./microphone";
+import { screenshot } from "./screenshot";
 
 // My Library as a person uses it: sign in, identify a song through the (fake) microphone, find it
 // in the library with the count, export it as CSV and JSON, remove it and undo, remove it again.
@@ -64,7 +65,7 @@ test("identify a song signed in, find it in My Library, export it, remove it", a
   await expect
     .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("shazamcount") ?? "{}").data))
     .toBe(1);
-  await page.screenshot({ path: "/tmp/library-desktop.png", fullPage: true });
+  await screenshot(page, "library-desktop", { fullPage: true });
 
   const csv = await download(page, "Spreadsheet (CSV)");
   expect(csv.fileName).toMatch(/^tunewave-library-\d{4}-\d\d-\d\d\.csv$/);
@@ -97,7 +98,7 @@ test("the page at phone width, signed out and without script", async () => {
   const signIn = page.locator(".library-empty a.button");
   expect(await signIn.getAttribute("href")).toBe("/ja/login?redirect=%2Fja%2Fmyshazam");
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-  await page.screenshot({ path: "/tmp/library-signed-out-phone.png", fullPage: true });
+  await screenshot(page, "library-signed-out-phone", { fullPage: true });
   expect(errors).toEqual([]);
   await page.context().close();
 });

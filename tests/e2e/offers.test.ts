@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { offerLimits } from "../../edge/offers";
 import { uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 // Offers as a person meets them in Chromium: the page's states, redeeming with the device's
 // authenticator (a CDP virtual authenticator that verifies the person, and one that does not),
@@ -118,7 +119,7 @@ test("signed out, elsewhere, on the wrong device: each state says what to do", a
   for (const { path, heading, shot } of cases) {
     await page.goto(`${site}${path}`);
     await page.getByRole("heading", { name: heading, exact: true }).waitFor();
-    await page.screenshot({ path: `/tmp/offers-${shot}-desktop.png`, fullPage: true });
+    await screenshot(page, `offers-${shot}-desktop`, { fullPage: true });
   }
   expect(errors.filter((error) => !/status of 40[14]|status of 410/.test(error))).toEqual([]);
   // Spec 000 §2: the campaign's name is the experiment name of the page's statistics.
@@ -130,7 +131,7 @@ test("signed out, elsewhere, on the wrong device: each state says what to do", a
   const ipad = await open({ viewport: viewports.tablet, userAgent: agents.ipad });
   await ipad.page.goto(`${site}/fr/campaign/iphone-four?co=US`);
   await stateHeading(ipad.page, "Ouvrez cette offre sur votre téléphone").waitFor();
-  await ipad.page.screenshot({ path: "/tmp/offers-phone-only-fr-tablet.png", fullPage: true });
+  await screenshot(ipad.page, "offers-phone-only-fr-tablet", { fullPage: true });
 });
 
 test("redeem with Face ID: the code, Copy → Copied, the same code after a reload, and no second offer", async () => {
@@ -144,10 +145,10 @@ test("redeem with Face ID: the code, Copy → Copied, the same code after a relo
   await signIn(page, "/campaign/iphone-four?co=US", email);
   // An account made a minute ago: the farming limit's "try again tomorrow".
   await stateHeading(page, "Try again tomorrow").waitFor();
-  await page.screenshot({ path: "/tmp/offers-too-new-phone.png", fullPage: true });
+  await screenshot(page, "offers-too-new-phone", { fullPage: true });
   await ageAccount(page, email);
   await stateHeading(page, "Get your code").waitFor();
-  await page.screenshot({ path: "/tmp/offers-available-phone.png", fullPage: true });
+  await screenshot(page, "offers-available-phone", { fullPage: true });
   await page.getByRole("button", { name: "Get my code" }).click();
   await stateHeading(page, "Your code is ready").waitFor();
   const code = await page.getByRole("textbox", { name: "Your code" }).inputValue();
@@ -156,7 +157,7 @@ test("redeem with Face ID: the code, Copy → Copied, the same code after a relo
   await page.getByRole("button", { name: "Copy" }).click();
   await page.getByRole("status").filter({ hasText: "Copied" }).waitFor();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
-  await page.screenshot({ path: "/tmp/offers-copied-phone.png", fullPage: true });
+  await screenshot(page, "offers-copied-phone", { fullPage: true });
 
   // The code is the account's: the server shows it again, without script.
   await page.reload();
@@ -165,7 +166,7 @@ test("redeem with Face ID: the code, Copy → Copied, the same code after a relo
   // New users only: this account has had its offer.
   await page.goto(`${site}/campaign/five-months?co=US`);
   await stateHeading(page, "For new users only").waitFor();
-  await page.screenshot({ path: "/tmp/offers-not-new-phone.png", fullPage: true });
+  await screenshot(page, "offers-not-new-phone", { fullPage: true });
   expect(errors).toEqual([]);
 });
 
@@ -177,7 +178,7 @@ test("an authenticator that does not verify the person: Face ID or fingerprint r
   await ageAccount(page, email);
   await page.getByRole("button", { name: "Get my code" }).click();
   await stateHeading(page, "Face ID or fingerprint required").waitFor();
-  await page.screenshot({ path: "/tmp/offers-uv-false-desktop.png", fullPage: true });
+  await screenshot(page, "offers-uv-false-desktop", { fullPage: true });
   await page.reload();
   await stateHeading(page, "Get your code").waitFor();
 });
@@ -192,7 +193,7 @@ test("without WebAuthn: Face ID or fingerprint required, or on Android the store
   await signIn(page, "/es/campaign/first-month?co=ES", email);
   await ageAccount(page, email);
   await stateHeading(page, "Se requiere Face ID o huella digital").waitFor();
-  await page.screenshot({ path: "/tmp/offers-no-webauthn-es-phone.png", fullPage: true });
+  await screenshot(page, "offers-no-webauthn-es-phone", { fullPage: true });
 
   const android = await open({ viewport: viewports.phone, userAgent: agents.android, colorScheme: "dark" });
   await android.page.addInitScript(() => {
@@ -202,5 +203,5 @@ test("without WebAuthn: Face ID or fingerprint required, or on Android the store
   await signIn(android.page, "/campaign/three-free?co=GB", androidEmail);
   await ageAccount(android.page, androidEmail);
   await stateHeading(android.page, "Install or update your store services").waitFor();
-  await android.page.screenshot({ path: "/tmp/offers-store-services-dark-phone.png", fullPage: true });
+  await screenshot(android.page, "offers-store-services-dark-phone", { fullPage: true });
 });

@@ -3,6 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import enApp from "../../locales/en/app.json";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 import { trackPagePath, worldChartTopTrack } from "./site-data";
 
 // The overlay system (issue 25): the overlay addresses, stacking, Escape and outside click, the
@@ -61,7 +62,7 @@ describe("/ux/dialog", () => {
     // The home page is behind it, inert.
     expect(await page.locator("main section[aria-labelledby]").count()).toBeGreaterThan(0);
     expect(await page.locator("main").evaluate((main) => main.matches(":modal *"))).toBe(false);
-    await page.screenshot({ path: "/tmp/overlay-dialog-desktop.png" });
+    await screenshot(page, "overlay-dialog-desktop");
     await dialog.getByRole("button", { name: "Great" }).click();
     await page.waitForURL(`${baseURL}/`);
     await dialog.waitFor({ state: "detached" });
@@ -75,7 +76,7 @@ describe("/ux/dialog", () => {
     await dialog.waitFor();
     expect(await dialog.getByRole("button").allTextContents()).toEqual(["OK"]);
     expect(await dialog.getByRole("heading").textContent()).toBe("Hinweis");
-    await page.screenshot({ path: "/tmp/overlay-dialog-phone.png" });
+    await screenshot(page, "overlay-dialog-phone");
     await page.context().close();
   });
 
@@ -133,7 +134,7 @@ describe("the debug overlay", () => {
     ])
       expect(text).toContain(label);
     expect(text).toContain("en");
-    await page.screenshot({ path: "/tmp/overlay-debugtap-phone.png" });
+    await screenshot(page, "overlay-debugtap-phone");
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press("Escape");
     await overlay.waitFor({ state: "detached" });
@@ -192,7 +193,7 @@ describe("a modal takeover", () => {
     );
     await page.waitForTimeout(200);
     expect(await page.getByRole("dialog").count()).toBe(1);
-    await page.screenshot({ path: "/tmp/overlay-connect-confirm-desktop.png" });
+    await screenshot(page, "overlay-connect-confirm-desktop");
     expect(await axeViolations(page)).toEqual([]);
     await confirm.getByRole("button", { name: "Cancel" }).click();
     await confirm.waitFor({ state: "detached" });

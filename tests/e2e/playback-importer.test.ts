@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import enCommon from "../../locales/en/common.json";
 import enTrack from "../../locales/en/track.json";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 import { recordAudioElements, type Track, trackPagePath, worldChartTopTrack } from "./site-data";
 
 // Preview playback behind the importer (issue 25, spec 002 §4 "Scripts loaded on demand: …
@@ -126,7 +127,7 @@ test("a slow player: the press plays at once; 'Loading…' at 500 ms, 'taking lo
   await expect.poll(() => infoBar(page).textContent()).toBe(enCommon.importer.loading);
   await page.clock.runFor(4500);
   await expect.poll(() => infoBar(page).textContent()).toBe(enCommon.importer.slow);
-  await page.screenshot({ path: "/tmp/playback-importer-slow-phone.png" });
+  await screenshot(page, "playback-importer-slow-phone");
 
   release();
   await expect.poll(() => infoBar(page).textContent()).toBe("");
@@ -151,7 +152,7 @@ test("offline: 'Unable to load.', then the offline message; the sound stops and 
   await expect.poll(() => infoBar(page).textContent()).toBe(enCommon.importer.failed);
   await page.clock.runFor(2000);
   await expect.poll(() => infoBar(page).textContent()).toBe(enCommon.error.offline);
-  await page.screenshot({ path: "/tmp/playback-importer-offline-phone.png" });
+  await screenshot(page, "playback-importer-offline-phone");
   expect(await button.getAttribute("data-state")).toBe("idle");
   // Named by the words it shows (label in name): the song's title is the page's heading beside it.
   expect(await button.getAttribute("aria-label")).toBeNull();

@@ -4,6 +4,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { mailedLink, signInByEmail, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 // The privacy flows as a person goes through them on the running site: sign in, ask for the data
 // download, open the mailed link, save the file and read it, delete the account, sign in again to
@@ -37,14 +38,14 @@ test("download the data, open the mailed link, read the file, delete the account
   const sent = page.getByRole("status").filter({ hasText: `We emailed a link to ${email}` });
   await sent.waitFor();
   expect(await page.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("status");
-  await page.screenshot({ path: "/tmp/privacy-download-sent-desktop.png", fullPage: true });
+  await screenshot(page, "privacy-download-sent-desktop", { fullPage: true });
 
   // The mailed link: the file's page, then the file itself.
   const link = await mailedLink(page, email, "Your Tunewave data is ready");
   expect(new URL(link).pathname).toMatch(/^\/privacy\/download\/[\w-]{22}$/);
   await page.goto(link);
   await page.getByRole("heading", { name: "Your data is ready" }).waitFor();
-  await page.screenshot({ path: "/tmp/privacy-download-file-desktop.png", fullPage: true });
+  await screenshot(page, "privacy-download-file-desktop", { fullPage: true });
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     page.getByRole("link", { name: /Download the file \(ZIP/ }).click(),
@@ -88,7 +89,7 @@ test("download the data, open the mailed link, read the file, delete the account
   await page.getByRole("link", { name: "Sign in", exact: true }).first().waitFor();
   expect(await page.evaluate(() => localStorage.getItem("loggedin"))).toBeNull();
   expect(await page.evaluate(async () => (await fetch("/secure/status")).status)).toBe(401);
-  await page.screenshot({ path: "/tmp/privacy-delete-done-desktop.png", fullPage: true });
+  await screenshot(page, "privacy-delete-done-desktop", { fullPage: true });
 
   // The old link now belongs to nobody; the same address signs in to a new, empty account.
   await signInByEmail(page, "/privacy/data-categories", email);
@@ -125,20 +126,20 @@ test("every privacy page at phone and desktop width, signed out and signed in", 
       expect(await current.count(), path).toBe(1);
       const noOverflow = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
       expect(noOverflow, path).toBe(true);
-      await page.screenshot({ path: `/tmp/privacy-${name}-${width}.png`, fullPage: true });
+      await screenshot(page, `privacy-${name}-${width}`, { fullPage: true });
     }
     await signInByEmail(page, "/privacy/download", uniqueAddress(`tao-${width}`));
-    await page.screenshot({ path: `/tmp/privacy-download-signed-in-${width}.png`, fullPage: true });
+    await screenshot(page, `privacy-download-signed-in-${width}`, { fullPage: true });
     await page.goto(`${baseURL}/privacy/delete`);
     // The form names the signed-in address, which can be long: it must wrap, not widen the page.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: `/tmp/privacy-delete-signed-in-${width}.png`, fullPage: true });
+    await screenshot(page, `privacy-delete-signed-in-${width}`, { fullPage: true });
     await page.goto(`${baseURL}/privacy/data-categories`);
     await page.getByRole("heading", { name: "What we hold about you now" }).waitFor();
-    await page.screenshot({ path: `/tmp/privacy-data-categories-signed-in-${width}.png`, fullPage: true });
+    await screenshot(page, `privacy-data-categories-signed-in-${width}`, { fullPage: true });
     await page.goto(`${baseURL}/de/privacy/download/${"A".repeat(22)}?token=${"B".repeat(43)}`);
     await page.getByRole("alert").waitFor();
-    await page.screenshot({ path: `/tmp/privacy-download-unknown-${width}.png`, fullPage: true });
+    await screenshot(page, `privacy-download-unknown-${width}`, { fullPage: true });
     expect(errors.filter((error) => !/status of 404/.test(error))).toEqual([]);
   }
 });

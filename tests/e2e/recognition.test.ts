@@ -9,6 +9,7 @@ import { encodeWav16 } from "../../signature/index";
 import { noise, seededRandom } from "../../tools/audio/degrade";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { catalogueExcerpt, excerptSeconds, microphoneFlags, pressListen } from "./microphone";
+import { screenshot } from "./screenshot";
 
 // Web recognition in Chromium, with a WAV file as the microphone: an excerpt of a catalogue
 // recording (with a little noise) lands on its track page, following the song from where it was
@@ -95,7 +96,7 @@ describe("an excerpt of a catalogue recording", () => {
     expect(Number(url.searchParams.get("trackLength"))).toBe(track.durationMs);
     expect(Math.abs(Number(url.searchParams.get("timeSkew")))).toBeLessThan(0.02);
     await expect.poll(() => page.locator("h1").first().textContent()).toContain(track.title);
-    await page.screenshot({ path: "/tmp/recognition-matched-desktop.png" });
+    await screenshot(page, "recognition-matched-desktop");
 
     const stored = await page.evaluate(() => localStorage.getItem("webrec.fab_match"));
     expect(JSON.parse(stored ?? "{}").data).toMatchObject({ trackId: track.key, offset });
@@ -123,7 +124,7 @@ describe("an excerpt of a catalogue recording", () => {
     await interstitial.waitFor({ timeout: 30_000 });
     expect(await interstitial.textContent()).toContain("You're listening to");
     expect(new URL(page.url()).pathname).toBe(`/track/${track.key}/${track.alias}`);
-    await page.screenshot({ path: "/tmp/recognition-interstitial-phone.png" });
+    await screenshot(page, "recognition-interstitial-phone");
     await page.getByRole("button", { name: "Follow the lyrics" }).click();
     await page.waitForURL((url) => url.searchParams.has("offsetInMilliseconds"));
     await interstitial.waitFor({ state: "detached" });
@@ -153,7 +154,7 @@ describe("audio that is in no recording", () => {
     await expect
       .poll(() => page.locator("#recognition-status").textContent(), { timeout: 5000 })
       .toBe("Listening");
-    await page.screenshot({ path: "/tmp/recognition-listening-phone.png", fullPage: true });
+    await screenshot(page, "recognition-listening-phone", { fullPage: true });
     await expect
       .poll(() => page.locator("#recognition-status").textContent(), { timeout: 8000 })
       .toBe("Expanding search");
@@ -165,7 +166,7 @@ describe("audio that is in no recording", () => {
     expect(new URL(page.url()).pathname).toBe("/identify");
     const charts = page.getByRole("link", { name: "Or find it in the charts of the most popular songs" });
     expect(await charts.getAttribute("href")).toBe("/charts");
-    await page.screenshot({ path: "/tmp/recognition-nomatch-phone.png", fullPage: true });
+    await screenshot(page, "recognition-nomatch-phone", { fullPage: true });
     await page.getByRole("button", { name: "Try again" }).click();
     await expect
       .poll(() => page.locator("#recognition-status").textContent(), { timeout: 5000 })
@@ -208,7 +209,7 @@ describe("failures", () => {
     expect(beacon?.searchParams.get("errorcode")).toBe("serviceerror");
     // The beacon rules of spec 000 §5 drop the colon and cut to 20 characters.
     expect(beacon?.searchParams.get("errordesc")).toBe("service-errorservice");
-    await page.screenshot({ path: "/tmp/recognition-error-tablet.png", fullPage: true });
+    await screenshot(page, "recognition-error-tablet", { fullPage: true });
     // The browser logs the failed request itself; nothing else may go wrong.
     expect(errors.filter((error) => !error.includes("503"))).toEqual([]);
   });
@@ -233,7 +234,7 @@ describe("failures", () => {
       const beacon = await requests.beacon("webrec.error");
       expect(beacon?.searchParams.get("errordesc")).toBe("microphonedenied");
       expect(requests.matches).toEqual([]);
-      await page.screenshot({ path: "/tmp/recognition-permission-phone.png", fullPage: true });
+      await screenshot(page, "recognition-permission-phone", { fullPage: true });
     } finally {
       await refusing.close();
     }
@@ -263,7 +264,7 @@ describe("the page", () => {
       expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(viewport.width);
       await expect.poll(() => page.title()).toBe("Identify a song | Tunewave");
       await button.focus();
-      await page.screenshot({ path: `/tmp/recognition-${name}.png`, fullPage: true });
+      await screenshot(page, `recognition-${name}`, { fullPage: true });
       expect(errors).toEqual([]);
     },
   );

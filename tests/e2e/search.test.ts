@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { searchDebounceMs, searchLiveMessageMs } from "../../app/search-groups";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 const baseURL = inject("baseURL");
 let browser: Browser;
@@ -65,7 +66,7 @@ test("typing searches once after the debounce, arrows move the highlight, Enter 
   const live = page.locator("header .search-box [role=status]");
   expect(await live.getAttribute("aria-live")).toBe("polite");
   expect(await live.textContent()).toBe("3 songs and 1 artist found");
-  await page.screenshot({ path: "/tmp/search-dropdown-desktop.png" });
+  await screenshot(page, "search-dropdown-desktop");
 
   await page.keyboard.press("ArrowDown");
   expect(await highlighted(page)).toBe(songs[0]);
@@ -180,7 +181,7 @@ test("recent searches: stored on submit, shown on focus with an empty box, Enter
   await page.focus(input);
   await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
   expect(await optionTexts(page, "recent")).toEqual(["defeat", "wesnoth"]);
-  await page.screenshot({ path: "/tmp/search-recents-desktop.png" });
+  await screenshot(page, "search-recents-desktop");
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("Enter");
@@ -231,7 +232,7 @@ test("a click on Show More and on an artist works with the mouse (tablet, dark s
   expect(await page.evaluate(() => document.activeElement?.classList.contains("search-box__input"))).toBe(
     true,
   );
-  await page.screenshot({ path: "/tmp/search-dropdown-tablet.png" });
+  await screenshot(page, "search-dropdown-tablet");
   expect(errors).toEqual([]);
   await page.locator(`${popup} [role=group]:has([id$="-artists-title"]) [role=option]`).first().click();
   await page.waitForURL(/\/artist\/[a-z0-9-]+\/\d+$/);
@@ -257,7 +258,7 @@ test("on a phone the box has its own row under the brand and the dropdown fits t
   const dropdown = await page.locator(popup).boundingBox();
   expect(dropdown?.width).toBe(300);
   expect((dropdown?.x ?? 0) + (dropdown?.width ?? 0)).toBeLessThanOrEqual(viewports.phone.width);
-  await page.screenshot({ path: "/tmp/search-dropdown-phone.png" });
+  await screenshot(page, "search-dropdown-phone");
   expect(errors).toEqual([]);
 });
 
@@ -267,7 +268,7 @@ test.each([
 ] as const)("the search page works without JavaScript (%s)", async (name, viewport) => {
   const { page, errors } = await openPage(browser, { viewport, javaScriptEnabled: false });
   await page.goto(`${baseURL}/search`);
-  await page.screenshot({ path: `/tmp/search-page-empty-${name}.png`, fullPage: true });
+  await screenshot(page, `search-page-empty-${name}`, { fullPage: true });
   // The header box is a plain form: typing and Enter load the server-rendered results.
   await page.fill(input, "lupus");
   await page.press(input, "Enter");
@@ -275,7 +276,7 @@ test.each([
   expect(await page.locator("h1").textContent()).toBe("Results for “lupus”");
   expect(await page.locator(".search-page .track-row").count()).toBe(10);
   expect(await page.locator(".search-artists__row").count()).toBe(1);
-  await page.screenshot({ path: `/tmp/search-page-results-${name}.png`, fullPage: true });
+  await screenshot(page, `search-page-results-${name}`, { fullPage: true });
   await page.click("nav[aria-label='Pages of songs'] a[rel=next]");
   await page.waitForURL(`${baseURL}/search?term=lupus&songs=10`);
   expect(await page.locator(".search-page .track-row").count()).toBe(10);
@@ -286,7 +287,7 @@ test.each([
   await page.press("#search-page-term", "Enter");
   await page.waitForURL(`${baseURL}/search?term=qqzzxxq`);
   expect(await page.locator(".search-page__state h2").textContent()).toBe("No results for “qqzzxxq”");
-  await page.screenshot({ path: `/tmp/search-page-none-${name}.png`, fullPage: true });
+  await screenshot(page, `search-page-none-${name}`, { fullPage: true });
   // Without JavaScript the box never claims to be a combobox.
   expect(await page.getAttribute(input, "role")).toBeNull();
   expect(errors).toEqual([]);

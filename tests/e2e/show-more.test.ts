@@ -2,6 +2,7 @@ import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 // Spec 002 §2 show more / less on the catalogue's long content: lyrics (the demo lyrics of "New
 // Dawn", 8 lines), bios (Mattias Westlund's, 325 characters, the longest; Martin Severn's, 199, the
@@ -55,7 +56,7 @@ test("long lyrics show four lines and a button that unfolds and folds them, keyb
   const button = section.getByRole("button", { name: "Show more" });
   await expect(button.getAttribute("aria-expanded")).resolves.toBe("false");
   expect(await visibleLyricLines(page)).toBe(4);
-  await page.screenshot({ path: "/tmp/show-more-lyrics-folded-phone.png" });
+  await screenshot(page, "show-more-lyrics-folded-phone");
   await button.focus();
   await page.keyboard.press("Enter");
   const less = section.getByRole("button", { name: "Show less" });
@@ -84,7 +85,7 @@ test("a long bio is folded to three lines; one that fits in three lines on a des
   expect(Math.round(folded / lineHeight)).toBe(3);
   await phone.page.locator(".artist-bio").getByRole("button", { name: "Show more" }).click();
   expect(await bio.evaluate((p) => p.clientHeight)).toBeGreaterThan(folded);
-  await phone.page.locator(".artist-bio").screenshot({ path: "/tmp/show-more-bio-phone.png" });
+  await screenshot(phone.page.locator(".artist-bio"), "show-more-bio-phone");
 
   const desktop = await open(shorterBioArtist, { viewport: viewports.desktop });
   await desktop.page.waitForFunction(() => !document.querySelector(".artist-bio .show-more__button"));

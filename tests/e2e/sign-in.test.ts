@@ -3,6 +3,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { askForLink, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 // Signing in as a person does on the running site: the e-mail form, the outbox, the link, the
 // page they came from, a reload, sign-out; and the same link again, late, or in another browser.
@@ -30,7 +31,7 @@ test("sign in with an e-mail link, land back on the page, stay signed in, sign o
   await menu.waitFor();
   await menu.click();
   await page.getByText(`Signed in as ${email}`).waitFor();
-  await page.screenshot({ path: "/tmp/sign-in-menu-desktop.png" });
+  await screenshot(page, "sign-in-menu-desktop");
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.getByRole("link", { name: "Sign in", exact: true }).waitFor();
   expect(page.url()).toBe(`${baseURL}/charts`);
@@ -49,13 +50,13 @@ test("the same link a second time, in another browser, or too late: each its own
   const other = await openPage(browser, { viewport: viewports.phone });
   await other.page.goto(link);
   await other.page.getByRole("heading", { name: "Open the link on the device you asked from" }).waitFor();
-  await other.page.screenshot({ path: "/tmp/sign-in-wrong-device-phone.png" });
+  await screenshot(other.page, "sign-in-wrong-device-phone");
 
   await page.goto(link);
   await page.locator("summary[aria-label='Your account']").waitFor();
   await page.goto(link);
   await page.getByRole("heading", { name: "This link was already used" }).waitFor();
-  await page.screenshot({ path: "/tmp/sign-in-used-phone.png" });
+  await screenshot(page, "sign-in-used-phone");
 
   const cut = new URL(link, baseURL);
   cut.searchParams.delete("customtoken");
@@ -77,7 +78,7 @@ test("the same link a second time, in another browser, or too late: each its own
   ]);
   await fresh.goto(lateLink);
   await fresh.getByRole("heading", { name: "This link has expired" }).waitFor();
-  await fresh.screenshot({ path: "/tmp/sign-in-expired-phone.png" });
+  await screenshot(fresh, "sign-in-expired-phone");
 });
 
 test("the login screens at phone and desktop width", async () => {
@@ -92,10 +93,10 @@ test("the login screens at phone and desktop width", async () => {
     await alert.waitFor();
     expect(await alert.textContent()).toBe("Please enter a valid email address");
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("login-email");
-    await page.screenshot({ path: `/tmp/sign-in-form-${name}.png`, fullPage: true });
+    await screenshot(page, `sign-in-form-${name}`, { fullPage: true });
     for (const path of ["/login/google", "/login/facebook", "/de/login"]) {
       await page.goto(`${baseURL}${path}`);
-      await page.screenshot({ path: `/tmp/sign-in${path.replaceAll("/", "-")}-${name}.png`, fullPage: true });
+      await screenshot(page, `sign-in${path.replaceAll("/", "-")}-${name}`, { fullPage: true });
     }
     const noOverflow = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     expect(noOverflow).toBe(true);

@@ -1,12 +1,13 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 // The survey and the verification form as a person uses them on the running site, with and
 // without script: a refusal with its messages, the stored answer read back through the origin
 // with the browser's receipt (never its webId),
 // and the second survey answer refused politely; then every remaining page at phone and desktop
-// width (screenshots in /tmp/site-pages-*.png).
+// width (screenshots, with TEST_SCREENSHOTS=1, in test-results/screenshots/site-pages-*.png).
 
 const baseURL = inject("baseURL");
 let browser: Browser;
@@ -36,7 +37,7 @@ test("the survey without script: refused with messages, stored, thanked, and ans
   await page.getByRole("button", { name: "Send my answers" }).click();
   await page.getByRole("alert").filter({ hasText: "Some answers need your attention" }).waitFor();
   expect(await page.locator("#survey-satisfaction-error").textContent()).toBe("Please choose one answer.");
-  await page.screenshot({ path: "/tmp/site-pages-survey-invalid-phone.png", fullPage: true });
+  await screenshot(page, "site-pages-survey-invalid-phone", { fullPage: true });
 
   await page.getByLabel("4: satisfied").check();
   await page.getByLabel("Mostly").check();
@@ -44,7 +45,7 @@ test("the survey without script: refused with messages, stored, thanked, and ans
   await page.getByRole("button", { name: "Send my answers" }).click();
   await page.waitForURL(`${baseURL}/survey/thanks`);
   expect(await page.locator("dl").textContent()).toContain("The lyrics view is <great>");
-  await page.screenshot({ path: "/tmp/site-pages-survey-thanks-phone.png", fullPage: true });
+  await screenshot(page, "site-pages-survey-thanks-phone", { fullPage: true });
 
   const byBrowserId = await page.request.get(
     `${baseURL}/services/survey/answers/${await cookieOf(page, "webId")}`,
@@ -82,7 +83,7 @@ test("the survey with script: a second answer from an open form is refused polit
   await second.getByRole("button", { name: "Antworten senden" }).click();
   await second.getByText("Du hast diese Umfrage in diesem Browser schon beantwortet. Danke!").waitFor();
   expect(await second.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("status");
-  await second.screenshot({ path: "/tmp/site-pages-survey-again-desktop.png", fullPage: true });
+  await screenshot(second, "site-pages-survey-again-desktop", { fullPage: true });
   expect(errors.filter((e) => !e.includes("409"))).toEqual([]);
 });
 
@@ -97,13 +98,13 @@ test("artist verification: a bad link is refused beside its field, a good reques
   await page.locator("#verify-link-error").filter({ hasText: "https://" }).waitFor();
   expect(await page.getByLabel("Official page").getAttribute("aria-invalid")).toBe("true");
   expect(await page.getByLabel("Artist or band name").inputValue()).toBe("Ryan Reilly");
-  await page.screenshot({ path: "/tmp/site-pages-verify-invalid-desktop.png", fullPage: true });
+  await screenshot(page, "site-pages-verify-invalid-desktop", { fullPage: true });
 
   await page.getByLabel("Official page").fill("https://ryanreilly.example/");
   await page.getByRole("button", { name: "Send the request" }).click();
   await page.waitForURL(/\/verify\/[\w-]{22}$/);
   await page.getByRole("heading", { name: "Request received" }).waitFor();
-  await page.screenshot({ path: "/tmp/site-pages-verify-received-desktop.png", fullPage: true });
+  await screenshot(page, "site-pages-verify-received-desktop", { fullPage: true });
   const id = new URL(page.url()).pathname.split("/").pop();
   const stored = await page.request.get(`${baseURL}/services/verify/requests/${id}`);
   expect(await stored.json()).toMatchObject({
@@ -137,7 +138,7 @@ test("every remaining page at phone and desktop width, no script errors, no page
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${path} at ${name}`).toBeLessThanOrEqual(0);
       const file = path.replaceAll("/", "-").replace(/^-/, "");
-      await page.screenshot({ path: `/tmp/site-pages-${file}-${name}.png`, fullPage: true });
+      await screenshot(page, `site-pages-${file}-${name}`, { fullPage: true });
     }
     expect(errors, name).toEqual([]);
     await page.context().close();

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playw
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { connectPopup } from "../../edge/streaming";
 import { launchBrowser, personUserAgent, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 import { trackPagePath, worldChartTopTrack } from "./site-data";
 
 // The streaming-service connection as a person makes it (issue 22): from a track page, the popup
@@ -68,13 +69,13 @@ test("connect from a track page: popup, Allow, confirm overlay, the popup closes
   expect(popup.url()).toContain("code_challenge_method=S256");
   expect(popup.url()).toContain("scope=music");
   expect(new URL(popup.url()).searchParams.get("state")).toMatch(/^track_[0-9a-f-]{36}$/);
-  await popup.screenshot({ path: "/tmp/connect-consent-popup.png" });
+  await screenshot(popup, "connect-consent-popup");
 
   const closed = popup.waitForEvent("close");
   await popup.getByRole("button", { name: "Allow" }).click();
   const overlay = page.getByRole("dialog", { name: "You're connected" });
   await overlay.waitFor();
-  await page.screenshot({ path: "/tmp/connect-confirm-desktop.png" });
+  await screenshot(page, "connect-confirm-desktop");
   const closedAt = Date.now();
   await closed;
   // Spec 002 §9 "popup auto-close 2 s after callback": not at once, and not long after.
@@ -129,7 +130,7 @@ test("a tampered state: invalid_state, the error overlay with Try Again / Cancel
   const overlay = page.getByRole("dialog", { name: "Something went wrong" });
   await overlay.getByText("We couldn't connect you to Apple Music").waitFor();
   await overlay.getByRole("button", { name: "Try Again" }).waitFor();
-  await page.screenshot({ path: "/tmp/connect-error-phone.png" });
+  await screenshot(page, "connect-error-phone");
   await expect.poll(() => errorStatistics.length).toBeGreaterThan(0);
   const statistic = errorStatistics.find((url) => url.search.includes("err-connect"));
   expect(statistic?.searchParams.get("errorcode")).toBe("invalid_state");

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 
 // Spec 002 §2 touch ripple (§9 "Ripple removed after 600 ms"), with the browser's fake clock.
 
@@ -63,7 +64,7 @@ test("a finger on a button leaves a ripple where it touched, removed after 600 m
   expect(Math.abs((host?.y ?? 0) + 1 + circle.top + circle.size / 2 - touched.y)).toBeLessThan(1);
   expect(circle.size).toBeGreaterThan(host?.width ?? 0);
   expect(circle.animation).toBe("ripple");
-  await page.screenshot({ path: "/tmp/ripple-phone.png" });
+  await screenshot(page, "ripple-phone");
   await page.clock.runFor(599);
   await expect(ripple.count()).resolves.toBe(1);
   await page.clock.runFor(1);

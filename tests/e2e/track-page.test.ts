@@ -7,6 +7,7 @@ import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
 import { relatedTracksSchema, trackSchema } from "../../edge/schemas/track";
 import enTrack from "../../locales/en/track.json";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { screenshot } from "./screenshot";
 import { recordAudioElements } from "./site-data";
 
 const baseURL = inject("baseURL");
@@ -77,7 +78,7 @@ test.each(Object.entries(viewports))(
     // Nothing wider than the screen, and no layout shift from images.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThan(0.05);
-    await page.screenshot({ path: `/tmp/track-e2e-${name}.png`, fullPage: true });
+    await screenshot(page, `track-e2e-${name}`, { fullPage: true });
     expect(errors).toEqual([]);
     await page.context().close();
   },
@@ -195,7 +196,7 @@ test("synced lyrics follow the song from where it was heard, the highlight movin
   );
   expect(await page.locator(".synced-lyrics li.is-past").count()).toBe(1);
   expect(await current.count()).toBe(1);
-  await page.locator(".track-lyrics").screenshot({ path: "/tmp/track-e2e-synced.png" });
+  await screenshot(page.locator(".track-lyrics"), "track-e2e-synced");
 
   // Long after the song ended the plain lyrics are shown instead.
   await page.goto(
