@@ -11,7 +11,15 @@ import type { Upstream } from "../../edge/upstream";
 const cacheApi = (caches as CacheStorage & { default: Cache }).default;
 
 type Reply =
-  | { kind: "answer"; status?: number; body?: string; headers?: Record<string, string>; delayMs?: number }
+  | {
+      kind: "answer";
+      status?: number;
+      body?: string;
+      headers?: Record<string, string>;
+      delayMs?: number;
+      /** The answer waits for this promise: the test decides when the upstream answers. */
+      gate?: Promise<void>;
+    }
   | { kind: "hang" }
   | { kind: "network" }
   | { kind: "abort" };
@@ -30,9 +38,13 @@ const hang: Reply = { kind: "hang" };
 const network: Reply = { kind: "network" };
 const upstreamAbort: Reply = { kind: "abort" };
 
-/** An upstream that answers the nth call with `replies[n]` (the last one repeats) and records the calls. */
+/**
+ * An upstream that answers the nth call with `replies[n]` (the last one repeats) and records the
+ * calls; `called` settles when the first call has arrived.
+ */
 function fakeUpstream(...replies: Reply[]) {
   const calls: UpstreamCall[] = [];
+  const first = deferred();
   const upstream: Upstream = async (request) => {
     const reply = replies[Math.min(calls.length, replies.length - 1)] ?? answer();
     const call = {
@@ -42,6 +54,7 @@ function fakeUpstream(...replies: Reply[]) {
       body: "",
     };
     calls.push(call);
+    first.resolve();
     call.body = await request.text();
     switch (reply.kind) {
       case "hang":
@@ -52,10 +65,20 @@ function fakeUpstream(...replies: Reply[]) {
         throw new DOMException("The operation was aborted", "AbortError");
       case "answer":
         if (reply.delayMs) await sleep(reply.delayMs);
+        if (reply.gate) await reply.gate;
         return new Response(reply.body ?? "", { status: reply.status ?? 200, headers: reply.headers ?? {} });
     }
   };
-  return { upstream, calls };
+  return { upstream, calls, called: first.promise };
+}
+
+/** A promise with its resolve function, for the hand-offs between a test and its fake upstream. */
+function deferred() {
+  let resolve = () => {};
+  const promise = new Promise<void>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
 }
 
 function testClock() {
@@ -235,17 +258,23 @@ describe("coalescing of concurrent identical GETs", () => {
   }
 
   test("a caller that aborts stops waiting; the shared call still answers the others", async () => {
-    const { upstream, calls } = fakeUpstream({ ...answer('{"ok":true}'), delayMs: 30 });
+    // No race with a clock: the upstream holds its answer until the test lets it go, after the
+    // caller that left has had its answer. The shared call is in flight from the upstream's first
+    // call until then, so the other caller joins it whenever it gets there.
+    const release = deferred();
+    const { upstream, calls, called } = fakeUpstream({ ...answer('{"ok":true}'), gate: release.promise });
     const proxy = proxyWith(upstream);
     const path = uniquePath();
     const controller = new AbortController();
     const leaving = proxy.handle(browserRequest(path, { signal: controller.signal }));
     const staying = proxy.handle(browserRequest(path));
-    await sleep(5);
+    await called;
     controller.abort();
-    const [left, stayed] = await Promise.all([leaving, staying]);
+    const left = await leaving;
     expect(left.status).toBe(499);
     expect(await left.json()).toMatchObject({ error: "abort" });
+    release.resolve();
+    const stayed = await staying;
     expect(stayed.status).toBe(200);
     expect(stayed.headers.get("x-cache")).toBe("coalesced");
     expect(calls).toHaveLength(1);
