@@ -27,7 +27,7 @@ async function identifyPage(intercept: (route: Route) => unknown): Promise<{ pag
   await opened.page.route(recognitionCode, intercept);
   await opened.page.goto(`${baseURL}/identify`);
   const button = opened.page.getByRole("button", { name: "Tap to listen" });
-  await expect.poll(() => button.isEnabled()).toBe(true);
+  await expect.poll(() => button.isEnabled(), { timeout: 10_000 }).toBe(true);
   return opened;
 }
 

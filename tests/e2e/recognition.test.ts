@@ -258,7 +258,7 @@ describe("the page", () => {
       const { page, errors } = await openPage(browser, { viewport, userAgent: personUserAgent });
       await page.goto(`${baseURL}/identify`);
       const button = page.getByRole("button", { name: "Tap to listen" });
-      await expect.poll(() => button.isEnabled()).toBe(true);
+      await expect.poll(() => button.isEnabled(), { timeout: 10_000 }).toBe(true);
       const box = await button.boundingBox();
       expect(box?.width).toBeGreaterThanOrEqual(180);
       expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(viewport.width);
