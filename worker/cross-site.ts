@@ -1,10 +1,12 @@
 import type { MiddlewareHandler } from "hono";
 import { type Env, siteOriginOf } from "../edge/env";
 import { isCrossSiteRequest } from "../edge/request-context";
-import { servicePrefixes } from "./refusals";
 
 /** The worker's Hono environment: its bindings, and what the cross-site step tells the page handler. */
 export type WorkerEnv = { Bindings: Env; Variables: { crossSite: boolean } };
+
+/** `/services` and the campaign data are JSON calls: a refusal there is a JSON answer. */
+const servicePrefixes = ["/services/", "/campaign/data/"];
 
 /**
  * The one place every state-changing request passes (issue 41): page actions, sign-in and
@@ -23,7 +25,6 @@ export function crossSiteStep(
     if (!crossSite) return next();
     await request.body?.pipeTo(new WritableStream());
     const { pathname } = new URL(request.url);
-    // `/services` and the campaign data are JSON calls: a refusal there is a JSON answer.
     if (!servicePrefixes.some((prefix) => pathname.startsWith(prefix))) return next();
     return new Response(
       JSON.stringify({ error: "unauthorized", message: "A request from another site changes nothing here" }),

@@ -22,7 +22,7 @@ export const requestLimits = {
 };
 
 /** `/services` and the campaign data are JSON calls: the proxy refuses their bodies and paths itself. */
-export const servicePrefixes = ["/services/", "/campaign/data/"];
+const servicePrefixes = ["/services/", "/campaign/data/"];
 
 /**
  * What a page answers: reading it, and its forms (every action reads POST). Remix would call a

@@ -1,9 +1,9 @@
+import { spawnSync } from "node:child_process";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { offerLimits } from "../../edge/offers";
 import { uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
-import { executeLocalD1 } from "./local-d1";
 import { screenshot } from "./screenshot";
 
 // Offers as a person meets them in Chromium: the page's states, redeeming with the device's
@@ -68,10 +68,20 @@ async function signIn(page: Page, back: string, email: string) {
  */
 async function ageAccount(page: Page, email: string) {
   const made = Date.now() - offerLimits.minAccountAgeMs - 60_000;
-  executeLocalD1(
-    `UPDATE users SET created_at = ${made} WHERE email = '${email.replaceAll("'", "''")}'`,
-    "age the account",
+  const result = spawnSync(
+    "npx",
+    [
+      "wrangler",
+      "d1",
+      "execute",
+      "tunewave-catalog",
+      "--local",
+      "--command",
+      `UPDATE users SET created_at = ${made} WHERE email = '${email.replaceAll("'", "''")}'`,
+    ],
+    { encoding: "utf8", env: { ...process.env, NO_D1_WARNING: "true" } },
   );
+  if (result.status !== 0) throw new Error(`could not age the account:\n${result.stderr}`);
   await page.reload();
 }
 
