@@ -1,3 +1,4 @@
+import type { RequestContext } from "../edge/request-context";
 import {
   type AmpPageType,
   ampPath,
@@ -5,8 +6,7 @@ import {
   localizedPath,
   type ParsedPath,
   parsePath,
-} from "../edge/path";
-import type { RequestContext } from "../edge/request-context";
+} from "../rules/path";
 import { ampCacheControl } from "./http";
 import { ampEdge, ampRequest } from "./visitor";
 

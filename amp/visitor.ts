@@ -1,6 +1,6 @@
-import { chooseCountry } from "../edge/countries";
-import { chooseLanguage, languageOf } from "../edge/languages";
 import type { RequestContext } from "../edge/request-context";
+import { chooseCountry } from "../rules/countries";
+import { chooseLanguage, languageOf } from "../rules/languages";
 
 /**
  * The request as an AMP document sees it. An AMP page is one document per URL, kept by AMP caches

@@ -1,5 +1,5 @@
-import { SiteError } from "../edge/errors";
-import { namesKnownSystem } from "../edge/user-agent";
+import { SiteError } from "../rules/errors";
+import { namesKnownSystem } from "../rules/user-agent";
 
 /**
  * Statistics beacons (spec 000 §3 "Statistics beacon parameters", §5 "Beacon dynamic values",

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { campaignNameSchema } from "../edge/offers";
+import { campaignNameSchema } from "../rules/offers";
 
 /**
  * The native-app bridge protocol (spec 000 §3 "Native bridge message", §4, §8; spec 002 §3, §5,
@@ -27,7 +27,7 @@ export const unreadableMessageReplyType = "error";
 /**
  * Codes of the `error` field. `unsupported` (spec 000 §8: "Unsupported bridge commands reply with
  * error unsupported") and `malformed` belong to the protocol; a failing command answers with the
- * type of its error from the catalogue in edge/errors.ts (`notfound`, `invalidparam`, …).
+ * type of its error from the catalogue in rules/errors.ts (`notfound`, `invalidparam`, …).
  */
 export const bridgeProtocolErrors = ["unsupported", "malformed"] as const;
 export type BridgeProtocolError = (typeof bridgeProtocolErrors)[number];

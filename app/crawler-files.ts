@@ -1,4 +1,4 @@
-import { defaultLanguageKey, languageKeys } from "../edge/languages";
+import { defaultLanguageKey, languageKeys } from "../rules/languages";
 
 /**
  * robots.txt (RFC 9309) and security.txt (RFC 9116): plain text for crawlers and for people

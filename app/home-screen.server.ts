@@ -1,5 +1,5 @@
-import { type LanguageKey, languageOf } from "../edge/languages";
-import { localizedPath } from "../edge/path";
+import { type LanguageKey, languageOf } from "../rules/languages";
+import { localizedPath } from "../rules/path";
 import { serverStrings } from "./i18n.server";
 import { themeColours } from "./theme-colours";
 

@@ -1,15 +1,15 @@
 import { data, redirect } from "@remix-run/cloudflare";
 import type { Params } from "@remix-run/react";
-import { SiteError, statusOfError } from "../edge/errors";
-import { isLanguageKey } from "../edge/languages";
+import { SiteError, statusOfError } from "../rules/errors";
+import { isLanguageKey } from "../rules/languages";
 
-// Route modules take the configuration readers from here: a route that imported edge/env itself
+// Route modules take the configuration readers from here: a route that imported rules/env itself
 // would ship it (and valibot) to the browser, which keeps a route's imports though only its loader
 // uses them; a .server module is an empty module there.
-export { cloudKitConfigOf, siteOriginOf } from "../edge/env";
+export { cloudKitConfigOf, siteOriginOf } from "../rules/env";
 
 /**
- * Throws the error page for a catalogue error type, with its status (the one mapping, edge/errors).
+ * Throws the error page for a catalogue error type, with its status (the one mapping, rules/errors).
  * Spec 000 §4 "a failed render with a redirect error redirects", §8 "Redirect error: uses path and
  * status": a redirect error that names a page path moves there; one without a path is an error page.
  */

@@ -1,9 +1,9 @@
-import { defaultLanguageKey, type LanguageKey } from "../edge/languages";
 import { type LanguageResources, type Namespace, resources, type StringTree } from "../locales";
 import { createStrings, type Strings, type StringsOptions } from "../locales/translate";
+import { defaultLanguageKey, type LanguageKey } from "../rules/languages";
 
 // locales/ imports nothing of ours, so its table is keyed by string; tests/unit/locales.test.ts
-// checks that it holds exactly the languages of edge/languages.ts.
+// checks that it holds exactly the languages of rules/languages.ts.
 const bundled: Readonly<Record<LanguageKey, LanguageResources>> = resources as Record<
   LanguageKey,
   LanguageResources

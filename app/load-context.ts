@@ -1,7 +1,7 @@
-import type { LoginState } from "../edge/account";
-import type { Env, SiteConfig } from "../edge/env";
 import type { RequestContext } from "../edge/request-context";
 import type { ServicesProxy } from "../edge/services";
+import type { LoginState } from "../rules/account";
+import type { Env, SiteConfig } from "../rules/env";
 
 // The typed load context worker/index.ts builds for every Remix request.
 declare module "@remix-run/cloudflare" {
@@ -11,7 +11,7 @@ declare module "@remix-run/cloudflare" {
       cf: IncomingRequestCfProperties | undefined;
       ctx: Pick<ExecutionContext, "waitUntil" | "passThroughOnException">;
     };
-    /** The environment, parsed once per isolate (edge/env.ts): read settings from here, not from `env`. */
+    /** The environment, parsed once per isolate (rules/env.ts): read settings from here, not from `env`. */
     config: SiteConfig;
     edge: RequestContext;
     services: ServicesProxy;

@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "@remix-run/cloudflare";
-import { appDeepLink, appLinks } from "../edge/app-links";
+import { appDeepLink, appLinks } from "../rules/app-links";
 
 /** What a page says about itself; its loader builds it, `pageMeta` turns it into head tags. */
 export type PageMeta = {

@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { cloudKitConfigOf, siteOriginOf, streamingConfigOf } from "../edge/env";
-import { languages } from "../edge/languages";
-import { campaignNameSchema } from "../edge/offers";
-import { addressQuery, alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../edge/path";
+import { cloudKitConfigOf, siteOriginOf, streamingConfigOf } from "../rules/env";
+import { languages } from "../rules/languages";
+import { campaignNameSchema } from "../rules/offers";
+import { addressQuery, alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../rules/path";
 import { manifestPath } from "./home-screen.server";
 import { chromeStrings, serverStrings } from "./i18n.server";
 

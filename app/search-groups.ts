@@ -1,4 +1,4 @@
-import { searchPageSize, trackSearchPageSize } from "../edge/content-rules";
+import { searchPageSize, trackSearchPageSize } from "../rules/content-rules";
 
 /**
  * The search box's groups (spec 000 §2 "Search box", §4 "Search group states", "Result rules", §9)
@@ -6,7 +6,7 @@ import { searchPageSize, trackSearchPageSize } from "../edge/content-rules";
  * box in the browser and the search page at the edge.
  */
 
-/** Spec 000 §9 "Search page size 3" (one constant with the origin's default, edge/content-rules). */
+/** Spec 000 §9 "Search page size 3" (one constant with the origin's default, rules/content-rules). */
 export { searchPageSize };
 /** Spec 000 §9 "search input debounce 500 ms". */
 export const searchDebounceMs = 500;

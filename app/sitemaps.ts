@@ -1,12 +1,12 @@
-import { languages } from "../edge/languages";
-import { alternateLinks, canonicalUrl } from "../edge/path";
+import { languages } from "../rules/languages";
+import { alternateLinks, canonicalUrl } from "../rules/path";
 
 /**
  * Sitemaps (https://www.sitemaps.org/protocol.html) with the language versions of every page
  * (https://developers.google.com/search/docs/specialty/international/localized-versions#sitemap):
  * pure text building, no loading. Each language version of a page is a `<url>` of its own, and
  * every one of them lists all versions (`xhtml:link rel="alternate"`, x-default included), the same
- * list the page's own `<link rel="alternate">` tags give (edge/path.ts `alternateLinks`).
+ * list the page's own `<link rel="alternate">` tags give (rules/path.ts `alternateLinks`).
  */
 
 /** The protocol's limits of one sitemap file: 50,000 URLs and 50 MB (52,428,800 bytes) uncompressed. */

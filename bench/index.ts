@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as v from "valibot";
-import { ampPath } from "../edge/path";
+import { ampPath } from "../rules/path";
 import { ensureChromium } from "../scripts/chromium.mjs";
 import { readClientMetafile } from "../scripts/client-chunks.mjs";
 import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verdict } from "./budgets";

@@ -15,7 +15,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import path from "node:path";
-import { ampPath } from "../edge/path";
+import { ampPath } from "../rules/path";
 import { freePort } from "./free-port";
 import { connectInspector } from "./inspector";
 import { findPages, headersOf, type Page } from "./pages";

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { Upstream } from "../edge/upstream";
+import type { Upstream } from "../edge/services";
 import { createOrigin, type OriginEnv } from "../origin";
 import { measureProxy } from "./proxy.bench-worker";
 

@@ -1,14 +1,19 @@
 import * as v from "valibot";
-import { accountCookieNames, webProviderCookieName } from "./account";
-import { cookieNames, parseCookieHeader } from "./cookies";
-import { localDateOf, visitorPlaceOf } from "./events";
-import { evaluateFeatures, type FeaturePlatform, featuresPath, loadFeatureConfig } from "./feature-flags";
-import { offerDeviceOf } from "./offers";
+import { accountCookieNames, webProviderCookieName } from "../rules/account";
+import { cookieNames, parseCookieHeader } from "../rules/cookies";
+import { localDateOf, visitorPlaceOf } from "../rules/events";
+import {
+  evaluateFeatures,
+  type FeaturePlatform,
+  featuresPath,
+  loadFeatureConfig,
+} from "../rules/feature-flags";
+import { offerDeviceOf } from "../rules/offers";
 import type { RequestContext } from "./request-context";
 import type { ServicesProxy } from "./services";
-import { type Answer, type CacheTier, createCacheTiers, defaultCache, planStorage } from "./services-cache";
-import { createInFlight } from "./services-coalescing";
-import { answerHeadersOf } from "./services-http";
+import { answerHeadersOf } from "./services";
+import { type Answer, type CacheTier, createCacheTiers, defaultCache, planStorage } from "./services/cache";
+import { createInFlight } from "./services/coalescing";
 
 /**
  * The edge's cache of rendered documents for anonymous visitors (issue 27,
@@ -132,7 +137,7 @@ export function documentKey(input: {
     .concat(url.pathname, url.search);
 }
 
-/** The feature flags on for this visitor (edge/feature-flags.ts), by name: a part of the key. */
+/** The feature flags on for this visitor (rules/feature-flags.ts), by name: a part of the key. */
 export async function flagsOf(
   services: ServicesProxy,
   edge: RequestContext,

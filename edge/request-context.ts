@@ -1,16 +1,22 @@
 import { isbot } from "isbot";
 import * as v from "valibot";
-import { type RequestParams, readParams } from "./address-params";
-import { countryCodeSchema, installIdCookie, languageCookie, readCookies, webIdCookie } from "./cookies";
-import { type CountrySource, chooseCountry } from "./countries";
+import { type RequestParams, readParams } from "../rules/address-params";
+import {
+  countryCodeSchema,
+  installIdCookie,
+  languageCookie,
+  readCookies,
+  webIdCookie,
+} from "../rules/cookies";
+import { type CountrySource, chooseCountry } from "../rules/countries";
 import {
   chooseLanguage,
   type LanguageKey,
   type LanguageSource,
   languageOf,
   type TextDirection,
-} from "./languages";
-import { type ParsedPath, parsePath } from "./path";
+} from "../rules/languages";
+import { type ParsedPath, parsePath } from "../rules/path";
 
 /**
  * What the edge knows about one request, resolved once in worker/ and handed to Remix loaders
@@ -31,7 +37,7 @@ export type RequestContext = {
   /** A lightweight page under the /amp prefix. */
   isAmp: boolean;
   isBot: boolean;
-  /** The native app's webview: a valid `appconfig` cookie (edge/cookies.ts). */
+  /** The native app's webview: a valid `appconfig` cookie (rules/cookies.ts). */
   inApp: boolean;
   /** Spec 000 §6: bots and lightweight pages have beacons suppressed. */
   beaconsSuppressed: boolean;

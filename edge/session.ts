@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { type LoginState, loginStateSchema, readAccountCookies, sessionEndedStatus } from "./account";
+import { type LoginState, loginStateSchema, readAccountCookies, sessionEndedStatus } from "../rules/account";
 import type { ServicesProxy } from "./services";
 
 /**

@@ -516,7 +516,7 @@ export type StringTree = { readonly [key: string]: string | StringTree };
 
 export type LanguageResources = Readonly<Record<Namespace, StringTree>>;
 
-/** Every interface language's strings, by language key (edge/languages.ts) and namespace. */
+/** Every interface language's strings, by language key (rules/languages.ts) and namespace. */
 export const resources: Readonly<Record<string, LanguageResources>> = {
   cs: {
     common: cs_common,

@@ -5,7 +5,7 @@ import {
   defaultImageWidth,
   relativeLuminance,
   trackImageWidths,
-} from "../edge/content-rules";
+} from "../rules/content-rules";
 
 /**
  * The catalogue's own rules, shared by the catalogue builder (Node) and the embedded origin

@@ -1,4 +1,4 @@
-import { chartSizes } from "../edge/content-rules";
+import { chartSizes } from "../rules/content-rules";
 import { cityScore, discoveryScore, listIds, rankEntries } from "./catalog-rules";
 import * as db from "./db";
 import { notFound } from "./http";

@@ -12,7 +12,7 @@ export type OriginEnv = {
   MAIL_FROM?: string;
   /** "send_email" or "outbox" (origin/mail.ts); required. */
   MAIL_TRANSPORT?: string;
-  /** The site's own origin, from which every absolute URL and origin check is built (edge/env.ts siteOriginOf). */
+  /** The site's own origin, from which every absolute URL and origin check is built (rules/env.ts siteOriginOf). */
   SITE_ORIGIN?: string;
   /** The web sign-in provider's OAuth client (Google); without both, it is not available. */
   GOOGLE_CLIENT_ID?: string;

@@ -1,4 +1,11 @@
-import { addDays, distanceMiles, isInDateRange, isUpcoming, type LatLng, zonedInstant } from "../edge/events";
+import {
+  addDays,
+  distanceMiles,
+  isInDateRange,
+  isUpcoming,
+  type LatLng,
+  zonedInstant,
+} from "../rules/events";
 import { artworkTemplate, eventMedia, eventPhotoCount, hash32, unitHash } from "./catalog-rules";
 import type { ArtistRow, PlaylistRow, TrackRow, VenueRow } from "./db";
 

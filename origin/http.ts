@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import * as v from "valibot";
-import { findCountry } from "../edge/countries";
-import { siteOriginOf } from "../edge/env";
-import { SiteError, statusOfError } from "../edge/errors";
-import { isJsonContentType } from "../edge/services-http";
+import { findCountry } from "../rules/countries";
+import { siteOriginOf } from "../rules/env";
+import { SiteError, statusOfError } from "../rules/errors";
+import { isJsonContentType } from "../rules/http-body";
 import type { AnswerContext } from "./shapes";
 
 /**

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { SiteError } from "../edge/errors";
+import { SiteError } from "../rules/errors";
 import type { OriginEnv } from "./env";
 import { cachePolicy, errorResponse } from "./http";
 import { registerAccount } from "./routes/account";

@@ -6,7 +6,7 @@ import {
   roughPosition,
   type TagLocation,
   tagTimeLeewayMs,
-} from "../edge/library";
+} from "../rules/library";
 import { randomToken } from "./accounts";
 import { type TrackRow, tracksByKeys } from "./db";
 

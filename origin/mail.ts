@@ -1,11 +1,11 @@
-import { emailLinkLifetimeMs } from "../edge/account";
-import { defaultLanguageKey, type LanguageKey, languageOf, matchLanguage } from "../edge/languages";
-import { formatPrivacyDate } from "../edge/privacy";
 import { resources } from "../locales";
 import { createStrings } from "../locales/translate";
+import { emailLinkLifetimeMs } from "../rules/account";
+import { defaultLanguageKey, type LanguageKey, languageOf, matchLanguage } from "../rules/languages";
+import { formatPrivacyDate } from "../rules/privacy";
 
 // The one mail interface of the site, and its two transports, chosen by MAIL_TRANSPORT (required,
-// edge/env.ts): "send_email", Cloudflare's binding (wrangler.toml `[[send_email]]` named MAIL,
+// rules/env.ts): "send_email", Cloudflare's binding (wrangler.toml `[[send_email]]` named MAIL,
 // sender MAIL_FROM), or "outbox", the D1 outbox that /dev/outbox shows, which `npm start` and the
 // tests ask for by name. Never a default: an outbox nobody asked for publishes every sign-in link.
 

@@ -1,12 +1,12 @@
 import { strToU8, zipSync } from "fflate";
-import { csvRow } from "../edge/csv";
-import { languageOf } from "../edge/languages";
-import { formatPrivacyDate } from "../edge/privacy";
+import { csvRow } from "../rules/csv";
+import { languageOf } from "../rules/languages";
+import { formatPrivacyDate } from "../rules/privacy";
 import { serviceStrings } from "./mail";
 import type { PersonData } from "./privacy";
 
 // The data download's archive (issue 21): everything held on one account as one JSON file, one
-// spreadsheet per kind of record (CSV, formula-safe: edge/csv.ts) and a README in the person's
+// spreadsheet per kind of record (CSV, formula-safe: rules/csv.ts) and a README in the person's
 // language. Times are ISO 8601 in UTC; secrets (session, link and device hashes) are never in it.
 
 type Cell = string | number | boolean | null;

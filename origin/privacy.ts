@@ -1,10 +1,10 @@
-import { roughPosition } from "../edge/library";
+import { roughPosition } from "../rules/library";
 import {
   type DataCategories,
   dataExportLifetimeMs,
   dataExportPreparingMs,
   expiredExportRecordMs,
-} from "../edge/privacy";
+} from "../rules/privacy";
 import { randomToken, sha256 } from "./accounts";
 import { shownTagTime } from "./library";
 
@@ -437,7 +437,7 @@ export async function dataCategoriesOf(
 
 /**
  * Deletes the account and everything held on it, in one transaction: each data category the
- * privacy pages name (edge/privacy.ts `privacyDataCategories`) and the rows that serve them. Its
+ * privacy pages name (rules/privacy.ts `privacyDataCategories`) and the rows that serve them. Its
  * tags, sessions (signed out everywhere), data downloads, offer codes and their challenges; the
  * verification requests it sent and those naming its address; its streaming connections (their
  * codes and tokens: a deleted token grants nothing, so the connection is revoked); its survey

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { SiteError } from "../edge/errors";
+import { SiteError } from "../rules/errors";
 import { loadIndex, type TrackIndex } from "../signature/index";
 import { recognitionManifestPath, recognitionManifestSchema } from "./recognition-index";
 

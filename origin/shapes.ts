@@ -1,8 +1,8 @@
 import type * as v from "valibot";
-import { defaultImageWidth, isNewRelease } from "../edge/content-rules";
-import type { albumSchema, artistAttributesSchema, playlistSchema, songSchema } from "../edge/schemas/amapi";
-import type { artistSchema } from "../edge/schemas/artist";
-import type { StoreName, storeSchema, trackSchema, trackSummarySchema } from "../edge/schemas/track";
+import { defaultImageWidth, isNewRelease } from "../rules/content-rules";
+import type { albumSchema, artistAttributesSchema, playlistSchema, songSchema } from "../rules/schemas/amapi";
+import type { artistSchema } from "../rules/schemas/artist";
+import type { StoreName, storeSchema, trackSchema, trackSummarySchema } from "../rules/schemas/track";
 import { artTrackPosterUrl, artworkTemplate, artworkUrl, coloursOf, previewUrl } from "./catalog-rules";
 import type { AlbumRow, ArtistRow, LyricsRow, PlaylistRow, TrackRow } from "./db";
 import { embedPath, watchPath } from "./routes/video";

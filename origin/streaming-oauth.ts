@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { codeVerifierSchema, randomUrlToken, s256Challenge } from "../edge/pkce";
+import { codeVerifierSchema, randomUrlToken, s256Challenge } from "../rules/pkce";
 import {
   type AuthorizationQuery,
   accessTokenLifetimeSeconds,
@@ -10,7 +10,7 @@ import {
   consentLifetimeMs,
   defaultClientId,
   type OAuthError,
-} from "../edge/streaming";
+} from "../rules/streaming";
 import { sha256 } from "./accounts";
 
 /**

@@ -77,9 +77,9 @@ function inputsHash() {
   const hash = createHash("sha256");
   const sources = [
     ...filesUnder(path.join(root, "origin/catalog")).filter((f) => !f.startsWith(distDir)),
-    path.join(root, "edge/content-rules.ts"),
-    path.join(root, "edge/countries.ts"),
-    path.join(root, "edge/languages.ts"),
+    path.join(root, "rules/content-rules.ts"),
+    path.join(root, "rules/countries.ts"),
+    path.join(root, "rules/languages.ts"),
   ];
   for (const file of sources) hash.update(`${path.relative(root, file)}\0`).update(fs.readFileSync(file));
   dependencyVersions(hash, shapingDependencies);

@@ -39,7 +39,7 @@ const lines = [
   "",
   "export type LanguageResources = Readonly<Record<Namespace, StringTree>>;",
   "",
-  "/** Every interface language's strings, by language key (edge/languages.ts) and namespace. */",
+  "/** Every interface language's strings, by language key (rules/languages.ts) and namespace. */",
   "export const resources: Readonly<Record<string, LanguageResources>> = {",
   // One line per namespace: the formatter keeps multi-line objects as they are.
   ...languages.flatMap((language) => [

@@ -1,6 +1,6 @@
 // Issue 25's "No runtime module or export is used only by tests", as a lint step (npm run lint).
 //
-// Runtime code is what the deployed worker and the browser run: app/ edge/ amp/ worker/ origin/
+// Runtime code is what the deployed worker and the browser run: app/ rules/ edge/ amp/ worker/ origin/
 // signature/ (locales/ is JSON, no exports), but not origin/catalog/, the catalogue builder that
 // `npm run catalog` runs and the worker never imports. Its users are runtime code and the build tooling that
 // makes what ships (scripts/, tools/: the catalogue, site files, the recognition worker's bundle).
@@ -19,7 +19,7 @@ import path from "node:path";
 import ts from "typescript";
 
 const root = path.resolve(import.meta.dirname, "..");
-const runtimeFolders = ["app", "edge", "amp", "worker", "origin", "signature"];
+const runtimeFolders = ["app", "rules", "edge", "amp", "worker", "origin", "signature"];
 const toolingFolders = ["scripts", "tools"];
 
 /** Modules something other than an import loads: the server and browser entries, the Web Worker. */

@@ -1,4 +1,4 @@
-import { SiteError } from "../edge/errors";
+import { SiteError } from "../rules/errors";
 
 /** Why a signature, an index or an input was refused. */
 export type SignatureErrorReason =

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { type Env, siteOriginOf } from "../edge/env";
 import { isCrossSiteRequest } from "../edge/request-context";
+import { type Env, siteOriginOf } from "../rules/env";
 
 /** The worker's Hono environment: its bindings, and what the cross-site step tells the page handler. */
 export type WorkerEnv = { Bindings: Env; Variables: { crossSite: boolean } };

@@ -18,18 +18,17 @@ import {
   type VisitorInputs,
   withNonce,
 } from "../edge/document-cache";
-import { type Env, readConfig, type SiteConfig, siteOriginOf } from "../edge/env";
-import { edgeLocationOf, withCallerLocation } from "../edge/events";
-import { fnv1a32 } from "../edge/feature-flags";
-import { localizedPath } from "../edge/path";
 import { type RequestContext, resolveRequest } from "../edge/request-context";
 import { createNonce, withNosniff, withSecurityHeaders } from "../edge/security-headers";
-import { createServicesProxy, type ServicesProxy } from "../edge/services";
-import { nullBodyStatuses } from "../edge/services-http";
+import { createServicesProxy, remoteUpstream, type ServicesProxy, type Upstream } from "../edge/services";
 import { anonymous, resolveSession, type SessionResolution } from "../edge/session";
-import { remoteUpstream, type Upstream } from "../edge/upstream";
-import { platformOf } from "../edge/user-agent";
 import { createOrigin } from "../origin";
+import { type Env, readConfig, type SiteConfig, siteOriginOf } from "../rules/env";
+import { edgeLocationOf, withCallerLocation } from "../rules/events";
+import { fnv1a32 } from "../rules/feature-flags";
+import { nullBodyStatuses } from "../rules/http-body";
+import { localizedPath } from "../rules/path";
+import { platformOf } from "../rules/user-agent";
 import { crossSiteStep, type WorkerEnv } from "./cross-site";
 import { boundedPageRequest, refusalResponse, refusalStatusOf } from "./refusals";
 import { registerSiteFiles } from "./site-files";

@@ -1,6 +1,6 @@
 import { serverStrings } from "../app/i18n.server";
-import { chooseLanguage, languageOf, localizedPath } from "../edge/languages";
-import { readBody } from "../edge/services-http";
+import { readBody } from "../rules/http-body";
+import { chooseLanguage, languageOf, localizedPath } from "../rules/languages";
 
 /**
  * Cheap refusals (issue 28): what the worker entry refuses before any routing or rendering, by

@@ -4,11 +4,11 @@ import { robotsTxt, securityTxt, securityTxtPath } from "../app/crawler-files";
 import { parseSitemapFileName, sitemapFiles, sitemapIndexEntries } from "../app/data/sitemaps.server";
 import { manifestPath, webAppManifest } from "../app/home-screen.server";
 import { sitemapIndexXml, sitemapXml } from "../app/sitemaps";
-import { type Env, type SiteConfig, siteOriginOf } from "../edge/env";
-import { SiteError } from "../edge/errors";
-import { defaultLanguageKey, isLanguageKey, type LanguageKey } from "../edge/languages";
 import { resolveRequest } from "../edge/request-context";
 import type { ServicesProxy } from "../edge/services";
+import { type Env, type SiteConfig, siteOriginOf } from "../rules/env";
+import { SiteError } from "../rules/errors";
+import { defaultLanguageKey, isLanguageKey, type LanguageKey } from "../rules/languages";
 import { builtAt } from "./build-time.generated";
 import type { WorkerEnv } from "./cross-site";
 

@@ -1,4 +1,4 @@
-import type { LoginState } from "../../edge/account";
+import type { LoginState } from "../../rules/account";
 import { cloudLibraryKey, type SiteStorage } from "./storage";
 
 /**

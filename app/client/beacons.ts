@@ -6,7 +6,7 @@ import {
   metricRoute,
   metricsUrl,
 } from "~/beacon-params";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 /**
  * The browser's statistics sender (spec 000 §3, §4, §7, §8). Beacons are built by the shared rules

@@ -1,7 +1,7 @@
 import type { ShareData, TagContext } from "~/bridge-schema";
-import { SiteError } from "../../edge/errors";
-import type { LanguageKey } from "../../edge/languages";
-import { localizedPath } from "../../edge/path";
+import { SiteError } from "../../rules/errors";
+import type { LanguageKey } from "../../rules/languages";
+import { localizedPath } from "../../rules/path";
 import type { BridgeBeacon } from "./beacons";
 import type { Bridge } from "./bridge";
 

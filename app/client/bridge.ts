@@ -21,7 +21,7 @@ import {
   isReplyType,
   unreadableMessageReplyType,
 } from "~/bridge-schema";
-import { isSiteErrorType, SiteError, type SiteErrorType } from "../../edge/errors";
+import { isSiteErrorType, SiteError, type SiteErrorType } from "../../rules/errors";
 
 /**
  * The native-app bridge (spec 000 §3, §4, §8): the transport to the iOS and Android apps and the

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { CloudKitConfig } from "../../edge/account";
-import { cloudSessionPoll, type LoginState } from "../../edge/account";
+import type { CloudKitConfig } from "../../rules/account";
+import { cloudSessionPoll, type LoginState } from "../../rules/account";
 import type { AuthProvider, ProviderReport } from "./auth";
 import type { SiteStorage } from "./storage";
 

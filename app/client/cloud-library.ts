@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { CloudKitConfig } from "../../edge/account";
-import { SiteError } from "../../edge/errors";
+import type { CloudKitConfig } from "../../rules/account";
+import { SiteError } from "../../rules/errors";
 import {
   cloudLibraryZone,
   cloudQueryPageSize,
@@ -10,9 +10,9 @@ import {
   tagIdSchema,
   tagPageSize,
   unknownLocation,
-} from "../../edge/library";
-import { digitsSchema } from "../../edge/schemas/common";
-import { trackSummarySchema, trackTypes } from "../../edge/schemas/track";
+} from "../../rules/library";
+import { digitsSchema } from "../../rules/schemas/common";
+import { trackSummarySchema, trackTypes } from "../../rules/schemas/track";
 import { cloudKitUrl } from "./cloud-auth";
 import { getJson } from "./request";
 import { cloudLibraryKey, type SiteStorage } from "./storage";

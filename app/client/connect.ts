@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { BeaconParams } from "~/beacon-params";
-import { randomUrlToken, s256Challenge } from "../../edge/pkce";
+import { randomUrlToken, s256Challenge } from "../../rules/pkce";
 import {
   authorizationUrl,
   type CheckState,
@@ -20,7 +20,7 @@ import {
   tokenAnswerSchema,
   tokenErrorSchema,
   tokenPath,
-} from "../../edge/streaming";
+} from "../../rules/streaming";
 import { openCenteredPopup, reportToOpener } from "./login-popup";
 import { connectionKey, type SiteStorage } from "./storage";
 

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { FeaturePlatform } from "../../edge/feature-flags";
-import { isIpad, platformOf } from "../../edge/user-agent";
+import type { FeaturePlatform } from "../../rules/feature-flags";
+import { isIpad, platformOf } from "../../rules/user-agent";
 
 /**
  * What the visitor's device and browser can do (spec 000 §4 screen modes, §5 environment support,
@@ -37,7 +37,7 @@ export type BrowserInfo = {
 };
 
 /**
- * Reads the user agent; its platform by the one rule of edge/user-agent.ts.
+ * Reads the user agent; its platform by the one rule of rules/user-agent.ts.
  */
 export function describeBrowser(userAgent: string, maxTouchPoints = 0): BrowserInfo {
   const deviceplatform = platformOf(userAgent, maxTouchPoints);

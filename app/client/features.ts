@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { featuresPath, type LoadedFeatureConfig, loadFeatureConfig } from "../../edge/feature-flags";
+import { featuresPath, type LoadedFeatureConfig, loadFeatureConfig } from "../../rules/feature-flags";
 import { getJson, type RequestOptions } from "./request";
 
 /**

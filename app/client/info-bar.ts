@@ -1,4 +1,4 @@
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 /**
  * The info bar (spec 002 §2, §4 "Info bar: hidden to shown, auto-hide after 5 s unless keepOpen;

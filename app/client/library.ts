@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import type { TagContext } from "~/bridge-schema";
-import { sessionEndedStatus } from "../../edge/account";
-import { libraryCountSchema } from "../../edge/library";
+import { sessionEndedStatus } from "../../rules/account";
+import { libraryCountSchema } from "../../rules/library";
 
 /**
  * The browser's part of My Library (spec 002 §1 "Inside the native app, a bridge enables

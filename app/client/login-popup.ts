@@ -1,4 +1,4 @@
-import { loginPopup } from "../../edge/account";
+import { loginPopup } from "../../rules/account";
 import type { ConnectMessage } from "./connect";
 
 /**

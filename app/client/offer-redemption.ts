@@ -4,7 +4,7 @@ import {
   type OfferState,
   offerCodeAnswerSchema,
   offerRefusalSchema,
-} from "../../edge/offers";
+} from "../../rules/offers";
 
 /**
  * Redeeming an offer in the browser (spec 001 §4 "Redemption requires device authentication (face,

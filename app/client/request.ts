@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 /**
  * The generic request helpers of spec 000 §7: same-origin credentials, JSON both ways, 2xx and 3xx

@@ -1,9 +1,9 @@
 import { visitBeaconParams } from "~/beacon-params";
-import type { CloudKitConfig, LoginState } from "../../edge/account";
-import { readHashParams, readParams } from "../../edge/address-params";
-import { readCookies } from "../../edge/cookies";
-import type { LanguageKey } from "../../edge/languages";
-import { deviceModelOf } from "../../edge/user-agent";
+import type { CloudKitConfig, LoginState } from "../../rules/account";
+import { readHashParams, readParams } from "../../rules/address-params";
+import { readCookies } from "../../rules/cookies";
+import type { LanguageKey } from "../../rules/languages";
+import { deviceModelOf } from "../../rules/user-agent";
 import {
   type AuthState,
   clearSignedInStorage,

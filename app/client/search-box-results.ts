@@ -1,7 +1,7 @@
 import { searchNextPath, searchPath } from "~/search-groups";
-import type { LanguageKey } from "../../edge/languages";
-import { localizedPath } from "../../edge/path";
-import { type SearchResults, searchResultsSchema } from "../../edge/schemas/amapi";
+import type { LanguageKey } from "../../rules/languages";
+import { localizedPath } from "../../rules/path";
+import { type SearchResults, searchResultsSchema } from "../../rules/schemas/amapi";
 import { getJson } from "./request";
 import type { SearchBoxItem, SearchBoxPage } from "./search-box-model";
 

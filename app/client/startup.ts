@@ -1,4 +1,4 @@
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 /**
  * The browser start-up of spec 000 §4: "locale, user, feature flags and product config load; then

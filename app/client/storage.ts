@@ -1,12 +1,12 @@
 import * as v from "valibot";
-import { SiteError } from "../../edge/errors";
-import { libraryTagSchema } from "../../edge/library";
+import { SiteError } from "../../rules/errors";
+import { libraryTagSchema } from "../../rules/library";
 import {
   type ConnectionRecord,
   checkStateSchema,
   connectionRecordSchema,
   connectionStateOf,
-} from "../../edge/streaming";
+} from "../../rules/streaming";
 
 /**
  * Local storage of the site (spec 000 §3 "Local storage record", §4, §5, §9; spec 002 §3 keys).

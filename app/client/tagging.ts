@@ -1,6 +1,6 @@
 import type { SignatureSample, TagContext } from "~/bridge-schema";
-import { SiteError } from "../../edge/errors";
-import type { WebrecMatchResponse } from "../../edge/schemas/webrec";
+import { SiteError } from "../../rules/errors";
+import type { WebrecMatchResponse } from "../../rules/schemas/webrec";
 import type { Bridge } from "./bridge";
 
 /**

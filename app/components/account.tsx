@@ -1,7 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "~/strings";
-import type { LoginState } from "../../edge/account";
+import type { LoginState } from "../../rules/account";
 import { useRuntime, useSignedInAccount } from "./runtime";
 
 /** Where a sign-in started from this page should come back to (not to a sign-in screen). */

@@ -1,7 +1,7 @@
 import { usePrimitives } from "~/components/primitives";
 import type { EventCard } from "~/data/events.server";
 import { useTranslation } from "~/strings";
-import type { EventTimeEnrichment } from "../../edge/events";
+import type { EventTimeEnrichment } from "../../rules/events";
 
 /** When a show starts, in its own zone: "Saturday, 28 November 2026 · 7:30 PM GMT", or "time to be announced". */
 export function ShowTime({ time }: { time: EventTimeEnrichment }) {

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "~/strings";
-import type { FieldError } from "../../edge/forms";
+import type { FieldError } from "../../rules/forms";
 
 // The fields of the site's forms (survey, verification): a visible label, the field's error beside
 // it (`aria-describedby`, `aria-invalid`), and the values sent back after a refusal, so that a form

@@ -1,6 +1,6 @@
 import { usePrimitives } from "~/components/primitives";
 import { useTranslation } from "~/strings";
-import type { LegalSection } from "../../edge/legal";
+import type { LegalSection } from "../../rules/legal";
 
 /**
  * The chrome of a legal text, in the visitor's language: when it last changed and the notice that

@@ -10,7 +10,7 @@ import {
   useState,
 } from "react";
 import { type Swipe, startSwipe } from "~/client/swipe";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 /**
  * The one overlay system (spec 002 §2 overlays and placements, §4 "Popup and overlay", §8

@@ -5,7 +5,7 @@ import type { InfoMessage } from "~/client/info-bar";
 import type { RuntimeNotice, SiteRuntime } from "~/client/runtime";
 import type { RootData } from "~/root";
 import { useTranslation } from "~/strings";
-import type { LoginState } from "../../edge/account";
+import type { LoginState } from "../../rules/account";
 
 // Loaded on demand: nobody needs the debug overlay's code until four fingers touch the screen.
 const DebugTap = lazy(() => import("~/components/debug-tap"));

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { useId, useRef, useState } from "react";
 import { searchTermMaxLength } from "~/search-term";
 import { useTranslation } from "~/strings";
-import type { LanguageKey } from "../../edge/languages";
+import type { LanguageKey } from "../../rules/languages";
 
 type Combobox = typeof import("~/components/search-combobox").SearchCombobox;
 

@@ -32,7 +32,7 @@ import {
   searchTermMaxLength,
 } from "~/search-groups";
 import { useTranslation } from "~/strings";
-import type { LanguageKey } from "../../edge/languages";
+import type { LanguageKey } from "../../rules/languages";
 
 /**
  * The search box's combobox (spec 000 §2), loaded on demand at the first focus of the header's

@@ -12,7 +12,7 @@ import { Overlay } from "~/components/overlay";
 import { useRuntime, useUserFlags } from "~/components/runtime";
 import type { RootData } from "~/root";
 import { useTranslation } from "~/strings";
-import type { ConnectionState } from "../../edge/streaming";
+import type { ConnectionState } from "../../rules/streaming";
 
 /**
  * The streaming-service connection where a person listens (spec 001 §4 "Streaming-service

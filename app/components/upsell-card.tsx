@@ -2,7 +2,7 @@ import { useRouteLoaderData } from "@remix-run/react";
 import type { UserFlags } from "~/client/in-app";
 import type { RootData } from "~/root";
 import { useTranslation } from "~/strings";
-import { defaultLanguageKey, localizedPath } from "../../edge/languages";
+import { defaultLanguageKey, localizedPath } from "../../rules/languages";
 
 /**
  * Spec 002 §6 "trial goes to the subscribe page": the streaming service's own subscription page, a

@@ -1,5 +1,6 @@
 import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
 import * as v from "valibot";
+import { accountCall } from "../../edge/session";
 import {
   emailRequestRetries,
   type LinkRefusal,
@@ -12,12 +13,11 @@ import {
   type WebProviderRefusal,
   webProviderCookie,
   webProviderRefusalSchema,
-} from "../../edge/account";
-import { siteOriginOf, siteUrl } from "../../edge/env";
-import { localizedPath } from "../../edge/path";
-import { randomUrlToken, s256Challenge } from "../../edge/pkce";
-import { accountCall } from "../../edge/session";
-import { platformOf } from "../../edge/user-agent";
+} from "../../rules/account";
+import { siteOriginOf, siteUrl } from "../../rules/env";
+import { localizedPath } from "../../rules/path";
+import { randomUrlToken, s256Challenge } from "../../rules/pkce";
+import { platformOf } from "../../rules/user-agent";
 
 // The sign-in steps a page takes on the visitor's behalf, through the services proxy to the
 // account service (origin/routes/account.ts); each passes on the cookies the service sets.

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { catalogueImageWidths, darkenForWhiteText } from "../../edge/content-rules";
-import { SiteError } from "../../edge/errors";
+import { catalogueImageWidths, darkenForWhiteText } from "../../rules/content-rules";
+import { SiteError } from "../../rules/errors";
 import {
   evaluateFeatures,
   type FeatureEnvironment,
@@ -9,10 +9,10 @@ import {
   featuresPath,
   isFeatureOn,
   loadFeatureConfig,
-} from "../../edge/feature-flags";
-import { dateTimeFormat } from "../../edge/intl";
-import type { LanguageKey } from "../../edge/languages";
-import { localizedPath } from "../../edge/path";
+} from "../../rules/feature-flags";
+import { dateTimeFormat } from "../../rules/intl";
+import type { LanguageKey } from "../../rules/languages";
+import { localizedPath } from "../../rules/path";
 import {
   type Album,
   type ArtistFull,
@@ -20,10 +20,10 @@ import {
   artistsDocumentSchema,
   type Playlist,
   type Song,
-} from "../../edge/schemas/amapi";
-import { type Artist, artistSchema } from "../../edge/schemas/artist";
-import { artistEventSummarySchema } from "../../edge/schemas/events";
-import { platformOf } from "../../edge/user-agent";
+} from "../../rules/schemas/amapi";
+import { type Artist, artistSchema } from "../../rules/schemas/artist";
+import { artistEventSummarySchema } from "../../rules/schemas/events";
+import { platformOf } from "../../rules/user-agent";
 import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
 import { absoluteUrl, requestMeta } from "./meta.server";

@@ -1,19 +1,19 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { catalogueImageWidths, darkenForWhiteText, trackImageWidths } from "../../edge/content-rules";
-import { SiteError } from "../../edge/errors";
-import { dateTimeFormat, numberFormat } from "../../edge/intl";
-import type { LanguageKey } from "../../edge/languages";
-import { localizedPath } from "../../edge/path";
+import { catalogueImageWidths, darkenForWhiteText, trackImageWidths } from "../../rules/content-rules";
+import { SiteError } from "../../rules/errors";
+import { dateTimeFormat, numberFormat } from "../../rules/intl";
+import type { LanguageKey } from "../../rules/languages";
+import { localizedPath } from "../../rules/path";
 import {
   albumsDocumentSchema,
   type Playlist,
   playlistsDocumentSchema,
   type Song,
   shazamTracksSchema,
-} from "../../edge/schemas/amapi";
-import { cataloguePlaylistIdSchema } from "../../edge/schemas/catalogue";
-import type { Track } from "../../edge/schemas/track";
+} from "../../rules/schemas/amapi";
+import { cataloguePlaylistIdSchema } from "../../rules/schemas/catalogue";
+import type { Track } from "../../rules/schemas/track";
 import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
 import { countryOf, shortDescription } from "./artist.server";

@@ -1,22 +1,22 @@
 import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import type { Params } from "@remix-run/react";
 import * as v from "valibot";
-import { catalogueImageWidths, chartSizes } from "../../edge/content-rules";
-import { countryName } from "../../edge/countries";
-import { csvContentType, toCsv } from "../../edge/csv";
-import { siteOriginOf } from "../../edge/env";
-import { SiteError, statusOfError } from "../../edge/errors";
-import { numberFormat } from "../../edge/intl";
-import { isLanguageKey, type LanguageKey } from "../../edge/languages";
-import { type ChartType, chartRowsPageParam, chartTypes, localizedPath } from "../../edge/path";
-import { radioSpinsPath } from "../../edge/radio";
-import { playlistTracksDocumentSchema, type Song } from "../../edge/schemas/amapi";
+import { catalogueImageWidths, chartSizes } from "../../rules/content-rules";
+import { countryName } from "../../rules/countries";
+import { csvContentType, toCsv } from "../../rules/csv";
+import { siteOriginOf } from "../../rules/env";
+import { SiteError, statusOfError } from "../../rules/errors";
+import { numberFormat } from "../../rules/intl";
+import { isLanguageKey, type LanguageKey } from "../../rules/languages";
+import { type ChartType, chartRowsPageParam, chartTypes, localizedPath } from "../../rules/path";
+import { radioSpinsPath } from "../../rules/radio";
+import { playlistTracksDocumentSchema, type Song } from "../../rules/schemas/amapi";
 import {
   type ChartCountry,
   type ChartGenre,
   type ChartLocations,
   chartLocationsSchema,
-} from "../../edge/schemas/charts";
+} from "../../rules/schemas/charts";
 import { serverStrings, type Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
 import { artistPath, featureOptionsOf, isAdamIdRouteOn } from "./artist.server";
@@ -759,7 +759,7 @@ export async function chartDownload(
   });
 }
 
-/** A chart route's address: the type from the path's first segment (edge/path.ts), the rest from the route's params. */
+/** A chart route's address: the type from the path's first segment (rules/path.ts), the rest from the route's params. */
 export function chartRouteOf(context: Pick<AppLoadContext, "edge">, params: Params): ChartRoute {
   const type = context.edge.path.chartType;
   if (type === undefined || params.country === undefined) throw notFound("Not a chart path");

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { countryName } from "../../edge/countries";
-import { SiteError } from "../../edge/errors";
+import { countryName } from "../../rules/countries";
+import { SiteError } from "../../rules/errors";
 import {
   attributionLogoSize,
   dateFilters,
@@ -23,9 +23,9 @@ import {
   upcomingGroupOf,
   upcomingGroups,
   visitorPlaceOf,
-} from "../../edge/events";
-import { localizedPath } from "../../edge/path";
-import { type EventResources, type EventsDocument, eventsDocumentSchema } from "../../edge/schemas/events";
+} from "../../rules/events";
+import { localizedPath } from "../../rules/path";
+import { type EventResources, type EventsDocument, eventsDocumentSchema } from "../../rules/schemas/events";
 import type { Image } from "./view";
 import { imageFromTemplate } from "./view";
 

@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
+import { accountRequestHeaders } from "../../edge/session";
 import {
   type StoredSurveyAnswer,
   type StoredVerification,
@@ -8,8 +9,7 @@ import {
   storedVerificationSchema,
   surveyReceiptSchema,
   type VerificationRequest,
-} from "../../edge/forms";
-import { accountRequestHeaders } from "../../edge/session";
+} from "../../rules/forms";
 
 // What the survey and verification pages send to and read from the embedded origin
 // (origin/routes/site-pages.ts), through the services proxy, on the visitor's behalf: the client's

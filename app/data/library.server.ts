@@ -1,12 +1,13 @@
 import { type AppLoadContext, type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { sessionEndedStatus } from "../../edge/account";
-import { countryName } from "../../edge/countries";
-import { csvContentType, csvRow } from "../../edge/csv";
-import { siteOriginOf } from "../../edge/env";
-import { SiteError, statusOfError } from "../../edge/errors";
-import { visitorTimeZoneOf } from "../../edge/events";
-import { languageOf } from "../../edge/languages";
+import { accountCall } from "../../edge/session";
+import { sessionEndedStatus } from "../../rules/account";
+import { countryName } from "../../rules/countries";
+import { csvContentType, csvRow } from "../../rules/csv";
+import { siteOriginOf } from "../../rules/env";
+import { SiteError, statusOfError } from "../../rules/errors";
+import { visitorTimeZoneOf } from "../../rules/events";
+import { languageOf } from "../../rules/languages";
 import {
   type LibraryExportFormat,
   type LibraryTag,
@@ -18,9 +19,8 @@ import {
   tagIdSchema,
   tagListSchema,
   tagPageTokenSchema,
-} from "../../edge/library";
-import { localizedPath } from "../../edge/path";
-import { accountCall } from "../../edge/session";
+} from "../../rules/library";
+import { localizedPath } from "../../rules/path";
 import { requireKnownLanguage } from "../http.server";
 import { cookieHeaders, requireAccount } from "./account.server";
 import { type LibraryItem, libraryItemOf } from "./library";

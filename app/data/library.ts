@@ -1,5 +1,5 @@
-import type { LanguageKey } from "../../edge/languages";
-import type { LibraryTag } from "../../edge/library";
+import type { LanguageKey } from "../../rules/languages";
+import type { LibraryTag } from "../../rules/library";
 import { type TrackSummary, trackSummaryOfPayload } from "./view";
 
 /** One identified song as the library shows it (server-rendered, or read from iCloud in the browser). */

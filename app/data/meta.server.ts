@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { siteOriginOf } from "../../edge/env";
-import { addressQuery, ampPath, canonicalUrl, hasAmpForm } from "../../edge/path";
+import { siteOriginOf } from "../../rules/env";
+import { addressQuery, ampPath, canonicalUrl, hasAmpForm } from "../../rules/path";
 import type { PageMeta } from "../meta";
 
 /** The parts of a page's meta that come from the request: canonical and AMP URLs, app path, locale. */

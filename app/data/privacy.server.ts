@@ -1,8 +1,9 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { emailSchema, sessionEndedStatus } from "../../edge/account";
-import type { LanguageKey } from "../../edge/languages";
-import { localizedPath } from "../../edge/path";
+import { accountCall } from "../../edge/session";
+import { emailSchema, sessionEndedStatus } from "../../rules/account";
+import type { LanguageKey } from "../../rules/languages";
+import { localizedPath } from "../../rules/path";
 import {
   type DataCategories,
   type DataExportStatus,
@@ -11,16 +12,15 @@ import {
   dataExportStatusSchema,
   type ExportRefusal,
   exportRefusalSchema,
-} from "../../edge/privacy";
-import { accountCall } from "../../edge/session";
+} from "../../rules/privacy";
 import type { PrivacyHrefs } from "../components/privacy";
 
 // What the privacy routes' loaders and actions use from modules that also hold valibot schemas,
 // re-exported here: a route module importing those modules itself would load valibot in the
 // browser with the page, though only its loader uses them (decision 027-less-javascript).
-export { emailLinkLifetimeMs, sessionLifetimeSeconds } from "../../edge/account";
-export { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "../../edge/cookies";
-export { hiddenTagLifetimeMs } from "../../edge/library";
+export { emailLinkLifetimeMs, sessionLifetimeSeconds } from "../../rules/account";
+export { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "../../rules/cookies";
+export { hiddenTagLifetimeMs } from "../../rules/library";
 export {
   dataExportLifetimeMs,
   dayMs,
@@ -29,7 +29,7 @@ export {
   formatPrivacyDate,
   privacyAnswerDays,
   transferNoticeDeletionDays,
-} from "../../edge/privacy";
+} from "../../rules/privacy";
 export { privacyPolicySections } from "../legal/privacy-policy";
 
 // The privacy steps a page takes on the signed-in person's behalf, through the services proxy to

@@ -8,16 +8,16 @@ import {
   searchStorefront,
   searchTermMaxLength,
 } from "~/search-groups";
-import { searchPageSize, trackImageWidths } from "../../edge/content-rules";
-import type { LanguageKey } from "../../edge/languages";
-import { localizedPath } from "../../edge/path";
-import { searchResultsSchema } from "../../edge/schemas/amapi";
+import { searchPageSize, trackImageWidths } from "../../rules/content-rules";
+import type { LanguageKey } from "../../rules/languages";
+import { localizedPath } from "../../rules/path";
+import { searchResultsSchema } from "../../rules/schemas/amapi";
 import {
   type SearchResponse,
   searchNextOf,
   searchResponseSchema,
   searchServicePath,
-} from "../../edge/schemas/search";
+} from "../../rules/schemas/search";
 import type { ArtistSummary, TrackSummary } from "./view";
 import { imageFromTemplate, trackSummaryOfPayload } from "./view";
 

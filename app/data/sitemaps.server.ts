@@ -1,17 +1,17 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { siteOriginOf } from "../../edge/env";
-import { SiteError } from "../../edge/errors";
-import { servicesPathOfNext } from "../../edge/events";
-import { radioSpinsPath } from "../../edge/radio";
 import type { RequestContext } from "../../edge/request-context";
+import { siteOriginOf } from "../../rules/env";
+import { SiteError } from "../../rules/errors";
+import { servicesPathOfNext } from "../../rules/events";
+import { radioSpinsPath } from "../../rules/radio";
 import {
   catalogueAlbumsPageSchema,
   catalogueArtistsPageSchema,
   catalogueListingMaxLimit,
   cataloguePlaylistsPageSchema,
   catalogueTracksPageSchema,
-} from "../../edge/schemas/catalogue";
-import { eventsDocumentSchema } from "../../edge/schemas/events";
+} from "../../rules/schemas/catalogue";
+import { eventsDocumentSchema } from "../../rules/schemas/events";
 import {
   localizedSitemapUrls,
   newestLastmod,

@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { parseCookieHeader, serializeCookie } from "../../edge/cookies";
-import { siteOriginOf, siteUrl } from "../../edge/env";
 import { accountRequestHeaders } from "../../edge/session";
+import { parseCookieHeader, serializeCookie } from "../../rules/cookies";
+import { siteOriginOf, siteUrl } from "../../rules/env";
 import {
   type AuthorizationQuery,
   authorizationCheckSchema,
@@ -12,7 +12,7 @@ import {
   authorizePath,
   consentCookieName,
   consentLifetimeMs,
-} from "../../edge/streaming";
+} from "../../rules/streaming";
 
 // The consent page's calls to the authorization server (origin/routes/streaming.ts) through the
 // services proxy: is this request acceptable, and the person's Allow or Deny. The server's answer

@@ -9,18 +9,18 @@ import {
   lyricSampleLength,
   lyricSnippetLength,
   trackImageWidths,
-} from "../../edge/content-rules";
-import { findCountry } from "../../edge/countries";
-import { siteOriginOf } from "../../edge/env";
-import { SiteError } from "../../edge/errors";
-import { dateTimeFormat, numberFormat } from "../../edge/intl";
-import type { LanguageKey } from "../../edge/languages";
-import { localizedPath } from "../../edge/path";
-import { artistViewSchema } from "../../edge/schemas/amapi";
-import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
-import { tagCountListSchema, tagCountSchema } from "../../edge/schemas/tagcount";
-import { relatedTracksSchema, type StoreName, type Track, trackSchema } from "../../edge/schemas/track";
-import { platformOf } from "../../edge/user-agent";
+} from "../../rules/content-rules";
+import { findCountry } from "../../rules/countries";
+import { siteOriginOf } from "../../rules/env";
+import { SiteError } from "../../rules/errors";
+import { dateTimeFormat, numberFormat } from "../../rules/intl";
+import type { LanguageKey } from "../../rules/languages";
+import { localizedPath } from "../../rules/path";
+import { artistViewSchema } from "../../rules/schemas/amapi";
+import { syncedLyricsSchema } from "../../rules/schemas/lyrics";
+import { tagCountListSchema, tagCountSchema } from "../../rules/schemas/tagcount";
+import { relatedTracksSchema, type StoreName, type Track, trackSchema } from "../../rules/schemas/track";
+import { platformOf } from "../../rules/user-agent";
 import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
 import {

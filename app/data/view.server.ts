@@ -1,6 +1,6 @@
-import { isNewRelease, trackImageWidths } from "../../edge/content-rules";
-import type { LanguageKey } from "../../edge/languages";
-import type { Song } from "../../edge/schemas/amapi";
+import { isNewRelease, trackImageWidths } from "../../rules/content-rules";
+import type { LanguageKey } from "../../rules/languages";
+import type { Song } from "../../rules/schemas/amapi";
 import { imageFromTemplate, type TrackSummary, trackHref } from "./view";
 
 /** A catalogue song as a row of a list (charts, home, top songs). */

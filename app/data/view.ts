@@ -1,7 +1,7 @@
-import { trackImageWidths } from "../../edge/content-rules";
-import type { LanguageKey } from "../../edge/languages";
-import { localizedPath } from "../../edge/path";
-import type { TrackSummary as TrackSummaryPayload } from "../../edge/schemas/track";
+import { trackImageWidths } from "../../rules/content-rules";
+import type { LanguageKey } from "../../rules/languages";
+import { localizedPath } from "../../rules/path";
+import type { TrackSummary as TrackSummaryPayload } from "../../rules/schemas/track";
 
 /**
  * What pages render: small view models made by the page data functions from upstream payloads.

@@ -1,5 +1,5 @@
-import { type LegalSection, minimumAge } from "../../edge/legal";
-import { privacyAnswerDays, transferNoticeDeletionDays } from "../../edge/privacy";
+import { type LegalSection, minimumAge } from "../../rules/legal";
+import { privacyAnswerDays, transferNoticeDeletionDays } from "../../rules/privacy";
 import type { PrivacyHrefs } from "../components/privacy";
 
 // Tunewave's privacy policy, written for this project. It states the rules the code runs on and

@@ -9,12 +9,12 @@ import {
   usd,
   usdFrench,
   usMonthlyPriceUsd,
-} from "../../edge/legal";
+} from "../../rules/legal";
 
 // Tunewave's terms of use, written for this project (spec 001 §2: the sections, in this order,
 // and an anchor for the French terms). English is the text that applies; the French terms are
 // the same text in French (docs/decisions/024-remaining-pages.md). Every figure comes from
-// edge/legal.ts.
+// rules/legal.ts.
 
 const words = ["zero", "one", "two", "three", "four", "five", "six", "seven"];
 

@@ -1,5 +1,5 @@
 import { throwSiteError } from "~/http.server";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 // Any path no route claims: the site's own not-found page with status 404.
 export function loader(): never {

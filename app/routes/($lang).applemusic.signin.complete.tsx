@@ -7,7 +7,7 @@ import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
-import { localizedPath } from "../../edge/path";
+import { localizedPath } from "../../rules/path";
 
 // Spec 002 §2 "/applemusic/signin/complete: Callback path of the streaming-service connect flow".
 // The authorization server sends the popup here with `code` and `state` (or `error`). The code is

@@ -18,7 +18,7 @@ import { readForm, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 // Spec 002 §2 "/applemusic/signin/mockactivate: Test-mode stand-in for the authorisation page":
 // the consent page of the embedded origin's authorization server (origin/routes/streaming.ts),

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { requireKnownLanguage } from "~/http.server";
-import { campaignNameSchema } from "../../edge/offers";
-import { isJsonContentType } from "../../edge/services-http";
 import { accountCall } from "../../edge/session";
+import { isJsonContentType } from "../../rules/http-body";
+import { campaignNameSchema } from "../../rules/offers";
 
 // The offer page's redemption steps (app/client/offer-redemption.ts), POSTed from the page itself:
 // the worker answers a POST another site made before it gets here (isCrossSiteRequest). Each step

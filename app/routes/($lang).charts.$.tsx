@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import { chartPathOutsideCharts } from "~/data/charts.server";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 // /{lang}/charts/{type}/… moves to the chart's own address (see chartPathOutsideCharts); any other
 // path under /charts is not found.

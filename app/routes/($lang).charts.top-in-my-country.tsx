@@ -2,7 +2,7 @@ import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 
 import { loadLocations, topInCountryPath } from "~/data/charts.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
-import { localizedPath } from "../../edge/path";
+import { localizedPath } from "../../rules/path";
 
 // Spec 001 §2: "A command 'top in my country' redirects to top-200/{country url name or world}".
 // The target depends on the visitor's country, so the answer is never cached.

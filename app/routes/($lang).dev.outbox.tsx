@@ -6,9 +6,9 @@ import { requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
-import { outboxSchema } from "../../edge/account";
-import { SiteError } from "../../edge/errors";
 import { accountCall } from "../../edge/session";
+import { outboxSchema } from "../../rules/account";
+import { SiteError } from "../../rules/errors";
 
 // The local outbox (README: "Signing in locally"): the mail the site "sent" while no mail
 // transport is configured, newest first, with its links to follow. With a transport configured

@@ -5,7 +5,7 @@ import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
-import { localizedPath } from "../../edge/path";
+import { localizedPath } from "../../rules/path";
 
 // Spec 000 §2 "sign-in deprecation notice for a social provider": Facebook sign-in has ended;
 // the same library is reached by signing in with the account's e-mail address.

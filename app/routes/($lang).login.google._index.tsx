@@ -8,8 +8,8 @@ import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
-import { safeRedirectPath } from "../../edge/account";
-import { localizedPath } from "../../edge/path";
+import { safeRedirectPath } from "../../rules/account";
+import { localizedPath } from "../../rules/path";
 
 // Spec 000 §2 "data consent from a web sign-in provider": what Google shares, shown before the
 // person leaves for Google. "Continue" opens the login popup (600×500) when script runs, or goes

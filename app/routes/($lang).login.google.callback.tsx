@@ -15,7 +15,7 @@ import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
-import { localizedPath } from "../../edge/path";
+import { localizedPath } from "../../rules/path";
 
 // Where the web provider sends the browser back (redirect_uri). In the login popup the page tells
 // its opener and closes; in a window of its own it goes on to where the sign-in started. A refusal

@@ -1,8 +1,8 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import { startWebProviderSignIn } from "~/data/account.server";
 import { requireKnownLanguage } from "~/http.server";
-import { safeRedirectPath } from "../../edge/account";
-import { localizedPath } from "../../edge/path";
+import { safeRedirectPath } from "../../rules/account";
+import { localizedPath } from "../../rules/path";
 
 // Leaves for the web provider (Google): a fresh state, nonce and PKCE verifier for this browser,
 // then the provider's authorization address. Not available, or the provider silent: back to the

@@ -7,7 +7,7 @@ import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
-import { localizedPath } from "../../edge/path";
+import { localizedPath } from "../../rules/path";
 
 // Where Apple sends the iCloud sign-in popup back: the CloudKit API token's "URL Redirect" sign-in
 // callback, with `ckWebAuthToken`. The token goes to the page that opened the popup (only that

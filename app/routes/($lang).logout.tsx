@@ -1,9 +1,9 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/cloudflare";
 import { cookieHeaders, signOut } from "~/data/account.server";
 import { readForm, requireKnownLanguage, throwSiteError } from "~/http.server";
-import { safeRedirectPath } from "../../edge/account";
-import { SiteError } from "../../edge/errors";
-import { localizedPath } from "../../edge/path";
+import { safeRedirectPath } from "../../rules/account";
+import { SiteError } from "../../rules/errors";
+import { localizedPath } from "../../rules/path";
 
 // Sign-out: a POST only (a link or an image cannot sign anyone out), from this site only.
 

@@ -3,8 +3,8 @@ import * as v from "valibot";
 import { requireAccount } from "~/data/account.server";
 import { dataDownloadFile } from "~/data/privacy.server";
 import { requireKnownLanguage } from "~/http.server";
-import { localizedPath } from "../../edge/path";
-import { dataExportIdSchema, dataExportPagePath, dataExportTokenSchema } from "../../edge/privacy";
+import { localizedPath } from "../../rules/path";
+import { dataExportIdSchema, dataExportPagePath, dataExportTokenSchema } from "../../rules/privacy";
 
 // The data download's file, streamed through the site as the account service answers it (a ZIP,
 // `attachment`, never stored). Anything but the file goes back to the link's page, which says why

@@ -9,8 +9,8 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/app.css";
-import { SiteError } from "../../edge/errors";
-import { localizedPath } from "../../edge/path";
+import { SiteError } from "../../rules/errors";
+import { localizedPath } from "../../rules/path";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

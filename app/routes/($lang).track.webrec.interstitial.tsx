@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { RecognitionInterstitial } from "~/components/recognition/recognition-interstitial";
 import { throwSiteError } from "~/http.server";
 import { usePageStrings } from "~/strings";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 import TrackRoute, {
   links as trackLinks,
   meta as trackMeta,

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { lazy, Suspense } from "react";
-import { localizedPath } from "../../edge/path";
+import { localizedPath } from "../../rules/path";
 import Home, { loader as homeLoader, meta as homeMeta } from "./($lang)._index/route";
 
 const DebugTap = lazy(() => import("~/components/debug-tap"));

@@ -4,8 +4,8 @@ import * as v from "valibot";
 import { Overlay } from "~/components/overlay";
 import { throwSiteError } from "~/http.server";
 import { useTranslation } from "~/strings";
-import { SiteError } from "../../edge/errors";
-import { localizedPath } from "../../edge/path";
+import { SiteError } from "../../rules/errors";
+import { localizedPath } from "../../rules/path";
 import Home, { loader as homeLoader, meta as homeMeta } from "./($lang)._index/route";
 
 /** Spec 002 §2 "/ux/dialog: a dialog with title, body and buttons; the default is one OK button". */

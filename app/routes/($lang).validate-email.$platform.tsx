@@ -14,9 +14,9 @@ import { requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
-import { emailLinkLifetimeMs, safeRedirectPath, validationPlatforms } from "../../edge/account";
-import { SiteError } from "../../edge/errors";
-import { localizedPath } from "../../edge/path";
+import { emailLinkLifetimeMs, safeRedirectPath, validationPlatforms } from "../../rules/account";
+import { SiteError } from "../../rules/errors";
+import { localizedPath } from "../../rules/path";
 
 // Spec 002 §2 "/validate-email/web (web_mobile on iOS, iPad and Android): landing of the e-mail
 // validation link; query parameters key and customtoken, optional redirect, optional temp=1".

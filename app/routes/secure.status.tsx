@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { sessionEndedStatus } from "../../edge/account";
-import { localizedPath } from "../../edge/path";
 import { accountCall } from "../../edge/session";
+import { sessionEndedStatus } from "../../rules/account";
+import { localizedPath } from "../../rules/path";
 
 // Spec 002 §2 "/secure/status: login status endpoint", §7 "GET /secure/status (no cache): on 401
 // with a JSON redirectUrl, navigate to it with {redirectPath} replaced by the current path and

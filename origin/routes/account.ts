@@ -11,9 +11,9 @@ import {
   safeRedirectPath,
   sessionCookie,
   sessionEndedStatus,
-} from "../../edge/account";
-import { siteOriginOf, siteUrl } from "../../edge/env";
-import { SiteError } from "../../edge/errors";
+} from "../../rules/account";
+import { siteOriginOf, siteUrl } from "../../rules/env";
+import { SiteError } from "../../rules/errors";
 import { createEmailLogin, endSession, findSession, randomToken, sha256, useEmailLogin } from "../accounts";
 import type { OriginApp, OriginEnv } from "../env";
 import {

@@ -1,15 +1,15 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { searchPageSize } from "../../edge/content-rules";
-import { SiteError } from "../../edge/errors";
+import { searchPageSize } from "../../rules/content-rules";
+import { SiteError } from "../../rules/errors";
 import type {
   artistViewSchema,
   creditsDocumentSchema,
   playlistTracksDocumentSchema,
   searchResultsSchema,
   shazamTracksSchema,
-} from "../../edge/schemas/amapi";
-import { type ArtistViewName, artistViewNames } from "../../edge/schemas/amapi";
+} from "../../rules/schemas/amapi";
+import { type ArtistViewName, artistViewNames } from "../../rules/schemas/amapi";
 import { isChartListId, rankChart, resolveChartList } from "../charts";
 import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";

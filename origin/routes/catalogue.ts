@@ -6,7 +6,7 @@ import {
   cataloguePlaylistIdSchema,
   type cataloguePlaylistsPageSchema,
   type catalogueTracksPageSchema,
-} from "../../edge/schemas/catalogue";
+} from "../../rules/schemas/catalogue";
 import * as db from "../db";
 import type { OriginApp } from "../env";
 import { cachePolicy, intParam, json, parseParams } from "../http";
@@ -34,7 +34,7 @@ function nextPage(
 }
 
 /**
- * The catalogue listings the sitemaps are made of (edge/schemas/catalogue.ts): every track, artist,
+ * The catalogue listings the sitemaps are made of (rules/schemas/catalogue.ts): every track, artist,
  * album and playlist, in pages, ordered by id and continued after the last id (a page stays the same page when
  * tracks are added, unlike an offset), with the date each last changed.
  */

@@ -1,6 +1,6 @@
 import type * as v from "valibot";
-import { type radioChartSchema, radioChartSize, weekOf } from "../../edge/radio";
-import type { chartLocationsSchema } from "../../edge/schemas/charts";
+import { type radioChartSchema, radioChartSize, weekOf } from "../../rules/radio";
+import type { chartLocationsSchema } from "../../rules/schemas/charts";
 import { listIds, radioSpins, rankEntries } from "../catalog-rules";
 import * as db from "../db";
 import type { OriginApp } from "../env";

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { syncedLyricsSchema } from "../../edge/schemas/lyrics";
-import type { tagCountSchema } from "../../edge/schemas/tagcount";
+import type { syncedLyricsSchema } from "../../rules/schemas/lyrics";
+import type { tagCountSchema } from "../../rules/schemas/tagcount";
 import * as db from "../db";
 import type { OriginApp } from "../env";
 import {

@@ -1,8 +1,8 @@
 import qrcode from "qrcode-generator";
 import * as v from "valibot";
-import { siteUrl } from "../../edge/env";
-import { decodeGeohash, isCalendarDate, type LatLng, qrSizes } from "../../edge/events";
-import { exactLanguage, localizedPath } from "../../edge/languages";
+import { siteUrl } from "../../rules/env";
+import { decodeGeohash, isCalendarDate, type LatLng, qrSizes } from "../../rules/events";
+import { exactLanguage, localizedPath } from "../../rules/languages";
 import type { ArtistRow, PlaylistRow, TrackRow } from "../db";
 import * as db from "../db";
 import type { OriginApp } from "../env";

@@ -9,7 +9,7 @@ import {
   tagPageSize,
   tagPageTokenSchema,
   tagWriteSchema,
-} from "../../edge/library";
+} from "../../rules/library";
 import { tracksByKeys } from "../db";
 import type { OriginApp, OriginEnv } from "../env";
 import { intParam, invalidParam, jsonBody, noStoreJson, notFound, parseParams } from "../http";

@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import { readCookies } from "../../edge/cookies";
-import { siteOriginOf } from "../../edge/env";
+import { readCookies } from "../../rules/cookies";
+import { siteOriginOf } from "../../rules/env";
 import {
   campaignNameSchema,
   type OfferState,
@@ -13,7 +13,7 @@ import {
   offerMonthsOn,
   offerRefusalStatus,
   offerState,
-} from "../../edge/offers";
+} from "../../rules/offers";
 import type { OriginApp, OriginEnv } from "../env";
 import {
   clientAddressOf,
@@ -50,7 +50,7 @@ import { signedInAccount } from "./account";
 
 // Offers in the embedded origin (issue 22): the campaign data call of spec 001 §7, and in the
 // account service the account's offer state, the WebAuthn challenge and the code. A code is handed
-// out only when the one rule (edge/offers.ts) says `available` on the request's own inputs, the
+// out only when the one rule (rules/offers.ts) says `available` on the request's own inputs, the
 // browser's authenticator verified the person (@simplewebauthn/server, origin/webauthn.ts), and
 // the farming limits hold (`offerLimits`, decision 022). Cross-site requests never get here: the
 // worker's entry refuses them for every write.
@@ -67,7 +67,7 @@ const campaignFileSchema = v.pipe(
   campaignNameSchema,
 );
 
-/** The site passes the store-front country it resolved for the visitor (edge/countries.ts). */
+/** The site passes the store-front country it resolved for the visitor (rules/countries.ts). */
 const countryBodySchema = v.object({ country: countrySchema });
 
 const codeBodySchema = v.object({

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { expiredSessionCookie } from "../../edge/account";
-import { siteUrl } from "../../edge/env";
-import { localizedPath, matchLanguage } from "../../edge/languages";
+import { expiredSessionCookie } from "../../rules/account";
+import { siteUrl } from "../../rules/env";
+import { localizedPath, matchLanguage } from "../../rules/languages";
 import {
   accountDeletionSchema,
   dataExportIdSchema,
@@ -12,7 +12,7 @@ import {
   type ExportRefusal,
   exportRefusalStatus,
   privacyMessages,
-} from "../../edge/privacy";
+} from "../../rules/privacy";
 import type { OriginApp, OriginEnv } from "../env";
 import { invalidParam, jsonBody, noStoreJson, parseParams, secureCookies } from "../http";
 import { dataDownloadMail, mailerOf } from "../mail";

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { searchPageSize, trackSearchPageSize } from "../../edge/content-rules";
-import { type searchResponseSchema, searchServicePath } from "../../edge/schemas/search";
+import { searchPageSize, trackSearchPageSize } from "../../rules/content-rules";
+import { type searchResponseSchema, searchServicePath } from "../../rules/schemas/search";
 import type { OriginApp } from "../env";
 import {
   cachePolicy,

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { SiteError } from "../../edge/errors";
-import type { receivedBeaconsSchema } from "../../edge/schemas/metrics";
+import { SiteError } from "../../rules/errors";
+import type { receivedBeaconsSchema } from "../../rules/schemas/metrics";
 import { sha256 } from "../accounts";
 import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";

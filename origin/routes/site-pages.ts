@@ -5,7 +5,7 @@ import {
   surveySubmissionSchema,
   verificationIdSchema,
   verificationSubmissionSchema,
-} from "../../edge/forms";
+} from "../../rules/forms";
 import type { OriginApp, OriginEnv } from "../env";
 import { cachePolicy, clientAddressOf, json, jsonBody, noStoreJson, parseParams } from "../http";
 import {

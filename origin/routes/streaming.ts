@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { siteOriginOf } from "../../edge/env";
-import { authorizationDecisionRequestSchema, authorizationQuerySchema } from "../../edge/streaming";
+import { siteOriginOf } from "../../rules/env";
+import { authorizationDecisionRequestSchema, authorizationQuerySchema } from "../../rules/streaming";
 import type { OriginApp, OriginEnv } from "../env";
 import { jsonBody, noStoreJson } from "../http";
 import {

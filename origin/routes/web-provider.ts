@@ -5,8 +5,11 @@ import {
   webProviderAuthorizeSchema,
   webProviderCallbackPath,
   webProviderSignInSchema,
-} from "../../edge/account";
-import { siteOriginOf } from "../../edge/env";
+} from "../../rules/account";
+import { siteOriginOf } from "../../rules/env";
+import { claimProviderToken, isClosedAccount, startSession } from "../accounts";
+import type { OriginApp, OriginEnv } from "../env";
+import { invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
 import {
   authorizationUrl,
   discover,
@@ -14,10 +17,7 @@ import {
   OidcError,
   type ProviderMetadata,
   signInWithCode,
-} from "../../edge/oidc";
-import { claimProviderToken, isClosedAccount, startSession } from "../accounts";
-import type { OriginApp, OriginEnv } from "../env";
-import { invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
+} from "../oidc";
 
 // The web sign-in provider (spec 002 §7, issue 20): Google through OpenID Connect's code flow with
 // PKCE. The account service holds the client secret, exchanges the code and verifies the ID token;

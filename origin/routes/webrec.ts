@@ -1,13 +1,13 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
+import { readBody } from "../../rules/http-body";
 import {
   type WebrecMatchRequest,
   type WebrecMatchResponse,
   type WebrecSignatureSummary,
   webrecMatchRequestSchema,
-} from "../../edge/schemas/webrec";
-import { readBody } from "../../edge/services-http";
+} from "../../rules/schemas/webrec";
 import {
   decodeSignatureBase64,
   matchSignatureIn,

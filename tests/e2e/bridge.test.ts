@@ -8,11 +8,11 @@ import {
   iosMessageHandlerName,
 } from "../../app/bridge-schema";
 import { connectionKey, storageFormatVersion, storageVersionKey } from "../../app/client/storage";
-import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
-import { trackSchema } from "../../edge/schemas/track";
 import deApp from "../../locales/de/app.json";
 import enApp from "../../locales/en/app.json";
 import enCommon from "../../locales/en/common.json";
+import { playlistTracksDocumentSchema } from "../../rules/schemas/amapi";
+import { trackSchema } from "../../rules/schemas/track";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { type FakeAppHostGlobals, type FakeReply, fakeAppHostScript } from "./fake-app-hosts";
 import { screenshot } from "./screenshot";

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { languageKeys, localizedPath } from "../../edge/languages";
+import { languageKeys, localizedPath } from "../../rules/languages";
 import { launchBrowser, openPage, viewports } from "./browser";
 
 const baseURL = inject("baseURL");

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { offerLimits } from "../../edge/offers";
+import { offerLimits } from "../../rules/offers";
 import { uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
 import { screenshot } from "./screenshot";

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { trackSchema } from "../../edge/schemas/track";
+import { trackSchema } from "../../rules/schemas/track";
 import { encodeWav16 } from "../../signature/index";
 import { noise, seededRandom } from "../../tools/audio/degrade";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { s256Challenge } from "../../edge/pkce";
+import { s256Challenge } from "../../rules/pkce";
 import { createIssuer } from "../oidc-issuer";
 
 // A stand-in OpenID provider on 127.0.0.1 for the browser tests: discovery, JWKS, a consent page

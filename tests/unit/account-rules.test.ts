@@ -5,7 +5,7 @@ import {
   readAccountCookies,
   safeRedirectPath,
   sessionCookie,
-} from "../../edge/account";
+} from "../../rules/account";
 
 describe("spec 000 §5 e-mail rule", () => {
   test.each([

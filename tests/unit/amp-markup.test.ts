@@ -20,8 +20,8 @@ import { ampView as companyAmpView } from "../../app/routes/($lang).company/rout
 import { ampView as playlistAmpView } from "../../app/routes/($lang).playlist.$id/route";
 import { ampView as chartAmpView } from "../../app/routes/($lang).top-200.$country.($include)/route";
 import { ampView as trackAmpView } from "../../app/routes/($lang).track.$key.$alias/route";
-import { type Env, readConfig } from "../../edge/env";
 import { resolveRequest } from "../../edge/request-context";
+import { type Env, readConfig } from "../../rules/env";
 import { stylesheetFiles, stylesheetText } from "../amp-stylesheets";
 import { describeErrors, validateAmp } from "../amp-validator";
 

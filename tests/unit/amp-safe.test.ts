@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import { ampRedirectLocation } from "../../amp/request";
 import { jsonLdText, safeHref, safeImageSrc, safeSrcSet } from "../../amp/safe";
 import { safeColour } from "../../app/data/view";
-import { ampPath, parsePath } from "../../edge/path";
+import { ampPath, parsePath } from "../../rules/path";
 
 test.each([
   ["/track/1/a", "/track/1/a"],

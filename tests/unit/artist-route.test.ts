@@ -7,10 +7,10 @@ import {
   parseArtistRoute,
   shortDescription,
 } from "../../app/data/artist.server";
-import { featuresPath } from "../../edge/feature-flags";
 import { resolveRequest } from "../../edge/request-context";
 import type { ServicesProxy } from "../../edge/services";
-import { platformOf } from "../../edge/user-agent";
+import { featuresPath } from "../../rules/feature-flags";
+import { platformOf } from "../../rules/user-agent";
 
 describe("parseArtistRoute (spec 001 §2 artist URLs)", () => {
   test.each<[string, string, string, boolean, ArtistRoute | undefined]>([

@@ -9,7 +9,7 @@ import {
   webProvider,
 } from "../../app/client/auth";
 import { cloudLibraryKey, createSiteStorage } from "../../app/client/storage";
-import type { LoginState } from "../../edge/account";
+import type { LoginState } from "../../rules/account";
 import { memoryStorage } from "./memory-storage";
 
 const state = (method: LoginState["method"]): LoginState => ({

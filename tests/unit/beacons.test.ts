@@ -16,7 +16,7 @@ import {
   pageviewParams,
   watchNavigation,
 } from "../../app/client/beacons";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -13,7 +13,7 @@ import {
   openNewWebView,
   registerAppCommands,
 } from "../../app/client/bridge-commands";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 import { type FakeAppHostOptions, installFakeAppHost } from "../e2e/fake-app-hosts";
 
 const platforms = ["ios", "android"] as const;

@@ -1,11 +1,4 @@
 import { expect, test } from "vitest";
-import {
-  contrastRatio,
-  darkenForWhiteText,
-  hexToRgb,
-  isNewRelease,
-  rgbToHex,
-} from "../../edge/content-rules";
 import { timeLyrics } from "../../origin/catalog/lyrics";
 import {
   artworkWidths,
@@ -17,6 +10,13 @@ import {
   slugify,
   unitHash,
 } from "../../origin/catalog-rules";
+import {
+  contrastRatio,
+  darkenForWhiteText,
+  hexToRgb,
+  isNewRelease,
+  rgbToHex,
+} from "../../rules/content-rules";
 
 test.each([
   ["Journey's End", "journeys-end"],

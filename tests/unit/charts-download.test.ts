@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { chartFileName } from "../../app/data/charts.server";
-import { csvField, toCsv } from "../../edge/csv";
+import { csvField, toCsv } from "../../rules/csv";
 
 describe("csvField (RFC 4180 quoting, OWASP formula neutralising)", () => {
   test.each([

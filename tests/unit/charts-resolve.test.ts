@@ -9,8 +9,8 @@ import {
   storefrontOf,
   topInCountryPath,
 } from "../../app/data/charts.server";
-import { SiteError } from "../../edge/errors";
-import type { ChartLocations } from "../../edge/schemas/charts";
+import { SiteError } from "../../rules/errors";
+import type { ChartLocations } from "../../rules/schemas/charts";
 
 function genres(scope: string) {
   return [

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { ProviderReport } from "../../app/client/auth";
 import { cloudProvider, currentUserUrl } from "../../app/client/cloud-auth";
 import { createSiteStorage } from "../../app/client/storage";
-import { type CloudKitConfig, cloudSessionPoll } from "../../edge/account";
+import { type CloudKitConfig, cloudSessionPoll } from "../../rules/account";
 import { memoryStorage } from "./memory-storage";
 
 // Spec 002 §4/§7/§8/§9: the device maker's cloud provider against a stand-in CloudKit

@@ -8,7 +8,7 @@ import {
   recordsQueryBody,
 } from "../../app/client/cloud-library";
 import { cloudLibraryKey, createSiteStorage, type SiteStorage } from "../../app/client/storage";
-import type { CloudKitConfig } from "../../edge/account";
+import type { CloudKitConfig } from "../../rules/account";
 import {
   cloudLibraryZone,
   cloudQueryPageSize,
@@ -17,7 +17,7 @@ import {
   noMorePages,
   tagPageSize,
   unknownLocation,
-} from "../../edge/library";
+} from "../../rules/library";
 import { memoryStorage } from "./memory-storage";
 
 // Spec 002 §3/§6/§7/§8/§9: My Library from CloudKit, against a stand-in CloudKit private database

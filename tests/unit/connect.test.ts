@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { completeConnect, connectionState, connectStatistic } from "../../app/client/connect";
 import { connectionKey, createSiteStorage, type SiteStorage } from "../../app/client/storage";
-import type { CheckState } from "../../edge/streaming";
+import type { CheckState } from "../../rules/streaming";
 import { memoryStorage } from "./memory-storage";
 
 // The callback's rules (spec 002 §5, §8): the state check, a refusal, the token exchange's

@@ -6,7 +6,7 @@ import {
   siteOriginOf,
   siteUrl,
   streamingConfigOf,
-} from "../../edge/env";
+} from "../../rules/env";
 
 /** A deployment's bindings: the two required settings, and `vars` over them. */
 function env(vars: Partial<Env>): Env {

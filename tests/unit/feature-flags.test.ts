@@ -12,7 +12,7 @@ import {
   loadFeatureConfig,
   parseFeatureConfig,
   rolloutBucket,
-} from "../../edge/feature-flags";
+} from "../../rules/feature-flags";
 
 function context(overrides: Partial<FeatureContext> = {}): FeatureContext {
   return {

@@ -4,7 +4,7 @@ import { expect, test } from "vitest";
 import { manifestIcons, manifestPath, webAppManifest } from "../../app/home-screen.server";
 import { serverStrings } from "../../app/i18n.server";
 import { themeColourMetas, themeColours } from "../../app/theme-colours";
-import { languageKeys, languages } from "../../edge/languages";
+import { languageKeys, languages } from "../../rules/languages";
 import { pngIcons } from "../../scripts/icons.mjs";
 
 const root = path.join(import.meta.dirname, "../..");

@@ -7,7 +7,7 @@ import {
   languages,
   matchLanguage,
   parseAcceptLanguage,
-} from "../../edge/languages";
+} from "../../rules/languages";
 
 describe("the language table", () => {
   test("22 interface languages with the spec's locales", () => {

@@ -2,10 +2,10 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { bundledStrings, pickResources, serverStrings } from "../../app/i18n.server";
-import { siteErrorTypes } from "../../edge/errors";
-import { isLanguageKey, languageKeys, languageOf } from "../../edge/languages";
-import { pageTypes } from "../../edge/path";
 import { namespaces, resources } from "../../locales";
+import { siteErrorTypes } from "../../rules/errors";
+import { isLanguageKey, languageKeys, languageOf } from "../../rules/languages";
+import { pageTypes } from "../../rules/path";
 import { findProblems, interpolationVariables } from "../locales-completeness";
 
 const localesDir = path.join(import.meta.dirname, "../../locales");

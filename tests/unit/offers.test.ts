@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
 import { offerCacheHeaders } from "../../app/routes/($lang).campaign.$name/page.server";
+import { clientBucketOf } from "../../origin/offers";
 import {
   type Campaign,
   campaignNameSchema,
@@ -12,8 +13,7 @@ import {
   offerPageStatus,
   offerState,
   offerStates,
-} from "../../edge/offers";
-import { clientBucketOf } from "../../origin/offers";
+} from "../../rules/offers";
 
 // The offer rule (spec 001 §2, §4, §8): every state from its inputs, country × platform × user ×
 // device authentication × ended, and the platform's months.

@@ -7,8 +7,8 @@ import {
   insecureRequestsAllowed,
   OidcError,
   signInWithCode,
-} from "../../edge/oidc";
-import { s256Challenge } from "../../edge/pkce";
+} from "../../origin/oidc";
+import { s256Challenge } from "../../rules/pkce";
 import { createIssuer, type StandInIssuer } from "../oidc-issuer";
 
 const issuerUrl = "https://issuer.test";

@@ -9,7 +9,7 @@ import {
   localizedPath,
   pageTypes,
   parsePath,
-} from "../../edge/path";
+} from "../../rules/path";
 
 type Expected = Partial<ReturnType<typeof parsePath>>;
 

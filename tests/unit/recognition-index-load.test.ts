@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { SiteError } from "../../edge/errors";
 import {
   type RecognitionManifest,
   recognitionManifestPath,
   recognitionPartPath,
 } from "../../origin/recognition-index";
 import { loadRecognitionIndex, type ReadAsset } from "../../origin/recognition-index-load";
+import { SiteError } from "../../rules/errors";
 import { INDEX_VERSION, SIGNATURE_VERSION } from "../../signature/index";
 import { main } from "../../tools/recognize/recognize";
 import { diskAssets } from "../../tools/recognize/services";

@@ -13,8 +13,8 @@ import {
 } from "../../app/client/recognition/failures";
 import { isOnTrackPage, type StoredMatch, trackPageHref } from "../../app/client/recognition/outcome";
 import { readLyricsSync } from "../../app/synced-lyrics.server";
-import { SiteError } from "../../edge/errors";
-import type { LanguageKey } from "../../edge/languages";
+import { SiteError } from "../../rules/errors";
+import type { LanguageKey } from "../../rules/languages";
 
 const stored: StoredMatch = {
   trackId: "503723567",

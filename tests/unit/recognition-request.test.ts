@@ -1,14 +1,14 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
 import { lookupTrack, requestMatch, requestReturnSig } from "../../app/client/recognition/match-service";
-import { SiteError } from "../../edge/errors";
+import { signatureSummary } from "../../origin/routes/webrec";
+import { SiteError } from "../../rules/errors";
 import {
   matchRequestBody,
   webrecMatchRequestSchema,
   webrecMatchResponseSchema,
   webrecSignatureSummarySchema,
-} from "../../edge/schemas/webrec";
-import { signatureSummary } from "../../origin/routes/webrec";
+} from "../../rules/schemas/webrec";
 import {
   computeSignature,
   decodeSignatureBase64,

@@ -11,9 +11,9 @@ import {
 } from "../../app/client/recognition/session";
 import type { SignatureWorker } from "../../app/client/recognition/signature-worker-client";
 import { createSiteStorage } from "../../app/client/storage";
-import { SiteError } from "../../edge/errors";
-import type { LanguageKey } from "../../edge/languages";
-import type { MatchRequestBody, WebrecMatch, WebrecMatchResponse } from "../../edge/schemas/webrec";
+import { SiteError } from "../../rules/errors";
+import type { LanguageKey } from "../../rules/languages";
+import type { MatchRequestBody, WebrecMatch, WebrecMatchResponse } from "../../rules/schemas/webrec";
 import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/index";
 import { memoryStorage } from "./memory-storage";
 

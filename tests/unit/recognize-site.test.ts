@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type WebrecMatchResponse, webrecMatchRequestSchema } from "../../edge/schemas/webrec";
+import { type WebrecMatchResponse, webrecMatchRequestSchema } from "../../rules/schemas/webrec";
 import { decodeSignatureBase64, encodeWav16, signatureDurationMs } from "../../signature/index";
 import { attemptsFor, formatSummary, formatTsv, main } from "../../tools/recognize/recognize";
 import { encodedFixtures } from "./decode-fixtures";

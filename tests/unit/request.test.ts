@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { defaultRequestTimeoutMs, getJson, postJson } from "../../app/client/request";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 afterEach(() => {
   vi.useRealTimers();

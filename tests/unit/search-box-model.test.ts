@@ -10,7 +10,7 @@ import {
   type SearchBoxPage,
   visibleGroups,
 } from "../../app/client/search-box-model";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 function items(prefix: string, count: number, from = 0): SearchBoxItem[] {
   return Array.from({ length: count }, (_, index) => ({

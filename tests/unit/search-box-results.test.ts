@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { artistRows, searchFirstPage, searchNextPage, songRows } from "../../app/client/search-box-results";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 function song(id: number, name: string, alias: string) {
   return {

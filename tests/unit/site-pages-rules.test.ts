@@ -3,9 +3,9 @@ import path from "node:path";
 import * as v from "valibot";
 import { expect, test } from "vitest";
 import { developerKitExample } from "../../app/data/developer-kit-example.generated";
-import { fieldErrors, surveyAnswerSchema, typedFields, verificationRequestSchema } from "../../edge/forms";
-import { radioSpinsPath, weekOf } from "../../edge/radio";
 import { radioSpins } from "../../origin/catalog-rules";
+import { fieldErrors, surveyAnswerSchema, typedFields, verificationRequestSchema } from "../../rules/forms";
+import { radioSpinsPath, weekOf } from "../../rules/radio";
 
 // The rules of the remaining pages (issue 24) that need no server: form validation, the radio
 // airplay rule and its week, and the developer page's example being the file that runs.

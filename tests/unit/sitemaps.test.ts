@@ -9,7 +9,7 @@ import {
   sitemapXml,
   splitSitemap,
 } from "../../app/sitemaps";
-import { languages } from "../../edge/languages";
+import { languages } from "../../rules/languages";
 
 const origin = "https://tunewave.test";
 const sitemapText = (urls: readonly SitemapUrl[]) => [...sitemapXml(urls)].join("");

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { type StartupSteps, startApp } from "../../app/client/startup";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 type User = { loggedin: boolean };
 type Steps = StartupSteps<User, Record<string, unknown>, { sections: string[] }>;

@@ -10,7 +10,7 @@ import {
   storageVersionKey,
   webIdLifetimeMs,
 } from "../../app/client/storage";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 
 /** A small in-memory `Storage`, optionally refusing writes like a full quota or private mode. */
 function memoryStorage(

@@ -14,7 +14,7 @@ import {
   tagTiming,
   watchVisibility,
 } from "../../app/client/tagging";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 import { installFakeAppHost } from "../e2e/fake-app-hosts";
 
 afterEach(() => {

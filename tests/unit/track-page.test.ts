@@ -13,10 +13,10 @@ import {
   storePlatformOf,
   trackKeyOf,
 } from "../../app/data/track.server";
-import { contrastRatio, lyricExcerpt, lyricSampleLength } from "../../edge/content-rules";
-import { SiteError } from "../../edge/errors";
 import { resolveRequest } from "../../edge/request-context";
-import { type StoreName, storeNames, type Track, trackSchema } from "../../edge/schemas/track";
+import { contrastRatio, lyricExcerpt, lyricSampleLength } from "../../rules/content-rules";
+import { SiteError } from "../../rules/errors";
+import { type StoreName, storeNames, type Track, trackSchema } from "../../rules/schemas/track";
 
 const userAgents = {
   android:
@@ -29,7 +29,7 @@ const userAgents = {
   mac: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15",
 };
 
-/** A track payload as the origin sends it (edge/schemas/track.ts), parsed like the proxy would. */
+/** A track payload as the origin sends it (rules/schemas/track.ts), parsed like the proxy would. */
 function aTrack(overrides: Partial<v.InferInput<typeof trackSchema>> = {}): Track {
   const store = (name: StoreName) => ({
     previewurl: "/media/previews/455974326.ogg",

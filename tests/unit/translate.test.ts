@@ -1,8 +1,8 @@
 import { createInstance, type i18n as I18n, type Resource } from "i18next";
 import { describe, expect, test } from "vitest";
-import { defaultLanguageKey, languageKeys } from "../../edge/languages";
 import { namespaces, resources } from "../../locales";
 import { createStrings, type Namespaces, type Strings } from "../../locales/translate";
+import { defaultLanguageKey, languageKeys } from "../../rules/languages";
 import { interpolationVariables } from "../locales-completeness";
 
 // i18next is the reference of the strings' format: every key of every language goes through an

@@ -11,8 +11,8 @@ import { dnsHealthId, dnsHealthPath, reportDnsHealth } from "../../app/client/he
 import type { LinkClick } from "../../app/client/in-app";
 import { interceptOutboundLinks, outboundHost } from "../../app/client/outbound";
 import { previewQuery } from "../../app/data/events.server";
-import { readHashParams } from "../../edge/address-params";
-import { deviceModelOf, namesKnownSystem } from "../../edge/user-agent";
+import { readHashParams } from "../../rules/address-params";
+import { deviceModelOf, namesKnownSystem } from "../../rules/user-agent";
 
 /** Spec 000 §2 "Hash parameters use key=value pairs separated by semicolons". */
 describe("readHashParams", () => {

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { artistsDocumentSchema } from "../../edge/schemas/amapi";
+import { artistsDocumentSchema } from "../../rules/schemas/amapi";
 
 const site = "https://tunewave.test";
 

@@ -1,9 +1,9 @@
 import { SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { chartSizes } from "../../edge/content-rules";
-import { playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
-import { type ChartLocations, chartLocationsSchema } from "../../edge/schemas/charts";
+import { chartSizes } from "../../rules/content-rules";
+import { playlistTracksDocumentSchema } from "../../rules/schemas/amapi";
+import { type ChartLocations, chartLocationsSchema } from "../../rules/schemas/charts";
 
 const site = "https://tunewave.test";
 
@@ -161,7 +161,7 @@ describe("top in my country", () => {
   test("a country without a chart goes to the world's", async () => {
     const all = await locations();
     const charted = new Set(all.countries.map((country) => country.id));
-    const { countries } = await import("../../edge/countries");
+    const { countries } = await import("../../rules/countries");
     const uncharted = countries.find((c) => !c.historic && /^[A-Z]{2}$/.test(c.code) && !charted.has(c.code));
     expect(uncharted, "a country without charts in the catalogue").toBeDefined();
     const response = await get(`/charts/top-in-my-country?co=${uncharted?.code}`);

@@ -2,8 +2,8 @@ import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { ampCacheControl } from "../../amp/http";
 import { serverStrings } from "../../app/i18n.server";
-import { languages, localizedPath } from "../../edge/languages";
-import { ampPath } from "../../edge/path";
+import { languages, localizedPath } from "../../rules/languages";
+import { ampPath } from "../../rules/path";
 
 const origin = "https://tunewave.test";
 

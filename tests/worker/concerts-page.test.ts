@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { ampCacheControl } from "../../amp/http";
 import { serverStrings } from "../../app/i18n.server";
-import { languages, localizedPath } from "../../edge/languages";
+import { languages, localizedPath } from "../../rules/languages";
 
 const origin = "https://tunewave.test";
 

@@ -1,5 +1,5 @@
 import type { D1Migration } from "@cloudflare/vitest-pool-workers/config";
-import type { Env } from "../../edge/env";
+import type { Env } from "../../rules/env";
 
 declare module "cloudflare:test" {
   interface ProvidedEnv extends Env {

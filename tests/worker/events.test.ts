@@ -9,7 +9,7 @@ import {
   servicesPathOfNext,
   upcomingGroupOf,
   zonedInstant,
-} from "../../edge/events";
+} from "../../rules/events";
 
 // The concert rules in workerd, whose ICU time-zone data is the one production formats with.
 

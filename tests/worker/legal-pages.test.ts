@@ -1,8 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
-import { languages, localizedPath } from "../../edge/languages";
-import { ampPath } from "../../edge/path";
+import { languages, localizedPath } from "../../rules/languages";
+import { ampPath } from "../../rules/path";
 import { agent, site } from "./browser-jar";
 
 // The terms of use and the privacy policy (issue 24): every language, the spec's sections and

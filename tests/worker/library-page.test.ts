@@ -2,10 +2,10 @@ import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
-import { libraryCsvHeader } from "../../edge/library";
 import { sha256 } from "../../origin/accounts";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
 import { recognitionProbesSchema } from "../../origin/recognition-index";
+import { libraryCsvHeader } from "../../rules/library";
 import { type Browser, browser, signIn } from "./browser-jar";
 
 // The /myshazam page and its downloads through the whole worker: what a signed-out visitor and a

@@ -1,17 +1,17 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
+import { sha256 } from "../../origin/accounts";
+import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
+import { recognitionProbesSchema } from "../../origin/recognition-index";
 import {
   earliestTagTime,
   libraryCountSchema,
   noMorePages,
   tagListSchema,
   tagPageSize,
-} from "../../edge/library";
-import { webrecMatchResponseSchema } from "../../edge/schemas/webrec";
-import { sha256 } from "../../origin/accounts";
-import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
-import { recognitionProbesSchema } from "../../origin/recognition-index";
+} from "../../rules/library";
+import { webrecMatchResponseSchema } from "../../rules/schemas/webrec";
 import { type Browser, browser, signIn } from "./browser-jar";
 import { loadRecognitionStore } from "./recognition-store";
 

@@ -1,8 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
-import { offerLimits } from "../../edge/offers";
-import { localizedPath } from "../../edge/path";
+import { offerLimits } from "../../rules/offers";
+import { localizedPath } from "../../rules/path";
 import {
   assertionAnswer,
   type Ceremony,

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
+import { createOrigin } from "../../origin";
 import {
   albumsDocumentSchema,
   artistsDocumentSchema,
@@ -11,9 +12,8 @@ import {
   searchResultsSchema,
   shazamTracksSchema,
   songSchema,
-} from "../../edge/schemas/amapi";
-import { serviceErrorSchema } from "../../edge/schemas/common";
-import { createOrigin } from "../../origin";
+} from "../../rules/schemas/amapi";
+import { serviceErrorSchema } from "../../rules/schemas/common";
 
 // The songs call is the origin's alone (no page reads it through the edge), so its document is read here.
 const songsDocumentSchema = v.object({ data: v.array(songSchema) });

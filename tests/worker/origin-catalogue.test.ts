@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
+import { createOrigin } from "../../origin";
 import {
   catalogueArtistsPageSchema,
   catalogueListingMaxLimit,
   catalogueTracksPageSchema,
-} from "../../edge/schemas/catalogue";
-import { serviceErrorSchema } from "../../edge/schemas/common";
-import { createOrigin } from "../../origin";
+} from "../../rules/schemas/catalogue";
+import { serviceErrorSchema } from "../../rules/schemas/common";
 
 const origin = createOrigin();
 

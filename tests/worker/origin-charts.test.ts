@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { playlistsDocumentSchema, playlistTracksDocumentSchema } from "../../edge/schemas/amapi";
-import { chartLocationsSchema } from "../../edge/schemas/charts";
-import { serviceErrorSchema } from "../../edge/schemas/common";
 import { createOrigin } from "../../origin";
 import { cityScore, discoveryScore } from "../../origin/catalog-rules";
+import { playlistsDocumentSchema, playlistTracksDocumentSchema } from "../../rules/schemas/amapi";
+import { chartLocationsSchema } from "../../rules/schemas/charts";
+import { serviceErrorSchema } from "../../rules/schemas/common";
 
 const origin = createOrigin();
 

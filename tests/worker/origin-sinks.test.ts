@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { evaluateFeatures, featureNodeSchema, parseFeatureConfig } from "../../edge/feature-flags";
-import { serviceErrorSchema } from "../../edge/schemas/common";
-import { receivedBeaconsSchema } from "../../edge/schemas/metrics";
 import { createOrigin } from "../../origin";
 import { beaconsKept, beaconsPerClientPerMinute, logBodyMaxBytes } from "../../origin/routes/sinks";
+import { evaluateFeatures, featureNodeSchema, parseFeatureConfig } from "../../rules/feature-flags";
+import { serviceErrorSchema } from "../../rules/schemas/common";
+import { receivedBeaconsSchema } from "../../rules/schemas/metrics";
 
-// Strict per node, so every node the origin serves is one edge/feature-flags.ts understands (the
+// Strict per node, so every node the origin serves is one rules/feature-flags.ts understands (the
 // edge parses node by node with `parseFeatureConfig`, so one bad node does not take the others down).
 const featureConfigSchema = v.object({ featureflags: v.record(v.string(), featureNodeSchema) });
 

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { contrastRatio, isNewRelease } from "../../edge/content-rules";
-import { artistSchema } from "../../edge/schemas/artist";
-import { serviceErrorSchema } from "../../edge/schemas/common";
-import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
-import { tagCountListSchema, tagCountSchema } from "../../edge/schemas/tagcount";
-import { relatedTracksSchema, storeNames, trackSchema } from "../../edge/schemas/track";
 import { createOrigin } from "../../origin";
+import { contrastRatio, isNewRelease } from "../../rules/content-rules";
+import { artistSchema } from "../../rules/schemas/artist";
+import { serviceErrorSchema } from "../../rules/schemas/common";
+import { syncedLyricsSchema } from "../../rules/schemas/lyrics";
+import { tagCountListSchema, tagCountSchema } from "../../rules/schemas/tagcount";
+import { relatedTracksSchema, storeNames, trackSchema } from "../../rules/schemas/track";
 
 const origin = createOrigin();
 

@@ -2,10 +2,12 @@ import { env, SELF } from "cloudflare:test";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
-import { emailLinkLifetimeMs, sessionLifetimeSeconds } from "../../edge/account";
-import { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "../../edge/cookies";
-import { languages, localizedPath } from "../../edge/languages";
-import { hiddenTagLifetimeMs } from "../../edge/library";
+import { sha256 } from "../../origin/accounts";
+import { archiveFiles } from "../../origin/privacy-archive";
+import { emailLinkLifetimeMs, sessionLifetimeSeconds } from "../../rules/account";
+import { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "../../rules/cookies";
+import { languages, localizedPath } from "../../rules/languages";
+import { hiddenTagLifetimeMs } from "../../rules/library";
 import {
   dataExportLifetimeMs,
   dayMs,
@@ -15,10 +17,8 @@ import {
   privacyDataCategories,
   privacyDataCategoryKeys,
   transferNoticeDeletionDays,
-} from "../../edge/privacy";
-import { callbackPath, defaultClientId, mockActivatePath, tokenPath } from "../../edge/streaming";
-import { sha256 } from "../../origin/accounts";
-import { archiveFiles } from "../../origin/privacy-archive";
+} from "../../rules/privacy";
+import { callbackPath, defaultClientId, mockActivatePath, tokenPath } from "../../rules/streaming";
 import { type Browser, browser, site } from "./browser-jar";
 
 // The privacy flows inside workerd: the data download (asked for on the page, mailed, fetched

@@ -420,7 +420,7 @@ describe("cookies the edge writes", () => {
 
 describe("country names in workerd", () => {
   test("Intl.DisplayNames is there", async () => {
-    const { countryName } = await import("../../edge/countries");
+    const { countryName } = await import("../../rules/countries");
     expect(countryName("DE", "fr")).toBe("Allemagne");
     expect(countryName("WORLD", "ja")).toBe("世界");
   });

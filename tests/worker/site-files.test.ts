@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { manifestIcons } from "../../app/home-screen.server";
 import { themeColours } from "../../app/theme-colours";
-import { languages, localizedPath } from "../../edge/languages";
+import { languages, localizedPath } from "../../rules/languages";
 
 // robots.txt, security.txt, the web app manifests and the icons, as the built worker answers them.
 

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
-import { surveyAnswersPerClient, verificationRequestsPerClient } from "../../edge/forms";
+import { surveyAnswersPerClient, verificationRequestsPerClient } from "../../rules/forms";
 import { browser, signIn, site } from "./browser-jar";
 
 // The survey and the verification form inside workerd (issue 24): valid and invalid answers, what

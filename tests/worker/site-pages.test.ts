@@ -2,10 +2,10 @@ import { SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
-import { storeLinks } from "../../edge/app-links";
-import { languages, localizedPath } from "../../edge/languages";
-import { ampPath } from "../../edge/path";
-import { radioChartSchema, radioChartSize } from "../../edge/radio";
+import { storeLinks } from "../../rules/app-links";
+import { languages, localizedPath } from "../../rules/languages";
+import { ampPath } from "../../rules/path";
+import { radioChartSchema, radioChartSize } from "../../rules/radio";
 import { agent, site } from "./browser-jar";
 
 // The remaining pages (issue 24) inside workerd: each answers in every language with its own

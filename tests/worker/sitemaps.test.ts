@@ -3,10 +3,10 @@ import * as v from "valibot";
 import { afterEach, expect, test, vi } from "vitest";
 import { chartPagePaths, resolveChart } from "../../app/data/charts.server";
 import { sitemapLimits } from "../../app/sitemaps";
-import { languages } from "../../edge/languages";
-import type { ChartType } from "../../edge/path";
-import { type ChartLocations, chartLocationsSchema } from "../../edge/schemas/charts";
 import { createOrigin } from "../../origin";
+import { languages } from "../../rules/languages";
+import type { ChartType } from "../../rules/path";
+import { type ChartLocations, chartLocationsSchema } from "../../rules/schemas/charts";
 import worker from "./built-worker";
 
 // The sitemaps as a crawler reads them: the index, every file it lists, and every page they name.

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, expect, test, vi } from "vitest";
 import { requestMatch } from "../../app/client/recognition/match-service";
-import { SiteError } from "../../edge/errors";
 import { createOrigin } from "../../origin";
+import { SiteError } from "../../rules/errors";
 import worker from "./built-worker";
 
 // The departures from the spec that issue 26 fixes, each where it shows: a page's answer when the

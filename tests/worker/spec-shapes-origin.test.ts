@@ -1,13 +1,13 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import * as v from "valibot";
 import { afterEach, expect, test, vi } from "vitest";
-import { featureNodeSchema } from "../../edge/feature-flags";
-import { artistViewSchema, searchResultsSchema } from "../../edge/schemas/amapi";
-import { syncedLyricsSchema } from "../../edge/schemas/lyrics";
-import { searchResponseSchema } from "../../edge/schemas/search";
-import { tagCountListSchema, tagCountSchema } from "../../edge/schemas/tagcount";
-import { relatedTracksSchema, trackSchema } from "../../edge/schemas/track";
 import { createOrigin } from "../../origin";
+import { featureNodeSchema } from "../../rules/feature-flags";
+import { artistViewSchema, searchResultsSchema } from "../../rules/schemas/amapi";
+import { syncedLyricsSchema } from "../../rules/schemas/lyrics";
+import { searchResponseSchema } from "../../rules/schemas/search";
+import { tagCountListSchema, tagCountSchema } from "../../rules/schemas/tagcount";
+import { relatedTracksSchema, trackSchema } from "../../rules/schemas/track";
 import worker from "./built-worker";
 
 /**

@@ -1,6 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
+import { sha256 } from "../../origin/accounts";
 import {
   accessTokenLifetimeSeconds,
   authorizePath,
@@ -9,8 +10,7 @@ import {
   mockActivatePath,
   revokePath,
   tokenPath,
-} from "../../edge/streaming";
-import { sha256 } from "../../origin/accounts";
+} from "../../rules/streaming";
 import { browser, site } from "./browser-jar";
 
 // The streaming-service connection inside workerd: the embedded origin's authorization server

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { contrastRatio } from "../../edge/content-rules";
 import { createOrigin } from "../../origin";
+import { contrastRatio } from "../../rules/content-rules";
 import worker from "./built-worker";
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { env, fetchMock, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
-import { s256Challenge } from "../../edge/pkce";
+import { s256Challenge } from "../../rules/pkce";
 import { createIssuer, type StandInIssuer } from "../oidc-issuer";
 import { type Browser, browser, site } from "./browser-jar";
 
@@ -192,7 +192,7 @@ describe("coming back", () => {
     async (planted) => {
       const who = browser();
       const authorization = await start(who);
-      // The cookie is the browser's own to rewrite: base64 JSON, as edge/account.ts writes it.
+      // The cookie is the browser's own to rewrite: base64 JSON, as rules/account.ts writes it.
       const cookie = decodeURIComponent(who.jar.get("tw_oidc") ?? "");
       const transaction = { ...JSON.parse(atob(cookie)), redirect: planted };
       who.jar.set("tw_oidc", encodeURIComponent(btoa(JSON.stringify(transaction)).replaceAll("=", "")));

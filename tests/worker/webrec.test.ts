@@ -1,13 +1,13 @@
 import { env, SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
-import { serviceErrorSchema } from "../../edge/schemas/common";
-import { trackSchema } from "../../edge/schemas/track";
-import { webrecMatchResponseSchema, webrecSignatureSummarySchema } from "../../edge/schemas/webrec";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
 import { recognitionProbesSchema } from "../../origin/recognition-index";
 import { recognitionStore, storedIndexSha } from "../../origin/recognition-store";
 import { webrecMaxBodyBytes } from "../../origin/routes/webrec";
+import { serviceErrorSchema } from "../../rules/schemas/common";
+import { trackSchema } from "../../rules/schemas/track";
+import { webrecMatchResponseSchema, webrecSignatureSummarySchema } from "../../rules/schemas/webrec";
 import {
   computeSignature,
   decodeSignatureBase64,

@@ -8,7 +8,7 @@ import { FLACDecoder } from "@wasm-audio-decoders/flac";
 import { OggVorbisDecoder } from "@wasm-audio-decoders/ogg-vorbis";
 import { MPEGDecoder } from "mpg123-decoder";
 import { OggOpusDecoder } from "ogg-opus-decoder";
-import { SiteError } from "../../edge/errors";
+import { SiteError } from "../../rules/errors";
 import { mixToMono } from "../../signature/signature";
 
 export { encodeWav16 } from "../../signature/wav";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { SiteError } from "../../edge/errors";
-import { type MatchSession, matchRequestBody } from "../../edge/schemas/webrec";
+import { SiteError } from "../../rules/errors";
+import { type MatchSession, matchRequestBody } from "../../rules/schemas/webrec";
 import {
   computeSignature,
   encodeSignatureBase64,

@@ -2,14 +2,14 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import * as v from "valibot";
 import { lookupTrack, requestMatch } from "../../app/client/recognition/match-service";
-import { SiteError } from "../../edge/errors";
+import { parseParams } from "../../origin/http";
+import { loadRecognitionIndex, type ReadAsset } from "../../origin/recognition-index-load";
+import { SiteError } from "../../rules/errors";
 import {
   type MatchRequestBody,
   type MatchSession,
   webrecMatchRequestSchema,
-} from "../../edge/schemas/webrec";
-import { parseParams } from "../../origin/http";
-import { loadRecognitionIndex, type ReadAsset } from "../../origin/recognition-index-load";
+} from "../../rules/schemas/webrec";
 import { decodeSignatureBase64, matchSignatureIn, trackIndexStore } from "../../signature/index";
 
 /**

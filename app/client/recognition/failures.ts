@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { SiteError } from "../../../edge/errors";
-import { serviceErrorSchema } from "../../../edge/schemas/common";
+import { SiteError } from "../../../rules/errors";
+import { serviceErrorSchema } from "../../../rules/schemas/common";
 
 /**
  * Why a recognition stopped early (spec 002 §8): a recording error (microphone denied, no

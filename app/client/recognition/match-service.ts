@@ -1,12 +1,12 @@
 import * as v from "valibot";
-import { digitsSchema, hexColourSchema } from "../../../edge/schemas/common";
+import { digitsSchema, hexColourSchema } from "../../../rules/schemas/common";
 import {
   type MatchRequestBody,
   type WebrecMatchResponse,
   type WebrecSignatureSummary,
   webrecMatchResponseSchema,
   webrecSignatureSummarySchema,
-} from "../../../edge/schemas/webrec";
+} from "../../../rules/schemas/webrec";
 import { getJson, postJson, type RequestOptions } from "../request";
 
 /** Spec 002 §7 "POST /services/webrec/match, JSON: data, sessionId, lang, country. Returns matches." */

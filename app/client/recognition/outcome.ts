@@ -1,7 +1,7 @@
 import * as v from "valibot";
-import type { LanguageKey } from "../../../edge/languages";
-import { localizedPath } from "../../../edge/path";
-import type { WebrecMatch } from "../../../edge/schemas/webrec";
+import type { LanguageKey } from "../../../rules/languages";
+import { localizedPath } from "../../../rules/path";
+import type { WebrecMatch } from "../../../rules/schemas/webrec";
 import type { SiteStorage } from "../storage";
 import type { TrackLookup } from "./match-service";
 

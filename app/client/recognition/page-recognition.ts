@@ -1,5 +1,5 @@
 import type { CaptureOptions } from "~/capture-options";
-import type { LanguageKey } from "../../../edge/languages";
+import type { LanguageKey } from "../../../rules/languages";
 import type { SiteRuntime } from "../runtime";
 import { hasLabelledAudioInput, openMicrophone, pausePageMedia } from "./capture";
 import { lookupTrack, requestMatch, requestReturnSig } from "./match-service";

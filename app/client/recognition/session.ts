@@ -1,8 +1,8 @@
 import type { BeaconParams } from "~/beacon-params";
-import { SiteError } from "../../../edge/errors";
-import type { LanguageKey } from "../../../edge/languages";
-import type { WebrecMatch, WebrecMatchResponse, WebrecSignatureSummary } from "../../../edge/schemas/webrec";
-import { type MatchRequestBody, matchRequestBody } from "../../../edge/schemas/webrec";
+import { SiteError } from "../../../rules/errors";
+import type { LanguageKey } from "../../../rules/languages";
+import type { WebrecMatch, WebrecMatchResponse, WebrecSignatureSummary } from "../../../rules/schemas/webrec";
+import { type MatchRequestBody, matchRequestBody } from "../../../rules/schemas/webrec";
 import { RECORDING_CHECKPOINTS_SECONDS } from "../../../signature/index";
 import type { SiteStorage } from "../storage";
 import type { Microphone } from "./capture";

@@ -4,8 +4,8 @@ import type { CaptureOptions } from "~/capture-options";
 import type { CapturedCheckpoint, Recognition, RecognitionScreen } from "~/client/recognition/session";
 import { useRuntime } from "~/components/runtime";
 import { usePageStrings } from "~/strings";
-import type { LanguageKey } from "../../../edge/languages";
-import { localizedPath } from "../../../edge/path";
+import type { LanguageKey } from "../../../rules/languages";
+import { localizedPath } from "../../../rules/path";
 
 /**
  * The interstitial (and the overlay it is built on) shows only after a match, when recognition's

@@ -2,7 +2,7 @@ import { type ComponentType, useRef, useState } from "react";
 import { useRuntime } from "~/components/runtime";
 import type { VideoOverlayProps } from "~/components/track/video-overlay";
 import type { TrackVideo } from "~/data/track.server";
-import { platformOf } from "../../../edge/user-agent";
+import { platformOf } from "../../../rules/user-agent";
 
 /** Spec 002 §2: a phone (narrower than the tablet layout, or a phone's browser) plays on the video site. */
 export function playsOnVideoSite(viewportWidth: number, userAgent: string, maxTouchPoints: number): boolean {

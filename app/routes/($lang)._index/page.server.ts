@@ -3,11 +3,11 @@ import { requestMeta } from "~/data/meta.server";
 import { trackSummaryOfSong } from "~/data/view.server";
 import type { Translate } from "~/i18n.server";
 import type { PageMeta } from "~/meta";
-import { chartSizes } from "../../../edge/content-rules";
-import { countryName } from "../../../edge/countries";
-import { localizedPath } from "../../../edge/path";
-import { playlistTracksDocumentSchema } from "../../../edge/schemas/amapi";
-import { chartLocationsSchema } from "../../../edge/schemas/charts";
+import { chartSizes } from "../../../rules/content-rules";
+import { countryName } from "../../../rules/countries";
+import { localizedPath } from "../../../rules/path";
+import { playlistTracksDocumentSchema } from "../../../rules/schemas/amapi";
+import { chartLocationsSchema } from "../../../rules/schemas/charts";
 
 const homeChartLength = 10;
 const newReleasesLength = 5;

@@ -18,7 +18,7 @@ import { usePageStrings } from "~/strings";
 import artistStyles from "~/styles/artist.css";
 import styles from "~/styles/catalogue-item.css";
 import trackStyles from "~/styles/track.css";
-import { SiteError } from "../../../edge/errors";
+import { SiteError } from "../../../rules/errors";
 import { AlbumView } from "./view";
 
 // Spec 001 §3 "Catalogue item": `/album/{id}/{alias}`; `/album/{id}` and a wrong alias move there.

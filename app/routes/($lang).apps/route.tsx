@@ -7,9 +7,9 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
-import { storeLinks } from "../../../edge/app-links";
-import { localizedPath } from "../../../edge/path";
-import { platformOf } from "../../../edge/user-agent";
+import { storeLinks } from "../../../rules/app-links";
+import { localizedPath } from "../../../rules/path";
+import { platformOf } from "../../../rules/user-agent";
 import { AppsView } from "./view";
 
 // Spec 000 §1 "app download prompts", §2 page type `apps`: the store of the visitor's platform

@@ -20,7 +20,7 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import artistStyles from "~/styles/artist.css";
-import { SiteError } from "../../../edge/errors";
+import { SiteError } from "../../../rules/errors";
 import { ArtistView } from "./view";
 
 // Spec 001 §2 `/artist/{artistIdOrName}/{adamIdOrAlias}`, also `/artist/-/{id}`.

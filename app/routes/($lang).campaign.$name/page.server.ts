@@ -5,7 +5,8 @@ import {
   documentStaleSeconds,
   documentTtlSeconds,
 } from "../../../edge/document-cache";
-import { SiteError } from "../../../edge/errors";
+import { accountCall } from "../../../edge/session";
+import { SiteError } from "../../../rules/errors";
 import {
   type Campaign,
   campaignDataPath,
@@ -13,8 +14,7 @@ import {
   campaignSchema,
   type OfferAccount,
   offerAccountAnswerSchema,
-} from "../../../edge/offers";
-import { accountCall } from "../../../edge/session";
+} from "../../../rules/offers";
 
 // The offer page's data: the campaign (spec 001 §7 `/campaign/data/{name}.json`, through the
 // services proxy and checked with its schema), and what the signed-in account has done with offers.

@@ -16,7 +16,7 @@ import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import offersStyles from "~/styles/offers.css";
-import { SiteError } from "../../../edge/errors";
+import { SiteError } from "../../../rules/errors";
 import {
   type DeviceAuth,
   type OfferState,
@@ -25,8 +25,8 @@ import {
   offerPageStatus,
   offerState,
   platformMonthLimit,
-} from "../../../edge/offer-state";
-import { canonicalUrl, localizedPath } from "../../../edge/path";
+} from "../../../rules/offer-state";
+import { canonicalUrl, localizedPath } from "../../../rules/path";
 import { campaignNameOf, loadCampaign, loadOfferAccount, offerCacheHeaders } from "./page.server";
 import { type OfferPage, OfferView } from "./view";
 

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { CopyCode } from "~/components/copy-code";
 import { usePrimitives } from "~/components/primitives";
 import { useTranslation } from "~/strings";
-import type { OfferState } from "../../../edge/offers";
+import type { OfferState } from "../../../rules/offers";
 
 export type OfferPage = {
   name: string;
@@ -37,7 +37,7 @@ export type OfferActions = {
 
 /**
  * The offer page: the offer (service, months, end date, who can redeem it) and one card for the
- * state the rule decided (edge/offers.ts), with what the person can do next.
+ * state the rule decided (rules/offers.ts), with what the person can do next.
  */
 export function OfferView({
   page,

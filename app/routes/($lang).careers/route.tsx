@@ -7,7 +7,7 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
-import { careersRolesSchema } from "../../../edge/careers";
+import { careersRolesSchema } from "../../../rules/careers";
 import { CareersView } from "./view";
 
 // Spec 000 §2 page type `careers`: the open roles, from the embedded origin (migration 0008's

@@ -1,6 +1,6 @@
 import { usePrimitives } from "~/components/primitives";
 import { useTranslation } from "~/strings";
-import type { CareersRole } from "../../../edge/careers";
+import type { CareersRole } from "../../../rules/careers";
 
 /** Who we are as a team, and the open roles (their text in English, the team's language). */
 export function CareersView({

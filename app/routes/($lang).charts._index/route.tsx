@@ -22,8 +22,8 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings, useTranslation } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
-import { SiteError } from "../../../edge/errors";
-import { localizedPath } from "../../../edge/path";
+import { SiteError } from "../../../rules/errors";
+import { localizedPath } from "../../../rules/path";
 import { LandingView } from "./view";
 
 // Spec 001 §2 "/charts": the charts landing. Its picker is a GET form to this URL: with a chart type

@@ -6,8 +6,8 @@ import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
-import { appLinks } from "../../../edge/app-links";
-import { localizedPath } from "../../../edge/path";
+import { appLinks } from "../../../rules/app-links";
+import { localizedPath } from "../../../rules/path";
 import { CompanyView } from "./view";
 
 // Spec 000 §2 page type `company`: who we are, in the visitor's language, with an AMP form.

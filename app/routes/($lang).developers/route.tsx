@@ -9,7 +9,7 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
-import { localizedPath } from "../../../edge/path";
+import { localizedPath } from "../../../rules/path";
 import { DevelopersView } from "./view";
 
 // Spec 001 §1 "a developer page about a recognition kit", §2 "developer kit page": the project's

@@ -8,7 +8,7 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/concerts.css";
-import { SiteError } from "../../../edge/errors";
+import { SiteError } from "../../../rules/errors";
 import { EventView } from "./view";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -16,8 +16,8 @@ import { cloudKitConfigOf, readForm, requireKnownLanguage } from "~/http.server"
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
-import { emailLinkLifetimeMs, emailSchema, safeRedirectPath } from "../../../edge/account";
-import { localizedPath } from "../../../edge/path";
+import { emailLinkLifetimeMs, emailSchema, safeRedirectPath } from "../../../rules/account";
+import { localizedPath } from "../../../rules/path";
 
 // The e-mail entry screen and, once the link is sent, "check your email" (spec 000 §2 login
 // screens). A form that works without script; the link request and its retries run on the server.

@@ -4,8 +4,8 @@ import type { SiteRuntime } from "~/client/runtime";
 import { type LibraryItem, libraryItemOf } from "~/data/library";
 import type { RootData } from "~/root";
 import { useTranslation } from "~/strings";
-import type { CloudKitConfig } from "../../../edge/account";
-import { tagPageSize } from "../../../edge/library";
+import type { CloudKitConfig } from "../../../rules/account";
+import { tagPageSize } from "../../../rules/library";
 import { EmptyLibrary, LibraryRow } from "./view";
 
 type CloudState =

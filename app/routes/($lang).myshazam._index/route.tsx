@@ -13,7 +13,7 @@ import { loadPage, readForm, requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import libraryStyles from "~/styles/library.css";
-import { localizedPath } from "../../../edge/path";
+import { localizedPath } from "../../../rules/path";
 import { CloudLibrary } from "./cloud-library";
 import {
   EmptyLibrary,

@@ -22,7 +22,7 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
-import { accessTokenLifetimeSeconds } from "../../../edge/streaming";
+import { accessTokenLifetimeSeconds } from "../../../rules/streaming";
 import { DataCategoriesView } from "./view";
 
 // Spec 000 §1 "data categories": what we hold, why and how long, every number the one the code

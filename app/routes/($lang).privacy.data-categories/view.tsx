@@ -1,6 +1,6 @@
 import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "~/components/privacy";
 import { useTranslation } from "~/strings";
-import { type PrivacyDataCategory, privacyDataCategoryKeys } from "../../../edge/privacy";
+import { type PrivacyDataCategory, privacyDataCategoryKeys } from "../../../rules/privacy";
 
 type Category = PrivacyDataCategory;
 

@@ -23,7 +23,7 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
-import { localizedPath } from "../../../edge/path";
+import { localizedPath } from "../../../rules/path";
 import { DeleteAccountView, type DeleteOutcome } from "./view";
 
 // Spec 000 §1 "account deletion": what goes and what stays, both readings of when (spec 001 §9:

@@ -13,8 +13,8 @@ import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
-import { localizedPath } from "../../../edge/path";
-import { dataExportIdSchema, dataExportTokenSchema, formatPrivacyDate } from "../../../edge/privacy";
+import { localizedPath } from "../../../rules/path";
+import { dataExportIdSchema, dataExportTokenSchema, formatPrivacyDate } from "../../../rules/privacy";
 import { type DownloadFile, DownloadFileView } from "./view";
 
 // The data download's mailed link (spec 000 §8 "wrong account, expired download file"): for the

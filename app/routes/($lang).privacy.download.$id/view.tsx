@@ -3,7 +3,7 @@ import { FormMessage } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
 import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
 import { useTranslation } from "~/strings";
-import type { ExportRefusal } from "../../../edge/privacy";
+import type { ExportRefusal } from "../../../rules/privacy";
 
 export type DownloadFile =
   | { outcome: "ready"; email: string; href: string; size: string; until: string }

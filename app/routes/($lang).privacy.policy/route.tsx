@@ -8,8 +8,8 @@ import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import privacyStyles from "~/styles/privacy.css";
-import { legalTextsUpdated } from "../../../edge/legal";
-import { localizedPath } from "../../../edge/path";
+import { legalTextsUpdated } from "../../../rules/legal";
+import { localizedPath } from "../../../rules/path";
 import { PrivacyPolicyView } from "./view";
 
 // The privacy policy's text (spec 000 §2 page type `privacy`, 001 §1 "privacy text"), one of the

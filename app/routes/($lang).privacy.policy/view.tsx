@@ -1,7 +1,7 @@
 import { LegalPreamble, LegalSections } from "~/components/legal";
 import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
 import { useTranslation } from "~/strings";
-import type { LegalSection } from "../../../edge/legal";
+import type { LegalSection } from "../../../rules/legal";
 
 /** The privacy policy: translated chrome, the English text, the privacy pages beside it. */
 export function PrivacyPolicyView({

@@ -9,8 +9,8 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
-import { localizedPath } from "../../../edge/path";
-import { radioChartSchema, radioSpinsPath } from "../../../edge/radio";
+import { localizedPath } from "../../../rules/path";
+import { radioChartSchema, radioSpinsPath } from "../../../rules/radio";
 import { RadioSpinsView } from "./view";
 
 // Spec 001 §1 "radio airplay charts per genre", §2 "radio spins: one page per genre": a genre's

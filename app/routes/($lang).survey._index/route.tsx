@@ -21,8 +21,8 @@ import {
   surveyReceiptCookie,
   surveyReceiptOf,
   typedFields,
-} from "../../../edge/forms";
-import { localizedPath } from "../../../edge/path";
+} from "../../../rules/forms";
+import { localizedPath } from "../../../rules/path";
 import { type SurveyResult, SurveyView } from "./view";
 
 // Spec 000 §1 "a satisfaction survey": a form that works without script, checked here and again by

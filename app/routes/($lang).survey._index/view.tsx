@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { ChoiceField, FormMessage, TextField } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
 import { useTranslation } from "~/strings";
-import { type FieldError, foundAnswers, freeTextMax, satisfactionScores } from "../../../edge/forms";
+import { type FieldError, foundAnswers, freeTextMax, satisfactionScores } from "../../../rules/forms";
 
 export type SurveyResult = {
   outcome: "invalid" | "answered" | "limited" | "failed";

@@ -12,8 +12,8 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
-import { surveyReceiptOf } from "../../../edge/forms";
-import { localizedPath } from "../../../edge/path";
+import { surveyReceiptOf } from "../../../rules/forms";
+import { localizedPath } from "../../../rules/path";
 import { SurveyThanksView } from "./view";
 
 // The survey's thanks page: the visitor's own answer, as the origin stored it, read back with the

@@ -1,7 +1,7 @@
 import { FormMessage } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
 import { useTranslation } from "~/strings";
-import type { StoredSurveyAnswer } from "../../../edge/forms";
+import type { StoredSurveyAnswer } from "../../../rules/forms";
 
 /** Thanks, and what the visitor answered. */
 export function SurveyThanksView({

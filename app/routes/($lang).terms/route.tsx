@@ -8,8 +8,8 @@ import { frenchTermsId, frenchTermsSections, termsSections } from "~/legal/terms
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
-import { legalTextsUpdated } from "../../../edge/legal";
-import { localizedPath } from "../../../edge/path";
+import { legalTextsUpdated } from "../../../rules/legal";
+import { localizedPath } from "../../../rules/path";
 import { TermsView } from "./view";
 
 // Spec 000 §2 page type `terms`, spec 001 §2 `/terms`: the terms of use, their sections and the

@@ -1,6 +1,6 @@
 import { LegalPreamble, LegalSections } from "~/components/legal";
 import { useTranslation } from "~/strings";
-import type { LegalSection } from "../../../edge/legal";
+import type { LegalSection } from "../../../rules/legal";
 
 /** The terms of use: the English terms, then the French terms under their own anchor. */
 export function TermsView({

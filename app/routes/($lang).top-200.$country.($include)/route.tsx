@@ -21,13 +21,13 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings, useTranslation } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
-import { SiteError } from "../../../edge/errors";
-import { chartRowsPageOf, chartRowsPageParam } from "../../../edge/path";
+import { SiteError } from "../../../rules/errors";
+import { chartRowsPageOf, chartRowsPageParam } from "../../../rules/path";
 import { ChartView } from "./view";
 
 // Spec 001 §2 chart pages, `{type}/{country-or-world}/{cityOrGenre}[/{include}]`: this module is the
 // top-200 route and, re-exported, the discovery, top-50 and genre routes. The type is the path's
-// first segment (edge/path.ts `chartType`).
+// first segment (rules/path.ts `chartType`).
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chartsStyles }];
 

@@ -8,9 +8,9 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
-import { SiteError } from "../../../edge/errors";
-import { verificationIdSchema } from "../../../edge/forms";
-import { localizedPath } from "../../../edge/path";
+import { SiteError } from "../../../rules/errors";
+import { verificationIdSchema } from "../../../rules/forms";
+import { localizedPath } from "../../../rules/path";
 import { VerificationReceivedView } from "./view";
 
 // The confirmation of a verification request: what was stored, read back from the origin by the

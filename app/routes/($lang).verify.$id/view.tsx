@@ -1,7 +1,7 @@
 import { FormMessage } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
 import { useTranslation } from "~/strings";
-import type { StoredVerification } from "../../../edge/forms";
+import type { StoredVerification } from "../../../rules/forms";
 
 /** "We received your request": what was stored, and what happens next. */
 export function VerificationReceivedView({

@@ -14,8 +14,8 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
-import { fieldErrors, typedFields, verificationRequestSchema } from "../../../edge/forms";
-import { localizedPath } from "../../../edge/path";
+import { fieldErrors, typedFields, verificationRequestSchema } from "../../../rules/forms";
+import { localizedPath } from "../../../rules/path";
 import { type VerifyResult, VerifyView } from "./view";
 
 // Spec 000 §2 page type `verify` (artist accounts): a request to verify an artist's account, as a

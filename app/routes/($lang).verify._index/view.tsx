@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { ChoiceField, FormMessage, TextField } from "~/components/form-fields";
 import { usePrimitives } from "~/components/primitives";
 import { useTranslation } from "~/strings";
-import { type FieldError, freeTextMax, requesterRoles } from "../../../edge/forms";
+import { type FieldError, freeTextMax, requesterRoles } from "../../../rules/forms";
 
 export type VerifyResult = {
   outcome: "invalid" | "limited" | "failed";

@@ -1,7 +1,7 @@
-import { statusOfError } from "./errors";
+import { statusOfError } from "../../rules/errors";
+import { nullBodyStatuses } from "../../rules/http-body";
+import type { Outcome } from "./coalescing";
 import type { RememberedFailure } from "./failure-memory";
-import type { Outcome } from "./services-coalescing";
-import { nullBodyStatuses } from "./services-http";
 
 // What the proxy answers a browser: the upstream's answer or a JSON error, with `x-cache`,
 // `Server-Timing` and, for a stored copy, its age.

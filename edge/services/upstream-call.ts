@@ -1,9 +1,10 @@
-import { SiteError, type SiteErrorType } from "./errors";
+import { SiteError, type SiteErrorType } from "../../rules/errors";
+import { readLimited } from "../../rules/http-body";
+import type { Answer } from "./cache";
 import type { RememberedFailure } from "./failure-memory";
-import type { Answer } from "./services-cache";
-import * as limits from "./services-constants";
-import { answerHeadersOf, forwardedHeaders, readLimited } from "./services-http";
-import { raceSignal, sleep, untilAborted } from "./services-signals";
+import { answerHeadersOf, forwardedHeaders } from "./http";
+import * as limits from "./limits";
+import { raceSignal, sleep, untilAborted } from "./signals";
 import type { Upstream } from "./upstream";
 
 // The proxy's side of the upstream: one call, its tries and retries under the timeout, and what

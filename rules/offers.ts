@@ -5,7 +5,7 @@ import { offerMonths, offerPlatforms, offerStates } from "./offer-state";
 /**
  * Offers (spec 001 §2 "Offer redemption screens", §4 "Offers", §8, §9): the campaign data of
  * `/campaign/data/{name}.json` and the answers' schemas; the one rule that decides what an offer
- * page shows is edge/offer-state.ts, re-exported here. Reasons: docs/decisions/022-offers.md.
+ * page shows is rules/offer-state.ts, re-exported here. Reasons: docs/decisions/022-offers.md.
  */
 
 export * from "./offer-state";

@@ -1,5 +1,5 @@
-import type { SiteErrorType } from "./errors";
-import type { Answer } from "./services-cache";
+import type { SiteErrorType } from "../../rules/errors";
+import type { Answer } from "./cache";
 
 /**
  * Failed GET results remembered per URL (spec 001 §4 "Request caching and retry").

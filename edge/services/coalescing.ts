@@ -1,7 +1,7 @@
-import type { CacheTier } from "./services-cache";
-import * as limits from "./services-constants";
-import { untilAborted, withDeadline } from "./services-signals";
-import type { Call, Result, UpstreamSettings } from "./services-upstream";
+import type { CacheTier } from "./cache";
+import * as limits from "./limits";
+import { untilAborted, withDeadline } from "./signals";
+import type { Call, Result, UpstreamSettings } from "./upstream-call";
 
 // Coalescing: identical cached GETs in flight at the same time share one upstream call.
 

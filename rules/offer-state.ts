@@ -4,7 +4,7 @@ import { isIpad, platformOf } from "./user-agent";
 /**
  * The one rule that decides what an offer page shows and whether the origin hands out a code (spec
  * 001 §2, §4, §8, §9). Pure: the page's loader, the browser and the origin run the same rule on the
- * same inputs. Apart from the campaign's schemas (edge/offers.ts, which re-exports it), so the
+ * same inputs. Apart from the campaign's schemas (rules/offers.ts, which re-exports it), so the
  * offer page's browser code runs the rule without loading valibot (decision 027-less-javascript).
  */
 
@@ -20,7 +20,7 @@ export type OfferPlatform = (typeof offerPlatforms)[number];
 export type OfferDevice = { platform: OfferPlatform; smartphone: boolean };
 
 /**
- * The platform and whether the device is a smartphone, from its user agent (edge/user-agent.ts's
+ * The platform and whether the device is a smartphone, from its user agent (rules/user-agent.ts's
  * platform rule): an iPhone or iPod, or an Android phone (Android tablets leave out "Mobile").
  */
 export function offerDeviceOf(userAgent: string | null | undefined, maxTouchPoints = 0): OfferDevice {
@@ -78,7 +78,7 @@ export type OfferInputs = {
   campaign: Campaign | undefined;
   /** The request's clock (the server's), epoch ms. */
   now: number;
-  /** The resolved store-front country (edge/countries.ts), upper case. */
+  /** The resolved store-front country (rules/countries.ts), upper case. */
   country: string;
   device: OfferDevice;
   /** The native app's webview: no WebAuthn there. */

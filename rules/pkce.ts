@@ -3,7 +3,7 @@ import * as v from "valibot";
 
 /**
  * PKCE (RFC 7636) and the random values of an OAuth 2.0 flow, through oauth4webapi: the web
- * sign-in provider's client (edge/oidc.ts), the streaming connection in the browser
+ * sign-in provider's client (origin/oidc.ts), the streaming connection in the browser
  * (app/client/connect.ts) and the embedded authorization server (origin/streaming-oauth.ts) share them.
  */
 

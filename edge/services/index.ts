@@ -1,7 +1,7 @@
 import type * as v from "valibot";
-import { SiteError, statusOfError } from "./errors";
-import { createFailureMemory, type FailureVerdict } from "./failure-memory";
-import { errorResponse, responseOf } from "./services-answers";
+import { SiteError, statusOfError } from "../../rules/errors";
+import { readBody } from "../../rules/http-body";
+import { errorResponse, responseOf } from "./answers";
 import {
   cachedAnswerOf,
   createCacheTiers,
@@ -9,19 +9,14 @@ import {
   type HeldCopy,
   type MemoryTierLimits,
   planStorage,
-} from "./services-cache";
-import {
-  asCoalesced,
-  createInFlight,
-  flightDeadlineMs,
-  type Outcome,
-  type ResolvedGet,
-} from "./services-coalescing";
-import * as limits from "./services-constants";
-import { isAllowedPath, readBody } from "./services-http";
-import { parseAnswer, successfulAnswer } from "./services-json";
-import { type Call, callOf, exchange, failureOfError, failureOfResult, isOutage } from "./services-upstream";
+} from "./cache";
+import { asCoalesced, createInFlight, flightDeadlineMs, type Outcome, type ResolvedGet } from "./coalescing";
+import { createFailureMemory, type FailureVerdict } from "./failure-memory";
+import { isAllowedPath } from "./http";
+import { parseAnswer, successfulAnswer } from "./json";
+import * as limits from "./limits";
 import type { Upstream } from "./upstream";
+import { type Call, callOf, exchange, failureOfError, failureOfResult, isOutage } from "./upstream-call";
 
 /**
  * The one services proxy (spec 001 §4 "Request caching and retry", 000 §7 generic helpers, §8).
@@ -47,7 +42,9 @@ import type { Upstream } from "./upstream";
  * durations.
  */
 
-export type { CacheSource } from "./services-coalescing";
+export type { CacheSource } from "./coalescing";
+export { answerHeadersOf } from "./http";
+export { remoteUpstream, type Upstream } from "./upstream";
 
 export type ServicesCallOptions = {
   /** Retry up to 2 times after a timeout, a network failure or a 5xx answer. Default false. */

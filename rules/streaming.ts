@@ -8,7 +8,7 @@ import { codeVerifierSchema } from "./pkce";
  * docs/decisions/021-streaming-connection.md says why.
  */
 
-/** What the browser needs to start a connection (public values; edge/env.ts reads them). */
+/** What the browser needs to start a connection (public values; rules/env.ts reads them). */
 export type StreamingConfig = { clientId: string; authorizeUrl: string };
 
 /** The site's client id at the authorization server; `STREAMING_CLIENT_ID` names another (both ends read it). */

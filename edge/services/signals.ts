@@ -1,4 +1,4 @@
-import { SiteError } from "./errors";
+import { SiteError } from "../../rules/errors";
 
 // Waiting with a caller's signal and a deadline: the proxy's calls, coalesced waits and retries.
 

@@ -24,7 +24,7 @@ export const webrecMatchRequestSchema = v.object({
     v.string("sessionId must be a string"),
     v.regex(/^[A-Za-z0-9-]{1,64}$/, "Invalid sessionId"),
   ),
-  /** An interface language key (edge/languages.ts). */
+  /** An interface language key (rules/languages.ts). */
   lang: v.pipe(
     v.string("lang must be a string"),
     v.check((lang) => isLanguageKey(lang), "Unknown language"),

@@ -1,8 +1,8 @@
 import * as v from "valibot";
-import { SiteError } from "./errors";
+import { SiteError } from "../../rules/errors";
+import type { Answer } from "./cache";
+import type { Outcome } from "./coalescing";
 import type { RememberedFailure } from "./failure-memory";
-import type { Answer } from "./services-cache";
-import type { Outcome } from "./services-coalescing";
 
 // What a loader's `getJson` makes of an outcome: the parsed data, or the SiteError it throws.
 

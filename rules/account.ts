@@ -29,7 +29,7 @@ export const rateWindowMs = 60 * 60 * 1000;
 export const emailRequestRetries = 3;
 /** Spec 002 §9 "login popup 600x500" (width × height). */
 export const loginPopup = { width: 600, height: 500 } as const;
-/** What the browser needs to reach CloudKit (edge/env.ts reads it); its values are public. */
+/** What the browser needs to reach CloudKit (rules/env.ts reads it); its values are public. */
 export type CloudKitConfig = {
   container: string;
   apiToken: string;
@@ -232,7 +232,7 @@ export const outboxSchema = v.object({
 });
 
 /**
- * The web provider's sign-in (Google, OpenID Connect with PKCE; edge/oidc.ts): the site asks the
+ * The web provider's sign-in (Google, OpenID Connect with PKCE; origin/oidc.ts): the site asks the
  * account service for the provider's authorization address, then hands it the code that came back.
  * The client secret stays with the account service.
  */
