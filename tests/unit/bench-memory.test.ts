@@ -97,7 +97,9 @@ function configMessage(): Uint8Array {
   return bytes;
 }
 
-describe("V8 flags in workerd's binary config", () => {
+// Each test starts workerd (and two fill 180 MB): a few seconds on a quiet machine, several times
+// that on a busy one, so the timeout is sized to that work, not to vitest's 5 s default.
+describe("V8 flags in workerd's binary config", { timeout: 60_000 }, () => {
   test("no flags: the message as it was", () => {
     const message = configMessage();
     expect(withV8Flags(message, [])).toBe(message);
