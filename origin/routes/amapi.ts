@@ -1,4 +1,3 @@
-import type { Context } from "hono";
 import * as v from "valibot";
 import { searchPageSize } from "../../rules/content-rules";
 import { SiteError } from "../../rules/errors";
@@ -12,7 +11,7 @@ import type {
 import { type ArtistViewName, artistViewNames } from "../../rules/schemas/amapi";
 import { isChartListId, rankChart, resolveChartList } from "../charts";
 import * as db from "../db";
-import type { OriginApp, OriginEnv } from "../env";
+import type { OriginApp, OriginContext } from "../env";
 import {
   answerContext,
   cachePolicy,
@@ -41,8 +40,6 @@ import {
   trackPayload,
 } from "../shapes";
 
-type Ctx = Context<{ Bindings: OriginEnv }>;
-
 /** Most ids one songs request may name, and the largest page of a list. */
 const maxIds = 300;
 const maxPage = 200;
@@ -68,14 +65,14 @@ const catalogQuerySchema = v.object({
 });
 type CatalogQuery = v.InferOutput<typeof catalogQuerySchema>;
 
-function requestOf(c: Ctx): { ctx: AnswerContext; query: CatalogQuery } {
+function requestOf(c: OriginContext): { ctx: AnswerContext; query: CatalogQuery } {
   const country = parseParams(countrySchema, c.req.param("country"));
   const query = parseParams(catalogQuerySchema, c.req.query());
   const lang = c.req.param("lang") ? parseParams(languageSchema, c.req.param("lang")) : (query.l ?? "en");
   return { ctx: answerContext(country, lang), query };
 }
 
-function idOf(c: Ctx, what: string): string {
+function idOf(c: OriginContext, what: string): string {
   return parseParams(numericId(`${what} id must be numeric`), c.req.param("id"));
 }
 
