@@ -4,7 +4,9 @@ import { SiteError } from "../rules/errors";
 import type { OriginEnv } from "./env";
 import { cachePolicy, errorResponse } from "./http";
 import { registerAccount } from "./routes/account";
-import { registerAmapi } from "./routes/amapi";
+import { registerCatalogResources } from "./routes/amapi-catalog";
+import { registerCustomCalls } from "./routes/amapi-custom";
+import { registerCatalogSearch } from "./routes/amapi-search";
 import { registerCatalogue } from "./routes/catalogue";
 import { registerCharts, registerRadioCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
@@ -38,7 +40,10 @@ export function createOrigin() {
   registerRadioCharts(origin);
   registerContent(origin);
   registerEvents(origin);
-  registerAmapi(origin);
+  // The catalogue API the pages read (spec 001 §7, 000 §7).
+  registerCatalogResources(origin);
+  registerCatalogSearch(origin);
+  registerCustomCalls(origin);
   registerCatalogue(origin);
   registerSearch(origin);
   registerSinks(origin);
