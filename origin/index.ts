@@ -11,6 +11,7 @@ import { registerCatalogue } from "./routes/catalogue";
 import { registerCharts, registerRadioCharts } from "./routes/charts";
 import { registerContent } from "./routes/content";
 import { registerEvents } from "./routes/events";
+import { registerFeatures } from "./routes/features";
 import { registerLibrary } from "./routes/library";
 import { registerCampaignData, registerOffers } from "./routes/offers";
 import { registerPrivacy } from "./routes/privacy";
@@ -47,6 +48,7 @@ export function createOrigin() {
   registerCatalogue(origin);
   registerSearch(origin);
   registerSinks(origin);
+  registerFeatures(origin);
   registerWebrec(origin);
   registerAccount(origin);
   registerWebProvider(origin);
