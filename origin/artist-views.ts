@@ -42,31 +42,19 @@ export async function artistView(
   const byDate = (a: db.AlbumRow, b: db.AlbumRow) =>
     a.release_date < b.release_date ? 1 : a.release_date > b.release_date ? -1 : a.id < b.id ? -1 : 1;
 
+  const albumPage = (shown: db.AlbumRow[]) =>
+    page(shown.sort(byDate).map((a) => albumResource(a, ctx, undefined, undefined)));
+
   let result: { data: unknown[]; next: string | undefined };
   switch (view) {
     case "full-albums":
-      result = page(
-        albums
-          .filter((a) => a.artist_name === artist.name)
-          .sort(byDate)
-          .map((a) => albumResource(a, ctx, undefined, undefined)),
-      );
+      result = albumPage(albums.filter((a) => a.artist_name === artist.name));
       break;
     case "featured-albums":
-      result = page(
-        albums
-          .filter((a) => a.artist_name !== artist.name)
-          .sort(byDate)
-          .map((a) => albumResource(a, ctx, undefined, undefined)),
-      );
+      result = albumPage(albums.filter((a) => a.artist_name !== artist.name));
       break;
     case "latest-release":
-      result = page(
-        albums
-          .sort(byDate)
-          .slice(0, 1)
-          .map((a) => albumResource(a, ctx, undefined, undefined)),
-      );
+      result = albumPage(albums.sort(byDate).slice(0, 1));
       break;
     case "top-songs":
       result = page(own.sort((a, b) => b.total - a.total || a.key - b.key).map((t) => songResource(t, ctx)));

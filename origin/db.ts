@@ -129,6 +129,16 @@ async function all<S extends v.GenericSchema>(
   return results.map((row) => v.parse(schema, row));
 }
 
+async function first<S extends v.GenericSchema>(
+  db: D1Database,
+  schema: S,
+  sql: string,
+  ...params: unknown[]
+): Promise<v.InferOutput<S> | undefined> {
+  const [row] = await all(db, schema, sql, ...params);
+  return row;
+}
+
 const trackSelect = `
   SELECT t.*, a.name AS artist_name, a.adamid AS artist_adamid, a.alias AS artist_alias, a.art_id AS artist_art_id,
     al.title AS album_title, al.alias AS album_alias, g.name AS genre_name,
@@ -219,13 +229,12 @@ export async function artistBy(
   column: "id" | "adamid",
   id: string,
 ): Promise<ArtistRow | undefined> {
-  const [row] = await all(
+  return first(
     db,
     artistRowSchema,
     `${artistSelect} WHERE a.${column} = ?`,
     column === "id" ? Number(id) : id,
   );
-  return row;
 }
 
 function artistsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<ArtistRow[]> {
@@ -328,13 +337,12 @@ export async function lyricsOf(
   column: "track_key" | "adamid",
   id: string,
 ): Promise<LyricsRow | undefined> {
-  const [row] = await all(
+  return first(
     db,
     lyricsRowSchema,
     `SELECT l.*, t.adamid FROM lyrics l JOIN tracks t ON t.key = l.track_key WHERE ${column === "adamid" ? "t.adamid" : "l.track_key"} = ?`,
     column === "adamid" ? id : Number(id),
   );
-  return row;
 }
 
 export function countries(db: D1Database) {
@@ -342,13 +350,7 @@ export function countries(db: D1Database) {
 }
 
 export async function countryById(db: D1Database, id: string) {
-  const [row] = await all(
-    db,
-    countryRowSchema,
-    "SELECT id, url_name, loc_name FROM countries WHERE id = ?",
-    id,
-  );
-  return row;
+  return first(db, countryRowSchema, "SELECT id, url_name, loc_name FROM countries WHERE id = ?", id);
 }
 
 export function cities(db: D1Database) {
@@ -360,13 +362,7 @@ export function cities(db: D1Database) {
 }
 
 export async function cityById(db: D1Database, id: number) {
-  const [row] = await all(
-    db,
-    cityRowSchema,
-    "SELECT id, country, name, url_name FROM cities WHERE id = ?",
-    id,
-  );
-  return row;
+  return first(db, cityRowSchema, "SELECT id, country, name, url_name FROM cities WHERE id = ?", id);
 }
 
 export function genres(db: D1Database) {

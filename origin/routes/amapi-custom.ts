@@ -63,26 +63,16 @@ export function registerCustomCalls(origin: OriginApp) {
     const { ctx } = requestOf(c);
     const { like, keys } = await loadPlaylist(c.env.DB, c.req.param("id"));
     const rows = await db.tracksByKeys(c.env.DB, keys);
-    const body: v.InferInput<typeof shazamTracksSchema> = {
-      id: like.id,
-      type: "playlists",
-      name: like.name,
-      tracks: await trackPayloads(c.env.DB, rows, ctx),
-    };
-    return json(c, body, cachePolicy.charts);
+    const list = { id: like.id, type: "playlists", name: like.name } as const;
+    return json(c, await shazamTracks(c.env.DB, list, rows, ctx), cachePolicy.charts);
   });
 
   origin.get(`${customLang}/album/shazamtracks/:id/full`, async (c) => {
     const { ctx } = requestOf(c);
     const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
     const rows = await db.albumTracks(c.env.DB, album.id);
-    const body: v.InferInput<typeof shazamTracksSchema> = {
-      id: album.id,
-      type: "albums",
-      name: album.title,
-      tracks: await trackPayloads(c.env.DB, rows, ctx),
-    };
-    return json(c, body, cachePolicy.catalogue);
+    const list = { id: album.id, type: "albums", name: album.title } as const;
+    return json(c, await shazamTracks(c.env.DB, list, rows, ctx), cachePolicy.catalogue);
   });
 
   /** Editorial playlists holding the album's tracks. */
@@ -122,9 +112,14 @@ export function registerCustomCalls(origin: OriginApp) {
   });
 }
 
-/** The tracks' full payloads, each with its lyrics when it has some (the shazamtracks calls). */
-function trackPayloads(d1: D1Database, rows: db.TrackRow[], ctx: AnswerContext) {
-  return Promise.all(
+/** A list's tracks in the full track shape, each with its lyrics when it has some. */
+async function shazamTracks(
+  d1: D1Database,
+  list: { id: string; type: "playlists" | "albums"; name: string },
+  rows: db.TrackRow[],
+  ctx: AnswerContext,
+): Promise<v.InferInput<typeof shazamTracksSchema>> {
+  const tracks = await Promise.all(
     rows.map(async (row) =>
       trackPayload(
         row,
@@ -133,4 +128,5 @@ function trackPayloads(d1: D1Database, rows: db.TrackRow[], ctx: AnswerContext) 
       ),
     ),
   );
+  return { ...list, tracks };
 }
