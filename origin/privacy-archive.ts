@@ -30,10 +30,18 @@ function time<R>(name: keyof R & string, header: string, from: keyof R & string 
 }
 
 type Kind = Exclude<keyof PersonData, "account">;
-type Section<K extends Kind> = { key: K; file: `${string}.csv`; columns: Column<PersonData[K][number]>[] };
+type Section<K extends Kind, F extends `${string}.csv`> = {
+  key: K;
+  file: F;
+  columns: Column<PersonData[K][number]>[];
+};
 
-function section<K extends Kind>(key: K, file: `${string}.csv`, columns: Column<PersonData[K][number]>[]) {
-  return { key, file, columns } satisfies Section<K>;
+function section<K extends Kind, F extends `${string}.csv`>(
+  key: K,
+  file: F,
+  columns: Column<PersonData[K][number]>[],
+): Section<K, F> {
+  return { key, file, columns };
 }
 
 const accountColumns: Column<PersonData["account"]>[] = [
@@ -173,14 +181,20 @@ function readme(data: PersonData, locale: string, exportedAt: number): string {
 export function archiveOf(data: PersonData, locale: string, exportedAt: number): Uint8Array {
   const json = dataJson(data, exportedAt);
   const mtime = new Date(exportedAt);
-  const files: [string, Uint8Array][] = [
-    ["README.txt", strToU8(readme(data, locale, exportedAt))],
-    ["data.json", strToU8(`${JSON.stringify(json, null, 2)}\n`)],
-    ["account.csv", csv(accountColumns, [data.account])],
-    ...sections.map(({ key, file, columns }): [string, Uint8Array] => [
+  const sheets = Object.fromEntries(
+    sections.map(({ key, file, columns }) => [
       file,
       csv(columns as Column<PersonData[Kind][number]>[], data[key] as PersonData[Kind][number][]),
     ]),
-  ];
-  return zipSync(Object.fromEntries(files.map(([name, bytes]) => [name, [bytes, { mtime }]])), { level: 6 });
+  ) as Record<(typeof sections)[number]["file"], Uint8Array>;
+  const files: Record<(typeof archiveFiles)[number], Uint8Array> = {
+    "README.txt": strToU8(readme(data, locale, exportedAt)),
+    "data.json": strToU8(`${JSON.stringify(json, null, 2)}\n`),
+    "account.csv": csv(accountColumns, [data.account]),
+    ...sheets,
+  };
+  return zipSync(
+    Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, [bytes, { mtime }]])),
+    { level: 6 },
+  );
 }
