@@ -129,6 +129,16 @@ async function all<S extends v.GenericSchema>(
   return results.map((row) => v.parse(schema, row));
 }
 
+async function first<S extends v.GenericSchema>(
+  db: D1Database,
+  schema: S,
+  sql: string,
+  ...params: unknown[]
+): Promise<v.InferOutput<S> | undefined> {
+  const [row] = await all(db, schema, sql, ...params);
+  return row;
+}
+
 const trackSelect = `
   SELECT t.*, a.name AS artist_name, a.adamid AS artist_adamid, a.alias AS artist_alias, a.art_id AS artist_art_id,
     al.title AS album_title, al.alias AS album_alias, g.name AS genre_name,
@@ -165,8 +175,51 @@ export async function tracksByAdamIds(db: D1Database, adamids: readonly string[]
   return adamids.flatMap((id) => byId.get(id) ?? []);
 }
 
-export function tracksWhere(db: D1Database, where: string, ...params: unknown[]): Promise<TrackRow[]> {
+function tracksWhere(db: D1Database, where: string, ...params: unknown[]): Promise<TrackRow[]> {
   return all(db, trackRowSchema, `${trackSelect} WHERE ${where}`, ...params);
+}
+
+/** Every track, in key order. */
+export function allTracks(db: D1Database): Promise<TrackRow[]> {
+  return tracksWhere(db, "1 = 1 ORDER BY t.key");
+}
+
+/** An album's tracks in its track order (unnumbered ones last). */
+export async function albumTracks(db: D1Database, albumId: string): Promise<TrackRow[]> {
+  const rows = await tracksWhere(db, "t.album_id = ?", albumId);
+  return rows.sort((a, b) => (a.track_number ?? 999) - (b.track_number ?? 999) || a.key - b.key);
+}
+
+/** An artist's own tracks. */
+export function artistTracks(db: D1Database, artistId: number): Promise<TrackRow[]> {
+  return tracksWhere(db, "t.artist_id = ?", artistId);
+}
+
+/** Every track not by this artist. */
+export function tracksNotBy(db: D1Database, artistId: number): Promise<TrackRow[]> {
+  return tracksWhere(db, "t.artist_id != ?", artistId);
+}
+
+/** Other tracks by the same artist, on the same album or of the same genre. */
+export function tracksNear(db: D1Database, track: TrackRow): Promise<TrackRow[]> {
+  return tracksWhere(
+    db,
+    "t.key != ? AND (t.artist_id = ? OR t.album_id = ? OR t.genre_id = ?)",
+    track.key,
+    track.artist_id,
+    track.album_id,
+    track.genre_id,
+  );
+}
+
+/** Tracks whose title, artist or album holds the lowercased term. */
+export function tracksMatching(db: D1Database, term: string): Promise<TrackRow[]> {
+  return tracksWhere(
+    db,
+    // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes, and a term needs no escaping.
+    "(instr(LOWER(t.title), ?1) > 0 OR instr(LOWER(a.name), ?1) > 0 OR instr(LOWER(al.title), ?1) > 0)",
+    term,
+  );
 }
 
 const artistSelect = `SELECT a.*, g.name AS genre_name FROM artists a JOIN genres g ON g.id = a.genre_id`;
@@ -176,17 +229,45 @@ export async function artistBy(
   column: "id" | "adamid",
   id: string,
 ): Promise<ArtistRow | undefined> {
-  const [row] = await all(
+  return first(
     db,
     artistRowSchema,
     `${artistSelect} WHERE a.${column} = ?`,
     column === "id" ? Number(id) : id,
   );
-  return row;
 }
 
-export function artistsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<ArtistRow[]> {
+function artistsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<ArtistRow[]> {
   return all(db, artistRowSchema, `${artistSelect} WHERE ${where}`, ...params);
+}
+
+/** Every artist, in id order. */
+export function allArtists(db: D1Database): Promise<ArtistRow[]> {
+  return artistsWhere(db, "1 = 1 ORDER BY a.id");
+}
+
+/** Artists by id (unknown ids are left out), by name. */
+export function artistsByIds(db: D1Database, ids: readonly number[]): Promise<ArtistRow[]> {
+  return artistsWhere(db, "a.id IN (SELECT value FROM json_each(?)) ORDER BY a.name", JSON.stringify(ids));
+}
+
+/** The artists of an album's tracks, by name. */
+export function albumArtists(db: D1Database, albumId: string): Promise<ArtistRow[]> {
+  return artistsWhere(
+    db,
+    "a.id IN (SELECT artist_id FROM tracks WHERE album_id = ?) ORDER BY a.name",
+    albumId,
+  );
+}
+
+/** Every artist but this one. */
+export function artistsOtherThan(db: D1Database, artistId: number): Promise<ArtistRow[]> {
+  return artistsWhere(db, "a.id != ?", artistId);
+}
+
+/** Artists whose name holds the lowercased term. */
+export function artistsMatching(db: D1Database, term: string): Promise<ArtistRow[]> {
+  return artistsWhere(db, "instr(LOWER(a.name), ?) > 0", term);
 }
 
 const albumSelect = `
@@ -195,8 +276,13 @@ const albumSelect = `
     (SELECT json_group_array(DISTINCT t.artist_id) FROM tracks t WHERE t.album_id = al.id) AS artist_ids
   FROM albums al JOIN genres g ON g.id = al.genre_id`;
 
-export function albumsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<AlbumRow[]> {
+function albumsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<AlbumRow[]> {
   return all(db, albumRowSchema, `${albumSelect} WHERE ${where}`, ...params);
+}
+
+/** Albums by id (unknown ids are left out). */
+export function albumsByIds(db: D1Database, ids: readonly string[]): Promise<AlbumRow[]> {
+  return albumsWhere(db, "al.id IN (SELECT value FROM json_each(?))", JSON.stringify(ids));
 }
 
 export async function albumById(db: D1Database, id: string): Promise<AlbumRow | undefined> {
@@ -208,8 +294,32 @@ const playlistSelect = `
   SELECT p.*, (SELECT COUNT(*) FROM playlist_tracks pt WHERE pt.playlist_id = p.id) AS track_count
   FROM playlists p`;
 
-export function playlistsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<PlaylistRow[]> {
+function playlistsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<PlaylistRow[]> {
   return all(db, playlistRowSchema, `${playlistSelect} WHERE ${where}`, ...params);
+}
+
+export async function playlistById(db: D1Database, id: string): Promise<PlaylistRow | undefined> {
+  const [row] = await playlistsWhere(db, "p.id = ?", id);
+  return row;
+}
+
+/** The playlists made for an artist. */
+export function artistPlaylists(db: D1Database, artistId: number): Promise<PlaylistRow[]> {
+  return playlistsWhere(db, "p.artist_id = ?", artistId);
+}
+
+/** Every playlist made for an artist, in id order. */
+export function allArtistPlaylists(db: D1Database): Promise<PlaylistRow[]> {
+  return playlistsWhere(db, "p.artist_id IS NOT NULL ORDER BY p.id");
+}
+
+/** Playlists holding any of these tracks. */
+export function playlistsHoldingTracks(db: D1Database, keys: readonly number[]): Promise<PlaylistRow[]> {
+  return playlistsWhere(
+    db,
+    "p.id IN (SELECT playlist_id FROM playlist_tracks WHERE track_key IN (SELECT value FROM json_each(?)))",
+    JSON.stringify(keys),
+  );
 }
 
 export async function playlistTrackKeys(db: D1Database, playlistId: string): Promise<number[]> {
@@ -227,13 +337,12 @@ export async function lyricsOf(
   column: "track_key" | "adamid",
   id: string,
 ): Promise<LyricsRow | undefined> {
-  const [row] = await all(
+  return first(
     db,
     lyricsRowSchema,
     `SELECT l.*, t.adamid FROM lyrics l JOIN tracks t ON t.key = l.track_key WHERE ${column === "adamid" ? "t.adamid" : "l.track_key"} = ?`,
     column === "adamid" ? id : Number(id),
   );
-  return row;
 }
 
 export function countries(db: D1Database) {
@@ -241,13 +350,7 @@ export function countries(db: D1Database) {
 }
 
 export async function countryById(db: D1Database, id: string) {
-  const [row] = await all(
-    db,
-    countryRowSchema,
-    "SELECT id, url_name, loc_name FROM countries WHERE id = ?",
-    id,
-  );
-  return row;
+  return first(db, countryRowSchema, "SELECT id, url_name, loc_name FROM countries WHERE id = ?", id);
 }
 
 export function cities(db: D1Database) {
@@ -259,13 +362,7 @@ export function cities(db: D1Database) {
 }
 
 export async function cityById(db: D1Database, id: number) {
-  const [row] = await all(
-    db,
-    cityRowSchema,
-    "SELECT id, country, name, url_name FROM cities WHERE id = ?",
-    id,
-  );
-  return row;
+  return first(db, cityRowSchema, "SELECT id, country, name, url_name FROM cities WHERE id = ?", id);
 }
 
 export function genres(db: D1Database) {

@@ -1,4 +1,4 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import type { MailBinding } from "./mail";
 
 /** Bindings the embedded origin uses. */
@@ -29,3 +29,6 @@ export type OriginEnv = {
 };
 
 export type OriginApp = Hono<{ Bindings: OriginEnv }>;
+
+/** One request's context in an origin route. */
+export type OriginContext = Context<{ Bindings: OriginEnv }>;

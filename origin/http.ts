@@ -2,7 +2,6 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import * as v from "valibot";
 import { findCountry } from "../rules/countries";
-import { siteOriginOf } from "../rules/env";
 import { SiteError, statusOfError } from "../rules/errors";
 import { isJsonContentType } from "../rules/http-body";
 import type { AnswerContext } from "./shapes";
@@ -144,9 +143,4 @@ export async function jsonBody(c: Context): Promise<unknown> {
  */
 export function clientAddressOf(c: Context): string {
   return c.req.header("cf-connecting-ip") ?? "unknown";
-}
-
-/** Whether the site's cookies are `Secure`: the site's own origin (SITE_ORIGIN) is https, whatever the request says. */
-export function secureCookies(c: Context): boolean {
-  return siteOriginOf(c.env as { SITE_ORIGIN?: string }).startsWith("https:");
 }

@@ -70,13 +70,22 @@ export function serviceStrings(locale: string, namespace: "account" | "privacy")
   return { lang, t: strings.translator(namespace) };
 }
 
-/** A mail whose point is one link: a greeting, what it is, the link as a button, when to ignore it. */
+const linkMailParts = ["subject", "greeting", "body", "button", "ignore"] as const;
+
+/**
+ * A mail whose point is one link: a greeting, what it is, the link as a button, when to ignore it;
+ * each part is the string `mail.{part}` of the caller's namespace.
+ */
 function linkMail(
   to: string,
   lang: LanguageKey,
-  text: { subject: string; greeting: string; body: string; button: string; ignore: string },
+  partText: (key: string) => string,
   link: string,
 ): MailMessage {
+  const text = Object.fromEntries(linkMailParts.map((part) => [part, partText(`mail.${part}`)])) as Record<
+    (typeof linkMailParts)[number],
+    string
+  >;
   const plain = [text.greeting, "", text.body, "", link, "", text.ignore, "", "Tunewave"].join("\n");
   const { dir } = languageOf(lang);
   const html = `<!doctype html>
@@ -97,36 +106,12 @@ function linkMail(
 export function signInMail(to: string, locale: string, link: string): MailMessage {
   const { lang, t } = serviceStrings(locale, "account");
   const minutes = emailLinkLifetimeMs / 60_000;
-  const text = (key: string) => t(`mail.${key}`, { minutes });
-  return linkMail(
-    to,
-    lang,
-    {
-      subject: text("subject"),
-      greeting: text("greeting"),
-      body: text("body"),
-      button: text("button"),
-      ignore: text("ignore"),
-    },
-    link,
-  );
+  return linkMail(to, lang, (key) => t(key, { minutes }), link);
 }
 
 /** The data download mail (issue 21): the link to the prepared archive, and until when it works. */
 export function dataDownloadMail(to: string, locale: string, link: string, expiresAt: number): MailMessage {
   const { lang, t } = serviceStrings(locale, "privacy");
   const until = formatPrivacyDate(languageOf(lang).locale, expiresAt);
-  const text = (key: string) => t(`mail.${key}`, { email: to, date: until });
-  return linkMail(
-    to,
-    lang,
-    {
-      subject: text("subject"),
-      greeting: text("greeting"),
-      body: text("body"),
-      button: text("button"),
-      ignore: text("ignore"),
-    },
-    link,
-  );
+  return linkMail(to, lang, (key) => t(key, { email: to, date: until }), link);
 }

@@ -18,23 +18,123 @@ function iso(epochMs: number | null): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
+/** One column of a kind of record: its field in data.json, its spreadsheet header, its value. */
+type Column<R> = { field: string; header: string; value: (record: R) => Cell };
+
+function field<R>(name: keyof R & string, header: string): Column<R> {
+  return { field: name, header, value: (record) => record[name] as Cell };
+}
+
+function time<R>(name: keyof R & string, header: string, from: keyof R & string = name): Column<R> {
+  return { field: name, header, value: (record) => iso(record[from] as number | null) };
+}
+
+type Kind = Exclude<keyof PersonData, "account">;
+type Section<K extends Kind, F extends `${string}.csv`> = {
+  key: K;
+  file: F;
+  columns: Column<PersonData[K][number]>[];
+};
+
+function section<K extends Kind, F extends `${string}.csv`>(
+  key: K,
+  file: F,
+  columns: Column<PersonData[K][number]>[],
+): Section<K, F> {
+  return { key, file, columns };
+}
+
+const accountColumns: Column<PersonData["account"]>[] = [
+  field("id", "Id"),
+  field("email", "Email"),
+  time("createdAt", "CreatedAt"),
+];
+
+/**
+ * Every kind of record held on an account, in the archive's order: its key in data.json (and in
+ * the README's strings), its spreadsheet, and its columns; data.json and the CSV files are both
+ * written from this one table.
+ */
+const sections = [
+  section("sessions", "sessions.csv", [
+    field("method", "Method"),
+    time("createdAt", "CreatedAt"),
+    time("expiresAt", "ExpiresAt"),
+  ]),
+  section("tags", "tags.csv", [
+    field("id", "Id"),
+    { field: "trackKey", header: "TrackKey", value: (tag) => String(tag.trackKey) },
+    field("title", "Title"),
+    field("artist", "Artist"),
+    { ...time("tagTime", "TaggedAt"), field: "taggedAt" },
+    field("country", "Country"),
+    field("lat", "Latitude"),
+    field("lng", "Longitude"),
+    time("hiddenAt", "HiddenAt"),
+    field("recognitionId", "RecognitionId"),
+    time("createdAt", "CreatedAt"),
+  ]),
+  section("signInRequests", "sign-in-requests.csv", [
+    time("createdAt", "CreatedAt"),
+    time("expiresAt", "ExpiresAt"),
+    time("usedAt", "UsedAt"),
+    field("locale", "Locale"),
+    field("installId", "InstallId"),
+  ]),
+  section("dataExports", "data-exports.csv", [
+    time("createdAt", "CreatedAt"),
+    time("expiresAt", "ExpiresAt"),
+  ]),
+  section("offerCodes", "offer-codes.csv", [
+    field("campaign", "Campaign"),
+    field("code", "Code"),
+    field("months", "Months"),
+    field("platform", "Platform"),
+    field("country", "Country"),
+    time("createdAt", "CreatedAt"),
+  ]),
+  section("verificationRequests", "verification-requests.csv", [
+    field("id", "Id"),
+    field("artistName", "ArtistName"),
+    field("email", "Email"),
+    field("role", "Role"),
+    field("link", "Link"),
+    field("message", "Message"),
+    field("status", "Status"),
+    field("lang", "Language"),
+    time("createdAt", "CreatedAt"),
+  ]),
+  section("streamingConnections", "streaming-connections.csv", [
+    field("clientId", "ClientId"),
+    field("scope", "Scope"),
+    time("createdAt", "CreatedAt"),
+    time("expiresAt", "ExpiresAt"),
+    time("revokedAt", "RevokedAt"),
+  ]),
+  section("surveyAnswers", "survey-answers.csv", [
+    field("satisfaction", "Satisfaction"),
+    field("found", "Found"),
+    field("comment", "Comment"),
+    field("lang", "Language"),
+    time("createdAt", "CreatedAt"),
+  ]),
+] as const;
+
 /** The archive's files, by name: what `archiveOf` zips (and what a test reads back). */
 export const archiveFiles = [
   "README.txt",
   "data.json",
   "account.csv",
-  "sessions.csv",
-  "tags.csv",
-  "sign-in-requests.csv",
-  "data-exports.csv",
-  "offer-codes.csv",
-  "verification-requests.csv",
-  "streaming-connections.csv",
-  "survey-answers.csv",
+  ...sections.map((kind) => kind.file),
 ] as const;
 
-function csv(header: readonly string[], rows: readonly (readonly Cell[])[]): Uint8Array {
-  return strToU8([header, ...rows].map(csvRow).join(""));
+function csv<R>(columns: readonly Column<R>[], records: readonly R[]): Uint8Array {
+  const rows = records.map((record) => columns.map((column) => column.value(record)));
+  return strToU8([columns.map((column) => column.header), ...rows].map(csvRow).join(""));
+}
+
+function jsonRecord<R>(columns: readonly Column<R>[], record: R): Record<string, Cell> {
+  return Object.fromEntries(columns.map((column) => [column.field, column.value(record)]));
 }
 
 /** The JSON form: the same records as the CSV files, with field names that say what they are. */
@@ -43,69 +143,15 @@ export function dataJson(data: PersonData, exportedAt: number) {
     format: "tunewave-data-export",
     version: 1,
     exportedAt: iso(exportedAt),
-    account: { id: data.account.id, email: data.account.email, createdAt: iso(data.account.createdAt) },
-    sessions: data.sessions.map((session) => ({
-      method: session.method,
-      createdAt: iso(session.createdAt),
-      expiresAt: iso(session.expiresAt),
-    })),
-    tags: data.tags.map((tag) => ({
-      id: tag.id,
-      trackKey: String(tag.trackKey),
-      title: tag.title,
-      artist: tag.artist,
-      taggedAt: iso(tag.tagTime),
-      country: tag.country,
-      lat: tag.lat,
-      lng: tag.lng,
-      hiddenAt: iso(tag.hiddenAt),
-      recognitionId: tag.recognitionId,
-      createdAt: iso(tag.createdAt),
-    })),
-    signInRequests: data.signInRequests.map((request) => ({
-      createdAt: iso(request.createdAt),
-      expiresAt: iso(request.expiresAt),
-      usedAt: iso(request.usedAt),
-      locale: request.locale,
-      installId: request.installId,
-    })),
-    dataExports: data.dataExports.map((request) => ({
-      createdAt: iso(request.createdAt),
-      expiresAt: iso(request.expiresAt),
-    })),
-    offerCodes: data.offerCodes.map((offer) => ({
-      campaign: offer.campaign,
-      code: offer.code,
-      months: offer.months,
-      platform: offer.platform,
-      country: offer.country,
-      createdAt: iso(offer.createdAt),
-    })),
-    verificationRequests: data.verificationRequests.map((request) => ({
-      id: request.id,
-      artistName: request.artistName,
-      email: request.email,
-      role: request.role,
-      link: request.link,
-      message: request.message,
-      status: request.status,
-      lang: request.lang,
-      createdAt: iso(request.createdAt),
-    })),
-    streamingConnections: data.streamingConnections.map((connection) => ({
-      clientId: connection.clientId,
-      scope: connection.scope,
-      createdAt: iso(connection.createdAt),
-      expiresAt: iso(connection.expiresAt),
-      revokedAt: iso(connection.revokedAt),
-    })),
-    surveyAnswers: data.surveyAnswers.map((answer) => ({
-      satisfaction: answer.satisfaction,
-      found: answer.found,
-      comment: answer.comment,
-      lang: answer.lang,
-      createdAt: iso(answer.createdAt),
-    })),
+    account: jsonRecord(accountColumns, data.account),
+    ...Object.fromEntries(
+      sections.map(({ key, columns }) => [
+        key,
+        (data[key] as PersonData[Kind][number][]).map((record) =>
+          jsonRecord(columns as Column<PersonData[Kind][number]>[], record),
+        ),
+      ]),
+    ),
   };
 }
 
@@ -118,20 +164,11 @@ function readme(data: PersonData, locale: string, exportedAt: number): string {
     "",
     t("archive.made", { date: made, email: data.account.email }),
     "",
-    ...(
-      [
-        ["data.json", "dataJson"],
-        ["account.csv", "account"],
-        ["sessions.csv", "sessions"],
-        ["tags.csv", "tags"],
-        ["sign-in-requests.csv", "signInRequests"],
-        ["data-exports.csv", "dataExports"],
-        ["offer-codes.csv", "offerCodes"],
-        ["verification-requests.csv", "verificationRequests"],
-        ["streaming-connections.csv", "streamingConnections"],
-        ["survey-answers.csv", "surveyAnswers"],
-      ] as const
-    ).map(([file, key]) => `${file}: ${t(`archive.files.${key}`)}`),
+    ...[
+      ["data.json", "dataJson"],
+      ["account.csv", "account"],
+      ...sections.map((kind) => [kind.file, kind.key]),
+    ].map(([file, key]) => `${file}: ${t(`archive.files.${key}`)}`),
     "",
     t("archive.times"),
     "",
@@ -144,104 +181,17 @@ function readme(data: PersonData, locale: string, exportedAt: number): string {
 export function archiveOf(data: PersonData, locale: string, exportedAt: number): Uint8Array {
   const json = dataJson(data, exportedAt);
   const mtime = new Date(exportedAt);
+  const sheets = Object.fromEntries(
+    sections.map(({ key, file, columns }) => [
+      file,
+      csv(columns as Column<PersonData[Kind][number]>[], data[key] as PersonData[Kind][number][]),
+    ]),
+  ) as Record<(typeof sections)[number]["file"], Uint8Array>;
   const files: Record<(typeof archiveFiles)[number], Uint8Array> = {
     "README.txt": strToU8(readme(data, locale, exportedAt)),
     "data.json": strToU8(`${JSON.stringify(json, null, 2)}\n`),
-    "account.csv": csv(
-      ["Id", "Email", "CreatedAt"],
-      [[json.account.id, json.account.email, json.account.createdAt]],
-    ),
-    "sessions.csv": csv(
-      ["Method", "CreatedAt", "ExpiresAt"],
-      json.sessions.map((session) => [session.method, session.createdAt, session.expiresAt]),
-    ),
-    "tags.csv": csv(
-      [
-        "Id",
-        "TrackKey",
-        "Title",
-        "Artist",
-        "TaggedAt",
-        "Country",
-        "Latitude",
-        "Longitude",
-        "HiddenAt",
-        "RecognitionId",
-        "CreatedAt",
-      ],
-      json.tags.map((tag) => [
-        tag.id,
-        tag.trackKey,
-        tag.title,
-        tag.artist,
-        tag.taggedAt,
-        tag.country,
-        tag.lat,
-        tag.lng,
-        tag.hiddenAt,
-        tag.recognitionId,
-        tag.createdAt,
-      ]),
-    ),
-    "sign-in-requests.csv": csv(
-      ["CreatedAt", "ExpiresAt", "UsedAt", "Locale", "InstallId"],
-      json.signInRequests.map((request) => [
-        request.createdAt,
-        request.expiresAt,
-        request.usedAt,
-        request.locale,
-        request.installId,
-      ]),
-    ),
-    "data-exports.csv": csv(
-      ["CreatedAt", "ExpiresAt"],
-      json.dataExports.map((request) => [request.createdAt, request.expiresAt]),
-    ),
-    "offer-codes.csv": csv(
-      ["Campaign", "Code", "Months", "Platform", "Country", "CreatedAt"],
-      json.offerCodes.map((offer) => [
-        offer.campaign,
-        offer.code,
-        offer.months,
-        offer.platform,
-        offer.country,
-        offer.createdAt,
-      ]),
-    ),
-    "verification-requests.csv": csv(
-      ["Id", "ArtistName", "Email", "Role", "Link", "Message", "Status", "Language", "CreatedAt"],
-      json.verificationRequests.map((request) => [
-        request.id,
-        request.artistName,
-        request.email,
-        request.role,
-        request.link,
-        request.message,
-        request.status,
-        request.lang,
-        request.createdAt,
-      ]),
-    ),
-    "streaming-connections.csv": csv(
-      ["ClientId", "Scope", "CreatedAt", "ExpiresAt", "RevokedAt"],
-      json.streamingConnections.map((connection) => [
-        connection.clientId,
-        connection.scope,
-        connection.createdAt,
-        connection.expiresAt,
-        connection.revokedAt,
-      ]),
-    ),
-    "survey-answers.csv": csv(
-      ["Satisfaction", "Found", "Comment", "Language", "CreatedAt"],
-      json.surveyAnswers.map((answer) => [
-        answer.satisfaction,
-        answer.found,
-        answer.comment,
-        answer.lang,
-        answer.createdAt,
-      ]),
-    ),
+    "account.csv": csv(accountColumns, [data.account]),
+    ...sheets,
   };
   return zipSync(
     Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, [bytes, { mtime }]])),

@@ -197,191 +197,75 @@ export async function personData(db: D1Database, userId: string): Promise<Person
     .bind(userId)
     .first<{ id: string; email: string; created_at: number }>();
   if (!user) return undefined;
-  const [sessions, tags, logins, exports, offers, verifications, connections, answers] = await db.batch([
+  // Each statement names its columns as PersonData does, so its rows are the records as they are.
+  const results = await db.batch([
     db
       .prepare(
-        "SELECT method, created_at, expires_at FROM sessions WHERE user_id = ? ORDER BY created_at DESC",
+        `SELECT method, created_at AS createdAt, expires_at AS expiresAt FROM sessions
+         WHERE user_id = ? ORDER BY created_at DESC`,
       )
       .bind(userId),
     db
       .prepare(
-        `SELECT t.id, t.recognition_id, t.track_key, tr.title, a.name AS artist, t.tag_time, t.country,
-           t.lat, t.lng, t.hidden_at, t.created_at
+        `SELECT t.id, t.recognition_id AS recognitionId, t.track_key AS trackKey, tr.title, a.name AS artist,
+           t.tag_time AS tagTime, t.country, t.lat, t.lng, t.hidden_at AS hiddenAt, t.created_at AS createdAt
          FROM tags t LEFT JOIN tracks tr ON tr.key = t.track_key LEFT JOIN artists a ON a.id = tr.artist_id
          WHERE t.user_id = ? ORDER BY t.tag_time DESC, t.id DESC`,
       )
       .bind(userId),
     db
       .prepare(
-        `SELECT created_at, expires_at, used_at, locale, inid FROM email_logins
-         WHERE email = ? ORDER BY created_at DESC`,
+        `SELECT created_at AS createdAt, expires_at AS expiresAt, used_at AS usedAt, locale, inid AS installId
+         FROM email_logins WHERE email = ? ORDER BY created_at DESC`,
       )
       .bind(user.email),
     db
       .prepare(
-        "SELECT created_at, expires_at FROM data_exports WHERE user_id = ? AND status = 'ready' ORDER BY created_at DESC",
+        `SELECT created_at AS createdAt, expires_at AS expiresAt FROM data_exports
+         WHERE user_id = ? AND status = 'ready' ORDER BY created_at DESC`,
       )
       .bind(userId),
     db
       .prepare(
-        `SELECT campaign, code, months, platform, country, created_at FROM offer_codes
+        `SELECT campaign, code, months, platform, country, created_at AS createdAt FROM offer_codes
          WHERE user_id = ? ORDER BY created_at DESC`,
       )
       .bind(userId),
     db
       .prepare(
-        `SELECT id, artist_name, email, role, link, message, status, lang, created_at
+        `SELECT id, artist_name AS artistName, email, role, link, message, status, lang, created_at AS createdAt
          FROM verification_requests WHERE user_id = ? ORDER BY created_at DESC`,
       )
       .bind(userId),
     db
       .prepare(
-        `SELECT client_id, scope, created_at, expires_at, revoked_at FROM oauth_tokens
-         WHERE user_id = ? ORDER BY created_at DESC`,
+        `SELECT client_id AS clientId, scope, created_at AS createdAt, expires_at AS expiresAt,
+           revoked_at AS revokedAt
+         FROM oauth_tokens WHERE user_id = ? ORDER BY created_at DESC`,
       )
       .bind(userId),
     db
       .prepare(
-        `SELECT satisfaction, found, comment, lang, created_at FROM survey_answers
+        `SELECT satisfaction, found, comment, lang, created_at AS createdAt FROM survey_answers
          WHERE user_id = ? ORDER BY created_at DESC`,
       )
       .bind(userId),
   ]);
-  type Rows<T> = { results: T[] } | undefined;
+  const records = <K extends keyof PersonData>(at: number) => (results[at]?.results ?? []) as PersonData[K];
   return {
     account: { id: user.id, email: user.email, createdAt: user.created_at },
-    sessions: (
-      (sessions as Rows<{ method: string; created_at: number; expires_at: number }>)?.results ?? []
-    ).map((row) => ({ method: row.method, createdAt: row.created_at, expiresAt: row.expires_at })),
-    tags: (
-      (
-        tags as Rows<{
-          id: string;
-          recognition_id: string;
-          track_key: number;
-          title: string | null;
-          artist: string | null;
-          tag_time: number;
-          country: string | null;
-          lat: number | null;
-          lng: number | null;
-          hidden_at: number | null;
-          created_at: number;
-        }>
-      )?.results ?? []
-    ).map((row) => ({
-      id: row.id,
-      recognitionId: row.recognition_id,
-      trackKey: row.track_key,
-      title: row.title,
-      artist: row.artist,
-      tagTime: shownTagTime(row.tag_time, row.created_at),
-      country: row.country,
-      ...roughPosition(row.lat, row.lng),
-      hiddenAt: row.hidden_at,
-      createdAt: row.created_at,
+    sessions: records<"sessions">(0),
+    tags: records<"tags">(1).map((tag) => ({
+      ...tag,
+      tagTime: shownTagTime(tag.tagTime, tag.createdAt),
+      ...roughPosition(tag.lat, tag.lng),
     })),
-    signInRequests: (
-      (
-        logins as Rows<{
-          created_at: number;
-          expires_at: number;
-          used_at: number | null;
-          locale: string;
-          inid: string;
-        }>
-      )?.results ?? []
-    ).map((row) => ({
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      usedAt: row.used_at,
-      locale: row.locale,
-      installId: row.inid,
-    })),
-    dataExports: ((exports as Rows<{ created_at: number; expires_at: number }>)?.results ?? []).map(
-      (row) => ({
-        createdAt: row.created_at,
-        expiresAt: row.expires_at,
-      }),
-    ),
-    offerCodes: (
-      (
-        offers as Rows<{
-          campaign: string;
-          code: string;
-          months: number;
-          platform: string;
-          country: string;
-          created_at: number;
-        }>
-      )?.results ?? []
-    ).map((row) => ({
-      campaign: row.campaign,
-      code: row.code,
-      months: row.months,
-      platform: row.platform,
-      country: row.country,
-      createdAt: row.created_at,
-    })),
-    verificationRequests: (
-      (
-        verifications as Rows<{
-          id: string;
-          artist_name: string;
-          email: string;
-          role: string;
-          link: string;
-          message: string;
-          status: string;
-          lang: string;
-          created_at: number;
-        }>
-      )?.results ?? []
-    ).map((row) => ({
-      id: row.id,
-      artistName: row.artist_name,
-      email: row.email,
-      role: row.role,
-      link: row.link,
-      message: row.message,
-      status: row.status,
-      lang: row.lang,
-      createdAt: row.created_at,
-    })),
-    streamingConnections: (
-      (
-        connections as Rows<{
-          client_id: string;
-          scope: string;
-          created_at: number;
-          expires_at: number;
-          revoked_at: number | null;
-        }>
-      )?.results ?? []
-    ).map((row) => ({
-      clientId: row.client_id,
-      scope: row.scope,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      revokedAt: row.revoked_at,
-    })),
-    surveyAnswers: (
-      (
-        answers as Rows<{
-          satisfaction: number;
-          found: string;
-          comment: string;
-          lang: string;
-          created_at: number;
-        }>
-      )?.results ?? []
-    ).map((row) => ({
-      satisfaction: row.satisfaction,
-      found: row.found,
-      comment: row.comment,
-      lang: row.lang,
-      createdAt: row.created_at,
-    })),
+    signInRequests: records<"signInRequests">(2),
+    dataExports: records<"dataExports">(3),
+    offerCodes: records<"offerCodes">(4),
+    verificationRequests: records<"verificationRequests">(5),
+    streamingConnections: records<"streamingConnections">(6),
+    surveyAnswers: records<"surveyAnswers">(7),
   };
 }
 

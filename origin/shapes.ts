@@ -5,7 +5,7 @@ import type { artistSchema } from "../rules/schemas/artist";
 import type { StoreName, storeSchema, trackSchema, trackSummarySchema } from "../rules/schemas/track";
 import { artTrackPosterUrl, artworkTemplate, artworkUrl, coloursOf, previewUrl } from "./catalog-rules";
 import type { AlbumRow, ArtistRow, LyricsRow, PlaylistRow, TrackRow } from "./db";
-import { embedPath, watchPath } from "./routes/video";
+import { embedPath, watchPath } from "./video-paths";
 
 /** What an answer depends on besides the rows: the path's country and language, and the time. */
 export type AnswerContext = {

@@ -137,6 +137,11 @@ export function siteOriginOf(config: { SITE_ORIGIN?: string }): string {
   return origin;
 }
 
+/** Whether the site's cookies are `Secure`: SITE_ORIGIN is https, whatever the request says. */
+export function secureCookiesOf(config: { SITE_ORIGIN?: string }): boolean {
+  return siteOriginOf(config).startsWith("https:");
+}
+
 /** An absolute URL of this site: `path` (with its query) on SITE_ORIGIN. */
 export function siteUrl(config: { SITE_ORIGIN?: string }, path: string): URL {
   if (!path.startsWith("/") || path.startsWith("//")) throw new Error(`Not a path of this site: ${path}`);

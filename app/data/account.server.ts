@@ -14,7 +14,7 @@ import {
   webProviderCookie,
   webProviderRefusalSchema,
 } from "../../rules/account";
-import { siteOriginOf, siteUrl } from "../../rules/env";
+import { secureCookiesOf, siteUrl } from "../../rules/env";
 import { localizedPath } from "../../rules/path";
 import { randomUrlToken, s256Challenge } from "../../rules/pkce";
 import { platformOf } from "../../rules/user-agent";
@@ -105,7 +105,6 @@ export async function signInProviders({ services }: Context, request: Request): 
 
 type WebProviderContext = Pick<AppLoadContext, "config" | "edge" | "services">;
 
-const isSecure = (config: WebProviderContext["config"]) => siteOriginOf(config).startsWith("https:");
 /** The redirect URI registered with the provider: this site's callback, on SITE_ORIGIN (issue 41). */
 const callbackUri = ({ config, edge }: WebProviderContext) =>
   siteUrl(config, localizedPath(edge.lang, "/login/google/callback")).href;
@@ -142,7 +141,7 @@ export async function startWebProviderSignIn(
   return {
     outcome: "redirect",
     location: body.authorizationUrl,
-    setCookie: webProviderCookie(transaction, isSecure(context.config)),
+    setCookie: webProviderCookie(transaction, secureCookiesOf(context.config)),
   };
 }
 
@@ -166,7 +165,7 @@ export async function finishWebProviderSignIn(
 ): Promise<WebProviderCallback> {
   const url = new URL(request.url);
   const transaction = readWebProviderCookie(request.headers.get("cookie"));
-  const spent = [webProviderCookie(null, isSecure(context.config))];
+  const spent = [webProviderCookie(null, secureCookiesOf(context.config))];
   // The cookie is the browser's to change: the return path in it is checked again before use
   // (issue 41, finding 13), as it was when the sign-in started.
   const where = { redirect: safeRedirectPath(transaction?.redirect), popup: transaction?.popup ?? false };

@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { accountRequestHeaders } from "../../edge/session";
 import { parseCookieHeader, serializeCookie } from "../../rules/cookies";
-import { siteOriginOf, siteUrl } from "../../rules/env";
+import { secureCookiesOf, siteUrl } from "../../rules/env";
 import {
   type AuthorizationQuery,
   authorizationCheckSchema,
@@ -76,7 +76,7 @@ export function consentCookie({ config }: Pick<Context, "config">, ticket: strin
     path: pagePath,
     sameSite: "Strict",
     httpOnly: true,
-    secure: siteOriginOf(config).startsWith("https:"),
+    secure: secureCookiesOf(config),
   });
 }
 

@@ -1,37 +1,25 @@
-import type { Context } from "hono";
 import {
   deviceCookie,
   emailLoginRequestSchema,
   emailValidationSchema,
   expiredSessionCookie,
   type LinkRefusal,
-  type LoginState,
   rateWindowMs,
   readAccountCookies,
   safeRedirectPath,
   sessionCookie,
-  sessionEndedStatus,
 } from "../../rules/account";
-import { siteOriginOf, siteUrl } from "../../rules/env";
+import { secureCookiesOf, siteOriginOf, siteUrl } from "../../rules/env";
 import { SiteError } from "../../rules/errors";
-import { createEmailLogin, endSession, findSession, randomToken, sha256, useEmailLogin } from "../accounts";
-import type { OriginApp, OriginEnv } from "../env";
-import {
-  clientAddressOf,
-  errorResponse,
-  invalidParam,
-  jsonBody,
-  noStoreJson,
-  parseParams,
-  secureCookies,
-} from "../http";
+import { createEmailLogin, endSession, randomToken, sha256, useEmailLogin } from "../accounts";
+import type { OriginApp, OriginContext } from "../env";
+import { clientAddressOf, errorResponse, invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
 import { mailerOf, signInMail } from "../mail";
+import { signedInAccount } from "../signed-in";
 
 // The account service (spec 002 §7 "Web sign-in provider", issue 20): e-mail sign-in links,
 // sessions, the login status, sign-out, and the local outbox. Every answer is `no-store`: each
 // belongs to one browser.
-
-type Ctx = Context<{ Bindings: OriginEnv }>;
 
 /** The landing the link may point to: this site's /validate-email/{web|web_mobile}, any language. */
 const landingPath = /^(\/[a-z]{2}(-[a-z]{2,4})?)?\/validate-email\/(web|web_mobile)$/;
@@ -51,7 +39,7 @@ const refusalStatus: Record<LinkRefusal, 403 | 404 | 409 | 410> = {
  * the site's own origin (SITE_ORIGIN), never the request's Host (issue 41 finding 1). The path must
  * be this site's landing, its origin this site's, and its `redirect` a path of this site.
  */
-function checkedCallback(c: Ctx, callback: string): URL {
+function checkedCallback(c: OriginContext, callback: string): URL {
   const given = URL.canParse(callback) ? new URL(callback) : undefined;
   const site = siteOriginOf(c.env);
   if (given?.origin !== site || !landingPath.test(given.pathname)) {
@@ -67,31 +55,6 @@ function checkedCallback(c: Ctx, callback: string): URL {
   return url;
 }
 
-/**
- * The account of the request's session, or the answer that refuses it: 401 without a session
- * (with where to sign in), 456 when it has ended (spec 002 §8 "Status 456 … Logout"), which also
- * clears the cookie. Every call about a person's own data starts here.
- */
-export async function signedInAccount(
-  c: Ctx,
-): Promise<{ userId: string; state: LoginState } | { refused: Response }> {
-  const { session } = readAccountCookies(c.req.header("cookie"));
-  if (!session) {
-    return {
-      refused: noStoreJson({ error: "unauthorized", redirectUrl: "/login?redirect={redirectPath}" }, 401),
-    };
-  }
-  const found = await findSession(c.env.DB, session, Date.now());
-  if (found.outcome === "ended") {
-    return {
-      refused: noStoreJson({ error: "unauthorized", message: "The session has ended" }, sessionEndedStatus, [
-        expiredSessionCookie(secureCookies(c)),
-      ]),
-    };
-  }
-  return { userId: found.userId, state: found.state };
-}
-
 export function registerAccount(origin: OriginApp) {
   /** Spec 002 §7 "POST e-mail login request": stores a single-use link and mails it. */
   origin.post("/account/login/email", async (c) => {
@@ -99,7 +62,7 @@ export function registerAccount(origin: OriginApp) {
     const callback = checkedCallback(c, request.callback);
     const cookies = readAccountCookies(c.req.header("cookie"));
     const device = cookies.device ?? randomToken();
-    const newDevice = cookies.device ? [] : [deviceCookie(device, secureCookies(c))];
+    const newDevice = cookies.device ? [] : [deviceCookie(device, secureCookiesOf(c.env))];
     const client = clientAddressOf(c);
     const now = Date.now();
     const stored = await createEmailLogin(
@@ -141,7 +104,7 @@ export function registerAccount(origin: OriginApp) {
       Date.now(),
     );
     if (used.outcome === "signedin") {
-      return noStoreJson(used.state, 200, [sessionCookie(used.session, secureCookies(c), !link.temp)]);
+      return noStoreJson(used.state, 200, [sessionCookie(used.session, secureCookiesOf(c.env), !link.temp)]);
     }
     return noStoreJson({ error: "unauthorized", reason: used.outcome }, refusalStatus[used.outcome]);
   });
@@ -156,7 +119,7 @@ export function registerAccount(origin: OriginApp) {
   origin.post("/account/logout", async (c) => {
     const { session } = readAccountCookies(c.req.header("cookie"));
     if (session) await endSession(c.env.DB, session);
-    return noStoreJson(null, 204, [expiredSessionCookie(secureCookies(c))]);
+    return noStoreJson(null, 204, [expiredSessionCookie(secureCookiesOf(c.env))]);
   });
 
   /** The local outbox: what was "sent" while no mail transport is configured; else no such service. */

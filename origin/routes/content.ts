@@ -65,14 +65,7 @@ export function registerContent(origin: OriginApp) {
     const key = trackKeyOf(c.req.param("trackId"));
     const [row] = await db.tracksByKeys(c.env.DB, [key]);
     if (!row) throw notFound(`No track ${key}`);
-    const candidates = await db.tracksWhere(
-      c.env.DB,
-      "t.key != ? AND (t.artist_id = ? OR t.album_id = ? OR t.genre_id = ?)",
-      key,
-      row.artist_id,
-      row.album_id,
-      row.genre_id,
-    );
+    const candidates = await db.tracksNear(c.env.DB, row);
     const affinity = (t: db.TrackRow) =>
       (t.artist_id === row.artist_id ? 2 : 0) + (t.album_id === row.album_id ? 1 : 0);
     const related = candidates

@@ -63,9 +63,9 @@ const headerLocationSchema = v.object({ lat: coordinate(-90, 90), lng: coordinat
 
 async function loadCatalogue(d1: D1Database): Promise<Catalogue> {
   const [artists, tracks, playlists, venues] = await Promise.all([
-    db.artistsWhere(d1, "1 = 1 ORDER BY a.id"),
-    db.tracksWhere(d1, "1 = 1 ORDER BY t.key"),
-    db.playlistsWhere(d1, "p.artist_id IS NOT NULL ORDER BY p.id"),
+    db.allArtists(d1),
+    db.allTracks(d1),
+    db.allArtistPlaylists(d1),
     db.venues(d1),
   ]);
   return {

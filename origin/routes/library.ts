@@ -1,17 +1,15 @@
-import type { Context } from "hono";
 import * as v from "valibot";
 import {
   isAcceptedTagTime,
   type LibraryTag,
   maxTagPageSize,
-  type TagLocation,
   tagIdSchema,
   tagPageSize,
   tagPageTokenSchema,
   tagWriteSchema,
 } from "../../rules/library";
 import { tracksByKeys } from "../db";
-import type { OriginApp, OriginEnv } from "../env";
+import type { OriginApp, OriginContext } from "../env";
 import { intParam, invalidParam, jsonBody, noStoreJson, notFound, parseParams } from "../http";
 import {
   addTag,
@@ -24,13 +22,11 @@ import {
   type StoredTag,
 } from "../library";
 import { trackSummary } from "../shapes";
-import { signedInAccount } from "./account";
+import { signedInAccount } from "../signed-in";
 
 // My Library in the account service (spec 002 §7 "Tags and status", issue 21): the signed-in
 // person's tags, their count, removal and its undo, and the app's tags. Every answer
 // is the person's own: `no-store`, 401 without a session, 456 when it ended.
-
-type Ctx = Context<{ Bindings: OriginEnv }>;
 
 const listQuerySchema = v.object({
   limit: intParam("limit", 1, maxTagPageSize),
@@ -47,43 +43,8 @@ function libraryTagOf(tag: StoredTag, track: Parameters<typeof trackSummary>[0])
   };
 }
 
-/**
- * Spec 002 §3 "Location is also sent in headers x-shz-lat and x-shz-lng": kept only as a pair,
- * and only roughly (addTag rounds every position it stores).
- */
-export function sharedPosition(c: Ctx): Pick<TagLocation, "lat" | "lng"> {
-  const lat = Number(c.req.header("x-shz-lat") ?? Number.NaN);
-  const lng = Number(c.req.header("x-shz-lng") ?? Number.NaN);
-  if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return { lat: null, lng: null };
-  return { lat, lng };
-}
-
-/**
- * Tags a web recognition's match for the signed-in person, once per recognition session. A
- * request without a session tags nothing; an ended one neither (the answer is the match either way).
- */
-export async function tagRecognition(
-  c: Ctx,
-  match: { sessionId: string; trackKey: number; country: string },
-): Promise<void> {
-  if (!c.req.header("cookie")) return;
-  const account = await signedInAccount(c);
-  if ("refused" in account) return;
-  await addTag(
-    c.env.DB,
-    account.userId,
-    {
-      recognitionId: `web:${match.sessionId}`,
-      trackKey: match.trackKey,
-      tagTime: Date.now(),
-      location: { country: match.country, ...sharedPosition(c) },
-    },
-    Date.now(),
-  );
-}
-
 /** The tag an answer names, with its track, or a 404 for anything not this account's. */
-async function tagAnswer(c: Ctx, userId: string, tagId: string): Promise<Response> {
+async function tagAnswer(c: OriginContext, userId: string, tagId: string): Promise<Response> {
   const tag = await findTag(c.env.DB, userId, tagId);
   const [track] = tag ? await tracksByKeys(c.env.DB, [tag.trackKey]) : [];
   if (!tag || !track) throw notFound("No such tag");

@@ -1,4 +1,4 @@
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import * as v from "valibot";
 import { readCookies } from "../../rules/cookies";
 import { siteOriginOf } from "../../rules/env";
@@ -14,7 +14,7 @@ import {
   offerRefusalStatus,
   offerState,
 } from "../../rules/offers";
-import type { OriginApp, OriginEnv } from "../env";
+import type { OriginApp, OriginContext, OriginEnv } from "../env";
 import {
   clientAddressOf,
   countrySchema,
@@ -38,6 +38,7 @@ import {
   unredeemedCredentials,
   updateCounter,
 } from "../offers";
+import { signedInAccount } from "../signed-in";
 import {
   authenticationOptions,
   challengeOf,
@@ -46,7 +47,6 @@ import {
   registrationOptions,
   relyingPartyOf,
 } from "../webauthn";
-import { signedInAccount } from "./account";
 
 // Offers in the embedded origin (issue 22): the campaign data call of spec 001 §7, and in the
 // account service the account's offer state, the WebAuthn challenge and the code. A code is handed
@@ -54,8 +54,6 @@ import { signedInAccount } from "./account";
 // browser's authenticator verified the person (@simplewebauthn/server, origin/webauthn.ts), and
 // the farming limits hold (`offerLimits`, decision 022). Cross-site requests never get here: the
 // worker's entry refuses them for every write.
-
-type Ctx = Context<{ Bindings: OriginEnv }>;
 
 /** How long a campaign answer may be kept: an operator's change shows within five minutes. */
 const campaignCacheControl = "public, max-age=300";
@@ -91,7 +89,7 @@ function accountInput(offers: AccountOffers) {
 }
 
 /** The rule's inputs that the request itself carries: the clock, the device, the app's webview. */
-function requestInputs(c: Ctx) {
+function requestInputs(c: OriginContext) {
   return {
     now: Date.now(),
     device: offerDeviceOf(c.req.header("user-agent")),

@@ -1,7 +1,6 @@
-import type { Context } from "hono";
 import * as v from "valibot";
 import { expiredSessionCookie } from "../../rules/account";
-import { siteUrl } from "../../rules/env";
+import { secureCookiesOf, siteUrl } from "../../rules/env";
 import { localizedPath, matchLanguage } from "../../rules/languages";
 import {
   accountDeletionSchema,
@@ -13,8 +12,8 @@ import {
   exportRefusalStatus,
   privacyMessages,
 } from "../../rules/privacy";
-import type { OriginApp, OriginEnv } from "../env";
-import { invalidParam, jsonBody, noStoreJson, parseParams, secureCookies } from "../http";
+import type { OriginApp, OriginContext } from "../env";
+import { invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
 import { dataDownloadMail, mailerOf } from "../mail";
 import {
   claimExport,
@@ -28,13 +27,11 @@ import {
   purgeExports,
 } from "../privacy";
 import { archiveOf } from "../privacy-archive";
-import { signedInAccount } from "./account";
+import { signedInAccount } from "../signed-in";
 
 // The privacy flows in the account service (spec 000 §1, §5, §8; issue 21): the data download
 // (asked for, mailed, fetched by the same account), the data categories held now, and account
 // deletion. Every call needs the session (401 without, 456 ended); every answer is the person's own.
-
-type Ctx = Context<{ Bindings: OriginEnv }>;
 
 /**
  * A data download's answers are `private` as well as `no-store`: the site's services proxy then
@@ -104,7 +101,7 @@ export function registerPrivacy(origin: OriginApp) {
    * `/status` answers the same question without the file: the site's page asks it first.
    */
   async function lookUp(
-    c: Ctx,
+    c: OriginContext,
     withArchive: boolean,
   ): Promise<Response | Extract<ExportLookup, { outcome: "ready" }>> {
     const id = v.safeParse(dataExportIdSchema, c.req.param("id"));
@@ -164,6 +161,6 @@ export function registerPrivacy(origin: OriginApp) {
       throw invalidParam("The address is not the signed-in account's");
     }
     await deleteAccount(c.env.DB, { userId: signedIn.userId, email: signedIn.state.email });
-    return noStoreJson({ deleted: true }, 200, [expiredSessionCookie(secureCookies(c))]);
+    return noStoreJson({ deleted: true }, 200, [expiredSessionCookie(secureCookiesOf(c.env))]);
   });
 }

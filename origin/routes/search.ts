@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { searchPageSize, trackSearchPageSize } from "../../rules/content-rules";
 import { type searchResponseSchema, searchServicePath } from "../../rules/schemas/search";
+import { searchArtists, searchRank, searchSongs, songRank } from "../catalogue-search";
 import type { OriginApp } from "../env";
 import {
   cachePolicy,
@@ -13,7 +14,6 @@ import {
   platformSchema,
 } from "../http";
 import { artistPayload, trackSummary } from "../shapes";
-import { searchArtists, searchRank, searchSongs, songRank } from "./amapi";
 
 /** Largest page of either call. */
 const maxPageSize = 25;

@@ -3,7 +3,6 @@ import * as v from "valibot";
 import { SiteError } from "../../rules/errors";
 import type { receivedBeaconsSchema } from "../../rules/schemas/metrics";
 import { sha256 } from "../accounts";
-import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";
 import {
   cachePolicy,
@@ -132,13 +131,4 @@ export function registerSinks(origin: OriginApp) {
   }
   origin.post("/log", (c) => log(c, "default"));
   origin.post("/log/:tag", (c) => log(c, parseParams(routeSchema, c.req.param("tag"))));
-
-  /** Spec 000 §7 `GET /services/config/features{app}.json`. */
-  origin.get("/config/:file", async (c) => {
-    const match = /^features([\w-]*)\.json$/.exec(c.req.param("file"));
-    if (!match) throw notFound(`No config ${c.req.param("file")}`);
-    const config = await db.featureConfig(c.env.DB, match[1] ?? "");
-    if (config === undefined) throw notFound(`No feature config for app "${match[1]}"`);
-    return json(c, config, cachePolicy.features);
-  });
 }

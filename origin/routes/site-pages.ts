@@ -8,6 +8,7 @@ import {
 } from "../../rules/forms";
 import type { OriginApp, OriginEnv } from "../env";
 import { cachePolicy, clientAddressOf, json, jsonBody, noStoreJson, parseParams } from "../http";
+import { signedInAccount } from "../signed-in";
 import {
   openRoles,
   storeSurveyAnswer,
@@ -15,7 +16,6 @@ import {
   surveyAnswerOf,
   verificationRequestOf,
 } from "../site-pages";
-import { signedInAccount } from "./account";
 
 // The services behind the site's own pages (issue 24): the satisfaction survey, artist
 // verification requests and the open roles. What a visitor sent is theirs: `private, no-store`,

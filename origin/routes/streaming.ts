@@ -1,9 +1,9 @@
-import type { Context } from "hono";
 import * as v from "valibot";
 import { siteOriginOf } from "../../rules/env";
 import { authorizationDecisionRequestSchema, authorizationQuerySchema } from "../../rules/streaming";
-import type { OriginApp, OriginEnv } from "../env";
+import type { OriginApp, OriginContext } from "../env";
 import { jsonBody, noStoreJson } from "../http";
+import { signedInAccount } from "../signed-in";
 import {
   type AuthorizationRefusal,
   checkAuthorization,
@@ -15,19 +15,16 @@ import {
   revokeToken,
   spendConsent,
 } from "../streaming-oauth";
-import { signedInAccount } from "./account";
 
 // The streaming service's OAuth endpoints as the embedded origin serves them (spec 002 §7
 // "Streaming-service connection", issue 22). The authorization endpoint is split in two: the
 // site's consent page (spec 002 §2 "mockactivate") asks whether a request is acceptable, then
 // sends the person's Allow or Deny; the token and revocation endpoints are the RFCs' own.
 
-type Ctx = Context<{ Bindings: OriginEnv }>;
-
 const base = "/partner/oauth/commerce/oauth2";
 
 /** The one registered client, whose redirect URI is on SITE_ORIGIN, never on the host a request names. */
-const clientOf = (c: Ctx) => registeredClient(c.env.STREAMING_CLIENT_ID, siteOriginOf(c.env));
+const clientOf = (c: OriginContext) => registeredClient(c.env.STREAMING_CLIENT_ID, siteOriginOf(c.env));
 
 /** RFC 6749 §5.1–§5.2: token answers are never stored by anyone. */
 function tokenResponse(body: unknown, status: number): Response {
@@ -49,7 +46,7 @@ function refusalAnswer(
 }
 
 /** RFC 6749 §4.1.3 / RFC 7009 §2.1: "application/x-www-form-urlencoded" bodies only. */
-async function formBody(c: Ctx): Promise<Record<string, string> | undefined> {
+async function formBody(c: OriginContext): Promise<Record<string, string> | undefined> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) return undefined;
   const params = new URLSearchParams(await c.req.text());
@@ -63,7 +60,7 @@ async function formBody(c: Ctx): Promise<Record<string, string> | undefined> {
 }
 
 /** The Tunewave account signed in where the person pressed Allow (the site passes the session on), if any. */
-async function allowingAccount(c: Ctx): Promise<string | null> {
+async function allowingAccount(c: OriginContext): Promise<string | null> {
   if (!c.req.header("cookie")) return null;
   const account = await signedInAccount(c);
   return "refused" in account ? null : account.userId;

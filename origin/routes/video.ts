@@ -2,6 +2,7 @@ import { artTrackPosterUrl, artTrackUrl } from "../catalog-rules";
 import * as db from "../db";
 import type { OriginApp } from "../env";
 import { cachePolicy, invalidParam, notFound } from "../http";
+import { videoBase } from "../video-paths";
 
 // The video site the track page's VIDEO section points at (spec 002 §2, §4 "Video"), served by
 // the embedded origin as it serves the streaming service's OAuth provider: a watch page and an
@@ -9,16 +10,7 @@ import { cachePolicy, invalidParam, notFound } from "../http";
 // the player's postMessage API (embedPlayerScript); the site's page and the embed check each
 // other's origin on every message.
 
-export const videoBase = "/video";
-export const videoMessageSource = "tunewave-video";
-
-export function watchPath(key: number): string {
-  return `/services${videoBase}/watch/${key}`;
-}
-
-export function embedPath(key: number): string {
-  return `/services${videoBase}/embed/${key}`;
-}
+const videoMessageSource = "tunewave-video";
 
 function keyOf(segment: string): number {
   if (!/^\d{1,15}$/.test(segment)) throw invalidParam("The video id must be a track key");

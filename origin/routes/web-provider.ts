@@ -1,4 +1,3 @@
-import type { Context } from "hono";
 import {
   sessionCookie,
   type WebProviderRefusal,
@@ -6,9 +5,9 @@ import {
   webProviderCallbackPath,
   webProviderSignInSchema,
 } from "../../rules/account";
-import { siteOriginOf } from "../../rules/env";
+import { secureCookiesOf, siteOriginOf } from "../../rules/env";
 import { claimProviderToken, isClosedAccount, startSession } from "../accounts";
-import type { OriginApp, OriginEnv } from "../env";
+import type { OriginApp, OriginContext, OriginEnv } from "../env";
 import { invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
 import {
   authorizationUrl,
@@ -22,8 +21,6 @@ import {
 // The web sign-in provider (spec 002 §7, issue 20): Google through OpenID Connect's code flow with
 // PKCE. The account service holds the client secret, exchanges the code and verifies the ID token;
 // the site only carries the browser there and back (app/routes/($lang).login.google.*).
-
-type Ctx = Context<{ Bindings: OriginEnv }>;
 
 const defaultIssuer = "https://accounts.google.com";
 
@@ -62,7 +59,7 @@ const refusal = (reason: WebProviderRefusal, status: number) =>
   noStoreJson({ error: "unauthorized", reason }, status);
 
 /** The redirect_uri must be this site's callback: a code is never sent anywhere else. */
-function checkedRedirectUri(c: Ctx, redirectUri: string): string {
+function checkedRedirectUri(c: OriginContext, redirectUri: string): string {
   const url = new URL(redirectUri);
   if (url.origin !== siteOriginOf(c.env) || !webProviderCallbackPath.test(url.pathname) || url.search) {
     throw invalidParam("redirectUri must be this site's /login/google/callback");
@@ -120,7 +117,7 @@ export function registerWebProvider(origin: OriginApp) {
       if (await isClosedAccount(c.env.DB, email)) return refusal("closed", 404);
       if (!(await claimProviderToken(c.env.DB, idToken, now))) return refusal("replayed", 409);
       const { session, state } = await startSession(c.env.DB, email, "google", now);
-      return noStoreJson(state, 200, [sessionCookie(session, siteOriginOf(c.env).startsWith("https:"))]);
+      return noStoreJson(state, 200, [sessionCookie(session, secureCookiesOf(c.env))]);
     } catch (error) {
       if (!(error instanceof OidcError)) throw error;
       console.error(`web provider: ${error.reason}: ${error.message}`);

@@ -21,7 +21,7 @@ import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";
 import { cachePolicy, errorResponse, json, parseParams } from "../http";
 import { recognitionStore } from "../recognition-store";
-import { tagRecognition } from "./library";
+import { tagRecognition } from "../signed-in";
 
 /** Largest request body: the largest signature's base64 and room for the other fields. */
 export const webrecMaxBodyBytes = SIGNATURE_MAX_BASE64_LENGTH + 1024;

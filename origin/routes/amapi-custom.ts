@@ -1,0 +1,132 @@
+import type * as v from "valibot";
+import { SiteError } from "../../rules/errors";
+import type { shazamTracksSchema } from "../../rules/schemas/amapi";
+import {
+  albumAsPlaylist,
+  albumDocument,
+  custom,
+  customLang,
+  idOf,
+  loadPlaylist,
+  playlistsWithTracks,
+  requestOf,
+  requireAlbum,
+} from "../amapi";
+import * as db from "../db";
+import type { OriginApp } from "../env";
+import { cachePolicy, json } from "../http";
+import {
+  type AnswerContext,
+  noRelate,
+  type PlaylistLike,
+  playlistResource,
+  songResource,
+  trackPayload,
+} from "../shapes";
+
+// Spec 001 §7 custom album and playlist calls.
+
+/** Albums as playlists, album and playlist track lists, and where an album is featured. */
+export function registerCustomCalls(origin: OriginApp) {
+  origin.get(`${custom}/albums/:id`, async (c) => {
+    const { ctx } = requestOf(c);
+    const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
+    return json(c, await albumDocument(c.env.DB, album, ctx), cachePolicy.catalogue);
+  });
+
+  /** The album as a playlist resource, for players that play playlists. */
+  origin.get(`${custom}/playlistalbum/:id`, async (c) => {
+    const { ctx } = requestOf(c);
+    const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
+    const tracks = await db.albumTracks(c.env.DB, album.id);
+    return json(
+      c,
+      {
+        data: [
+          playlistResource(albumAsPlaylist(album), ctx, {
+            data: tracks.map((t) => songResource(t, ctx, noRelate)),
+          }),
+        ],
+      },
+      cachePolicy.catalogue,
+    );
+  });
+
+  /** The catalogue has no music videos: a known album answers an empty list. */
+  origin.get(`${custom}/musicvideosbyalbum/:id`, async (c) => {
+    requestOf(c);
+    await requireAlbum(c.env.DB, idOf(c, "Album"));
+    return json(c, { data: [] }, cachePolicy.catalogue);
+  });
+
+  origin.get(`${customLang}/playlist/shazamtracks/:id/full`, async (c) => {
+    const { ctx } = requestOf(c);
+    const { like, keys } = await loadPlaylist(c.env.DB, c.req.param("id"));
+    const rows = await db.tracksByKeys(c.env.DB, keys);
+    const list = { id: like.id, type: "playlists", name: like.name } as const;
+    return json(c, await shazamTracks(c.env.DB, list, rows, ctx), cachePolicy.charts);
+  });
+
+  origin.get(`${customLang}/album/shazamtracks/:id/full`, async (c) => {
+    const { ctx } = requestOf(c);
+    const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
+    const rows = await db.albumTracks(c.env.DB, album.id);
+    const list = { id: album.id, type: "albums", name: album.title } as const;
+    return json(c, await shazamTracks(c.env.DB, list, rows, ctx), cachePolicy.catalogue);
+  });
+
+  /** Editorial playlists holding the album's tracks. */
+  origin.get(`${customLang}/playlistsbyalbum/:id`, async (c) => {
+    const { ctx } = requestOf(c);
+    const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
+    const keys = (await db.albumTracks(c.env.DB, album.id)).map((t) => t.key);
+    const playlists = await playlistsWithTracks(c.env.DB, keys);
+    return json(
+      c,
+      { data: playlists.map((p) => playlistResource({ ...p, playlistType: "editorial" }, ctx, undefined)) },
+      cachePolicy.catalogue,
+    );
+  });
+
+  /** The charts of the path's country (and the world) the album's tracks are on. */
+  origin.get(`${customLang}/albumfeaturedin/:id`, async (c) => {
+    const { ctx } = requestOf(c);
+    const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
+    const keys = new Set((await db.albumTracks(c.env.DB, album.id)).map((t) => t.key));
+    const candidates = [
+      `ip-country-chart-${ctx.country}`,
+      `ip-country-discovery-${ctx.country}`,
+      "ip-world-chart",
+      `genre-country-chart-${ctx.country}-${album.genre_id}`,
+    ];
+    const featured: PlaylistLike[] = [];
+    for (const listid of candidates) {
+      // A country without a genre chart (or without charts) is simply not featured there.
+      const loaded = await loadPlaylist(c.env.DB, listid).catch((error: unknown) => {
+        if (error instanceof SiteError && error.type === "notfound") return undefined;
+        throw error;
+      });
+      if (loaded?.keys.some((k) => keys.has(k))) featured.push(loaded.like);
+    }
+    return json(c, { data: featured.map((p) => playlistResource(p, ctx, undefined)) }, cachePolicy.charts);
+  });
+}
+
+/** A list's tracks in the full track shape, each with its lyrics when it has some. */
+async function shazamTracks(
+  d1: D1Database,
+  list: { id: string; type: "playlists" | "albums"; name: string },
+  rows: db.TrackRow[],
+  ctx: AnswerContext,
+): Promise<v.InferInput<typeof shazamTracksSchema>> {
+  const tracks = await Promise.all(
+    rows.map(async (row) =>
+      trackPayload(
+        row,
+        ctx,
+        row.has_lyrics ? await db.lyricsOf(d1, "track_key", String(row.key)) : undefined,
+      ),
+    ),
+  );
+  return { ...list, tracks };
+}

@@ -1,0 +1,45 @@
+import type * as v from "valibot";
+import { searchPageSize } from "../../rules/content-rules";
+import type { searchResultsSchema } from "../../rules/schemas/amapi";
+import { catalog, maxSearchLimit, requestOf, searchTypes } from "../amapi";
+import { searchArtists, searchSongs } from "../catalogue-search";
+import type { OriginApp } from "../env";
+import { cachePolicy, invalidParam, json } from "../http";
+import { artistResource, songResource, storefront } from "../shapes";
+
+/** Spec 000 §7 catalogue search. */
+export function registerCatalogSearch(origin: OriginApp) {
+  /** Spec 000 §7 catalogue search: types=songs,artists, term, limit=3; next links per group. */
+  origin.get(`${catalog}/search`, async (c) => {
+    const { ctx, query } = requestOf(c);
+    const term = (query.term ?? "").trim().toLowerCase();
+    if (term.length === 0 || term.length > 100) throw invalidParam("term must be 1 to 100 characters");
+    const types = query.types ?? [...searchTypes];
+    if (types.length === 0) throw invalidParam("types is required");
+    const limit = query.limit ?? searchPageSize;
+    if (limit > maxSearchLimit) throw invalidParam(`limit must be at most ${maxSearchLimit}`);
+    const offset = query.offset ?? 0;
+    const sf = storefront(ctx);
+    const href = (type: string, at: number) =>
+      `/v1/catalog/${sf}/search?offset=${at}&term=${encodeURIComponent(query.term ?? "")}&types=${type}`;
+    const results: v.InferInput<typeof searchResultsSchema>["results"] = {};
+
+    if (types.includes("songs")) {
+      const ranked = await searchSongs(c.env.DB, term);
+      results.songs = {
+        href: href("songs", offset),
+        ...(offset + limit < ranked.length ? { next: href("songs", offset + limit) } : {}),
+        data: ranked.slice(offset, offset + limit).map((row) => songResource(row, ctx)),
+      };
+    }
+    if (types.includes("artists")) {
+      const ranked = await searchArtists(c.env.DB, term);
+      results.artists = {
+        href: href("artists", offset),
+        ...(offset + limit < ranked.length ? { next: href("artists", offset + limit) } : {}),
+        data: ranked.slice(offset, offset + limit).map((row) => artistResource(row, ctx, new Set())),
+      };
+    }
+    return json(c, { results }, cachePolicy.catalogue);
+  });
+}
