@@ -5,7 +5,6 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { answerAmp } from "../amp/request";
 import { ampEdge } from "../amp/visitor";
-import { buildBeacon, metricsUrl, requestErrorStatistics } from "../app/beacon-params";
 import {
   bypassReasonOf,
   createDocumentCache,
@@ -23,6 +22,7 @@ import { createNonce, withNosniff, withSecurityHeaders } from "../edge/security-
 import { createServicesProxy, remoteUpstream, type ServicesProxy, type Upstream } from "../edge/services";
 import { anonymous, resolveSession, type SessionResolution } from "../edge/session";
 import { createOrigin } from "../origin";
+import { buildBeacon, metricsUrl, requestErrorStatistics } from "../rules/beacon-params";
 import { type Env, readConfig, type SiteConfig, siteOriginOf } from "../rules/env";
 import { edgeLocationOf, withCallerLocation } from "../rules/events";
 import { fnv1a32 } from "../rules/feature-flags";
