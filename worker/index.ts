@@ -19,7 +19,7 @@ import { session } from "./steps/session";
 
 /**
  * The worker: every request goes down this list of steps (worker/steps/, one file each, their
- * tests in tests/worker/pipeline/), each one answering or passing on to the next; what a step
+ * tests in tests/worker/pipeline-steps.test.ts), each one answering or passing on to the next; what a step
  * learns for the later ones is in `c.var` (worker/pipeline.ts `WorkerEnv`).
  */
 const app = new Hono<WorkerEnv>()
