@@ -8,10 +8,14 @@ import {
   parsePath,
 } from "../rules/path";
 import { ampCacheControl } from "./http";
-import { ampEdge, ampRequest } from "./visitor";
 
-/** Renders a page through Remix with the given request context (worker/index.ts). */
-export type RenderPage = (request: Request, edge: RequestContext) => Promise<Response>;
+/** Renders a page through Remix with the request context (worker/steps/amp.ts). */
+export type RenderPage = (request: Request) => Promise<Response>;
+
+/** The request without the visitor's headers (cookies, user agent, languages): only its URL counts. */
+export function ampRequest(request: Request): Request {
+  return new Request(request.url, { method: request.method });
+}
 
 /**
  * Where an AMP address written another way moves to (301): `/amp` first and in lower case, then the
@@ -31,7 +35,8 @@ function namesAmpPage(path: ParsedPath): path is ParsedPath & { pageType: AmpPag
 
 /**
  * Answers one `/amp/…` request. The page is the React page's route: the address without `/amp`
- * goes to Remix with the AMP request context (amp/visitor.ts), and the route's loader decides
+ * goes to Remix with the request context, which for an AMP address depends on the URL only
+ * (edge/request-context.ts `resolveRequest`), and the route's loader decides
  * everything a page decides; Remix's document render becomes the AMP renderer (amp/render.tsx).
  * Around it, what only AMP has: one address per page (301), read-only, its moves kept on AMP
  * addresses, and the AMP 404 for an address that names no AMP page, which is the site's own
@@ -56,18 +61,17 @@ export async function answerAmp(
       headers: { Location: location + url.search, "Cache-Control": ampCacheControl.page },
     });
   }
-  const amp = ampEdge(edge);
-  const notFoundPath = localizedPath(amp.lang, "/error/notfound");
+  const notFoundPath = localizedPath(edge.lang, "/error/notfound");
   const pagePath = namesAmpPage(edge.path) ? url.pathname.slice("/amp".length) || "/" : notFoundPath;
-  let response = await render(ampRequest(new Request(new URL(pagePath + url.search, url), request)), amp);
+  let response = await render(ampRequest(new Request(new URL(pagePath + url.search, url), request)));
   if (response.status >= 300 && response.status < 400) return ampMove(response, url);
   // A resource route (a chart's CSV) or a data request under /amp is no AMP page.
   if (!response.headers.get("Content-Type")?.startsWith("text/html")) {
     await response.body?.cancel();
-    response = await render(ampRequest(new Request(new URL(notFoundPath, url), request)), amp);
+    response = await render(ampRequest(new Request(new URL(notFoundPath, url), request)));
   }
   const headers = new Headers(response.headers);
-  headers.set("Content-Language", amp.locale);
+  headers.set("Content-Language", edge.locale);
   return new Response(response.body, { status: response.status, headers });
 }
 

@@ -250,7 +250,7 @@ export type BridgeReplyData<T extends BridgeRequestType> = v.InferOutput<
 
 /**
  * Spec 000 §7: the statistics beacon is "a bridge message in the app". The parameters are the
- * beacon's query (app/beacon-params.ts `BuiltBeacon.query`); `route` is its metric route.
+ * beacon's query (rules/beacon-params.ts `BuiltBeacon.query`); `route` is its metric route.
  */
 export const beaconMessageSchema = v.object({
   route: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9._-]{0,127}$/)),

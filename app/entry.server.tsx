@@ -1,7 +1,6 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToReadableStream } from "react-dom/server";
-import { renderAmpPage } from "../amp/render";
 import { NonceContext } from "./nonce";
 import { siteStylesheets } from "./root";
 import { stylesheetTexts } from "./stylesheet-texts.server";
@@ -29,8 +28,9 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  // /amp/… (amp/request.ts): the same route and loader data, drawn by the AMP renderer.
-  if (loadContext.edge.isAmp) return renderAmpPage(remixContext, loadContext, request);
+  // /amp/… (amp/request.ts): the same route and loader data, drawn by the AMP renderer the worker
+  // hands over in the load context.
+  if (loadContext.edge.isAmp) return loadContext.renderAmpPage(remixContext, loadContext, request);
 
   const controller = new AbortController();
   const timeout = setTimeout(() => controller.abort(), streamTimeoutMs);

@@ -1,9 +1,20 @@
+import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import type { RequestContext } from "../edge/request-context";
 import type { ServicesProxy } from "../edge/services";
 import type { LoginState } from "../rules/account";
 import type { Env, SiteConfig } from "../rules/env";
 
-// The typed load context worker/index.ts builds for every Remix request.
+/**
+ * Draws an `/amp/…` page from Remix's render of its route (amp/render.tsx `renderAmpPage`). The
+ * worker hands it over, so app/ never imports amp/ (amp/ draws with app/'s views).
+ */
+export type AmpRenderer = (
+  remix: EntryContext,
+  context: AppLoadContext,
+  request: Request,
+) => Promise<Response>;
+
+// The typed load context worker/steps/load-context.ts builds for every Remix request.
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext {
     cloudflare: {
@@ -19,6 +30,8 @@ declare module "@remix-run/cloudflare" {
     account: LoginState | null;
     /** This response's Content-Security-Policy nonce (edge/security-headers.ts), for Remix's inline scripts. */
     cspNonce: string;
+    /** The AMP renderer, for the document of a page whose request context `isAmp`. */
+    renderAmpPage: AmpRenderer;
   }
   interface Future {
     v3_singleFetch: true;

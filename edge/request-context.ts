@@ -79,18 +79,32 @@ export function resolveRequest(
   const url = new URL(request.url);
   const path = parsePath(documentPathOf(url.pathname));
   const params = readParams(url.searchParams);
-  const cookies = readCookies(request.headers.get("cookie"));
   const secure = url.protocol === "https:";
+  const isAmp = path.isAmp;
+  // An AMP page is one document per URL, kept by AMP caches and served to every visitor (decision
+  // 016), so nothing about the visitor that is not in the URL may change it: its language is the
+  // path's prefix, `lang` or `fb_locale` (else English; never the cookie or the browser's
+  // languages), its country the `co` parameter (else the default; never the app's config or the
+  // IP), and there is no visitor: no ids, no app, no cookies, beacons suppressed (spec 000 §6).
+  // Resolved here, once, the AMP and the React renderers see one request context.
+  const visitor = isAmp
+    ? { cookies: readCookies(null), acceptLanguage: null, cfCountry: undefined }
+    : {
+        cookies: readCookies(request.headers.get("cookie")),
+        acceptLanguage: request.headers.get("accept-language"),
+        cfCountry: cf?.country,
+      };
+  const { cookies } = visitor;
 
   const language = chooseLanguage({
     prefix: path.langKey,
     langParam: params.lang,
     fbLocale: params.fb_locale,
     cookie: cookies.lang,
-    acceptLanguage: request.headers.get("accept-language"),
+    acceptLanguage: visitor.acceptLanguage,
   });
   const { locale, dir } = languageOf(language.key);
-  const cfCountry = v.safeParse(countryCodeSchema, cf?.country);
+  const cfCountry = v.safeParse(countryCodeSchema, visitor.cfCountry);
   const country = chooseCountry({
     coParam: params.co,
     appConfigCountry: cookies.appConfig?.country,
@@ -98,9 +112,7 @@ export function resolveRequest(
   });
 
   const isBot = isbot(request.headers.get("user-agent"));
-  const isAmp = path.isAmp;
-  // AMP documents are cached and served by AMP caches to many visitors, and bots keep no cookies:
-  // neither answer carries per-visitor cookies.
+  // Bots keep no cookies, and an AMP document is everyone's: neither answer carries per-visitor cookies.
   const writesCookies = !isBot && !isAmp;
   const setCookies: string[] = [];
 
@@ -111,7 +123,7 @@ export function resolveRequest(
     setCookies.push(webIdCookie(webId, secure));
   }
 
-  const inid = params.inid ?? cookies.inid;
+  const inid = isAmp ? undefined : (params.inid ?? cookies.inid);
   if (writesCookies && params.inid !== undefined && params.inid !== cookies.inid) {
     setCookies.push(installIdCookie(params.inid, secure));
   }

@@ -1,4 +1,5 @@
 import { serverStrings } from "../app/i18n.server";
+import { withSecurityHeaders } from "../edge/security-headers";
 import { readBody } from "../rules/http-body";
 import { chooseLanguage, languageOf, localizedPath } from "../rules/languages";
 
@@ -73,7 +74,10 @@ function isWellFormedPath(pathname: string): boolean {
   }
 }
 
-/** The refusal page: status, the localized apology, a link home. Nothing of the request is echoed. */
+/**
+ * The refusal page: status, the localized apology, a link home, with the security headers of a page.
+ * Nothing of the request is echoed.
+ */
 export function refusalResponse(request: Request, status: number): Response {
   const url = new URL(request.url);
   // Only bounded parts of the request pick the language: the first segment and the browser's list.
@@ -85,7 +89,7 @@ export function refusalResponse(request: Request, status: number): Response {
   const { locale, dir } = languageOf(key);
   const message = t(status === 413 || status === 431 ? "error.toolarge" : "error.invalidparam");
   const html = `<!doctype html><html lang="${key}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><style>${refusalStyle}</style><title>${escapeHtml(t("error.title"))}</title></head><body><main><h1>${escapeHtml(t("error.sorry", { code: status }))}</h1><p>${escapeHtml(message)}</p><p><a href="${localizedPath(key, "/")}">${escapeHtml(t("error.home"))}</a></p></main></body></html>`;
-  return new Response(html, {
+  const page = new Response(html, {
     status,
     headers: {
       "Content-Type": "text/html; charset=utf-8",
@@ -94,6 +98,7 @@ export function refusalResponse(request: Request, status: number): Response {
       ...(status === 405 ? { Allow: pageMethods.join(", ") } : {}),
     },
   });
+  return withSecurityHeaders(page, { nonce: undefined, https: url.protocol === "https:", amp: false });
 }
 
 /** The site's system font and text colours (app/styles/site.css), light and dark, without its stylesheet. */

@@ -1,16 +1,15 @@
-import type { Context, Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { ampCacheControl } from "../amp/http";
 import { robotsTxt, securityTxt, securityTxtPath } from "../app/crawler-files";
 import { parseSitemapFileName, sitemapFiles, sitemapIndexEntries } from "../app/data/sitemaps.server";
 import { manifestPath, webAppManifest } from "../app/home-screen.server";
 import { sitemapIndexXml, sitemapXml } from "../app/sitemaps";
 import { resolveRequest } from "../edge/request-context";
-import type { ServicesProxy } from "../edge/services";
-import { type Env, type SiteConfig, siteOriginOf } from "../rules/env";
+import { siteOriginOf } from "../rules/env";
 import { SiteError } from "../rules/errors";
 import { defaultLanguageKey, isLanguageKey, type LanguageKey } from "../rules/languages";
 import { builtAt } from "./build-time.generated";
-import type { WorkerEnv } from "./cross-site";
+import type { WorkerEnv } from "./pipeline";
 
 /**
  * The files crawlers and phones ask for by name (docs/decisions/018-sitemaps-and-home-screen.md):
@@ -81,52 +80,51 @@ function streamOf(pieces: Iterable<string>): ReadableStream<Uint8Array> {
   });
 }
 
-type Isolate = { config: SiteConfig; proxy: ServicesProxy };
-
 /** What a sitemap loads with: the request resolved as for a page, the isolate's config and proxy. */
-function loadContext(c: Context<WorkerEnv>, isolate: Isolate) {
+function loadContext(c: Context<WorkerEnv>) {
   const request = c.req.raw;
   return {
     edge: resolveRequest(request, request.cf as { country?: string } | undefined),
-    services: isolate.proxy,
-    config: isolate.config,
+    services: c.var.isolate.proxy,
+    config: c.var.isolate.config,
   };
 }
 
-export function registerSiteFiles(app: Hono<WorkerEnv>, isolateFor: (env: Env) => Isolate) {
-  app.get("/robots.txt", (c) => answer(robotsTxt(siteOriginOf(isolateFor(c.env).config)), contentTypes.text));
+/** The site files' routes, mounted by the worker (worker/index.ts). */
+export const siteFiles = new Hono<WorkerEnv>();
 
-  app.get(securityTxtPath, (c) =>
-    answer(securityTxt(siteOriginOf(isolateFor(c.env).config), new Date(builtAt)), contentTypes.text),
-  );
+siteFiles.get("/robots.txt", (c) => answer(robotsTxt(siteOriginOf(c.var.isolate.config)), contentTypes.text));
 
-  app.get("/sitemap.xml", async (c) => {
-    try {
-      const entries = await sitemapIndexEntries(loadContext(c, isolateFor(c.env)), c.req.raw);
-      return answer(sitemapIndexXml(entries), contentTypes.xml);
-    } catch (error) {
-      return failure(error);
-    }
-  });
+siteFiles.get(securityTxtPath, (c) =>
+  answer(securityTxt(siteOriginOf(c.var.isolate.config), new Date(builtAt)), contentTypes.text),
+);
 
-  app.get("/sitemaps/:file", async (c) => {
-    const file = parseSitemapFileName(c.req.param("file"));
-    if (!file) return notFound();
-    try {
-      const files = await sitemapFiles(file.type, loadContext(c, isolateFor(c.env)), c.req.raw);
-      const urls = files[file.index];
-      return urls ? answer(streamOf(sitemapXml(urls)), contentTypes.xml) : notFound();
-    } catch (error) {
-      return failure(error);
-    }
-  });
+siteFiles.get("/sitemap.xml", async (c) => {
+  try {
+    const entries = await sitemapIndexEntries(loadContext(c), c.req.raw);
+    return answer(sitemapIndexXml(entries), contentTypes.xml);
+  } catch (error) {
+    return failure(error);
+  }
+});
 
-  const manifest = (lang: LanguageKey) =>
-    answer(JSON.stringify(webAppManifest(lang), null, 2), contentTypes.manifest);
-  app.get(manifestPath(defaultLanguageKey), () => manifest(defaultLanguageKey));
-  // Other languages at their prefix; anything else under that name is the site's not-found page.
-  app.get("/:lang/manifest.webmanifest", (c, next) => {
-    const lang = c.req.param("lang");
-    return isLanguageKey(lang) && lang !== defaultLanguageKey ? manifest(lang) : next();
-  });
-}
+siteFiles.get("/sitemaps/:file", async (c) => {
+  const file = parseSitemapFileName(c.req.param("file"));
+  if (!file) return notFound();
+  try {
+    const files = await sitemapFiles(file.type, loadContext(c), c.req.raw);
+    const urls = files[file.index];
+    return urls ? answer(streamOf(sitemapXml(urls)), contentTypes.xml) : notFound();
+  } catch (error) {
+    return failure(error);
+  }
+});
+
+const manifest = (lang: LanguageKey) =>
+  answer(JSON.stringify(webAppManifest(lang), null, 2), contentTypes.manifest);
+siteFiles.get(manifestPath(defaultLanguageKey), () => manifest(defaultLanguageKey));
+// Other languages at their prefix; anything else under that name is the site's not-found page.
+siteFiles.get("/:lang/manifest.webmanifest", (c, next) => {
+  const lang = c.req.param("lang");
+  return isLanguageKey(lang) && lang !== defaultLanguageKey ? manifest(lang) : next();
+});

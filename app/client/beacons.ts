@@ -5,12 +5,12 @@ import {
   buildBeacon,
   metricRoute,
   metricsUrl,
-} from "~/beacon-params";
+} from "../../rules/beacon-params";
 import { SiteError } from "../../rules/errors";
 
 /**
  * The browser's statistics sender (spec 000 §3, §4, §7, §8). Beacons are built by the shared rules
- * of app/beacon-params.ts and loaded as an image from `/services/metrics/{route}/{time}`, or
+ * of rules/beacon-params.ts and loaded as an image from `/services/metrics/{route}/{time}`, or
  * handed to the native bridge inside the app. Nothing here touches `window` until a beacon is sent.
  */
 

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { BeaconParams } from "~/beacon-params";
+import type { BeaconParams } from "../../rules/beacon-params";
 import { randomUrlToken, s256Challenge } from "../../rules/pkce";
 import {
   authorizationUrl,

@@ -1,4 +1,4 @@
-import type { BeaconParams } from "~/beacon-params";
+import type { BeaconParams } from "../../rules/beacon-params";
 
 /**
  * Spec 000 §7 "GET to a DNS health endpoint: reports its status code; body not shown". Once per

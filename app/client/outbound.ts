@@ -1,4 +1,4 @@
-import type { BeaconParams } from "~/beacon-params";
+import type { BeaconParams } from "../../rules/beacon-params";
 import type { BeaconSender } from "./beacons";
 import type { ClickSource, LinkClick } from "./in-app";
 

@@ -1,6 +1,6 @@
-import { visitBeaconParams } from "~/beacon-params";
 import type { CloudKitConfig, LoginState } from "../../rules/account";
 import { readHashParams, readParams } from "../../rules/address-params";
+import { visitBeaconParams } from "../../rules/beacon-params";
 import { readCookies } from "../../rules/cookies";
 import type { LanguageKey } from "../../rules/languages";
 import { deviceModelOf } from "../../rules/user-agent";

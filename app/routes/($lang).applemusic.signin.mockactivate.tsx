@@ -24,7 +24,7 @@ import { SiteError } from "../../rules/errors";
 // the consent page of the embedded origin's authorization server (origin/routes/streaming.ts),
 // where the connect popup lands when no real authorization page is configured
 // (STREAMING_AUTHORIZE_URL). It says plainly that it is a stand-in. Allow and Deny are this
-// site's own forms (a cross-site post is refused before Remix, worker/index.ts), and the page
+// site's own forms (a cross-site post is refused before Remix, worker/steps/cross-site-page.ts), and the page
 // cannot be framed, so no other site can click Allow for a person. Showing a request gives this
 // browser the server's consent ticket for it (an HttpOnly cookie on this page's path); Allow
 // presents it, and without it no code is issued (issue 41, finding 11).

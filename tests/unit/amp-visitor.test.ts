@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { ampEdge, ampRequest } from "../../amp/visitor";
+import { ampRequest } from "../../amp/request";
 import { resolveRequest } from "../../edge/request-context";
 
 const visitor = {
@@ -16,15 +16,25 @@ test.each([
   ["/amp/de?lang=ja&co=XX", "de", "de-DE", "GB"],
 ])("%s is read as language %s (%s) in country %s, whoever asks", (path, lang, locale, country) => {
   const request = new Request(`https://tunewave.test${path}`, { headers: visitor });
-  const edge = ampEdge(resolveRequest(request, { country: "JP" }));
+  // Resolved once (issue 42): the worker's resolution is already the AMP page's, not redone in amp/.
+  const edge = resolveRequest(request, { country: "JP" });
   expect({ lang: edge.lang, locale: edge.locale, country: edge.country }).toEqual({ lang, locale, country });
   expect(edge).toMatchObject({
     inApp: false,
     webId: undefined,
     inid: undefined,
     beaconsSuppressed: true,
+    newVisitor: true,
     setCookies: [],
   });
+});
+
+test("an install id in an AMP address is not the visitor's: the document is everyone's", () => {
+  const request = new Request(
+    "https://tunewave.test/amp/track/1/a?inid=0f8fad5b-d9cb-469f-a165-70867728950e",
+    { headers: visitor },
+  );
+  expect(resolveRequest(request, undefined)).toMatchObject({ inid: undefined, setCookies: [] });
 });
 
 test("the request data functions see carries the URL and the method, none of the visitor's headers", () => {

@@ -1,13 +1,5 @@
 import { afterEach, expect, test, vi } from "vitest";
 import {
-  type BeaconParams,
-  beaconFailureId,
-  buildBeacon,
-  metricRoute,
-  metricsUrl,
-  sanitizeBeaconValue,
-} from "../../app/beacon-params";
-import {
   type BridgeBeacon,
   createBeaconSender,
   firstShowParams,
@@ -16,6 +8,14 @@ import {
   pageviewParams,
   watchNavigation,
 } from "../../app/client/beacons";
+import {
+  type BeaconParams,
+  beaconFailureId,
+  buildBeacon,
+  metricRoute,
+  metricsUrl,
+  sanitizeBeaconValue,
+} from "../../rules/beacon-params";
 import { SiteError } from "../../rules/errors";
 
 afterEach(() => {

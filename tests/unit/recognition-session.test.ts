@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import type { BeaconParams } from "../../app/beacon-params";
 import type { Microphone } from "../../app/client/recognition/capture";
 import { RecognitionFailure } from "../../app/client/recognition/failures";
 import type { TrackLookup } from "../../app/client/recognition/match-service";
@@ -11,6 +10,7 @@ import {
 } from "../../app/client/recognition/session";
 import type { SignatureWorker } from "../../app/client/recognition/signature-worker-client";
 import { createSiteStorage } from "../../app/client/storage";
+import type { BeaconParams } from "../../rules/beacon-params";
 import { SiteError } from "../../rules/errors";
 import type { LanguageKey } from "../../rules/languages";
 import type { MatchRequestBody, WebrecMatch, WebrecMatchResponse } from "../../rules/schemas/webrec";

@@ -1,17 +1,17 @@
 import { describe, expect, test, vi } from "vitest";
-import {
-  type BeaconParams,
-  buildBeacon,
-  metricRoute,
-  requestErrorStatistics,
-  visitBeaconParams,
-} from "../../app/beacon-params";
 import { createBeaconSender } from "../../app/client/beacons";
 import { dnsHealthId, dnsHealthPath, reportDnsHealth } from "../../app/client/health";
 import type { LinkClick } from "../../app/client/in-app";
 import { interceptOutboundLinks, outboundHost } from "../../app/client/outbound";
 import { previewQuery } from "../../app/data/events.server";
 import { readHashParams } from "../../rules/address-params";
+import {
+  type BeaconParams,
+  buildBeacon,
+  metricRoute,
+  requestErrorStatistics,
+  visitBeaconParams,
+} from "../../rules/beacon-params";
 import { deviceModelOf, namesKnownSystem } from "../../rules/user-agent";
 
 /** Spec 000 §2 "Hash parameters use key=value pairs separated by semicolons". */

@@ -25,7 +25,7 @@ async function pageWithRemote(path: string, answer: (url: URL) => Response | und
     return answer(url) ?? remote.fetch(request, env);
   });
   const ctx = createExecutionContext();
-  // A fresh env object is a fresh services proxy (worker/index.ts isolateFor): no cache between tests.
+  // A fresh env object is a fresh services proxy (worker/steps/isolate.ts): no cache between tests.
   const response = await worker.fetch(
     new Request(`https://example.com${path}`, { redirect: "manual" }),
     { ...env, SERVICES_ORIGIN: `https://${remoteHost}` },

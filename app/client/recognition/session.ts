@@ -1,4 +1,4 @@
-import type { BeaconParams } from "~/beacon-params";
+import type { BeaconParams } from "../../../rules/beacon-params";
 import { SiteError } from "../../../rules/errors";
 import type { LanguageKey } from "../../../rules/languages";
 import type { WebrecMatch, WebrecMatchResponse, WebrecSignatureSummary } from "../../../rules/schemas/webrec";

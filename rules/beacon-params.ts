@@ -1,5 +1,5 @@
-import { SiteError } from "../rules/errors";
-import { namesKnownSystem } from "../rules/user-agent";
+import { SiteError } from "./errors";
+import { namesKnownSystem } from "./user-agent";
 
 /**
  * Statistics beacons (spec 000 §3 "Statistics beacon parameters", §5 "Beacon dynamic values",

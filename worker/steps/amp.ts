@@ -1,0 +1,22 @@
+import { createMiddleware } from "hono/factory";
+import { answerAmp } from "../../amp/request";
+import type { ServicesProxy } from "../../edge/services";
+import type { WorkerEnv } from "../pipeline";
+import { handleRemixRequest } from "../remix";
+import { bypassed, cachedDocument } from "./document-cache";
+
+/**
+ * /amp/…: the lightweight page, from the same route, at its one AMP address (amp/request.ts). The
+ * document depends on its URL only (edge/request-context.ts): its answer varies by nothing and sets
+ * no cookie, so cookies do not bypass the cache, and other methods are answered 405.
+ */
+export const ampPages = createMiddleware<WorkerEnv>(async (c, next) => {
+  const { edge, loadContext } = c.var;
+  if (!edge.isAmp) return next();
+  const request = c.req.raw;
+  const answer = (page: Request, services: ServicesProxy) =>
+    answerAmp(page, edge, (ampRequest) => handleRemixRequest(ampRequest, { ...loadContext, services }));
+  return request.method === "GET" || request.method === "HEAD"
+    ? cachedDocument(c, { userAgent: null, cf: undefined, nonce: undefined }, answer)
+    : bypassed(await answer(request, c.var.isolate.proxy), "method");
+});

@@ -1,0 +1,19 @@
+import { createMiddleware } from "hono/factory";
+import { localizedPath } from "../../rules/path";
+import type { WorkerEnv } from "../pipeline";
+import { handleRemixRequest } from "../remix";
+import { bypassed } from "./document-cache";
+
+/**
+ * A form another site posted changes nothing (worker/steps/cross-site.ts): 403 with the localized
+ * error page, rendered for nobody (no session looked up, no cookie set or cleared).
+ */
+export const crossSitePage = createMiddleware<WorkerEnv>(async (c, next) => {
+  if (!c.var.crossSite) return next();
+  const request = c.req.raw;
+  const errorPage = new Request(new URL(localizedPath(c.var.edge.lang, "/error/unauthorized"), request.url), {
+    headers: { "accept-language": request.headers.get("accept-language") ?? "" },
+  });
+  const refused = await handleRemixRequest(errorPage, c.var.loadContext);
+  return bypassed(new Response(refused.body, { status: 403, headers: refused.headers }), "cross-site");
+});

@@ -1,0 +1,40 @@
+import { createMiddleware } from "hono/factory";
+import { createServicesProxy, remoteUpstream, type Upstream } from "../../edge/services";
+import { createOrigin } from "../../origin";
+import { type Env, readConfig } from "../../rules/env";
+import { fnv1a32 } from "../../rules/feature-flags";
+import type { Isolate, WorkerEnv } from "../pipeline";
+import { buildVersion } from "../remix";
+
+const origin = createOrigin();
+let isolate: Isolate | undefined;
+
+function isolateFor(env: Env): Isolate {
+  if (isolate?.env !== env) {
+    const config = readConfig(env);
+    const upstream: Upstream = config.SERVICES_ORIGIN
+      ? remoteUpstream(config.SERVICES_ORIGIN)
+      : async (request) => origin.fetch(request, env);
+    isolate = {
+      env,
+      config,
+      proxy: createServicesProxy({
+        upstream,
+        timeoutMs: config.SERVICES_TIMEOUT_MS,
+        // The embedded origin's answers are this build's: a copy another build's origin made (another
+        // shape, another catalogue) is never read. A remote upstream's do not change with the site.
+        ...(config.SERVICES_ORIGIN
+          ? {}
+          : { cacheKeyBase: `https://${buildVersion.replace(/[^a-z0-9-]/gi, "")}.services.internal` }),
+      }),
+      version: `${buildVersion}-${fnv1a32(JSON.stringify(config)).toString(36)}`,
+    };
+  }
+  return isolate;
+}
+
+/** The isolate's environment and services proxy (`c.var.isolate`), made at the first request with an env. */
+export const isolateStep = createMiddleware<WorkerEnv>(async (c, next) => {
+  c.set("isolate", isolateFor(c.env));
+  await next();
+});

@@ -1,0 +1,13 @@
+import { createMiddleware } from "hono/factory";
+import { resolveRequest } from "../../edge/request-context";
+import type { WorkerEnv } from "../pipeline";
+
+/**
+ * The request as every later step, the React renderer and the AMP renderer see it
+ * (edge/request-context.ts): resolved once, here.
+ */
+export const resolvedRequest = createMiddleware<WorkerEnv>(async (c, next) => {
+  const request = c.req.raw;
+  c.set("edge", resolveRequest(request, request.cf as { country?: string } | undefined));
+  await next();
+});

@@ -1,0 +1,9 @@
+import { createMiddleware } from "hono/factory";
+import { resolveSession } from "../../edge/session";
+import type { WorkerEnv } from "../pipeline";
+
+/** The visitor's session (edge/session.ts), for a page rendered for this request alone. */
+export const session = createMiddleware<WorkerEnv>(async (c, next) => {
+  c.set("session", await resolveSession(c.var.isolate.proxy, c.req.raw));
+  await next();
+});
