@@ -21,7 +21,9 @@ import {
   isReplyType,
   unreadableMessageReplyType,
 } from "~/bridge-schema";
-import { isSiteErrorType, SiteError, type SiteErrorType } from "../../rules/errors";
+import { SiteError } from "../../rules/errors";
+import { createOutbox, messageOfError } from "./bridge-outbox";
+import { createPendingReplies, issuesOf, propertyOf } from "./bridge-replies";
 
 /**
  * The native-app bridge (spec 000 §3, §4, §8): the transport to the iOS and Android apps and the
@@ -82,19 +84,6 @@ export type Bridge = {
 
 type HostPost = (json: string) => void;
 
-type Pending = {
-  requestType: BridgeRequestType;
-  resolve: (data: unknown) => void;
-  reject: (error: SiteError) => void;
-  timer: ReturnType<typeof setTimeout>;
-};
-
-type Queued = { json: string; responseType: string | undefined };
-
-function propertyOf(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-}
-
 /** Finds the app's host object: iOS message handler first, then the Android interface. */
 export function findAppHost(win: object): { platform: BridgePlatform; post: HostPost } | undefined {
   const iosHandler = propertyOf(
@@ -113,27 +102,9 @@ export function findAppHost(win: object): { platform: BridgePlatform; post: Host
   return undefined;
 }
 
-/** The catalogue error an error code from the app stands for. */
-export function errorOfCode(code: string, data: unknown): SiteError {
-  const message = propertyOf(data, "message");
-  const type: SiteErrorType =
-    code === "malformed" ? "baddata" : isSiteErrorType(code) ? code : "serviceerror";
-  return new SiteError(type, typeof message === "string" ? message : `Bridge error ${code}`, {
-    args: { code },
-  });
-}
-
 /** The error code a failure is answered with: its catalogue type, or `jserror` for a plain throw. */
 function codeOfError(error: unknown): string {
   return error instanceof SiteError ? error.type : "jserror";
-}
-
-function messageOfError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function issuesOf(issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]): string {
-  return v.summarize(issues).replace(/\n/g, "; ");
 }
 
 /** Builds a bridge over the host object found on `win`, without installing the global entry point. */
@@ -141,56 +112,17 @@ export function createBridge(win: object, options: BridgeOptions = {}): Bridge {
   const log: BridgeLog = options.log ?? ((message, detail) => console.warn(message, detail));
   const requestTimeoutMs = options.requestTimeoutMs ?? bridgeRequestTimeoutMs;
   const host = findAppHost(win);
-  const pending = new Map<string, Pending>();
-  const queue: Queued[] = [];
+  const replies = createPendingReplies(log);
+  const outbox = createOutbox({ host, limit: bridgeQueueLimit, log, fail: replies.fail });
   const handlers = new Map<string, (data: unknown) => unknown>();
   const aboutListeners = new Set<(about: AboutBridge) => void>();
   let about: AboutBridge | undefined;
   let counter = 0;
   let disposed = false;
 
-  function post(json: string, responseType: string | undefined): void {
-    if (!host) return;
-    try {
-      host.post(json);
-    } catch (error) {
-      log("bridge: the app host refused a message", error);
-      if (responseType !== undefined)
-        fail(responseType, new SiteError("serviceerror", messageOfError(error)));
-    }
-  }
-
-  function enqueue(json: string, responseType: string | undefined): void {
-    if (about !== undefined) {
-      post(json, responseType);
-      return;
-    }
-    queue.push({ json, responseType });
-    if (queue.length > bridgeQueueLimit) {
-      const dropped = queue.shift();
-      log("bridge: queue full before about-bridge, oldest message dropped", dropped?.json);
-      if (dropped?.responseType !== undefined) {
-        fail(dropped.responseType, new SiteError("limitexceeded", "Bridge queue full before about-bridge"));
-      }
-    }
-  }
-
-  function flush(): void {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift())
-      post(next.json, next.responseType);
-  }
-
-  function fail(responseType: string, error: SiteError): void {
-    const entry = pending.get(responseType);
-    if (!entry) return;
-    pending.delete(responseType);
-    clearTimeout(entry.timer);
-    entry.reject(error);
-  }
-
   /** Replies to an app message. Never queued: the app is evidently listening. */
   function reply(type: string, fields: { data?: unknown; error?: string }): void {
-    post(JSON.stringify({ type, ...fields }), undefined);
+    outbox.post(JSON.stringify({ type, ...fields }), undefined);
   }
 
   function refuse(replyType: string, reason: string, raw: unknown): void {
@@ -207,25 +139,8 @@ export function createBridge(win: object, options: BridgeOptions = {}): Bridge {
 
   function acceptAbout(data: AboutBridge): void {
     about = data;
-    flush();
+    outbox.open();
     for (const listener of aboutListeners) listener(data);
-  }
-
-  function settle(responseType: string, entry: Pending, error: string | undefined, data: unknown): void {
-    pending.delete(responseType);
-    clearTimeout(entry.timer);
-    if (error !== undefined) {
-      entry.reject(errorOfCode(error, data));
-      return;
-    }
-    const parsed = v.safeParse(bridgeRequestSchemas[entry.requestType].reply, data);
-    if (parsed.success) {
-      entry.resolve(parsed.output);
-      return;
-    }
-    const reason = issuesOf(parsed.issues);
-    log(`bridge: malformed ${entry.requestType} reply refused: ${reason}`, data);
-    entry.reject(new SiteError("baddata", `Malformed ${entry.requestType} reply: ${reason}`));
   }
 
   function runCommand(type: string, data: unknown, responseType: string | undefined): void {
@@ -282,18 +197,14 @@ export function createBridge(win: object, options: BridgeOptions = {}): Bridge {
       if (typeof rawType === "string" && isReplyType(rawType)) {
         // A broken reply: the request it answers fails; replies are never answered.
         log(`bridge: malformed reply refused: ${issuesOf(parsed.issues)}`, value);
-        fail(rawType, new SiteError("baddata", `Malformed reply ${rawType}`));
+        replies.fail(rawType, new SiteError("baddata", `Malformed reply ${rawType}`));
         return;
       }
       refuse(replyTypeOf(value), issuesOf(parsed.issues), value);
       return;
     }
     const message = parsed.output;
-    const entry = pending.get(message.type);
-    if (entry) {
-      settle(message.type, entry, message.error, message.data);
-      return;
-    }
+    if (replies.settle(message.type, message.error, message.data)) return;
     if (isReplyType(message.type)) {
       log(`bridge: reply ${message.type} matches no pending request (late or repeated), dropped`);
       return;
@@ -324,20 +235,9 @@ export function createBridge(win: object, options: BridgeOptions = {}): Bridge {
       if (!host || disposed) return Promise.reject(new SiteError("unsupported", "No bridge support"));
       counter += 1;
       const responseType = `${type}#${counter}`;
-      return new Promise<BridgeReplyData<T>>((resolve, reject) => {
-        const timer = setTimeout(
-          () =>
-            fail(responseType, new SiteError("timeout", `No reply to ${type} within ${requestTimeoutMs} ms`)),
-          requestTimeoutMs,
-        );
-        pending.set(responseType, {
-          requestType: type,
-          resolve: resolve as (data: unknown) => void,
-          reject,
-          timer,
-        });
-        enqueue(JSON.stringify({ type, data: checked.output, responseType }), responseType);
-      });
+      const reply = replies.expect(type, responseType, requestTimeoutMs);
+      outbox.send(JSON.stringify({ type, data: checked.output, responseType }), responseType);
+      return reply as Promise<BridgeReplyData<T>>;
     },
     notify(type, data) {
       const checked = v.safeParse(bridgeNotificationSchemas[type], data);
@@ -346,7 +246,7 @@ export function createBridge(win: object, options: BridgeOptions = {}): Bridge {
         return false;
       }
       if (!host || disposed) return false;
-      enqueue(JSON.stringify({ type, data: checked.output }), undefined);
+      outbox.send(JSON.stringify({ type, data: checked.output }), undefined);
       return true;
     },
     handle(type, handler) {
@@ -366,9 +266,8 @@ export function createBridge(win: object, options: BridgeOptions = {}): Bridge {
     },
     dispose() {
       disposed = true;
-      for (const responseType of [...pending.keys()])
-        fail(responseType, new SiteError("abort", "Bridge disposed"));
-      queue.length = 0;
+      replies.failAll(new SiteError("abort", "Bridge disposed"));
+      outbox.clear();
       handlers.clear();
       aboutListeners.clear();
     },

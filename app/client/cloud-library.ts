@@ -2,8 +2,6 @@ import * as v from "valibot";
 import type { CloudKitConfig } from "../../rules/account";
 import { SiteError } from "../../rules/errors";
 import {
-  cloudLibraryZone,
-  cloudQueryPageSize,
   cloudRequestTimeoutMs,
   type LibraryTag,
   noMorePages,
@@ -11,9 +9,8 @@ import {
   tagPageSize,
   unknownLocation,
 } from "../../rules/library";
-import { digitsSchema } from "../../rules/schemas/common";
 import { trackSummarySchema, trackTypes } from "../../rules/schemas/track";
-import { cloudKitUrl } from "./cloud-auth";
+import { type CloudTagRecord, createCloudKitDatabase, SessionEnded } from "./cloudkit-database";
 import { getJson } from "./request";
 import { cloudLibraryKey, type SiteStorage } from "./storage";
 
@@ -52,9 +49,6 @@ import { cloudLibraryKey, type SiteStorage } from "./storage";
 
 /** Track lookups in flight at once: a browser's connections per host over HTTP/1.1. */
 export const cloudTrackLookupConcurrency = 6;
-
-/** Spec 002 §3 "Cloud record: type Track". */
-const trackRecordType = "Track";
 
 export type CloudLibraryOptions = {
   config: CloudKitConfig;
@@ -105,69 +99,6 @@ export type CloudLibrary = {
   tags(start?: number, count?: number): Promise<CloudTagsResult>;
 };
 
-/**
- * Spec 002 §7 records/query body: "resultsLimit, zoneID, numbersAsStrings, zoneWide false, query
- * (recordType Track, no filter, sort by Date descending), continuationMarker" (the marker only
- * when paging: Apple's default for it is null).
- */
-export function recordsQueryBody(continuationMarker?: string) {
-  return {
-    zoneID: { zoneName: cloudLibraryZone },
-    resultsLimit: cloudQueryPageSize,
-    numbersAsStrings: true,
-    zoneWide: false,
-    query: { recordType: trackRecordType, sortBy: [{ fieldName: "Date", ascending: false }] },
-    ...(continuationMarker === undefined ? {} : { continuationMarker }),
-  };
-}
-
-const zonesListSchema = v.object({
-  zones: v.array(
-    v.object({
-      zoneID: v.object({ zoneName: v.string() }),
-      serverErrorCode: v.optional(v.string()),
-    }),
-  ),
-});
-
-const recordsQuerySchema = v.object({
-  // Each record is read on its own: one record of an unknown shape does not hide the others.
-  records: v.array(v.unknown()),
-  continuationMarker: v.nullish(v.pipe(v.string(), v.minLength(1))),
-});
-
-/** With numbersAsStrings an Int(64) arrives as a string of digits; without, as a number. */
-const shazamKeySchema = v.union([
-  digitsSchema,
-  v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.transform(String)),
-]);
-/** Date/Time: milliseconds since 1970, a number or (numbersAsStrings) a string of digits. */
-const dateMsSchema = v.union([
-  v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
-  v.pipe(v.string(), v.regex(/^\d{1,16}$/), v.transform(Number), v.safeInteger()),
-]);
-
-const trackRecordSchema = v.object({
-  recordName: v.pipe(v.string(), v.minLength(1)),
-  recordType: v.literal(trackRecordType),
-  deleted: v.optional(v.boolean()),
-  fields: v.object({
-    ShazamKey: v.object({ value: shazamKeySchema }),
-    Date: v.object({ value: dateMsSchema }),
-  }),
-});
-
-/** One tag as the cloud holds it. */
-export type CloudTagRecord = { recordName: string; key: string; tagTime: number };
-
-/** A Track record, or undefined for anything else (an error dictionary, a deleted or unknown record). */
-export function cloudTagRecord(record: unknown): CloudTagRecord | undefined {
-  const parsed = v.safeParse(trackRecordSchema, record);
-  if (!parsed.success || parsed.output.deleted) return undefined;
-  const { recordName, fields } = parsed.output;
-  return { recordName, key: fields.ShazamKey.value, tagTime: fields.Date.value };
-}
-
 /** The track service's answer: what a list item shows, or only its type when that is HIDDEN. */
 const trackLookupSchema = v.variant("type", [
   v.object({ type: v.literal("HIDDEN") }),
@@ -186,15 +117,6 @@ export async function cloudTagId(recordName: string): Promise<string> {
   const base64 = btoa(String.fromCharCode(...digest));
   return `ck_${base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
 }
-
-/** Thrown inside the module when CloudKit says the session is over; answered as `session-ended`. */
-class SessionEnded extends Error {
-  constructor(readonly redirectUrl: string | undefined) {
-    super("CloudKit: the session ended");
-  }
-}
-
-const authRequiredSchema = v.object({ redirectURL: v.pipe(v.string(), v.url()) });
 
 function asSiteError(error: unknown): SiteError {
   if (error instanceof SiteError) return error;
@@ -225,116 +147,15 @@ async function mapBounded<T, R>(
   return results;
 }
 
-export function createCloudLibrary(options: CloudLibraryOptions): CloudLibrary {
-  const { config, storage } = options;
-  const now = options.now ?? Date.now;
-  const token =
-    options.token ??
-    (() => {
-      const stored = storage.get("icloud.token");
-      return stored.ok ? stored.value : undefined;
-    });
+/**
+ * Turns cloud records into the list's tags: each record's track looked up once per key (shared by
+ * every list of this library: a song tagged twice is asked once), at most
+ * `cloudTrackLookupConcurrency` at a time; hidden and unknown tracks are left out.
+ */
+function createTagResolver(options: Pick<CloudLibraryOptions, "fetch" | "lang" | "country">) {
   const servicesFetch: typeof fetch = (input, init) =>
     options.fetch(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, init);
-  /** One lookup per key, shared by every list of this library (a song tagged twice is asked once). */
   const lookups = new Map<string, Promise<TrackLookup | undefined>>();
-  /** What `tags()` has read so far: the records in order, and where the query goes on. */
-  let list: { hasLibraryZone: boolean; records: CloudTagRecord[]; marker: string | undefined } | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  /** One call at a time: `tags()` walks shared state. */
-  function serial<T>(run: () => Promise<T>): Promise<T> {
-    const result = queue.then(run, run);
-    queue = result.catch(() => {});
-    return result;
-  }
-
-  /** A CloudKit private-database call with the 45 s timeout (spec 002 §9); its JSON answer. */
-  async function cloudKit(operation: "zones/list" | "records/query", body?: unknown): Promise<unknown> {
-    const webAuthToken = token();
-    if (!webAuthToken) throw new SessionEnded(undefined);
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, cloudRequestTimeoutMs);
-    // The timeout ends the wait even where a fetch does not heed its signal.
-    const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
-    });
-    let status: number;
-    let text: string;
-    // Messages name the operation, never the address: it carries the web auth token.
-    try {
-      const response = await Promise.race([
-        options.fetch(cloudKitUrl(config, "private", operation, webAuthToken), {
-          method: body === undefined ? "GET" : "POST",
-          // A string body goes as text/plain, as in Apple's own examples: no CORS preflight.
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          headers: { accept: "application/json" },
-          signal: controller.signal,
-        }),
-        aborted,
-      ]);
-      status = response.status;
-      text = await Promise.race([response.text(), aborted]);
-    } catch (error) {
-      if (timedOut)
-        throw new SiteError("timeout", `CloudKit ${operation} timed out after ${cloudRequestTimeoutMs} ms`);
-      throw new SiteError(
-        "network",
-        `CloudKit ${operation} failed: ${error instanceof Error ? error.message : error}`,
-      );
-    } finally {
-      clearTimeout(timer);
-    }
-    if (status === 401 || status === 421) {
-      let redirectUrl: string | undefined;
-      try {
-        const required = v.safeParse(authRequiredSchema, JSON.parse(text));
-        if (required.success) redirectUrl = required.output.redirectURL;
-      } catch {
-        // No sign-in address: the session ended all the same.
-      }
-      throw new SessionEnded(redirectUrl);
-    }
-    if (status < 200 || status >= 300) {
-      throw new SiteError("serviceerror", `CloudKit ${operation}: ${status}`, { status, body: text });
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new SiteError("serviceerror", `CloudKit ${operation}: the answer is not JSON`, {
-        status,
-        body: text,
-      });
-    }
-  }
-
-  async function findZone(): Promise<boolean> {
-    const parsed = v.safeParse(zonesListSchema, await cloudKit("zones/list"));
-    if (!parsed.success) {
-      throw new SiteError("baddata", `CloudKit zones/list: unexpected answer: ${v.summarize(parsed.issues)}`);
-    }
-    return parsed.output.zones.some(
-      (zone) => zone.zoneID.zoneName === cloudLibraryZone && zone.serverErrorCode === undefined,
-    );
-  }
-
-  async function queryPage(marker: string | undefined) {
-    const parsed = v.safeParse(recordsQuerySchema, await cloudKit("records/query", recordsQueryBody(marker)));
-    if (!parsed.success) {
-      throw new SiteError(
-        "baddata",
-        `CloudKit records/query: unexpected answer: ${v.summarize(parsed.issues)}`,
-      );
-    }
-    const records = parsed.output.records.flatMap((record) => cloudTagRecord(record) ?? []);
-    // A marker that does not move on would ask for the same page forever.
-    const next = parsed.output.continuationMarker ?? undefined;
-    return { records, marker: next === marker ? undefined : next };
-  }
 
   function lookUp(key: string): Promise<TrackLookup | undefined> {
     let pending = lookups.get(key);
@@ -376,6 +197,31 @@ export function createCloudLibrary(options: CloudLibraryOptions): CloudLibrary {
     return tags.filter((tag) => tag !== undefined);
   }
 
+  return resolve;
+}
+
+export function createCloudLibrary(options: CloudLibraryOptions): CloudLibrary {
+  const { config, storage } = options;
+  const now = options.now ?? Date.now;
+  const token =
+    options.token ??
+    (() => {
+      const stored = storage.get("icloud.token");
+      return stored.ok ? stored.value : undefined;
+    });
+  const database = createCloudKitDatabase({ config, fetch: options.fetch, token });
+  const resolve = createTagResolver(options);
+  /** What `tags()` has read so far: the records in order, and where the query goes on. */
+  let list: { hasLibraryZone: boolean; records: CloudTagRecord[]; marker: string | undefined } | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  /** One call at a time: `tags()` walks shared state. */
+  function serial<T>(run: () => Promise<T>): Promise<T> {
+    const result = queue.then(run, run);
+    queue = result.catch(() => {});
+    return result;
+  }
+
   function store(tags: LibraryTag[]) {
     // A full or refused storage only costs the fallback.
     storage.set(cloudLibraryKey, { tags, storedAt: now() });
@@ -398,7 +244,7 @@ export function createCloudLibrary(options: CloudLibraryOptions): CloudLibrary {
     zone: () =>
       serial(async (): Promise<CloudZoneResult> => {
         try {
-          return { status: "ok", hasLibraryZone: await findZone() };
+          return { status: "ok", hasLibraryZone: await database.hasLibraryZone() };
         } catch (error) {
           if (error instanceof SessionEnded)
             return { status: "session-ended", redirectUrl: error.redirectUrl };
@@ -411,8 +257,8 @@ export function createCloudLibrary(options: CloudLibraryOptions): CloudLibrary {
         const firstPage = marker === undefined;
         try {
           // A marker comes from a query of the zone: it exists.
-          const hasLibraryZone = firstPage ? await findZone() : true;
-          const read = hasLibraryZone ? await queryPage(marker) : { records: [], marker: undefined };
+          const hasLibraryZone = firstPage ? await database.hasLibraryZone() : true;
+          const read = hasLibraryZone ? await database.queryPage(marker) : { records: [], marker: undefined };
           const tags = await resolve(read.records);
           if (firstPage) store(tags);
           return { status: "ok", fromCache: false, hasLibraryZone, tags, marker: read.marker };
@@ -434,12 +280,14 @@ export function createCloudLibrary(options: CloudLibraryOptions): CloudLibrary {
         if (start === 0) list = undefined;
         try {
           if (!list) {
-            const hasLibraryZone = await findZone();
-            const first = hasLibraryZone ? await queryPage(undefined) : { records: [], marker: undefined };
+            const hasLibraryZone = await database.hasLibraryZone();
+            const first = hasLibraryZone
+              ? await database.queryPage(undefined)
+              : { records: [], marker: undefined };
             list = { hasLibraryZone, records: first.records, marker: first.marker };
           }
           while (list.marker !== undefined && list.records.length < start + count) {
-            const more = await queryPage(list.marker);
+            const more = await database.queryPage(list.marker);
             list.records.push(...more.records);
             list.marker = more.marker;
           }

@@ -4,15 +4,7 @@ import { visitBeaconParams } from "../../rules/beacon-params";
 import { readCookies } from "../../rules/cookies";
 import type { LanguageKey } from "../../rules/languages";
 import { deviceModelOf } from "../../rules/user-agent";
-import {
-  type AuthState,
-  clearSignedInStorage,
-  initAuth,
-  type ProviderReport,
-  signInFlags,
-  unavailableProvider,
-  webProvider,
-} from "./auth";
+import { type AuthState, signInFlags } from "./auth";
 import {
   type BeaconSender,
   createBeaconSender,
@@ -23,7 +15,7 @@ import {
 } from "./beacons";
 import { type Bridge, installBridge } from "./bridge";
 import { beaconOverBridge, registerAppCommands, type SharePopup } from "./bridge-commands";
-import { type CloudProvider, cloudProvider } from "./cloud-auth";
+import type { CloudProvider } from "./cloud-auth";
 import { connectionState } from "./connect";
 import {
   cookiesEnabled,
@@ -38,10 +30,12 @@ import { reportDnsHealth } from "./health";
 import { inAppSupportNotice, interceptDeepLinks, type UserFlags, userFlagsOf } from "./in-app";
 import { createImporter, createInfoBar, type InfoMessage } from "./info-bar";
 import { saveAppTag } from "./library";
+import { createListeners } from "./listeners";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
 import { interceptOutboundLinks } from "./outbound";
 import { requestMatch } from "./recognition/match-service";
 import { watchRipples } from "./ripple";
+import { createRuntimeAuth } from "./runtime-auth";
 import { startApp } from "./startup";
 import { createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
 import { createTagClient, createTagTracker, tagMatchOf, watchVisibility } from "./tagging";
@@ -113,11 +107,6 @@ export type SiteRuntime = {
 };
 
 /**
- * Starts the browser runtime once per document, in the spec's order: storage and visitor id,
- * the native bridge (beacons go over it inside the app), beacons, then start-up (locale, user,
- * feature flags and product config → ready → preload statistic). Runs only in an effect.
- */
-/**
  * The visitor id the edge set in its cookie. It is not in the document: a cached document is
  * shared by every anonymous visitor of its key (edge/document-cache.ts).
  */
@@ -125,47 +114,202 @@ export function webIdCookieOf(cookieHeader: string): string | undefined {
   return readCookies(cookieHeader).webId;
 }
 
+const browserClock = {
+  now: () => Date.now(),
+  setTimeout: (run: () => void, ms: number) => window.setTimeout(run, ms),
+  clearTimeout: (handle: unknown) => window.clearTimeout(handle as number),
+};
+
+/**
+ * Starts the browser runtime once per document, in the spec's order: storage and visitor id,
+ * the native bridge (beacons go over it inside the app), beacons, then start-up (locale, user,
+ * feature flags and product config → ready → preload statistic). Runs only in an effect.
+ */
 export function startRuntime(options: RuntimeOptions): SiteRuntime {
-  const notices = new Set<RuntimeNotice>();
-  const publish = () => options.onNotices([...notices]);
-  let aboutNotice: SupportNotice | undefined;
   const storage = createSiteStorage();
   const visitor = ensureWebId(storage, { serverWebId: options.webId });
   const bridge = installBridge(window);
-  const browser = describeBrowser(navigator.userAgent, navigator.maxTouchPoints);
-  let auth: AuthState = { phase: "notstarted" };
-  const login = () => (auth.phase === "initialized" ? auth.login : null);
-  const authListeners = new Set<(state: AuthState) => void>();
-  const setAuth = (next: AuthState) => {
-    auth = next;
-    if (next.phase === "initialized" && next.login) storage.set("loggedin", true);
-    for (const listener of authListeners) listener(next);
+  const auth = createRuntimeAuth(storage, options);
+  const beacons = createSiteBeacons(options, { bridge, storage, visitor, login: auth.login });
+  const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href) });
+  const notices = createNoticeBoard(options.onNotices);
+  const infoBar = createListeners<InfoMessage | undefined>();
+  const importOnDemand = createImporter(createInfoBar(infoBar.emit, browserClock), {
+    ...browserClock,
+    isOnline: () => navigator.onLine,
+  });
+  const tagTracker = bridge.isSupported() ? startTagTracking(bridge, options, beacons) : undefined;
+  const user = createListeners<UserFlags>();
+  const userFlags = () =>
+    userFlagsOf({
+      inApp: bridge.isSupported() && bridge.about() !== undefined,
+      connected: connectionState(storage) === "connected",
+      about: bridge.about(),
+    });
+  const publishUser = () => user.emit(userFlags());
+
+  function showOrientation() {
+    const size = { width: window.innerWidth, height: window.innerHeight, inApp: bridge.isSupported() };
+    notices.set("orientation", needsOrientationNotice(size));
+  }
+  showOrientation();
+  let aboutNotice: SupportNotice | undefined;
+
+  const cleanups = [
+    registerAppCommands(bridge, {
+      langKey: options.lang,
+      hasTrackView: () => document.querySelector(trackViewSelector) !== null,
+      navigate: options.navigate,
+      setParentLocation: (path) => {
+        (window.top ?? window).location.href = path;
+      },
+      openPopup: options.openPopup,
+      tagTracker,
+      // Signed in to the account service: the app's tags go to the library; a 456 signs out.
+      onAppTag: options.account
+        ? (context) =>
+            void saveAppTag((input, init) => fetch(input, init), context).then((saved) => {
+              if (saved.outcome === "signedout") auth.signOut();
+              if (saved.outcome === "saved") storage.set("shazamcount", saved.count);
+            })
+        : undefined,
+    }),
+    interceptDeepLinks(document, {
+      inApp: bridge.isSupported(),
+      assign: (url) => window.location.assign(url),
+      sendBeacon: (href) =>
+        void beacons.send({ beaconType: "userevent", beaconId: "outbound", providerdesc: href }),
+    }),
+    bridge.onAbout((about) => {
+      // The app may send about-bridge again (an updated app, a new member flag): the latest counts.
+      const next = inAppSupportNotice(about, { userAgent: navigator.userAgent });
+      notices.replace(aboutNotice, next);
+      aboutNotice = next;
+      publishUser();
+    }),
+    storage.onConnection((event) => {
+      if (event.type === "connection-change") publishUser();
+    }),
+    watchOnline(
+      window,
+      () => navigator.onLine,
+      (online) => notices.set("offline", !online),
+    ),
+    interceptOutboundLinks(document, {
+      origin: window.location.origin,
+      beacons,
+      assign: (url) => window.location.assign(url),
+    }),
+    storage.watchOtherTabs(window),
+    watchRipples(document, browserClock),
+    // Spec 000 §2: the app's screens are laid out for a phone held upright.
+    watchResize(window, showOrientation),
+    ...(tagTracker ? [watchVisibility(document, tagTracker), () => tagTracker.dispose()] : []),
+    () => bridge.dispose(),
+  ];
+
+  let featureFlags: string[] = [];
+  void startSite({
+    storage,
+    loadUser: () => auth.init((cleanup) => cleanups.push(cleanup)),
+    sendPreloadStatistic: (timespent) => beacons.send(preloadParams(timespent)),
+  }).then((state) => {
+    if (state.status === "ready") featureFlags = Object.keys(state.features.config.featureflags);
+    if (state.status === "ready" && !options.beaconsSuppressed)
+      void reportDnsHealth(fetchStatus, beacons.send);
+    if (state.status === "nocookies") notices.set("nocookies", true);
+    else if (state.status === "failed") netlog.log("startup", state.error.type, state.error.message);
+  });
+
+  let navigation: { complete(): void } | undefined;
+  let sections: { disconnect(): void } | undefined;
+  return {
+    beacons,
+    bridge,
+    storage,
+    netlog,
+    userFlags,
+    auth: auth.state,
+    featureFlags: () => featureFlags,
+    importOnDemand,
+    onInfoBar: infoBar.add,
+    cloud: auth.cloud,
+    onAuth: auth.onAuth,
+    setAccount: auth.setAccount,
+    signInWithCloudToken: auth.signInWithCloudToken,
+    signOut: auth.signOut,
+    onUserFlags: user.add,
+    pageview(page) {
+      navigation?.complete();
+      navigation = watchNavigation(beacons, {
+        ...page,
+        isComplete: () => document.readyState === "complete",
+      });
+      void beacons.send(pageviewParams(page));
+      sections?.disconnect();
+      sections = watchSections(page.screenname, beacons);
+    },
+    dispose() {
+      navigation?.complete();
+      sections?.disconnect();
+      user.clear();
+      auth.dispose();
+      infoBar.clear();
+      for (const cleanup of cleanups) cleanup();
+    },
   };
-  const cloud = options.cloudKit
-    ? cloudProvider(options.cloudKit, {
-        fetch: (url) => fetch(url, { headers: { accept: "application/json" } }),
-        storage,
-        setTimeout: (run, ms) => window.setTimeout(run, ms),
-        clearTimeout: (handle) => window.clearTimeout(handle as number),
-      })
-    : undefined;
-  /** A report of the cloud provider after init: the server's account wins, else the cloud's. */
-  const applyCloudReport = (report: ProviderReport) => {
-    if (auth.phase !== "initialized" || options.account) return;
-    if (report.status === "loggedin") setAuth({ ...auth, login: report.state });
-    else if (auth.login?.method === "icloud") {
-      clearSignedInStorage(storage);
-      setAuth({ ...auth, login: null });
-    }
+}
+
+/**
+ * The notices above the page (spec 000 §2, §4), published to the shell whenever one comes or goes.
+ */
+function createNoticeBoard(publish: (notices: RuntimeNotice[]) => void) {
+  const notices = new Set<RuntimeNotice>();
+  return {
+    /** Shows or hides `notice`; the shell hears of a change only. */
+    set(notice: RuntimeNotice, shown: boolean) {
+      if (shown === notices.has(notice)) return;
+      if (shown) notices.add(notice);
+      else notices.delete(notice);
+      publish([...notices]);
+    },
+    /** Puts `next` in the place of `previous` (either may be none). */
+    replace(previous: RuntimeNotice | undefined, next: RuntimeNotice | undefined) {
+      if (previous === next) return;
+      if (previous) notices.delete(previous);
+      if (next) notices.add(next);
+      publish([...notices]);
+    },
   };
+}
+
+/**
+ * The page's beacon sender: over the bridge inside the app, with the visit's fields (the document's
+ * address parameters, the app, device, visitor and sign-in fields) on every beacon.
+ */
+function createSiteBeacons(
+  options: RuntimeOptions,
+  {
+    bridge,
+    storage,
+    visitor,
+    login,
+  }: {
+    bridge: Bridge;
+    storage: SiteStorage;
+    visitor: { webId: string; newuser: boolean };
+    login: () => LoginState | null;
+  },
+): BeaconSender {
   // The document's own address: its parameters hold for the whole visit (spec 000 §2).
   const queryParams = readParams(new URLSearchParams(window.location.search));
   const hashParams = readHashParams(window.location.hash);
   const visit = visitBeaconParams(queryParams, hashParams);
   const statsWindowListener =
     (queryParams["stats-window-listener"] ?? hashParams["stats-window-listener"]) === true;
+  const browser = describeBrowser(navigator.userAgent, navigator.maxTouchPoints);
   const devicemodel = deviceModelOf(navigator.userAgent, navigator.maxTouchPoints);
-  const beacons = createBeaconSender({
+  return createBeaconSender({
     suppressed: options.beaconsSuppressed,
     country: options.country,
     sendOverBridge: bridge.isSupported() ? beaconOverBridge(bridge) : undefined,
@@ -191,202 +335,38 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       amc: connectionState(storage) === "connected",
     }),
   });
-  const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href) });
-  const clock = {
-    now: () => Date.now(),
-    setTimeout: (run: () => void, ms: number) => window.setTimeout(run, ms),
-    clearTimeout: (handle: unknown) => window.clearTimeout(handle as number),
-  };
-  const infoBarListeners = new Set<(message: InfoMessage | undefined) => void>();
-  const infoBar = createInfoBar((message) => {
-    for (const listener of infoBarListeners) listener(message);
-  }, clock);
-  const importOnDemand = createImporter(infoBar, { ...clock, isOnline: () => navigator.onLine });
-  const tagTracker = bridge.isSupported() ? startTagTracking(bridge, options, beacons) : undefined;
-  const userListeners = new Set<(flags: UserFlags) => void>();
-  const userFlags = () => {
-    return userFlagsOf({
-      inApp: bridge.isSupported() && bridge.about() !== undefined,
-      connected: connectionState(storage) === "connected",
-      about: bridge.about(),
-    });
-  };
-  const publishUser = () => {
-    const flags = userFlags();
-    for (const listener of userListeners) listener(flags);
-  };
+}
 
-  function signOutHere() {
-    clearSignedInStorage(storage);
-    if (auth.phase === "initialized") setAuth({ ...auth, login: null });
-  }
-
-  function showOrientation() {
-    const inApp = bridge.isSupported();
-    if (needsOrientationNotice({ width: window.innerWidth, height: window.innerHeight, inApp }))
-      notices.add("orientation");
-    else if (!notices.delete("orientation")) return;
-    publish();
-  }
-  showOrientation();
-
-  const cleanups = [
-    registerAppCommands(bridge, {
-      langKey: options.lang,
-      hasTrackView: () => document.querySelector(trackViewSelector) !== null,
-      navigate: options.navigate,
-      setParentLocation: (path) => {
-        (window.top ?? window).location.href = path;
-      },
-      openPopup: options.openPopup,
-      tagTracker,
-      // Signed in to the account service: the app's tags go to the library; a 456 signs out.
-      onAppTag: options.account
-        ? (context) =>
-            void saveAppTag((input, init) => fetch(input, init), context).then((saved) => {
-              if (saved.outcome === "signedout") signOutHere();
-              if (saved.outcome === "saved") storage.set("shazamcount", saved.count);
-            })
-        : undefined,
-    }),
-    interceptDeepLinks(document, {
-      inApp: bridge.isSupported(),
-      assign: (url) => window.location.assign(url),
-      sendBeacon: (href) =>
-        void beacons.send({ beaconType: "userevent", beaconId: "outbound", providerdesc: href }),
-    }),
-    bridge.onAbout((about) => {
-      // The app may send about-bridge again (an updated app, a new member flag): the latest counts.
-      if (aboutNotice) notices.delete(aboutNotice);
-      aboutNotice = inAppSupportNotice(about, { userAgent: navigator.userAgent });
-      if (aboutNotice) notices.add(aboutNotice);
-      publish();
-      publishUser();
-    }),
-    storage.onConnection((event) => {
-      if (event.type === "connection-change") publishUser();
-    }),
-    watchOnline(
-      window,
-      () => navigator.onLine,
-      (online) => {
-        if (online) notices.delete("offline");
-        else notices.add("offline");
-        publish();
-      },
-    ),
-    interceptOutboundLinks(document, {
-      origin: window.location.origin,
-      beacons,
-      assign: (url) => window.location.assign(url),
-    }),
-    storage.watchOtherTabs(window),
-    watchRipples(document, clock),
-    // Spec 000 §2: the app's screens are laid out for a phone held upright.
-    watchResize(window, showOrientation),
-    ...(tagTracker ? [watchVisibility(document, tagTracker), () => tagTracker.dispose()] : []),
-    () => bridge.dispose(),
-  ];
-
-  const startedAt = performance.timeOrigin;
-  let featureFlags: string[] = [];
-  void startApp({
+/** The site's start-up (spec 002 §4) in the browser: its steps as this runtime takes them. */
+function startSite({
+  storage,
+  loadUser,
+  sendPreloadStatistic,
+}: {
+  storage: SiteStorage;
+  loadUser: () => Promise<{ loggedin: boolean }>;
+  sendPreloadStatistic: (timespent: number) => unknown;
+}) {
+  return startApp({
     loadLocale: async () => {},
     cookiesEnabled: () =>
       cookiesEnabled({ cookieEnabled: navigator.cookieEnabled, storageWorks: storage.isAvailable }),
-    loadUser: async () => {
-      const state = await initAuth(
-        [webProvider(options.account), cloud ?? unavailableProvider("icloud")],
-        setAuth,
-      );
-      const loggedin = state.phase === "initialized" && state.login !== null;
-      if (!loggedin) clearSignedInStorage(storage);
-      if (cloud) cleanups.push(cloud.attach(applyCloudReport));
-      return { loggedin };
-    },
+    loadUser,
     loadFeatures: () => loadBrowserFeatureConfig(),
     loadProductConfig: async () => ({}),
     ready: (ok) => {
       document.documentElement.dataset.ready = String(ok);
     },
-    sendPreloadStatistic: (timespent) => beacons.send(preloadParams(timespent)),
-    startedAt,
-  }).then((state) => {
-    if (state.status === "ready") featureFlags = Object.keys(state.features.config.featureflags);
-    if (state.status === "ready" && !options.beaconsSuppressed) {
-      void reportDnsHealth(async (path) => {
-        const response = await fetch(path, { cache: "no-store" });
-        // Only the status counts; the body is dropped so the request ends.
-        await response.body?.cancel();
-        return response;
-      }, beacons.send);
-    }
-    if (state.status === "nocookies") {
-      notices.add("nocookies");
-      publish();
-    } else if (state.status === "failed") {
-      netlog.log("startup", state.error.type, state.error.message);
-    }
+    sendPreloadStatistic,
+    startedAt: performance.timeOrigin,
   });
+}
 
-  let navigation: { complete(): void } | undefined;
-  let sections: { disconnect(): void } | undefined;
-  return {
-    beacons,
-    bridge,
-    storage,
-    netlog,
-    userFlags,
-    auth: () => auth,
-    featureFlags: () => featureFlags,
-    importOnDemand,
-    onInfoBar(listener) {
-      infoBarListeners.add(listener);
-      return () => infoBarListeners.delete(listener);
-    },
-    cloud,
-    onAuth(listener) {
-      authListeners.add(listener);
-      return () => authListeners.delete(listener);
-    },
-    setAccount(account) {
-      if (auth.phase !== "initialized") return;
-      if (account) return setAuth({ ...auth, login: account });
-      // The page's account is the web provider's; a cloud sign-in is the cloud provider's own.
-      if (auth.login?.method === "icloud") return;
-      clearSignedInStorage(storage);
-      setAuth({ ...auth, login: null });
-    },
-    async signInWithCloudToken(token) {
-      if (!cloud) return false;
-      const report = await cloud.acceptToken(token).catch(() => ({ status: "loggedout" }) as const);
-      applyCloudReport(report);
-      return report.status === "loggedin";
-    },
-    signOut: signOutHere,
-    onUserFlags(listener) {
-      userListeners.add(listener);
-      return () => userListeners.delete(listener);
-    },
-    pageview(page) {
-      navigation?.complete();
-      navigation = watchNavigation(beacons, {
-        ...page,
-        isComplete: () => document.readyState === "complete",
-      });
-      void beacons.send(pageviewParams(page));
-      sections?.disconnect();
-      sections = watchSections(page.screenname, beacons);
-    },
-    dispose() {
-      navigation?.complete();
-      sections?.disconnect();
-      userListeners.clear();
-      authListeners.clear();
-      infoBarListeners.clear();
-      for (const cleanup of cleanups) cleanup();
-    },
-  };
+/** A DNS health probe: only the status counts; the body is dropped so the request ends. */
+async function fetchStatus(path: string): Promise<Response> {
+  const response = await fetch(path, { cache: "no-store" });
+  await response.body?.cancel();
+  return response;
 }
 
 /** The site's partner id for the app's signature requests (spec 002 §5 "Tagging init requires a partner id"). */

@@ -1,12 +1,14 @@
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { type CSSProperties, type ReactNode, useEffect, useRef } from "react";
+import { ArtistTiles } from "~/components/artist/artist-tiles";
 import { ShareLinks } from "~/components/charts/share-links";
 import { ErrorPage, errorTypeOf } from "~/components/error-page";
+import { LabelledSection } from "~/components/labelled-section";
 import { usePrimitives } from "~/components/primitives";
 import { useRuntime } from "~/components/runtime";
 import { foldedListItems } from "~/components/show-more";
 import { Cover } from "~/components/track-list";
-import type { CatalogueItemKind, ItemShare, ItemTile, ItemTrack } from "~/data/catalogue-items.server";
+import type { CatalogueItemKind, ItemShare, ItemTrack } from "~/data/catalogue-items.server";
 import { type Image as ImageData, type PlaylistEntry, safeColour } from "~/data/view";
 import { useRootData } from "~/root";
 import { useTranslation } from "~/strings";
@@ -81,8 +83,7 @@ export function ItemTracks({
   const { t: tTrack } = useTranslation("track");
   const { Link, PlayControl, ShowMore } = usePrimitives();
   return (
-    <section className="section" aria-labelledby="item-songs">
-      <h2 id="item-songs">{t("songs")}</h2>
+    <LabelledSection id="item-songs" heading={t("songs")}>
       <ShowMore long={tracks.length > foldedListItems} fold="list">
         <ol className="track-list item-tracks" aria-labelledby="item-songs">
           {tracks.map((track) => {
@@ -113,7 +114,7 @@ export function ItemTracks({
           })}
         </ol>
       </ShowMore>
-    </section>
+    </LabelledSection>
   );
 }
 
@@ -136,10 +137,13 @@ export function ItemAside({
   return (
     <>
       {notes ? (
-        <section className="card item-notes" aria-labelledby="item-about">
-          <h2 id="item-about">{kind === "album" ? t("aboutAlbum") : t("aboutPlaylist")}</h2>
+        <LabelledSection
+          id="item-about"
+          heading={kind === "album" ? t("aboutAlbum") : t("aboutPlaylist")}
+          className="card item-notes"
+        >
           <p>{notes}</p>
-        </section>
+        </LabelledSection>
       ) : null}
       {listenHref ? (
         <p className="card">
@@ -163,42 +167,8 @@ export function ItemAside({
   );
 }
 
-/** Playlists as square tiles, each opening its playlist page. */
-export function ItemTiles({
-  id,
-  heading,
-  tiles,
-}: {
-  id: string;
-  heading: string;
-  tiles: readonly ItemTile[];
-}) {
-  const { Link, Image } = usePrimitives();
-  if (tiles.length === 0) return null;
-  return (
-    <section className="section" aria-labelledby={id}>
-      <h2 id={id}>{heading}</h2>
-      <ul className="tile-grid artist-tiles">
-        {tiles.map((tile) => (
-          <li className="tile" key={tile.key}>
-            <Link href={tile.href}>
-              <Image
-                image={tile.image}
-                width={tile.image.width}
-                height={tile.image.height}
-                layout="responsive"
-                sizes="(min-width: 800px) 200px, (min-width: 650px) 33vw, 50vw"
-                alt=""
-              />
-              <span className="tile__title">{tile.title}</span>
-              <span className="tile__subtitle">{tile.subtitle}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
+/** Playlists as square tiles, each opening its playlist page: the artist page's tiles. */
+export const ItemTiles = ArtistTiles;
 
 /**
  * The error page of an album or playlist, which also sends the error beacon of spec 001 §8 "Album,

@@ -1,7 +1,5 @@
-import { Form } from "@remix-run/react";
 import { useId, useRef, useState } from "react";
-import { searchTermMaxLength } from "~/search-term";
-import { useTranslation } from "~/strings";
+import { SearchForm } from "~/components/search-form";
 import type { LanguageKey } from "../../rules/languages";
 
 type Combobox = typeof import("~/components/search-combobox").SearchCombobox;
@@ -22,7 +20,6 @@ export function SearchBox({
   country: string;
   pathPrefix: string;
 }) {
-  const { t } = useTranslation("common");
   const inputId = `${useId()}-input`;
   const inputRef = useRef<HTMLInputElement>(null);
   const [combobox, setCombobox] = useState<{ Combobox: Combobox }>();
@@ -46,36 +43,12 @@ export function SearchBox({
     return <Combobox lang={lang} country={country} pathPrefix={pathPrefix} takeOver={inputRef.current} />;
   }
   return (
-    <Form
-      method="get"
-      action={`${pathPrefix}/search`}
-      role="search"
-      className="search-box site-header__second-row"
+    <SearchForm
+      pathPrefix={pathPrefix}
+      inputId={inputId}
+      inputRef={inputRef}
       onFocus={load}
       onPointerEnter={load}
-    >
-      <label htmlFor={inputId} className="visually-hidden">
-        {t("search.placeholder")}
-      </label>
-      <div className="search-box__field">
-        <input
-          ref={inputRef}
-          id={inputId}
-          className="search-box__input"
-          type="search"
-          name="term"
-          placeholder={t("search.placeholder")}
-          maxLength={searchTermMaxLength}
-          autoComplete="off"
-          autoCapitalize="off"
-          spellCheck={false}
-          enterKeyHint="search"
-        />
-        <button type="submit" className="search-box__submit">
-          <span className="search-box__icon search-box__icon--search" aria-hidden="true" />
-          <span className="visually-hidden">{t("nav.search")}</span>
-        </button>
-      </div>
-    </Form>
+    />
   );
 }

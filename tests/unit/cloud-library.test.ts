@@ -1,12 +1,8 @@
 import * as v from "valibot";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { clearSignedInStorage } from "../../app/client/auth";
-import {
-  cloudTagId,
-  cloudTrackLookupConcurrency,
-  createCloudLibrary,
-  recordsQueryBody,
-} from "../../app/client/cloud-library";
+import { cloudTagId, cloudTrackLookupConcurrency, createCloudLibrary } from "../../app/client/cloud-library";
+import { recordsQueryBody } from "../../app/client/cloudkit-database";
 import { cloudLibraryKey, createSiteStorage, type SiteStorage } from "../../app/client/storage";
 import type { CloudKitConfig } from "../../rules/account";
 import {

@@ -1,3 +1,4 @@
+import { LabelledSection } from "~/components/labelled-section";
 import { usePrimitives } from "~/components/primitives";
 import type { ArtistTile } from "~/data/artist.server";
 
@@ -16,8 +17,7 @@ export function ArtistTiles({
   const { Link, Image } = usePrimitives();
   if (tiles.length === 0) return null;
   return (
-    <section className="section" aria-labelledby={id}>
-      <h2 id={id}>{heading}</h2>
+    <LabelledSection id={id} heading={heading}>
       <ul className={round ? "tile-grid artist-tiles artist-tiles--round" : "tile-grid artist-tiles"}>
         {tiles.map((tile) => (
           <li className="tile" key={tile.key}>
@@ -40,6 +40,6 @@ export function ArtistTiles({
           </li>
         ))}
       </ul>
-    </section>
+    </LabelledSection>
   );
 }

@@ -1,3 +1,4 @@
+import { LabelledSection } from "~/components/labelled-section";
 import { usePrimitives } from "~/components/primitives";
 import type { ArtistRelease } from "~/data/artist.server";
 import { useTranslation } from "~/strings";
@@ -10,8 +11,7 @@ export function LatestRelease({ release }: { release: ArtistRelease }) {
   const { t } = useTranslation("artist");
   const { Link, Image } = usePrimitives();
   return (
-    <section className="latest-release card" aria-labelledby="artist-latest">
-      <h2 id="artist-latest">{t("latestRelease")}</h2>
+    <LabelledSection id="artist-latest" heading={t("latestRelease")} className="latest-release card">
       <div className="latest-release__body">
         <Image
           className="latest-release__cover"
@@ -35,6 +35,6 @@ export function LatestRelease({ release }: { release: ArtistRelease }) {
           </Link>
         </div>
       </div>
-    </section>
+    </LabelledSection>
   );
 }

@@ -1,3 +1,4 @@
+import { LabelledSection } from "~/components/labelled-section";
 import { usePrimitives } from "~/components/primitives";
 import type { ChartsLanding } from "~/data/charts.server";
 import type { Translate } from "~/strings";
@@ -14,8 +15,7 @@ export function CountryCharts({
 }) {
   const { Link } = usePrimitives();
   return (
-    <section className="section" aria-labelledby="charts-country">
-      <h2 id="charts-country">{country.name}</h2>
+    <LabelledSection id="charts-country" heading={country.name}>
       <ul className="chart-entries">
         <li>
           <Link className="chart-entry" href={country.top200Href}>
@@ -41,7 +41,7 @@ export function CountryCharts({
         </>
       ) : null}
       <GenreLinks genres={country.genres} t={t} />
-    </section>
+    </LabelledSection>
   );
 }
 
@@ -49,8 +49,7 @@ export function CountryCharts({
 export function WorldCharts({ world, t }: { world: ChartsLanding["world"]; t: Translate }) {
   const { Link } = usePrimitives();
   return (
-    <section className="section" aria-labelledby="charts-world">
-      <h2 id="charts-world">{world.name}</h2>
+    <LabelledSection id="charts-world" heading={world.name}>
       <ul className="chart-entries">
         <li>
           <Link className="chart-entry" href={world.top200Href}>
@@ -59,7 +58,7 @@ export function WorldCharts({ world, t }: { world: ChartsLanding["world"]; t: Tr
         </li>
       </ul>
       <GenreLinks genres={world.genres} t={t} />
-    </section>
+    </LabelledSection>
   );
 }
 
@@ -86,8 +85,7 @@ export function RadioCharts({ radio, t }: { radio: ChartsLanding["radio"]; t: Tr
   const { Link } = usePrimitives();
   if (radio.length === 0) return null;
   return (
-    <section className="section" aria-labelledby="charts-radio">
-      <h2 id="charts-radio">{t("charts:landing.radioCharts")}</h2>
+    <LabelledSection id="charts-radio" heading={t("charts:landing.radioCharts")}>
       <ul className="chart-links">
         {radio.map((genre) => (
           <li key={genre.href}>
@@ -95,6 +93,6 @@ export function RadioCharts({ radio, t }: { radio: ChartsLanding["radio"]; t: Tr
           </li>
         ))}
       </ul>
-    </section>
+    </LabelledSection>
   );
 }

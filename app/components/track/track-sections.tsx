@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { LabelledSection } from "~/components/labelled-section";
 import { usePrimitives } from "~/components/primitives";
 import { Cover, TrackList } from "~/components/track-list";
 import type { TrackPage } from "~/data/track.server";
@@ -13,8 +14,7 @@ export function StoreLinks({ page }: { page: TrackPage }) {
   const { Link } = usePrimitives();
   if (page.stores.length === 0) return null;
   return (
-    <section className="section" aria-labelledby="track-stores-title">
-      <h2 id="track-stores-title">{t("listenOn")}</h2>
+    <LabelledSection id="track-stores-title" heading={t("listenOn")}>
       <ul className="store-links" data-platform={page.platform}>
         {page.stores.map((store) => (
           <li key={store.name}>
@@ -30,7 +30,7 @@ export function StoreLinks({ page }: { page: TrackPage }) {
           </li>
         ))}
       </ul>
-    </section>
+    </LabelledSection>
   );
 }
 
@@ -39,8 +39,7 @@ export function ShareLinks({ page }: { page: TrackPage }) {
   const { t } = useTranslation("track");
   const { Link } = usePrimitives();
   return (
-    <section className="section" aria-labelledby="track-share-title">
-      <h2 id="track-share-title">{t("share")}</h2>
+    <LabelledSection id="track-share-title" heading={t("share")}>
       <ul className="store-links">
         <li>
           <Link className="store-link" href={page.share.twitter} newWindow>
@@ -53,7 +52,7 @@ export function ShareLinks({ page }: { page: TrackPage }) {
           </Link>
         </li>
       </ul>
-    </section>
+    </LabelledSection>
   );
 }
 
@@ -63,8 +62,7 @@ export function RelatedTracks({ page }: { page: TrackPage }) {
   const { Link, PlayControl } = usePrimitives();
   if (page.related.length === 0) return null;
   return (
-    <section className="section" aria-labelledby="track-related-title">
-      <h2 id="track-related-title">{t("related")}</h2>
+    <LabelledSection id="track-related-title" heading={t("related")}>
       <ol className="track-list" aria-labelledby="track-related-title">
         {page.related.map((track) => {
           const entry = track.playlistIndex === undefined ? undefined : page.playlist[track.playlistIndex];
@@ -89,7 +87,7 @@ export function RelatedTracks({ page }: { page: TrackPage }) {
           );
         })}
       </ol>
-    </section>
+    </LabelledSection>
   );
 }
 
@@ -98,8 +96,7 @@ export function ArtistSection({ page }: { page: TrackPage }) {
   const { Link, Image } = usePrimitives();
   const { artist } = page;
   return (
-    <section className="section" aria-labelledby="track-artist-title">
-      <h2 id="track-artist-title">{t("artist")}</h2>
+    <LabelledSection id="track-artist-title" heading={t("artist")}>
       <div className="card track-artist">
         <div className="track-artist__head">
           <Image
@@ -130,7 +127,7 @@ export function ArtistSection({ page }: { page: TrackPage }) {
           </p>
         ) : null}
       </div>
-    </section>
+    </LabelledSection>
   );
 }
 
@@ -144,8 +141,11 @@ export function VideoSection({ page, play }: { page: TrackPage; play?: ReactNode
   const { video } = page;
   if (!video) return null;
   return (
-    <section className="section video-preview" aria-labelledby="track-video-title">
-      <h2 id="track-video-title">{video.artTrack ? t("video.artTrack") : t("video.musicVideo")}</h2>
+    <LabelledSection
+      id="track-video-title"
+      heading={video.artTrack ? t("video.artTrack") : t("video.musicVideo")}
+      className="section video-preview"
+    >
       <div className="video-preview__picture">
         <Image
           image={video.image}
@@ -165,7 +165,7 @@ export function VideoSection({ page, play }: { page: TrackPage; play?: ReactNode
       {video.artTrack ? (
         <p className="video-preview__note">{t("video.artTrackNote", { title: page.title })}</p>
       ) : null}
-    </section>
+    </LabelledSection>
   );
 }
 

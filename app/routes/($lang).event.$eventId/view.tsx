@@ -1,5 +1,6 @@
 import { ShareLinks } from "~/components/charts/share-links";
 import { ConcertCards, ShowTime } from "~/components/concerts";
+import { LabelledSection } from "~/components/labelled-section";
 import { usePrimitives } from "~/components/primitives";
 import type { EventPage } from "~/data/events.server";
 import { useTranslation } from "~/strings";
@@ -60,8 +61,7 @@ export function EventView({ page }: { page: EventPage }) {
       </section>
 
       <div className="event-columns">
-        <section className="section" aria-labelledby="event-artist">
-          <h2 id="event-artist">{t("artist")}</h2>
+        <LabelledSection id="event-artist" heading={t("artist")}>
           <div className="event-artist card">
             <Image
               className="event-artist__image"
@@ -78,10 +78,9 @@ export function EventView({ page }: { page: EventPage }) {
               <Link href={page.artistConcertsHref}>{t("moreByArtist", { artist: page.artist.name })}</Link>
             </div>
           </div>
-        </section>
+        </LabelledSection>
 
-        <section className="section" aria-labelledby="event-qr">
-          <h2 id="event-qr">{t("qrTitle")}</h2>
+        <LabelledSection id="event-qr" heading={t("qrTitle")}>
           <div className="event-qr card">
             <Image
               className="event-qr__code"
@@ -94,12 +93,11 @@ export function EventView({ page }: { page: EventPage }) {
             />
             <p className="muted">{t("qrText")}</p>
           </div>
-        </section>
+        </LabelledSection>
       </div>
 
       {page.setlist.length > 0 ? (
-        <section className="section" aria-labelledby="event-setlist">
-          <h2 id="event-setlist">{time.isPostShow ? t("setlist") : t("expectedSetlist")}</h2>
+        <LabelledSection id="event-setlist" heading={time.isPostShow ? t("setlist") : t("expectedSetlist")}>
           <ol className="event-setlist card">
             {page.setlist.map((entry) => (
               <li key={entry.href ?? entry.title}>
@@ -107,12 +105,11 @@ export function EventView({ page }: { page: EventPage }) {
               </li>
             ))}
           </ol>
-        </section>
+        </LabelledSection>
       ) : null}
 
       {page.photos.length > 0 ? (
-        <section className="section" aria-labelledby="event-photos">
-          <h2 id="event-photos">{t("photos")}</h2>
+        <LabelledSection id="event-photos" heading={t("photos")}>
           <ul className="event-photos">
             {page.photos.map((photo) => (
               <li key={photo.image.src}>
@@ -128,12 +125,11 @@ export function EventView({ page }: { page: EventPage }) {
             ))}
           </ul>
           <p className="muted">{t("photosNote")}</p>
-        </section>
+        </LabelledSection>
       ) : null}
 
       {page.playlists.length > 0 ? (
-        <section className="section" aria-labelledby="event-playlists">
-          <h2 id="event-playlists">{t("playlists")}</h2>
+        <LabelledSection id="event-playlists" heading={t("playlists")}>
           <ul className="card event-playlists">
             {page.playlists.map((playlist) => (
               <li key={playlist.name}>
@@ -142,7 +138,7 @@ export function EventView({ page }: { page: EventPage }) {
               </li>
             ))}
           </ul>
-        </section>
+        </LabelledSection>
       ) : null}
 
       {/* Spec 002 §2 "Event page share: link to the event page, title is the event name, subtitle is the artist name". */}
@@ -155,10 +151,9 @@ export function EventView({ page }: { page: EventPage }) {
       />
 
       {page.upcoming.length > 0 ? (
-        <section className="section" aria-labelledby="event-upcoming">
-          <h2 id="event-upcoming">{t("upcomingByArtist", { artist: page.artist.name })}</h2>
+        <LabelledSection id="event-upcoming" heading={t("upcomingByArtist", { artist: page.artist.name })}>
           <ConcertCards cards={page.upcoming} />
-        </section>
+        </LabelledSection>
       ) : null}
 
       <p>
