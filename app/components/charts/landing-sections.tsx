@@ -1,5 +1,5 @@
 import { usePrimitives } from "~/components/primitives";
-import type { ChartsLanding } from "~/data/charts.server";
+import type { ChartsLanding } from "~/data/charts-landing.server";
 import type { Translate } from "~/strings";
 
 type Genres = ChartsLanding["world"]["genres"];
