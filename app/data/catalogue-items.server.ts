@@ -18,7 +18,7 @@ import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
 import { countryOf, shortDescription } from "./artist.server";
 import { absoluteUrl, requestMeta } from "./meta.server";
-import { clockDuration, isoDuration, previewOf } from "./track.server";
+import { clockDuration, isoDuration, previewOf } from "./track-payload.server";
 import {
   albumPath,
   type Image,
