@@ -48,7 +48,7 @@ export function tagCountListPath(keys: readonly string[]): string {
   return `/services/count/v2/web/tracks?${keys.map((key) => `id=${encodeURIComponent(key)}`).join("&")}`;
 }
 
-function withQuery(path: string, query: Record<string, string>): string {
+export function withQuery(path: string, query: Record<string, string>): string {
   const url = new URL(path, "https://services.internal");
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   return `${url.pathname}${url.search}`;

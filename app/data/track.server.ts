@@ -31,6 +31,7 @@ import {
   trackCallPath,
   trackKeyOf,
   trackPathOf,
+  withQuery,
 } from "./track-calls.server";
 import {
   albumNameOf,
