@@ -34,3 +34,18 @@ export async function informationPage<TNamespace extends Namespace, TPage>(
   const page = await contentOf(context.edge);
   return { page, meta, strings: pickResources(lang, [head.namespace])[head.namespace] };
 }
+
+/**
+ * The loader data of a screen that has a title and nothing else from its loader's strings (the
+ * sign-in and connect popups' landings, notices): the language checked, the title, its namespace's
+ * strings for the browser.
+ */
+export function titledScreen<TNamespace extends Namespace>(
+  { params, context }: Pick<LoaderFunctionArgs, "params" | "context">,
+  namespace: TNamespace,
+  titleKey: string,
+) {
+  requireKnownLanguage(params);
+  const { lang } = context.edge;
+  return { title: serverStrings(lang).t(titleKey), strings: pickResources(lang, [namespace])[namespace] };
+}
