@@ -16,7 +16,7 @@ import {
 } from "./chart-address.server";
 import { countryOptions } from "./chart-page.server";
 import { chartTexts, loadChartSongs } from "./chart-songs.server";
-import { requestMeta } from "./meta.server";
+import { websitePageMeta } from "./meta.server";
 import { trackSummaryOfSong } from "./view.server";
 
 type Context = Pick<AppLoadContext, "edge" | "services">;
@@ -104,18 +104,10 @@ export function chartsLandingMeta(
   request: Request,
   t: Translate,
 ): PageMeta {
-  const base = requestMeta(context, request);
-  return {
-    ...base,
+  const description = t("charts:landing.metaDescription");
+  return websitePageMeta(context, request, {
     title: t("common:pageTitle.chartsview"),
-    description: t("charts:landing.metaDescription"),
-    type: "website",
-    jsonLd: {
-      "@context": "https://schema.org",
-      "@type": "CollectionPage",
-      name: t("charts:landing.title"),
-      description: t("charts:landing.metaDescription"),
-      url: base.canonical,
-    },
-  };
+    description,
+    schema: { "@type": "CollectionPage", name: t("charts:landing.title"), description },
+  });
 }
