@@ -325,6 +325,9 @@ function recordingsJsonLd(tracks: readonly ItemTrack[], context: Pick<AppLoadCon
   }));
 }
 
+/** What an item page's head is made of besides the page. */
+type ItemMetaArgs = [context: Pick<AppLoadContext, "edge" | "config">, request: Request, t: Translate];
+
 const itemSchemaTypes = { album: "MusicAlbum", playlist: "MusicPlaylist" } as const;
 
 /**
@@ -334,9 +337,7 @@ const itemSchemaTypes = { album: "MusicAlbum", playlist: "MusicPlaylist" } as co
  */
 function itemPageMeta(
   page: AlbumPage | PlaylistPage,
-  context: Pick<AppLoadContext, "edge" | "config">,
-  request: Request,
-  t: Translate,
+  [context, request, t]: ItemMetaArgs,
   names: Record<string, string>,
   about: Record<string, unknown>,
 ): PageMeta {
@@ -369,17 +370,11 @@ function itemPageMeta(
 }
 
 /** The album page's head (MusicAlbum). */
-export function albumPageMeta(
-  page: AlbumPage,
-  context: Pick<AppLoadContext, "edge" | "config">,
-  request: Request,
-  t: Translate,
-): PageMeta {
+export function albumPageMeta(page: AlbumPage, ...args: ItemMetaArgs): PageMeta {
+  const [context] = args;
   return itemPageMeta(
     page,
-    context,
-    request,
-    t,
+    args,
     { name: page.name, artist: page.artist.name },
     {
       datePublished: page.credits.releaseDate,
@@ -395,17 +390,10 @@ export function albumPageMeta(
 }
 
 /** The playlist page's head (MusicPlaylist). */
-export function playlistPageMeta(
-  page: PlaylistPage,
-  context: Pick<AppLoadContext, "edge" | "config">,
-  request: Request,
-  t: Translate,
-): PageMeta {
+export function playlistPageMeta(page: PlaylistPage, ...args: ItemMetaArgs): PageMeta {
   return itemPageMeta(
     page,
-    context,
-    request,
-    t,
+    args,
     { name: page.name, curator: page.curator },
     {
       ...(page.notes ? { description: page.notes } : {}),
