@@ -7,7 +7,6 @@ import type { LanguageKey } from "../../rules/languages";
 import { localizedPath } from "../../rules/path";
 import {
   albumsDocumentSchema,
-  type Playlist,
   playlistsDocumentSchema,
   type Song,
   shazamTracksSchema,
@@ -17,10 +16,11 @@ import type { Track } from "../../rules/schemas/track";
 import { loadPage, requireKnownLanguage } from "../http.server";
 import { pickResources, serverStrings, type Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
-import { countryOf, shortDescription } from "./artist.server";
+import { countryOf, playlistTile, shortDescription } from "./artist.server";
 import { absoluteUrl, requestMeta } from "./meta.server";
 import { clockDuration, isoDuration, previewOf } from "./track-payload.server";
 import {
+  addToPlaylist,
   albumPath,
   type Image,
   imageFromTemplate,
@@ -111,18 +111,7 @@ function itemTracks(
   const number = numberFormat(locale);
   const rows = tracks.map((track, index): ItemTrack => {
     const song = songOf.get(track.key);
-    const src = previewOf(track);
-    let playlistIndex: number | undefined;
-    if (src) {
-      playlistIndex = playlist.length;
-      playlist.push({
-        key: track.key,
-        title: track.title,
-        artist: track.subtitle,
-        src,
-        playlistBreak: false,
-      });
-    }
+    const playlistIndex = addToPlaylist(playlist, track, previewOf(track));
     const template = track.images.template;
     const total = track.type === "MUSIC" ? track.properties.numberOfShazams : undefined;
     return {
@@ -155,16 +144,6 @@ function dateLabel(date: string, locale: string): string {
 function totalDuration(songs: readonly Song[]): string | undefined {
   const ms = songs.reduce((sum, song) => sum + song.attributes.durationInMillis, 0);
   return ms > 0 ? clockDuration(ms) : undefined;
-}
-
-function playlistTile(playlist: Playlist, lang: LanguageKey): ItemTile {
-  return {
-    key: playlist.id,
-    title: playlist.attributes.name,
-    subtitle: playlist.attributes.curatorName,
-    href: localizedPath(lang, playlistPath(playlist.id)),
-    image: imageFromTemplate(playlist.attributes.artwork.url, catalogueImageWidths),
-  };
 }
 
 /** The share text of an item: the spec's share options (002 §9) with the item's own words. */

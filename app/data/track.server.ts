@@ -50,7 +50,7 @@ import {
   storePlatformOf,
 } from "./track-payload.server";
 import type { Image, PlaylistEntry, TrackSummary } from "./view";
-import { imageFromTemplate, imageOfArtworkUrl, trackSummaryOfPayload } from "./view";
+import { addToPlaylist, imageFromTemplate, imageOfArtworkUrl, trackSummaryOfPayload } from "./view";
 import { trackSummaryOfSong } from "./view.server";
 
 /** The track's video on the video site (spec 002 §2, §4), when the data has one. */
@@ -189,21 +189,9 @@ export async function loadTrackPage(
   const relatedTracks: RelatedTrack[] = (related?.tracks ?? [])
     .filter((summary) => summary.key !== track.key)
     .map((summary) => {
-      const src = mediaHref(summary.previewurl);
-      let playlistIndex: number | undefined;
-      if (src) {
-        playlistIndex = playlist.length;
-        playlist.push({
-          key: summary.key,
-          title: summary.title,
-          artist: summary.subtitle,
-          src,
-          playlistBreak: false,
-        });
-      }
       return {
         ...trackSummaryOfPayload(summary, edge.lang),
-        playlistIndex,
+        playlistIndex: addToPlaylist(playlist, summary, mediaHref(summary.previewurl)),
         count: countOf(relatedCounts.get(summary.key)),
       };
     });
