@@ -66,3 +66,15 @@ export function pageMeta(meta: PageMeta): MetaDescriptor[] {
   }
   return tags;
 }
+
+/**
+ * The head of a page kept out of search (sign-in screens, popup landings, notices): its title and
+ * `noindex`, and the referrer policy a page whose address carries a code or token needs.
+ */
+export function unlistedPageMeta(title: string, referrer?: "no-referrer" | "same-origin"): MetaDescriptor[] {
+  return [
+    { title },
+    { name: "robots", content: "noindex" },
+    ...(referrer ? [{ name: "referrer", content: referrer }] : []),
+  ];
+}

@@ -203,7 +203,8 @@ function albumTile(album: Album, lang: LanguageKey, locale: string): ArtistRelea
   };
 }
 
-function playlistTile(playlist: Playlist, lang: LanguageKey): ArtistTile {
+/** A playlist as a tile: the artist page's playlists, the album page's "featured in". */
+export function playlistTile(playlist: Playlist, lang: LanguageKey) {
   return {
     key: playlist.id,
     title: playlist.attributes.name,

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import { type AppLoadContext, data, type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { catalogueImageWidths, darkenForWhiteText, trackImageWidths } from "../../rules/content-rules";
 import { SiteError } from "../../rules/errors";
@@ -7,19 +7,20 @@ import type { LanguageKey } from "../../rules/languages";
 import { localizedPath } from "../../rules/path";
 import {
   albumsDocumentSchema,
-  type Playlist,
   playlistsDocumentSchema,
   type Song,
   shazamTracksSchema,
 } from "../../rules/schemas/amapi";
 import { cataloguePlaylistIdSchema } from "../../rules/schemas/catalogue";
 import type { Track } from "../../rules/schemas/track";
-import type { Translate } from "../i18n.server";
+import { loadPage, requireKnownLanguage } from "../http.server";
+import { pickResources, serverStrings, type Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
-import { countryOf, shortDescription } from "./artist.server";
+import { countryOf, playlistTile, shortDescription } from "./artist.server";
 import { absoluteUrl, requestMeta } from "./meta.server";
-import { clockDuration, isoDuration, previewOf } from "./track.server";
+import { clockDuration, isoDuration, previewOf } from "./track-payload.server";
 import {
+  addToPlaylist,
   albumPath,
   type Image,
   imageFromTemplate,
@@ -110,18 +111,7 @@ function itemTracks(
   const number = numberFormat(locale);
   const rows = tracks.map((track, index): ItemTrack => {
     const song = songOf.get(track.key);
-    const src = previewOf(track);
-    let playlistIndex: number | undefined;
-    if (src) {
-      playlistIndex = playlist.length;
-      playlist.push({
-        key: track.key,
-        title: track.title,
-        artist: track.subtitle,
-        src,
-        playlistBreak: false,
-      });
-    }
+    const playlistIndex = addToPlaylist(playlist, track, previewOf(track));
     const template = track.images.template;
     const total = track.type === "MUSIC" ? track.properties.numberOfShazams : undefined;
     return {
@@ -154,16 +144,6 @@ function dateLabel(date: string, locale: string): string {
 function totalDuration(songs: readonly Song[]): string | undefined {
   const ms = songs.reduce((sum, song) => sum + song.attributes.durationInMillis, 0);
   return ms > 0 ? clockDuration(ms) : undefined;
-}
-
-function playlistTile(playlist: Playlist, lang: LanguageKey): ItemTile {
-  return {
-    key: playlist.id,
-    title: playlist.attributes.name,
-    subtitle: playlist.attributes.curatorName,
-    href: localizedPath(lang, playlistPath(playlist.id)),
-    image: imageFromTemplate(playlist.attributes.artwork.url, catalogueImageWidths),
-  };
 }
 
 /** The share text of an item: the spec's share options (002 §9) with the item's own words. */
@@ -313,11 +293,7 @@ function webHrefOf(uri: string): string | undefined {
   }
 }
 
-function recordingsJsonLd(
-  tracks: readonly ItemTrack[],
-  context: Pick<AppLoadContext, "config">,
-  request: Request,
-) {
+function recordingsJsonLd(tracks: readonly ItemTrack[], context: Pick<AppLoadContext, "config">) {
   return tracks.map((track) => ({
     "@type": "MusicRecording",
     name: track.title,
@@ -328,21 +304,31 @@ function recordingsJsonLd(
   }));
 }
 
-/** The album page's head (MusicAlbum), for the React route and its AMP form. */
-export function albumPageMeta(
-  page: AlbumPage,
-  context: Pick<AppLoadContext, "edge" | "config">,
-  request: Request,
-  t: Translate,
+/** What an item page's head is made of besides the page. */
+type ItemMetaArgs = [context: Pick<AppLoadContext, "edge" | "config">, request: Request, t: Translate];
+
+const itemSchemaTypes = { album: "MusicAlbum", playlist: "MusicPlaylist" } as const;
+
+/**
+ * An item page's head, for the React route and its AMP form: title and description in the kind's
+ * words (`names` fill them), the artwork as the share image, and the schema.org item (MusicAlbum,
+ * MusicPlaylist) with `about`, what only the kind says, before its tracks.
+ */
+function itemPageMeta(
+  page: AlbumPage | PlaylistPage,
+  [context, request, t]: ItemMetaArgs,
+  names: Record<string, string>,
+  about: Record<string, unknown>,
 ): PageMeta {
   const base = requestMeta(context, request);
   const image = absoluteUrl(context, page.artwork.src);
-  const names = { name: page.name, artist: page.artist.name };
   return {
     ...base,
-    title: t("catalogue:albumMetaTitle", names),
-    description: page.notes ? shortDescription(page.notes) : t("catalogue:albumMetaDescription", names),
-    type: "music.album",
+    title: t(`catalogue:${page.kind}MetaTitle`, names),
+    description: page.notes
+      ? shortDescription(page.notes)
+      : t(`catalogue:${page.kind}MetaDescription`, names),
+    type: `music.${page.kind}`,
     image: {
       url: image,
       width: page.artwork.width,
@@ -351,10 +337,25 @@ export function albumPageMeta(
     },
     jsonLd: {
       "@context": "https://schema.org",
-      "@type": "MusicAlbum",
+      "@type": itemSchemaTypes[page.kind],
       name: page.name,
       url: base.canonical,
       image,
+      ...about,
+      numTracks: page.tracks.length,
+      track: recordingsJsonLd(page.tracks, context),
+    },
+  };
+}
+
+/** The album page's head (MusicAlbum). */
+export function albumPageMeta(page: AlbumPage, ...args: ItemMetaArgs): PageMeta {
+  const [context] = args;
+  return itemPageMeta(
+    page,
+    args,
+    { name: page.name, artist: page.artist.name },
+    {
       datePublished: page.credits.releaseDate,
       ...(page.credits.genre ? { genre: page.credits.genre } : {}),
       byArtist: {
@@ -363,44 +364,47 @@ export function albumPageMeta(
         ...(page.artist.href ? { url: absoluteUrl(context, page.artist.href) } : {}),
       },
       ...(page.credits.label ? { recordLabel: { "@type": "Organization", name: page.credits.label } } : {}),
-      numTracks: page.tracks.length,
-      track: recordingsJsonLd(page.tracks, context, request),
     },
-  };
+  );
 }
 
-/** The playlist page's head (MusicPlaylist), for the React route and its AMP form. */
-export function playlistPageMeta(
-  page: PlaylistPage,
-  context: Pick<AppLoadContext, "edge" | "config">,
-  request: Request,
-  t: Translate,
-): PageMeta {
-  const base = requestMeta(context, request);
-  const image = absoluteUrl(context, page.artwork.src);
-  const names = { name: page.name, curator: page.curator };
-  return {
-    ...base,
-    title: t("catalogue:playlistMetaTitle", names),
-    description: page.notes ? shortDescription(page.notes) : t("catalogue:playlistMetaDescription", names),
-    type: "music.playlist",
-    image: {
-      url: image,
-      width: page.artwork.width,
-      height: page.artwork.height,
-      alt: t("catalogue:artworkAlt", { name: page.name }),
-    },
-    jsonLd: {
-      "@context": "https://schema.org",
-      "@type": "MusicPlaylist",
-      name: page.name,
-      url: base.canonical,
-      image,
+/** The playlist page's head (MusicPlaylist). */
+export function playlistPageMeta(page: PlaylistPage, ...args: ItemMetaArgs): PageMeta {
+  return itemPageMeta(
+    page,
+    args,
+    { name: page.name, curator: page.curator },
+    {
       ...(page.notes ? { description: page.notes } : {}),
       author: { "@type": "Organization", name: page.curator },
       ...(page.lastModified ? { dateModified: page.lastModified } : {}),
-      numTracks: page.tracks.length,
-      track: recordingsJsonLd(page.tracks, context, request),
     },
-  };
+  );
+}
+
+/**
+ * The loader data of an album or playlist page: the item (not found: the not-found page with the
+ * kind's own apology, `albumunavailable` or `playlistunavailable`), its head, and its strings. An
+ * address that spells the id or alias otherwise moves to the item's own (301).
+ */
+export async function catalogueItemRouteData<TPage extends { id: string; path: string; alias?: string }>(
+  { params, context, request }: Pick<LoaderFunctionArgs, "params" | "context" | "request">,
+  kind: CatalogueItemKind,
+  loadItem: (context: Context, idSegment: string | undefined, t: Translate) => Promise<TPage>,
+  metaOf: (page: TPage, context: AppLoadContext, request: Request, t: Translate) => PageMeta,
+) {
+  requireKnownLanguage(params);
+  const { t } = serverStrings(context.edge.lang);
+  const page = await loadPage(() =>
+    loadItem(context, params.id, t).catch((error: unknown) => {
+      if (error instanceof SiteError && error.type === "notfound")
+        throw data({ type: `${kind}unavailable` as const }, { status: 404 });
+      throw error;
+    }),
+  );
+  if (params.id !== page.id || params.alias !== page.alias)
+    throw redirect(`${page.path}${new URL(request.url).search}`, 301);
+  const meta = metaOf(page, context, request, t);
+  const strings = pickResources(context.edge.lang, ["catalogue", "track"]);
+  return { page, meta, strings: strings.catalogue, trackStrings: strings.track };
 }

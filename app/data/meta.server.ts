@@ -25,3 +25,27 @@ export function requestMeta(
 export function absoluteUrl({ config }: Pick<AppLoadContext, "config">, path: string): string {
   return new URL(path, siteOriginOf(config)).href;
 }
+
+/**
+ * The head of a page that is a place on the site rather than an item (home, charts landing): its
+ * title and description, and the page as `schema` (schema.org WebSite, CollectionPage) at its
+ * canonical address.
+ */
+export function websitePageMeta(
+  context: Pick<AppLoadContext, "edge" | "config">,
+  request: Request,
+  {
+    title,
+    description,
+    schema,
+  }: { title: string; description: string; schema: { "@type": string; name: string; description?: string } },
+): PageMeta {
+  const base = requestMeta(context, request);
+  return {
+    ...base,
+    title,
+    description,
+    type: "website",
+    jsonLd: { "@context": "https://schema.org", ...schema, url: base.canonical },
+  };
+}

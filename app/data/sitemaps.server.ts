@@ -23,7 +23,7 @@ import {
   splitSitemap,
 } from "../sitemaps";
 import { artistPath, featureOptionsOf, isAdamIdRouteOn } from "./artist.server";
-import { chartPagePaths, loadLocations } from "./charts.server";
+import { chartPagePaths, loadLocations } from "./chart-address.server";
 import { albumPath, playlistPath, trackPath } from "./view";
 
 /**

@@ -1,26 +1,18 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import * as v from "valibot";
 import {
-  contrastRatio,
-  contrastTarget,
-  defaultImageWidth,
   isNewRelease,
   lyricExcerpt,
   lyricSampleLength,
   lyricSnippetLength,
   trackImageWidths,
 } from "../../rules/content-rules";
-import { findCountry } from "../../rules/countries";
 import { siteOriginOf } from "../../rules/env";
-import { SiteError } from "../../rules/errors";
-import { dateTimeFormat, numberFormat } from "../../rules/intl";
-import type { LanguageKey } from "../../rules/languages";
+import { numberFormat } from "../../rules/intl";
 import { localizedPath } from "../../rules/path";
 import { artistViewSchema } from "../../rules/schemas/amapi";
 import { syncedLyricsSchema } from "../../rules/schemas/lyrics";
 import { tagCountListSchema, tagCountSchema } from "../../rules/schemas/tagcount";
-import { relatedTracksSchema, type StoreName, type Track, trackSchema } from "../../rules/schemas/track";
-import { platformOf } from "../../rules/user-agent";
+import { relatedTracksSchema, type Track } from "../../rules/schemas/track";
 import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
 import {
@@ -32,155 +24,34 @@ import {
 } from "../synced-lyrics";
 import { readLyricsSync } from "../synced-lyrics.server";
 import { absoluteUrl, requestMeta } from "./meta.server";
+import {
+  loadTrack,
+  optional,
+  tagCountListPath,
+  trackCallPath,
+  trackKeyOf,
+  trackPathOf,
+  withQuery,
+} from "./track-calls.server";
+import {
+  albumNameOf,
+  artistTopSongsLimit,
+  clockDuration,
+  coverWidths,
+  headingBackgroundOf,
+  isoDuration,
+  mediaHref,
+  orderedStores,
+  previewOf,
+  relatedLimit,
+  releasedText,
+  shareImageWidth,
+  shareLinks,
+  storePlatformOf,
+} from "./track-payload.server";
 import type { Image, PlaylistEntry, TrackSummary } from "./view";
-import { imageFromTemplate, imageOfArtworkUrl, trackSummaryOfPayload } from "./view";
+import { addToPlaylist, imageFromTemplate, imageOfArtworkUrl, trackSummaryOfPayload } from "./view";
 import { trackSummaryOfSong } from "./view.server";
-
-/** Spec 001 §3 "Platform store priority". */
-export type StorePlatform = "android" | "ios" | "web";
-
-/**
- * Spec 001 §3: Android and iOS as the spec lists them. "Other platforms: not shown" in the spec;
- * ours: the services a browser can play in first (Spotify, Apple Music, Amazon Music), then the
- * stores, the two tied to a device family (Google Play, Xbox Music) last.
- */
-export const storePriority = {
-  android: ["google", "spotify", "amazon", "apple", "itunes", "xboxmusic"],
-  ios: ["apple", "spotify", "itunes", "google", "amazon", "xboxmusic"],
-  web: ["spotify", "apple", "amazon", "itunes", "google", "xboxmusic"],
-} as const satisfies Record<StorePlatform, readonly StoreName[]>;
-
-/** Brand names, the same in every language. */
-export const storeLabels: Record<StoreName, string> = {
-  apple: "Apple Music",
-  spotify: "Spotify",
-  itunes: "iTunes",
-  google: "Google Play",
-  amazon: "Amazon Music",
-  xboxmusic: "Xbox Music",
-};
-
-/** Related tracks asked of the recommendations URL. */
-export const relatedLimit = 10;
-/** Songs of the artist shown in the artist section. */
-export const artistTopSongsLimit = 5;
-/** Widths of the cover art (spec 001 §9 "tracks 75 to 300 step 75; default size 375"). */
-export const coverWidths = [...trackImageWidths, defaultImageWidth] as const;
-/** The Open Graph image: the largest square the catalogue has. */
-export const shareImageWidth = 800;
-/** The storefront asked when the visitor's country has none (world, global). */
-const defaultStorefront = "GB";
-
-const internalMessages = {
-  /** Spec 001 §8 internal message. */
-  trackNoId: "Track service No id",
-  typeNotValid: "Track data type not valid",
-} as const;
-
-/**
- * Spec 001 §5 "Track id must be numeric (leading digits from the path)". No leading digits is an
- * invalid parameter; more digits than an id has is not an id either.
- */
-export function trackKeyOf(segment: string | undefined): string {
-  const digits = /^\d+/.exec(segment ?? "")?.[0];
-  if (!digits || digits.length > 15) throw new SiteError("invalidparam", internalMessages.trackNoId);
-  return digits;
-}
-
-/** The platform whose store priority applies: the emulated device (`device=`), else the user agent. */
-export function storePlatformOf(userAgent: string | null, device: string | undefined): StorePlatform {
-  if (device === "ios" || device === "android") return device;
-  return platformOf(userAgent);
-}
-
-export type StoreLink = { name: StoreName; label: string; href: string };
-
-/** Only web addresses become links: an upstream `javascript:` or app scheme never reaches a page. */
-function webHref(uri: string | undefined): string | undefined {
-  if (!uri) return undefined;
-  try {
-    const url = new URL(uri);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A root-relative path of ours ("/media/…") or a web address; anything else is dropped. */
-function mediaHref(uri: string | undefined): string | undefined {
-  if (!uri) return undefined;
-  if (/^\/(?!\/)/.test(uri)) return uri;
-  return webHref(uri);
-}
-
-/** Each store of the track with a web link, in the platform's order (spec 001 §3). */
-export function orderedStores(stores: Track["stores"], platform: StorePlatform): StoreLink[] {
-  return storePriority[platform].flatMap((name) => {
-    const href = webHref(stores[name]?.actions.find((action) => action.uri)?.uri);
-    return href ? [{ name, label: storeLabels[name], href }] : [];
-  });
-}
-
-/** The track's preview clip: the first store that has one, in the spec's store order. */
-export function previewOf(track: Track): string | undefined {
-  for (const store of Object.values(track.stores)) {
-    const href = mediaHref(store?.previewurl);
-    if (href) return href;
-  }
-  return undefined;
-}
-
-/** The background behind the heading: the origin's accessible colour, kept only if white text reads on it. */
-export function headingBackgroundOf(track: Track): string | undefined {
-  const colour = track.properties.colors.accessible;
-  if (!/^#[0-9a-f]{6}$/i.test(colour)) return undefined;
-  return contrastRatio(colour, "#ffffff") >= contrastTarget ? colour : undefined;
-}
-
-/** ISO 8601 duration for JSON-LD ("PT3M44S"). */
-export function isoDuration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  const rest = seconds % 60;
-  return `PT${hours ? `${hours}H` : ""}${hours || minutes ? `${minutes}M` : ""}${rest}S`;
-}
-
-/** "3:44", "1:02:05". */
-export function clockDuration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  const rest = String(seconds % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
-}
-
-export function releasedText(dateInfo: Track["dateInfo"], locale: string): string {
-  const time = Date.parse(`${dateInfo.releaseDate}T00:00:00Z`);
-  if (Number.isNaN(time)) return dateInfo.releaseDate;
-  if (dateInfo.precision === "year") return String(new Date(time).getUTCFullYear());
-  return dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(time);
-}
-
-function albumNameOf(track: Track): string | undefined {
-  for (const section of track.sections) {
-    if (section.type === "SONG") return section.metadata.find((entry) => entry.title === "Album")?.text;
-  }
-  return undefined;
-}
-
-/** The share links of spec 002 §9 "Share options: twitter and email", from the track's share data. */
-export function shareLinks(
-  share: Track["share"],
-  origin: string,
-): { twitter: string; email: string; url: string } {
-  const url = new URL(share.href, origin).href;
-  const twitter = new URL("https://twitter.com/intent/tweet");
-  twitter.searchParams.set("text", share.twitter ?? share.text);
-  twitter.searchParams.set("url", url);
-  const email = `mailto:?subject=${encodeURIComponent(share.subject)}&body=${encodeURIComponent(`${share.text}\n\n${url}`)}`;
-  return { twitter: twitter.href, email, url };
-}
 
 /** The track's video on the video site (spec 002 §2, §4), when the data has one. */
 export type TrackVideo = {
@@ -238,57 +109,6 @@ export type TrackPageInput = {
   origin: string;
   now: Date;
 };
-
-function siteErrorOf(error: unknown): SiteError | undefined {
-  return error instanceof SiteError ? error : undefined;
-}
-
-/** Optional parts of the page: a failure leaves the part out instead of failing the page. */
-async function optional<T>(what: string, load: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await load();
-  } catch (error) {
-    const siteError = siteErrorOf(error);
-    if (!siteError) throw error;
-    console.warn(`track page: no ${what}: ${siteError.type} ${siteError.message}`);
-    return undefined;
-  }
-}
-
-/** `GET /services/count/v2/web/tracks?id=1&id=2…` (spec 001 §7 tag count list). */
-export function tagCountListPath(keys: readonly string[]): string {
-  return `/services/count/v2/web/tracks?${keys.map((key) => `id=${encodeURIComponent(key)}`).join("&")}`;
-}
-
-function withQuery(path: string, query: Record<string, string>): string {
-  const url = new URL(path, "https://services.internal");
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  return `${url.pathname}${url.search}`;
-}
-
-/** Spec 001 §2 parameters passed on to the track call (spec 001 §7 "with itsct and trackLength"). */
-const trackCallQuerySchema = v.object({
-  itsct: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,64}$/))),
-  trackLength: v.optional(v.pipe(v.string(), v.regex(/^\d{1,8}$/))),
-});
-
-function trackCallPath(
-  edge: Pick<AppLoadContext["edge"], "lang" | "country">,
-  key: string,
-  search: URLSearchParams,
-): string {
-  const { lang, country } = edge;
-  const query: Record<string, string> = {};
-  for (const name of ["itsct", "trackLength"] as const) {
-    const value = search.get(name);
-    const parsed = v.safeParse(trackCallQuerySchema.entries[name], value ?? undefined);
-    if (value !== null && parsed.success) query[name] = value;
-  }
-  const storefront = /^[A-Z]{2}$/.test(country) && findCountry(country) ? country : defaultStorefront;
-  // Always /web/: the /iphone/ variant (spec 001 §7) answers app links (music://, spotify:) that
-  // a page's store list drops (webHref); see docs/calls.md.
-  return withQuery(`/services/track/v1/${lang}/${storefront}/web/${key}`, query);
-}
 
 /**
  * The track page (spec 001 §2 /track/{trackKey}/{alias}), shared by the React route and amp/.
@@ -369,21 +189,9 @@ export async function loadTrackPage(
   const relatedTracks: RelatedTrack[] = (related?.tracks ?? [])
     .filter((summary) => summary.key !== track.key)
     .map((summary) => {
-      const src = mediaHref(summary.previewurl);
-      let playlistIndex: number | undefined;
-      if (src) {
-        playlistIndex = playlist.length;
-        playlist.push({
-          key: summary.key,
-          title: summary.title,
-          artist: summary.subtitle,
-          src,
-          playlistBreak: false,
-        });
-      }
       return {
         ...trackSummaryOfPayload(summary, edge.lang),
-        playlistIndex,
+        playlistIndex: addToPlaylist(playlist, summary, mediaHref(summary.previewurl)),
         count: countOf(relatedCounts.get(summary.key)),
       };
     });
@@ -465,38 +273,6 @@ export async function loadTrackPage(
 }
 
 export type TrackPage = Awaited<ReturnType<typeof loadTrackPage>>;
-
-/** The canonical address of a track (`/track/{key}` redirects there): the track call alone. */
-export async function loadTrackPath(
-  { edge, services }: Pick<AppLoadContext, "edge" | "services">,
-  keySegment: string | undefined,
-  search: URLSearchParams,
-): Promise<string> {
-  const key = trackKeyOf(keySegment);
-  const track = await loadTrack(services, trackCallPath(edge, key, search));
-  return trackPathOf(edge.lang, track);
-}
-
-function trackPathOf(lang: LanguageKey, track: Pick<Track, "key" | "alias">): string {
-  return localizedPath(lang, `/track/${track.key}/${encodeURIComponent(track.alias)}`);
-}
-
-/** The track call: an unknown track is not found; a payload of another type is a data error. */
-async function loadTrack(services: AppLoadContext["services"], path: string): Promise<Track> {
-  try {
-    return await services.getJson(path, trackSchema);
-  } catch (error) {
-    const siteError = siteErrorOf(error);
-    if (!siteError) throw error;
-    if (siteError.type === "serviceerror" && siteError.status === 404) {
-      throw new SiteError("notfound", `No track at ${path}`, { status: 404 });
-    }
-    if (siteError.type === "baddata" && siteError.message.includes(internalMessages.typeNotValid)) {
-      throw new SiteError("baddata", internalMessages.typeNotValid);
-    }
-    throw siteError;
-  }
-}
 
 /** schema.org MusicRecording of the page (spec issue: JSON-LD on every page). */
 export function musicRecordingJsonLd(page: TrackPage, origin: string): Record<string, unknown> {

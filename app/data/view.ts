@@ -49,6 +49,17 @@ export type PlaylistEntry = {
   playlistBreak: boolean;
 };
 
+/** Adds a song to a page's playlist when it has a preview: its place in the playlist, else undefined. */
+export function addToPlaylist(
+  playlist: PlaylistEntry[],
+  song: { key: string; title: string; subtitle: string },
+  src: string | undefined,
+): number | undefined {
+  if (!src) return undefined;
+  playlist.push({ key: song.key, title: song.title, artist: song.subtitle, src, playlistBreak: false });
+  return playlist.length - 1;
+}
+
 /** An image from a `{w}x{h}` artwork template at the given widths (the largest is `src`). */
 export function imageFromTemplate(template: string, widths: readonly number[]): Image {
   const sized = (width: number) => template.replace("{w}", String(width)).replace("{h}", String(width));

@@ -3,8 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { type ConnectOutcome, completeConnect, connectStatistic, reportConnect } from "~/client/connect";
 import { useRuntime } from "~/components/runtime";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
+import { titledScreen } from "~/data/information-page.server";
+import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import { localizedPath } from "../../rules/path";
@@ -17,26 +17,17 @@ import { localizedPath } from "../../rules/path";
 
 export const links = () => [{ rel: "stylesheet", href: connectStyles }];
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang } = context.edge;
-  const { t } = serverStrings(lang);
+export function loader({ params, context }: LoaderFunctionArgs) {
   return {
-    title: t("connect:callback.title"),
-    home: localizedPath(lang, "/"),
-    strings: pickResources(lang, ["connect"]).connect,
+    ...titledScreen({ params, context }, "connect", "connect:callback.title"),
+    home: localizedPath(context.edge.lang, "/"),
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data
-    ? [
-        { title: data.title },
-        { name: "robots", content: "noindex" },
-        // The code is in the address: no other site learns it through a Referer.
-        { name: "referrer", content: "no-referrer" },
-      ]
-    : [];
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  // The code is in the address: no other site learns it through a Referer.
+  return data ? unlistedPageMeta(data.title, "no-referrer") : [];
+};
 
 export default function ConnectCallback() {
   const { title, home, strings } = useLoaderData<typeof loader>();

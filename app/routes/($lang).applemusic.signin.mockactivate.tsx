@@ -16,6 +16,7 @@ import {
 } from "~/data/streaming.server";
 import { readForm, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
+import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import { SiteError } from "../../rules/errors";
@@ -83,16 +84,11 @@ export async function action({ params, context, request }: ActionFunctionArgs) {
   return redirect(request.url, { status: 303, headers: spent });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data
-    ? [
-        { title: data.title },
-        { name: "robots", content: "noindex" },
-        // Not no-referrer: with it, Chromium sends the Allow form's Origin as "null", and the
-        // worker refuses a post it cannot tell from another site's.
-        { name: "referrer", content: "same-origin" },
-      ]
-    : [];
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  // Not no-referrer: with it, Chromium sends the Allow form's Origin as "null", and the
+  // worker refuses a post it cannot tell from another site's.
+  return data ? unlistedPageMeta(data.title, "same-origin") : [];
+};
 
 export default function ConsentPage() {
   const { title, strings, answer } = useLoaderData<typeof loader>();

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
-import { chartPathOutsideCharts } from "~/data/charts.server";
+import { chartPathOutsideCharts } from "~/data/chart-address.server";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
 import { SiteError } from "../../rules/errors";
 

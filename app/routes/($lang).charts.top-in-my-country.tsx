@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 
-import { loadLocations, topInCountryPath } from "~/data/charts.server";
+import { loadLocations, topInCountryPath } from "~/data/chart-address.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 import { localizedPath } from "../../rules/path";
 

@@ -4,6 +4,7 @@ import * as v from "valibot";
 import { AccountScreen } from "~/components/account-screen";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
+import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { accountCall } from "../../edge/session";
@@ -35,8 +36,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? [{ title: data.title }, { name: "robots", content: "noindex" }] : [];
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? unlistedPageMeta(data.title) : []);
 
 /** The mail's text with its web addresses as links (the text part is what a person reads here). */
 function TextWithLinks({ text }: { text: string }) {

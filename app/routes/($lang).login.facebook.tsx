@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AccountScreen } from "~/components/account-screen";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
+import { titledScreen } from "~/data/information-page.server";
+import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { localizedPath } from "../../rules/path";
@@ -12,19 +12,14 @@ import { localizedPath } from "../../rules/path";
 
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang } = context.edge;
-  const { t } = serverStrings(lang);
+export function loader({ params, context }: LoaderFunctionArgs) {
   return {
-    title: t("account:pageTitle.facebook"),
-    emailHref: localizedPath(lang, "/login"),
-    strings: pickResources(lang, ["account"]).account,
+    ...titledScreen({ params, context }, "account", "account:pageTitle.facebook"),
+    emailHref: localizedPath(context.edge.lang, "/login"),
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? [{ title: data.title }, { name: "robots", content: "noindex" }] : [];
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? unlistedPageMeta(data.title) : []);
 
 export default function FacebookEnded() {
   const { emailHref, strings } = useLoaderData<typeof loader>();

@@ -6,6 +6,7 @@ import { AccountScreen } from "~/components/account-screen";
 import { signInProviders } from "~/data/account.server";
 import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
+import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { safeRedirectPath } from "../../rules/account";
@@ -42,8 +43,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? [{ title: data.title }, { name: "robots", content: "noindex" }] : [];
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? unlistedPageMeta(data.title) : []);
 
 const messageKeys: Record<CallbackMessage, string> = {
   declined: "google.declined",

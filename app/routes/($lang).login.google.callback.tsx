@@ -13,6 +13,7 @@ import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, finishWebProviderSignIn } from "~/data/account.server";
 import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
+import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { localizedPath } from "../../rules/path";
@@ -69,8 +70,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? [{ title: data.title }, { name: "robots", content: "noindex" }] : [];
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? unlistedPageMeta(data.title) : []);
 
 export default function GoogleCallback() {
   const { outcome, popup, next, retry, strings } = useLoaderData<typeof loader>();

@@ -3,8 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { reportToOpener } from "~/client/login-popup";
 import { AccountScreen } from "~/components/account-screen";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
+import { titledScreen } from "~/data/information-page.server";
+import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { localizedPath } from "../../rules/path";
@@ -16,25 +16,16 @@ import { localizedPath } from "../../rules/path";
 
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang } = context.edge;
-  const { t } = serverStrings(lang);
+export function loader({ params, context }: LoaderFunctionArgs) {
   return {
-    title: t("account:pageTitle.icloud"),
-    loginHref: localizedPath(lang, "/login"),
-    strings: pickResources(lang, ["account"]).account,
+    ...titledScreen({ params, context }, "account", "account:pageTitle.icloud"),
+    loginHref: localizedPath(context.edge.lang, "/login"),
   };
 }
 
+// The token is in the address: no other site learns it through a Referer.
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data
-    ? [
-        { title: data.title },
-        { name: "robots", content: "noindex" },
-        { name: "referrer", content: "no-referrer" },
-      ]
-    : [];
+  data ? unlistedPageMeta(data.title, "no-referrer") : [];
 
 export default function CloudSignInComplete() {
   const { loginHref, strings } = useLoaderData<typeof loader>();

@@ -1,4 +1,4 @@
-import { chartDownloadLoader } from "~/data/charts.server";
+import { chartDownloadLoader } from "~/data/chart-download.server";
 
 // The chart as a file to download (see chartDownload).
 export const loader = chartDownloadLoader("json");

@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import { Outlet } from "@remix-run/react";
-import { loadTrackPath } from "~/data/track.server";
+import { loadTrackPath } from "~/data/track-calls.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 
 /**

@@ -12,6 +12,7 @@ import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, validateEmailLink } from "~/data/account.server";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
+import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { emailLinkLifetimeMs, safeRedirectPath, validationPlatforms } from "../../rules/account";
@@ -67,8 +68,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   return screen(validation.outcome, validation.status);
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? [{ title: data.title }, { name: "robots", content: "noindex" }] : [];
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? unlistedPageMeta(data.title) : []);
 
 const screens = {
   expired: { title: "validate.expiredTitle", body: "validate.expiredBody" },

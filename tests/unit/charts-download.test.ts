@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { chartFileName } from "../../app/data/charts.server";
+import { chartFileName } from "../../app/data/chart-download.server";
 import { csvField, toCsv } from "../../rules/csv";
 
 describe("csvField (RFC 4180 quoting, OWASP formula neutralising)", () => {

@@ -8,7 +8,7 @@ import {
   resolveChart,
   storefrontOf,
   topInCountryPath,
-} from "../../app/data/charts.server";
+} from "../../app/data/chart-address.server";
 import { SiteError } from "../../rules/errors";
 import type { ChartLocations } from "../../rules/schemas/charts";
 

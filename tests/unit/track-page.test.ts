@@ -1,18 +1,17 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
+import { loadTrackPage, musicRecordingJsonLd } from "../../app/data/track.server";
+import { trackKeyOf } from "../../app/data/track-calls.server";
 import {
   clockDuration,
   headingBackgroundOf,
   isoDuration,
-  loadTrackPage,
-  musicRecordingJsonLd,
   orderedStores,
   releasedText,
   shareLinks,
   storePlatformOf,
-  trackKeyOf,
-} from "../../app/data/track.server";
+} from "../../app/data/track-payload.server";
 import { resolveRequest } from "../../edge/request-context";
 import { contrastRatio, lyricExcerpt, lyricSampleLength } from "../../rules/content-rules";
 import { SiteError } from "../../rules/errors";

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import * as v from "valibot";
 import { afterEach, expect, test, vi } from "vitest";
-import { chartPagePaths, resolveChart } from "../../app/data/charts.server";
+import { chartPagePaths, resolveChart } from "../../app/data/chart-address.server";
 import { sitemapLimits } from "../../app/sitemaps";
 import { createOrigin } from "../../origin";
 import { languages } from "../../rules/languages";

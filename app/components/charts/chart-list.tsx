@@ -1,6 +1,6 @@
 import { usePrimitives } from "~/components/primitives";
 import { Cover } from "~/components/track-list";
-import type { ChartRow } from "~/data/charts.server";
+import type { ChartRow } from "~/data/chart-songs.server";
 import { useTranslation } from "~/strings";
 
 /**

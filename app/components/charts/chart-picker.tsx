@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { useId } from "react";
-import type { ChartOption } from "~/data/charts.server";
+import type { ChartOption } from "~/data/chart-page.server";
 
 export type ChartPickerProps = {
   action: string;

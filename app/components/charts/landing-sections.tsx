@@ -1,6 +1,6 @@
 import { LabelledSection } from "~/components/labelled-section";
 import { usePrimitives } from "~/components/primitives";
-import type { ChartsLanding } from "~/data/charts.server";
+import type { ChartsLanding } from "~/data/charts-landing.server";
 import type { Translate } from "~/strings";
 
 type Genres = ChartsLanding["world"]["genres"];

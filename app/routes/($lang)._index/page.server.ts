@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { requestMeta } from "~/data/meta.server";
+import { chartPath, loadLocations } from "~/data/chart-address.server";
+import { websitePageMeta } from "~/data/meta.server";
 import { trackSummaryOfSong } from "~/data/view.server";
 import type { Translate } from "~/i18n.server";
 import type { PageMeta } from "~/meta";
@@ -7,7 +8,6 @@ import { chartSizes } from "../../../rules/content-rules";
 import { countryName } from "../../../rules/countries";
 import { localizedPath } from "../../../rules/path";
 import { playlistTracksDocumentSchema } from "../../../rules/schemas/amapi";
-import { chartLocationsSchema } from "../../../rules/schemas/charts";
 
 const homeChartLength = 10;
 const newReleasesLength = 5;
@@ -17,7 +17,7 @@ const newReleasesLength = 5;
  * none), the newest releases among the chart, and the entry points. One module for both renderers.
  */
 export async function loadHomePage({ edge, services }: Pick<AppLoadContext, "edge" | "services">, now: Date) {
-  const locations = await services.getJson("/services/charts/locations", chartLocationsSchema);
+  const locations = await loadLocations({ services });
   const country = locations.countries.find((entry) => entry.id === edge.country);
   const listid = country?.listid ?? locations.global.listid;
   const storefront = (country?.id ?? "GB").toLowerCase();
@@ -32,7 +32,7 @@ export async function loadHomePage({ edge, services }: Pick<AppLoadContext, "edg
     .map((song) => trackSummaryOfSong(song, edge.lang, now));
   return {
     chartName: country ? countryName(country.id, edge.lang) : locations.global.locName,
-    chartHref: localizedPath(edge.lang, `/top-200/${country?.urlName ?? locations.global.urlName}`),
+    chartHref: localizedPath(edge.lang, chartPath("top-200", country?.urlName ?? locations.global.urlName)),
     chartsHref: localizedPath(edge.lang, "/charts"),
     searchHref: localizedPath(edge.lang, "/search"),
     identifyHref: localizedPath(edge.lang, "/identify"),
@@ -49,17 +49,9 @@ export function homePageMeta(
   request: Request,
   t: Translate,
 ): PageMeta {
-  const base = requestMeta(context, request);
-  return {
-    ...base,
+  return websitePageMeta(context, request, {
     title: t("common:pageTitle.home"),
     description: t("home:heroText"),
-    type: "website",
-    jsonLd: {
-      "@context": "https://schema.org",
-      "@type": "WebSite",
-      name: t("common:siteName"),
-      url: base.canonical,
-    },
-  };
+    schema: { "@type": "WebSite", name: t("common:siteName") },
+  });
 }

@@ -1,10 +1,8 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
-import { requestMeta } from "~/data/meta.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { informationPage } from "~/data/information-page.server";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { storeLinks } from "../../../rules/app-links";
@@ -21,24 +19,17 @@ export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 // The store shown first depends on the device.
 export const headers: HeadersFunction = () => ({ Vary: "User-Agent" });
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang } = context.edge;
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("common:pageTitle.apps"),
-    description: t("apps:intro"),
-    type: "website",
-  };
-  const platform = context.edge.isAmp ? "web" : platformOf(request.headers.get("user-agent"));
-  const stores = platform === "android" ? (["android", "ios"] as const) : (["ios", "android"] as const);
-  const page = {
-    platform,
-    stores: stores.map((store) => ({ store, href: storeLinks[store] })),
-    identifyHref: localizedPath(lang, "/identify"),
-  };
-  return { page, meta, strings: pickResources(lang, ["apps"]).apps };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = { namespace: "apps", title: "common:pageTitle.apps", description: "apps:intro" } as const;
+  return informationPage({ params, context, request }, head, ({ lang }) => {
+    const platform = context.edge.isAmp ? "web" : platformOf(request.headers.get("user-agent"));
+    const stores = platform === "android" ? (["android", "ios"] as const) : (["ios", "android"] as const);
+    return {
+      platform,
+      stores: stores.map((store) => ({ store, href: storeLinks[store] })),
+      identifyHref: localizedPath(lang, "/identify"),
+    };
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
-import { requestMeta } from "~/data/meta.server";
-import { loadPage, requireKnownLanguage, siteOriginOf } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { informationPage } from "~/data/information-page.server";
+import { loadPage, siteOriginOf } from "~/http.server";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { careersRolesSchema } from "../../../rules/careers";
@@ -15,30 +14,27 @@ import { CareersView } from "./view";
 
 export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang, locale } = context.edge;
-  const { t } = serverStrings(lang);
-  const { roles } = await loadPage(() =>
-    context.services.getJson("/services/careers/roles", careersRolesSchema),
-  );
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("common:pageTitle.careers"),
-    description: t("careers:description"),
-    type: "website",
-  };
-  const dates = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" });
-  // The site's own domain, as security.txt's contact is (app/crawler-files.ts).
-  const domain = new URL(siteOriginOf(context.config)).hostname;
-  const page = {
-    roles: roles.map((role) => ({
-      ...role,
-      posted: dates.format(new Date(role.postedOn)),
-      applyHref: `mailto:careers@${domain}?${new URLSearchParams({ subject: role.title }).toString().replaceAll("+", "%20")}`,
-    })),
-  };
-  return { page, meta, strings: pickResources(lang, ["careers"]).careers };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "careers",
+    title: "common:pageTitle.careers",
+    description: "careers:description",
+  } as const;
+  return informationPage({ params, context, request }, head, async ({ locale }) => {
+    const { roles } = await loadPage(() =>
+      context.services.getJson("/services/careers/roles", careersRolesSchema),
+    );
+    const dates = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" });
+    // The site's own domain, as security.txt's contact is (app/crawler-files.ts).
+    const domain = new URL(siteOriginOf(context.config)).hostname;
+    return {
+      roles: roles.map((role) => ({
+        ...role,
+        posted: dates.format(new Date(role.postedOn)),
+        applyHref: `mailto:careers@${domain}?${new URLSearchParams({ subject: role.title }).toString().replaceAll("+", "%20")}`,
+      })),
+    };
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

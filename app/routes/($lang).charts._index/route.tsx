@@ -10,13 +10,8 @@ import type { AmpView } from "~/amp-view";
 import { ChartPicker } from "~/components/charts/chart-picker";
 import { PickerLink } from "~/components/charts/picker-link";
 
-import {
-  chartPickerQuerySchema,
-  chartsLandingMeta,
-  loadChartsLanding,
-  loadLocations,
-  pickedChartPath,
-} from "~/data/charts.server";
+import { chartPickerQuerySchema, loadLocations, pickedChartPath } from "~/data/chart-address.server";
+import { chartsLandingMeta, loadChartsLanding } from "~/data/charts-landing.server";
 import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";

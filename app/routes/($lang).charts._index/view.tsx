@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { CountryCharts, RadioCharts, WorldCharts } from "~/components/charts/landing-sections";
 import { usePrimitives } from "~/components/primitives";
 import { TrackList } from "~/components/track-list";
-import type { ChartsLanding } from "~/data/charts.server";
+import type { ChartsLanding } from "~/data/charts-landing.server";
 import { useTranslation } from "~/strings";
 
 /**

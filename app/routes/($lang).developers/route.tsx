@@ -3,10 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { developerKitExampleCommand, recognizeCommand } from "~/data/developer-kit";
 import { developerKitExample } from "~/data/developer-kit-example.generated";
-import { requestMeta } from "~/data/meta.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { informationPage } from "~/data/information-page.server";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { localizedPath } from "../../../rules/path";
@@ -17,24 +15,21 @@ import { DevelopersView } from "./view";
 
 export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang } = context.edge;
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("common:pageTitle.developers"),
-    description: t("developers:intro"),
-    type: "website",
-  };
-  const page = {
-    example: developerKitExample,
-    exampleCommand: developerKitExampleCommand,
-    recognizeCommand,
-    identifyHref: localizedPath(lang, "/identify"),
-    termsHref: localizedPath(lang, "/terms"),
-  };
-  return { page, meta, strings: pickResources(lang, ["developers"]).developers };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "developers",
+    title: "common:pageTitle.developers",
+    description: "developers:intro",
+  } as const;
+  return informationPage({ params, context, request }, head, ({ lang }) => {
+    return {
+      example: developerKitExample,
+      exampleCommand: developerKitExampleCommand,
+      recognizeCommand,
+      identifyHref: localizedPath(lang, "/identify"),
+      termsHref: localizedPath(lang, "/terms"),
+    };
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

@@ -14,6 +14,7 @@ import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, requestEmailLink, signInProviders } from "~/data/account.server";
 import { cloudKitConfigOf, readForm, requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
+import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
 import { emailLinkLifetimeMs, emailSchema, safeRedirectPath } from "../../../rules/account";
@@ -43,8 +44,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? [{ title: data.title }, { name: "robots", content: "noindex" }] : [];
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? unlistedPageMeta(data.title) : []);
 
 type ActionResult =
   | { outcome: "sent"; email: string }

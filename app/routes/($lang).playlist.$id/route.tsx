@@ -1,49 +1,18 @@
-import {
-  data,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-  redirect,
-} from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { CatalogueItemError } from "~/components/catalogue-item";
-import { PrimitivesProvider } from "~/components/primitives";
-import { PlaybackProvider, playbackPrimitives } from "~/components/track/playback";
-import { loadPlaylistPage, playlistPageMeta } from "~/data/catalogue-items.server";
-import { loadPage, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
+import { CatalogueItemPlayback, catalogueItemLinks } from "~/components/catalogue-item-page";
+import { catalogueItemRouteData, loadPlaylistPage, playlistPageMeta } from "~/data/catalogue-items.server";
 import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import artistStyles from "~/styles/artist.css";
-import styles from "~/styles/catalogue-item.css";
-import trackStyles from "~/styles/track.css";
-import { SiteError } from "../../../rules/errors";
 import { PlaylistView } from "./view";
 
 // Spec 001 §3 "Catalogue item": `/playlist/{id}` (the catalogue gives playlists no alias).
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: trackStyles },
-  { rel: "stylesheet", href: artistStyles },
-  { rel: "stylesheet", href: styles },
-];
+export const links = catalogueItemLinks;
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { t } = serverStrings(context.edge.lang);
-  const page = await loadPage(() =>
-    loadPlaylistPage(context, params.id, t).catch((error: unknown) => {
-      // The not-found page with the playlist's own apology.
-      if (error instanceof SiteError && error.type === "notfound")
-        throw data({ type: "playlistunavailable" }, { status: 404 });
-      throw error;
-    }),
-  );
-  if (params.id !== page.id) throw redirect(`${page.path}${new URL(request.url).search}`, 301);
-  const meta = playlistPageMeta(page, context, request, t);
-  const strings = pickResources(context.edge.lang, ["catalogue", "track"]);
-  return { page, meta, strings: strings.catalogue, trackStrings: strings.track };
+export function loader(args: LoaderFunctionArgs) {
+  return catalogueItemRouteData(args, "playlist", loadPlaylistPage, playlistPageMeta);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
@@ -53,15 +22,11 @@ export const ampView: AmpView<typeof loader> = ({ data }) => (
 );
 
 export default function PlaylistRoute() {
-  const { page, meta, strings, trackStrings } = useLoaderData<typeof loader>();
-  usePageStrings("catalogue", strings);
-  usePageStrings("track", trackStrings);
+  const data = useLoaderData<typeof loader>();
   return (
-    <PlaybackProvider key={page.id} entries={page.playlist}>
-      <PrimitivesProvider primitives={playbackPrimitives}>
-        <PlaylistView page={page} canonical={meta.canonical} />
-      </PrimitivesProvider>
-    </PlaybackProvider>
+    <CatalogueItemPlayback data={data}>
+      <PlaylistView page={data.page} canonical={data.meta.canonical} />
+    </CatalogueItemPlayback>
   );
 }
 

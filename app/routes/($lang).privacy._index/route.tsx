@@ -1,10 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { requestMeta } from "~/data/meta.server";
+import { informationPage } from "~/data/information-page.server";
 import { dayMs, formatDuration, privacyAnswerDays, privacyHrefs } from "~/data/privacy.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
 import { PrivacyLandingView } from "./view";
@@ -13,18 +11,16 @@ import { PrivacyLandingView } from "./view";
 
 export const links = () => [{ rel: "stylesheet", href: privacyStyles }];
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang, locale } = context.edge;
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("privacy:pageTitle.landing"),
-    description: t("privacy:description"),
-    type: "website",
-  };
-  const page = { hrefs: privacyHrefs(lang), answerTime: formatDuration(locale, privacyAnswerDays * dayMs) };
-  return { page, meta, strings: pickResources(lang, ["privacy"]).privacy };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "privacy",
+    title: "privacy:pageTitle.landing",
+    description: "privacy:description",
+  } as const;
+  return informationPage({ params, context, request }, head, ({ lang, locale }) => {
+    const page = { hrefs: privacyHrefs(lang), answerTime: formatDuration(locale, privacyAnswerDays * dayMs) };
+    return page;
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

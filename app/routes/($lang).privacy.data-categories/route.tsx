@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { requestMeta } from "~/data/meta.server";
+import { informationPage } from "~/data/information-page.server";
 import {
   cookieMaxAgeSeconds,
   dataCategories,
@@ -17,9 +17,7 @@ import {
   signInHref,
   webIdMaxAgeSeconds,
 } from "~/data/privacy.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
 import { accessTokenLifetimeSeconds } from "../../../rules/streaming";
@@ -31,52 +29,49 @@ import { DataCategoriesView } from "./view";
 
 export const links = () => [{ rel: "stylesheet", href: privacyStyles }];
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang, locale } = context.edge;
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("privacy:pageTitle.dataCategories"),
-    description: t("privacy:categories.intro"),
-    type: "website",
-  };
-  const duration = (ms: number) => formatDuration(locale, ms);
-  const count = (n: number) => new Intl.NumberFormat(locale).format(n);
-  const held = context.account ? await dataCategories(context, request) : undefined;
-  const page = {
-    hrefs: privacyHrefs(lang),
-    signInHref: signInHref(lang, new URL(request.url).pathname),
-    answerTime: duration(privacyAnswerDays * dayMs),
-    durations: {
-      sessions: { duration: duration(sessionLifetimeSeconds * 1000) },
-      signInLinks: { duration: duration(emailLinkLifetimeMs) },
-      tags: { duration: duration(hiddenTagLifetimeMs) },
-      streamingConnections: { duration: duration(accessTokenLifetimeSeconds * 1000) },
-      dataExports: { duration: duration(dataExportLifetimeMs), record: duration(expiredExportRecordMs) },
-      statistics: { duration: duration(webIdMaxAgeSeconds * 1000) },
-      settings: { duration: duration(cookieMaxAgeSeconds * 1000) },
-    },
-    yours: held
-      ? {
-          email: held.email,
-          since: formatPrivacyDate(locale, held.createdAt),
-          counts: {
-            sessions: count(held.sessions),
-            tags: count(held.tags),
-            hiddenTags: count(held.hiddenTags),
-            signInRequests: count(held.signInRequests),
-            dataExports: count(held.dataExports),
-            offerCodes: count(held.offerCodes),
-            verificationRequests: count(held.verificationRequests),
-            streamingConnections: count(held.streamingConnections),
-            surveyAnswers: count(held.surveyAnswers),
-          },
-        }
-      : null,
-    signedIn: context.account !== null,
-  };
-  return { page, meta, strings: pickResources(lang, ["privacy"]).privacy };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "privacy",
+    title: "privacy:pageTitle.dataCategories",
+    description: "privacy:categories.intro",
+  } as const;
+  return informationPage({ params, context, request }, head, async ({ lang, locale }) => {
+    const duration = (ms: number) => formatDuration(locale, ms);
+    const count = (n: number) => new Intl.NumberFormat(locale).format(n);
+    const held = context.account ? await dataCategories(context, request) : undefined;
+    return {
+      hrefs: privacyHrefs(lang),
+      signInHref: signInHref(lang, new URL(request.url).pathname),
+      answerTime: duration(privacyAnswerDays * dayMs),
+      durations: {
+        sessions: { duration: duration(sessionLifetimeSeconds * 1000) },
+        signInLinks: { duration: duration(emailLinkLifetimeMs) },
+        tags: { duration: duration(hiddenTagLifetimeMs) },
+        streamingConnections: { duration: duration(accessTokenLifetimeSeconds * 1000) },
+        dataExports: { duration: duration(dataExportLifetimeMs), record: duration(expiredExportRecordMs) },
+        statistics: { duration: duration(webIdMaxAgeSeconds * 1000) },
+        settings: { duration: duration(cookieMaxAgeSeconds * 1000) },
+      },
+      yours: held
+        ? {
+            email: held.email,
+            since: formatPrivacyDate(locale, held.createdAt),
+            counts: {
+              sessions: count(held.sessions),
+              tags: count(held.tags),
+              hiddenTags: count(held.hiddenTags),
+              signInRequests: count(held.signInRequests),
+              dataExports: count(held.dataExports),
+              offerCodes: count(held.offerCodes),
+              verificationRequests: count(held.verificationRequests),
+              streamingConnections: count(held.streamingConnections),
+              surveyAnswers: count(held.surveyAnswers),
+            },
+          }
+        : null,
+      signedIn: context.account !== null,
+    };
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

@@ -7,7 +7,7 @@ import {
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { cookieHeaders, requireAccount } from "~/data/account.server";
-import { requestMeta } from "~/data/meta.server";
+import { informationPage } from "~/data/information-page.server";
 import {
   dayMs,
   deleteAccount,
@@ -19,8 +19,7 @@ import {
   typedEmailOf,
 } from "~/data/privacy.server";
 import { readForm, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
 import { localizedPath } from "../../../rules/path";
@@ -36,28 +35,25 @@ export const links = () => [{ rel: "stylesheet", href: privacyStyles }];
 /** The address the page comes back to after a deletion: the browser is signed out by then. */
 const deletedParam = "deleted";
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang, locale } = context.edge;
-  const { t } = serverStrings(lang);
-  const url = new URL(request.url);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("privacy:pageTitle.delete"),
-    description: t("privacy:delete.intro"),
-    type: "website",
-  };
-  const page = {
-    hrefs: privacyHrefs(lang),
-    email: context.account?.email ?? null,
-    // Shown only once signed out: the session that asked is gone.
-    deleted: !context.account && url.searchParams.has(deletedParam),
-    signInHref: signInHref(lang, url.pathname),
-    loginHref: localizedPath(lang, "/login"),
-    answerTime: formatDuration(locale, privacyAnswerDays * dayMs),
-    transferTime: formatDuration(locale, transferNoticeDeletionDays * dayMs),
-  };
-  return { page, meta, strings: pickResources(lang, ["privacy"]).privacy };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "privacy",
+    title: "privacy:pageTitle.delete",
+    description: "privacy:delete.intro",
+  } as const;
+  return informationPage({ params, context, request }, head, ({ lang, locale }) => {
+    const url = new URL(request.url);
+    return {
+      hrefs: privacyHrefs(lang),
+      email: context.account?.email ?? null,
+      // Shown only once signed out: the session that asked is gone.
+      deleted: !context.account && url.searchParams.has(deletedParam),
+      signInHref: signInHref(lang, url.pathname),
+      loginHref: localizedPath(lang, "/login"),
+      answerTime: formatDuration(locale, privacyAnswerDays * dayMs),
+      transferTime: formatDuration(locale, transferNoticeDeletionDays * dayMs),
+    };
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

@@ -11,6 +11,7 @@ import { requireAccount } from "~/data/account.server";
 import { dataDownloadStatus, privacyHrefs, signInHref } from "~/data/privacy.server";
 import { requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
+import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
 import { localizedPath } from "../../../rules/path";
@@ -74,8 +75,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   }
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? [{ title: data.title }, { name: "robots", content: "noindex" }] : [];
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? unlistedPageMeta(data.title) : []);
 
 export default function PrivacyDownloadFile() {
   const { page, file, strings } = useLoaderData<typeof loader>();

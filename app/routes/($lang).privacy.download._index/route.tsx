@@ -7,7 +7,7 @@ import {
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireAccount } from "~/data/account.server";
-import { requestMeta } from "~/data/meta.server";
+import { informationPage } from "~/data/information-page.server";
 import {
   dataExportLifetimeMs,
   dayMs,
@@ -19,8 +19,7 @@ import {
   signInHref,
 } from "~/data/privacy.server";
 import { readForm, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
 import { type DownloadOutcome, DownloadRequestView } from "./view";
@@ -31,24 +30,21 @@ import { type DownloadOutcome, DownloadRequestView } from "./view";
 
 export const links = () => [{ rel: "stylesheet", href: privacyStyles }];
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang, locale } = context.edge;
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("privacy:pageTitle.download"),
-    description: t("privacy:download.intro"),
-    type: "website",
-  };
-  const page = {
-    hrefs: privacyHrefs(lang),
-    email: context.account?.email ?? null,
-    signInHref: signInHref(lang, new URL(request.url).pathname),
-    linkLifetime: formatDuration(locale, dataExportLifetimeMs),
-    answerTime: formatDuration(locale, privacyAnswerDays * dayMs),
-  };
-  return { page, meta, strings: pickResources(lang, ["privacy"]).privacy };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "privacy",
+    title: "privacy:pageTitle.download",
+    description: "privacy:download.intro",
+  } as const;
+  return informationPage({ params, context, request }, head, ({ lang, locale }) => {
+    return {
+      hrefs: privacyHrefs(lang),
+      email: context.account?.email ?? null,
+      signInHref: signInHref(lang, new URL(request.url).pathname),
+      linkLifetime: formatDuration(locale, dataExportLifetimeMs),
+      answerTime: formatDuration(locale, privacyAnswerDays * dayMs),
+    };
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { requestMeta } from "~/data/meta.server";
+import { informationPage } from "~/data/information-page.server";
 import { privacyHrefs, privacyPolicySections } from "~/data/privacy.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pickResources } from "~/i18n.server";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import privacyStyles from "~/styles/privacy.css";
@@ -21,25 +20,23 @@ export const links = () => [
 ];
 
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang, locale } = context.edge;
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("privacy:pageTitle.policy"),
-    description: t("legal:policy.description"),
-    type: "website",
-  };
-  const hrefs = privacyHrefs(lang);
-  const page = {
-    hrefs,
-    sections: privacyPolicySections({ ...hrefs, terms: localizedPath(lang, "/terms") }),
-    updated: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
-      new Date(legalTextsUpdated),
-    ),
-  };
-  const resources = pickResources(lang, ["privacy", "legal"]);
-  return { page, meta, strings: resources.privacy, legalStrings: resources.legal };
+  const head = {
+    namespace: "privacy",
+    title: "privacy:pageTitle.policy",
+    description: "legal:policy.description",
+  } as const;
+  const data = await informationPage({ params, context, request }, head, ({ lang, locale }) => {
+    const hrefs = privacyHrefs(lang);
+    return {
+      hrefs,
+      sections: privacyPolicySections({ ...hrefs, terms: localizedPath(lang, "/terms") }),
+      updated: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
+        new Date(legalTextsUpdated),
+      ),
+    };
+  });
+  // The policy's text is in `legal`; its page chrome in `privacy`.
+  return { ...data, legalStrings: pickResources(context.edge.lang, ["legal"]).legal };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

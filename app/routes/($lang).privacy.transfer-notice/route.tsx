@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { requestMeta } from "~/data/meta.server";
+import { informationPage } from "~/data/information-page.server";
 import {
   dayMs,
   formatDuration,
@@ -8,9 +8,7 @@ import {
   privacyHrefs,
   transferNoticeDeletionDays,
 } from "~/data/privacy.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import privacyStyles from "~/styles/privacy.css";
 import { TransferNoticeView } from "./view";
@@ -20,22 +18,19 @@ import { TransferNoticeView } from "./view";
 
 export const links = () => [{ rel: "stylesheet", href: privacyStyles }];
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang, locale } = context.edge;
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("privacy:pageTitle.transferNotice"),
-    description: t("privacy:transfer.intro"),
-    type: "website",
-  };
-  const page = {
-    hrefs: privacyHrefs(lang),
-    deletionTime: formatDuration(locale, transferNoticeDeletionDays * dayMs),
-    answerTime: formatDuration(locale, privacyAnswerDays * dayMs),
-  };
-  return { page, meta, strings: pickResources(lang, ["privacy"]).privacy };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "privacy",
+    title: "privacy:pageTitle.transferNotice",
+    description: "privacy:transfer.intro",
+  } as const;
+  return informationPage({ params, context, request }, head, ({ lang, locale }) => {
+    return {
+      hrefs: privacyHrefs(lang),
+      deletionTime: formatDuration(locale, transferNoticeDeletionDays * dayMs),
+      answerTime: formatDuration(locale, privacyAnswerDays * dayMs),
+    };
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
-import { loadLocations } from "~/data/charts.server";
+import { loadLocations } from "~/data/chart-address.server";
 import { requestMeta } from "~/data/meta.server";
 import { trackSummaryOfPayload } from "~/data/view";
 import { loadPage, requireKnownLanguage } from "~/http.server";

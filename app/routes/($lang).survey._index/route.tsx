@@ -9,10 +9,9 @@ import {
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { sendSurveyAnswer, surveyAnswerOf } from "~/data/forms.server";
-import { requestMeta } from "~/data/meta.server";
+import { informationPage } from "~/data/information-page.server";
 import { readForm, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import {
@@ -36,20 +35,18 @@ export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 
 const fields = ["satisfaction", "found", "comment"] as const;
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang } = context.edge;
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("common:pageTitle.survey"),
-    description: t("forms:survey.intro"),
-    type: "website",
-  };
-  const receipt = surveyReceiptOf(request.headers.get("cookie"));
-  const answered = (await surveyAnswerOf(context, request, receipt)) !== undefined;
-  const page = { answered, thanksHref: localizedPath(lang, "/survey/thanks") };
-  return { page, meta, strings: pickResources(lang, ["forms"]).forms };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "forms",
+    title: "common:pageTitle.survey",
+    description: "forms:survey.intro",
+  } as const;
+  return informationPage({ params, context, request }, head, async ({ lang }) => {
+    const receipt = surveyReceiptOf(request.headers.get("cookie"));
+    const answered = (await surveyAnswerOf(context, request, receipt)) !== undefined;
+    const page = { answered, thanksHref: localizedPath(lang, "/survey/thanks") };
+    return page;
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

@@ -6,10 +6,8 @@ import {
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { surveyAnswerOf } from "~/data/forms.server";
-import { requestMeta } from "~/data/meta.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { informationPage } from "~/data/information-page.server";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { surveyReceiptOf } from "../../../rules/forms";
@@ -24,27 +22,24 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 
 export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang, locale } = context.edge;
-  const answer = await surveyAnswerOf(context, request, surveyReceiptOf(request.headers.get("cookie")));
-  // Nothing answered yet: the survey itself.
-  if (!answer) throw redirect(localizedPath(lang, "/survey"), { status: 303 });
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("forms:survey.thanksTitle"),
-    description: t("forms:survey.intro"),
-    type: "website",
-  };
-  const page = {
-    answer,
-    answeredOn: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
-      answer.createdAt,
-    ),
-    homeHref: localizedPath(lang, "/"),
-  };
-  return { page, meta, strings: pickResources(lang, ["forms"]).forms };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "forms",
+    title: "forms:survey.thanksTitle",
+    description: "forms:survey.intro",
+  } as const;
+  return informationPage({ params, context, request }, head, async ({ lang, locale }) => {
+    const answer = await surveyAnswerOf(context, request, surveyReceiptOf(request.headers.get("cookie")));
+    // Nothing answered yet: the survey itself.
+    if (!answer) throw redirect(localizedPath(lang, "/survey"), { status: 303 });
+    return {
+      answer,
+      answeredOn: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
+        answer.createdAt,
+      ),
+      homeHref: localizedPath(lang, "/"),
+    };
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>

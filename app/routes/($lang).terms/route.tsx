@@ -1,11 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
-import { requestMeta } from "~/data/meta.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
+import { informationPage } from "~/data/information-page.server";
 import { frenchTermsId, frenchTermsSections, termsSections } from "~/legal/terms";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { legalTextsUpdated } from "../../../rules/legal";
@@ -17,25 +15,22 @@ import { TermsView } from "./view";
 
 export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang, locale } = context.edge;
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("common:pageTitle.terms"),
-    description: t("legal:terms.description"),
-    type: "website",
-  };
-  const hrefs = { privacy: localizedPath(lang, "/privacy/policy") };
-  const page = {
-    sections: termsSections(hrefs),
-    french: { id: frenchTermsId, sections: frenchTermsSections(hrefs) },
-    updated: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
-      new Date(legalTextsUpdated),
-    ),
-  };
-  return { page, meta, strings: pickResources(lang, ["legal"]).legal };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "legal",
+    title: "common:pageTitle.terms",
+    description: "legal:terms.description",
+  } as const;
+  return informationPage({ params, context, request }, head, ({ lang, locale }) => {
+    const hrefs = { privacy: localizedPath(lang, "/privacy/policy") };
+    return {
+      sections: termsSections(hrefs),
+      french: { id: frenchTermsId, sections: frenchTermsSections(hrefs) },
+      updated: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
+        new Date(legalTextsUpdated),
+      ),
+    };
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

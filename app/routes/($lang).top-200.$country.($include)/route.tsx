@@ -9,13 +9,8 @@ import type { AmpView } from "~/amp-view";
 import { ChartPicker } from "~/components/charts/chart-picker";
 import { PickerLink } from "~/components/charts/picker-link";
 import { featureOptionsOf, isAdamIdRouteOn } from "~/data/artist.server";
-import {
-  chartPageMeta,
-  chartPagePath,
-  chartRouteOf,
-  loadChartPage,
-  redirectChartsPrefix,
-} from "~/data/charts.server";
+import { chartPagePath, chartRouteOf, redirectChartsPrefix } from "~/data/chart-address.server";
+import { chartPageMeta, loadChartPage } from "~/data/chart-page.server";
 import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";

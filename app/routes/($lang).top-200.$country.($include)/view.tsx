@@ -3,7 +3,7 @@ import { ChartList } from "~/components/charts/chart-list";
 import { ShareLinks } from "~/components/charts/share-links";
 import { usePrimitives } from "~/components/primitives";
 import { TileGrid } from "~/components/track-list";
-import type { ChartPage } from "~/data/charts.server";
+import type { ChartPage } from "~/data/chart-page.server";
 import { useTranslation } from "~/strings";
 
 /**

@@ -2,10 +2,9 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { verificationRequestOf } from "~/data/forms.server";
-import { requestMeta } from "~/data/meta.server";
-import { requireKnownLanguage, throwSiteError } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { informationPage } from "~/data/information-page.server";
+import { throwSiteError } from "~/http.server";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { SiteError } from "../../../rules/errors";
@@ -21,27 +20,24 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-s
 
 export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang, locale } = context.edge;
-  const id = v.safeParse(verificationIdSchema, params.id);
-  const stored = id.success ? await verificationRequestOf(context, request, id.output) : undefined;
-  if (!stored) throwSiteError(new SiteError("notfound", "no such verification request"));
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("forms:verify.receivedTitle"),
-    description: t("forms:verify.intro"),
-    type: "website",
-  };
-  const page = {
-    request: stored,
-    receivedOn: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
-      stored.createdAt,
-    ),
-    homeHref: localizedPath(lang, "/"),
-  };
-  return { page, meta, strings: pickResources(lang, ["forms"]).forms };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "forms",
+    title: "forms:verify.receivedTitle",
+    description: "forms:verify.intro",
+  } as const;
+  return informationPage({ params, context, request }, head, async ({ lang, locale }) => {
+    const id = v.safeParse(verificationIdSchema, params.id);
+    const stored = id.success ? await verificationRequestOf(context, request, id.output) : undefined;
+    if (!stored) throwSiteError(new SiteError("notfound", "no such verification request"));
+    return {
+      request: stored,
+      receivedOn: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
+        stored.createdAt,
+      ),
+      homeHref: localizedPath(lang, "/"),
+    };
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>

@@ -8,10 +8,9 @@ import {
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
 import { sendVerificationRequest } from "~/data/forms.server";
-import { requestMeta } from "~/data/meta.server";
+import { informationPage } from "~/data/information-page.server";
 import { readForm, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
+import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { fieldErrors, typedFields, verificationRequestSchema } from "../../../rules/forms";
@@ -26,21 +25,18 @@ export const links = () => [{ rel: "stylesheet", href: pagesStyles }];
 
 const fields = ["artistName", "email", "role", "link", "message"] as const;
 
-export async function loader({ params, context, request }: LoaderFunctionArgs) {
-  requireKnownLanguage(params);
-  const { lang } = context.edge;
-  const { t } = serverStrings(lang);
-  const meta: PageMeta = {
-    ...requestMeta(context, request),
-    title: t("common:pageTitle.verify"),
-    description: t("forms:verify.intro"),
-    type: "website",
-  };
-  const page = {
-    termsHref: localizedPath(lang, "/terms"),
-    policyHref: localizedPath(lang, "/privacy/policy"),
-  };
-  return { page, meta, strings: pickResources(lang, ["forms"]).forms };
+export function loader({ params, context, request }: LoaderFunctionArgs) {
+  const head = {
+    namespace: "forms",
+    title: "common:pageTitle.verify",
+    description: "forms:verify.intro",
+  } as const;
+  return informationPage({ params, context, request }, head, ({ lang }) => {
+    return {
+      termsHref: localizedPath(lang, "/terms"),
+      policyHref: localizedPath(lang, "/privacy/policy"),
+    };
+  });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);
