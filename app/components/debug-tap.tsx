@@ -1,6 +1,6 @@
 import { Overlay } from "~/components/overlay";
 import { useRuntime } from "~/components/runtime";
-import { useRootData } from "~/root";
+import { useRootData } from "~/root-data";
 import { useTranslation } from "~/strings";
 
 /**

@@ -3,7 +3,7 @@ import { createContext, lazy, type ReactNode, Suspense, useContext, useEffect, u
 import type { UserFlags } from "~/client/in-app";
 import type { InfoMessage } from "~/client/info-bar";
 import type { RuntimeNotice, SiteRuntime } from "~/client/runtime";
-import type { RootData } from "~/root";
+import type { RootData } from "~/root-data";
 import { useTranslation } from "~/strings";
 import type { LoginState } from "../../rules/account";
 
