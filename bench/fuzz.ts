@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { seededRandom } from "../origin/catalog/audio-degrade";
 import { freePort } from "./free-port";
 import { type HeapUsage, inspectHeap } from "./heap";
 import { removeSnapshot, snapshotSite, startSite } from "./site";
@@ -30,16 +31,9 @@ const staticEvery = 20;
 /** Issue 28: "p99 of hostile requests under 50 ms": slower than the static asset by more is slow. */
 const slowMarginMs = 50;
 
-/** mulberry32: a small seeded generator, so a failing run can be repeated. */
+/** Seeded, so a failing run can be repeated. */
 function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
   return { next, int, pick };

@@ -31,8 +31,8 @@ import {
   type TrackIndex,
   trackIndexStore,
 } from "../signature/index";
-import { decodeAudioFile } from "../tools/audio/decode";
-import { addNoise, noise, seededRandom } from "../tools/audio/degrade";
+import { decodeAudioFile } from "../origin/catalog/audio-decode";
+import { addNoise, noise, seededRandom } from "../origin/catalog/audio-degrade";
 import { readPublishedIndex, root } from "../tools/recognition-store/published-index";
 import { freePort } from "./free-port";
 import { type GcEvent, gcLive, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";

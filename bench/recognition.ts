@@ -40,7 +40,7 @@ import {
   type Signature,
   type TrackIndex,
 } from "../signature/index";
-import { decodeAudioFile } from "../tools/audio/decode";
+import { decodeAudioFile } from "../origin/catalog/audio-decode";
 import {
   addNoise,
   bandPass,
@@ -51,7 +51,7 @@ import {
   reverberate,
   roomImpulseResponse,
   seededRandom,
-} from "../tools/audio/degrade";
+} from "../origin/catalog/audio-degrade";
 
 /** Hours of audio an index covers (the report's catalogue size). */
 function indexHours(index: TrackIndex): number {

@@ -12,8 +12,8 @@ import {
   SIGNATURE_VERSION,
   type Signature,
 } from "../../signature/index";
-import { decodeAudioFile } from "../../tools/audio/decode";
-import { addNoise, seededRandom } from "../../tools/audio/degrade";
+import { decodeAudioFile } from "./audio-decode";
+import { addNoise, seededRandom } from "./audio-degrade";
 import { hash32 } from "../catalog-rules";
 import {
   type RecognitionManifest,

@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { trackSchema } from "../../rules/schemas/track";
 import { encodeWav16 } from "../../signature/index";
-import { noise, seededRandom } from "../../tools/audio/degrade";
+import { noise, seededRandom } from "../../origin/catalog/audio-degrade";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { catalogueExcerpt, excerptSeconds, microphoneFlags, pressListen } from "./microphone";
 import { screenshot } from "./screenshot";

@@ -9,7 +9,7 @@ import {
   decodeAudioFile,
   detectAudioFormat,
   encodeWav16,
-} from "../../tools/audio/decode";
+} from "../../origin/catalog/audio-decode";
 import { encodedFixtures } from "./decode-fixtures";
 
 function base64Bytes(text: string): Uint8Array {

@@ -9,7 +9,7 @@ import {
   encodeSignatureBase64,
   signatureDurationMs,
 } from "../../signature/index";
-import { decodeWav } from "../../tools/audio/decode";
+import { decodeWav } from "../../origin/catalog/audio-decode";
 
 // The signature worker: what it computes from the microphone's buffers, and the page's side of it.
 

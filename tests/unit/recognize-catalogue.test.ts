@@ -5,7 +5,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { encodeWav16, resample } from "../../signature/index";
-import { decodeAudioFile } from "../../tools/audio/decode";
+import { decodeAudioFile } from "../../origin/catalog/audio-decode";
 import {
   addNoise,
   bandPass,
@@ -14,7 +14,7 @@ import {
   reverberate,
   roomImpulseResponse,
   seededRandom,
-} from "../../tools/audio/degrade";
+} from "../../origin/catalog/audio-degrade";
 import { main } from "../../tools/recognize/recognize";
 import { composeTrack, renderTrack } from "./signature-music";
 
