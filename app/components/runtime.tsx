@@ -113,7 +113,7 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
         <InfoBar message={info} />
         {debugTap ? (
           <Suspense fallback={null}>
-            <DebugTap onClose={() => setDebugTap(false)} />
+            <DebugTap runtime={runtime} onClose={() => setDebugTap(false)} />
           </Suspense>
         ) : null}
       </UserFlagsContext.Provider>
