@@ -1,10 +1,10 @@
 import { performance } from "node:perf_hooks";
 import { seededRandom } from "../origin/catalog/audio-degrade";
+import { removeSnapshot, snapshotSite, startSite } from "../scripts/site";
+import { productionHeapLimit } from "../scripts/v8-flags";
 import { freePort } from "./free-port";
 import { type HeapUsage, inspectHeap } from "./heap";
-import { removeSnapshot, snapshotSite, startSite } from "./site";
 import { quantile, round } from "./stats";
-import { productionHeapLimit } from "./v8-flags";
 
 /**
  * `npm run fuzz` (issue 28): generated hostile requests (paths, parameters, cookies, headers,
@@ -14,7 +14,7 @@ import { productionHeapLimit } from "./v8-flags";
  * static asset's in the same run (a slow hostile request, not a loaded machine, is one slower than
  * the static asset by more than `slowMarginMs`), and the isolate's JS heap through the inspector:
  * used, and retained after a full collection, at the start, every 10 000 requests and at the end,
- * under production's heap limit (bench/v8-flags.ts).
+ * under production's heap limit (scripts/v8-flags.ts).
  *
  * FUZZ_REQUESTS (default 100 000), FUZZ_SECONDS (time bound, default 1 200), FUZZ_CONCURRENCY
  * (default 4), FUZZ_SEED (default 28). Exits 1 on any 5xx or reflection.
