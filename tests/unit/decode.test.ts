@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { createFftPlan, fft } from "../../signature/fft";
 import {
   AudioDecodeError,
   decodeAudio,
@@ -10,6 +9,7 @@ import {
   detectAudioFormat,
   encodeWav16,
 } from "../../origin/catalog/audio-decode";
+import { createFftPlan, fft } from "../../signature/fft";
 import { encodedFixtures } from "./decode-fixtures";
 
 function base64Bytes(text: string): Uint8Array {

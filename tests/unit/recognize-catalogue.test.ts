@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { encodeWav16, resample } from "../../signature/index";
 import { decodeAudioFile } from "../../origin/catalog/audio-decode";
 import {
   addNoise,
@@ -15,6 +14,7 @@ import {
   roomImpulseResponse,
   seededRandom,
 } from "../../origin/catalog/audio-degrade";
+import { encodeWav16, resample } from "../../signature/index";
 import { main } from "../../tools/recognize/recognize";
 import { composeTrack, renderTrack } from "./signature-music";
 
