@@ -6,7 +6,6 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteError,
-  useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorPage, errorTypeOf } from "~/components/error-page";
@@ -14,7 +13,8 @@ import { RuntimeProvider } from "~/components/runtime";
 import { SiteFooter, SiteHeader } from "~/components/site-chrome";
 import { Upsell } from "~/components/upsell";
 import { useNonce } from "~/nonce";
-import { type RootData, rootData } from "~/root-data.server";
+import { type RootData, useRootData } from "~/root-data";
+import { rootData } from "~/root-data.server";
 import { StringsProvider, useStringsFromLoader, useTranslation } from "~/strings";
 import searchStyles from "~/styles/search.css";
 import styles from "~/styles/site.css";
@@ -37,12 +37,6 @@ export async function loader({ context, request }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? [{ title: data.defaultTitle }] : []);
-
-export type { RootData };
-
-export function useRootData(): RootData | undefined {
-  return useRouteLoaderData<typeof loader>("root");
-}
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRootData();

@@ -1,12 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
 import { type AgnosticRouteObject, matchRoutes } from "@remix-run/router";
 import * as v from "valibot";
-import { type ClientMetafile, describeChunk, scriptsOfRoutes } from "../scripts/client-chunks.mjs";
-
-/** gzip level of every figure: the highest, as scripts/report-bundle.mjs measures the worker. */
-export const gzipLevel = 9;
+import { type ClientMetafile, describeChunk, gzipSize, scriptsOfRoutes } from "../scripts/client-chunks.mjs";
 
 const manifestRouteSchema = v.object({
   id: v.string(),
@@ -92,10 +88,6 @@ export function stylesheetsOf(manifest: RemixManifest, pathname: string, html: s
 
 export type FileSize = { url: string; rawBytes: number; gzipBytes: number };
 export type FileSizes = { files: number; rawBytes: number; gzipBytes: number; each: FileSize[] };
-
-export function gzipSize(bytes: Uint8Array): number {
-  return gzipSync(bytes, { level: gzipLevel }).length;
-}
 
 /** Sizes of files the site serves from `publicDir`, by their URL path, largest first in `each`. */
 export function sizesOf(publicDir: string, urls: readonly string[]): FileSizes {

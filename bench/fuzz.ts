@@ -1,9 +1,10 @@
 import { performance } from "node:perf_hooks";
+import { seededRandom } from "../origin/catalog/audio-degrade";
+import { removeSnapshot, snapshotSite, startSite } from "../scripts/site";
+import { productionHeapLimit } from "../scripts/v8-flags";
 import { freePort } from "./free-port";
 import { type HeapUsage, inspectHeap } from "./heap";
-import { removeSnapshot, snapshotSite, startSite } from "./site";
 import { quantile, round } from "./stats";
-import { productionHeapLimit } from "./v8-flags";
 
 /**
  * `npm run fuzz` (issue 28): generated hostile requests (paths, parameters, cookies, headers,
@@ -13,7 +14,7 @@ import { productionHeapLimit } from "./v8-flags";
  * static asset's in the same run (a slow hostile request, not a loaded machine, is one slower than
  * the static asset by more than `slowMarginMs`), and the isolate's JS heap through the inspector:
  * used, and retained after a full collection, at the start, every 10 000 requests and at the end,
- * under production's heap limit (bench/v8-flags.ts).
+ * under production's heap limit (scripts/v8-flags.ts).
  *
  * FUZZ_REQUESTS (default 100 000), FUZZ_SECONDS (time bound, default 1 200), FUZZ_CONCURRENCY
  * (default 4), FUZZ_SEED (default 28). Exits 1 on any 5xx or reflection.
@@ -30,16 +31,9 @@ const staticEvery = 20;
 /** Issue 28: "p99 of hostile requests under 50 ms": slower than the static asset by more is slow. */
 const slowMarginMs = 50;
 
-/** mulberry32: a small seeded generator, so a failing run can be repeated. */
+/** Seeded, so a failing run can be repeated. */
 function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
   return { next, int, pick };

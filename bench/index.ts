@@ -16,16 +16,7 @@ import { performance } from "node:perf_hooks";
 import * as v from "valibot";
 import { ampPath } from "../rules/path";
 import { ensureChromium } from "../scripts/chromium.mjs";
-import { readClientMetafile } from "../scripts/client-chunks.mjs";
-import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verdict } from "./budgets";
-import { gzipSize, readManifest, scriptsOf, sizesOf, splitByOwner, stylesheetsOf } from "./bytes";
-import { measureColdStart } from "./cold-start";
-import { type LighthouseResult, lighthouseCategories, runLighthouse } from "./lighthouse";
-import { measureMemory } from "./memory";
-import { findPages, headersOf, type Page, type PageName, settle, visitorHeaders } from "./pages";
-import type { ProxyMeasurements } from "./proxy.bench-worker";
-import { readRecognition, recognitionRows } from "./recognition-summary";
-import { type RenderCost, renderCost } from "./render";
+import { gzipLevel, gzipSize, readClientMetafile } from "../scripts/client-chunks.mjs";
 import {
   proxyWorkerName,
   removeSnapshot,
@@ -34,7 +25,16 @@ import {
   type Snapshot,
   snapshotSite,
   startSite,
-} from "./site";
+} from "../scripts/site";
+import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verdict } from "./budgets";
+import { readManifest, scriptsOf, sizesOf, splitByOwner, stylesheetsOf } from "./bytes";
+import { measureColdStart } from "./cold-start";
+import { type LighthouseResult, lighthouseCategories, runLighthouse } from "./lighthouse";
+import { measureMemory } from "./memory";
+import { findPages, headersOf, type Page, type PageName, settle, visitorHeaders } from "./pages";
+import type { ProxyMeasurements } from "./proxy.bench-worker";
+import { readRecognition, recognitionRows } from "./recognition-summary";
+import { type RenderCost, renderCost } from "./render";
 import { median, round } from "./stats";
 import {
   connections,
@@ -382,7 +382,7 @@ async function measureBytes(site: Site, snapshot: Snapshot, pages: Page[], rows:
     budget: `≤ ${(budgets.workerGzipBytes / MiB).toFixed(0)} MiB gzip`,
     verdict: atMost(worker.gzipBytes, budgets.workerGzipBytes),
   });
-  return { gzipLevel: 9, firstVisit, amp, worker };
+  return { gzipLevel, firstVisit, amp, worker };
 }
 
 async function measureColdStartRow(snapshot: Snapshot, rows: Row[]) {

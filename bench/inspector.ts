@@ -1,4 +1,4 @@
-import { siteWorkerName } from "./site";
+import { siteWorkerName } from "../scripts/site";
 
 /**
  * The site isolate's inspector (workerd's DevTools protocol, Miniflare `inspectorPort`), for the

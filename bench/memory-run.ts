@@ -3,9 +3,10 @@
  * build/ (after `npm run build`), for a quicker look than the whole `npm run bench`.
  * `npm run bench:memory -- --no-heap-limit`: as local workerd runs, without production's heap limit.
  */
+
+import { removeSnapshot, snapshotSite } from "../scripts/site";
 import { formatTable, type Row } from "./budgets";
 import { measureMemory } from "./memory";
-import { removeSnapshot, snapshotSite } from "./site";
 
 const snapshot = snapshotSite();
 try {

@@ -4,13 +4,13 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as v from "valibot";
 import { recognitionProbesSchema } from "../origin/recognition-index";
+import { root, type Snapshot, startSite } from "../scripts/site";
+import { productionHeapLimit, productionHeapLimitMb } from "../scripts/v8-flags";
 import { atMost, type Row } from "./budgets";
 import { freePort } from "./free-port";
 import { type GcEvent, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
 import { type HeapUsage, inspectHeap } from "./heap";
 import { findPages, headersOf } from "./pages";
-import { root, type Snapshot, startSite } from "./site";
-import { productionHeapLimit, productionHeapLimitMb } from "./v8-flags";
 
 /**
  * Issue 28 finding 8: "memory per isolate stays under 96 MB at 100 concurrent renders with the

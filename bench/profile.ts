@@ -16,11 +16,11 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import path from "node:path";
 import { ampPath } from "../rules/path";
+import { removeSnapshot, root, snapshotSite, startSite } from "../scripts/site";
 import { freePort } from "./free-port";
 import { connectInspector } from "./inspector";
 import { findPages, headersOf, type Page } from "./pages";
 import { missOf } from "./render";
-import { removeSnapshot, root, snapshotSite, startSite } from "./site";
 import { round } from "./stats";
 
 const requests = Number(process.env.PROFILE_REQUESTS ?? 300);

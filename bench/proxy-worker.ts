@@ -4,7 +4,7 @@ import { createOrigin, type OriginEnv } from "../origin";
 import { measureProxy } from "./proxy.bench-worker";
 
 /**
- * The bench's worker, run by Miniflare beside the site (bench/site.ts): `measureProxy` needs
+ * The bench's worker, run by Miniflare beside the site (scripts/site.ts): `measureProxy` needs
  * workerd's Cache API. `?upstream=origin&path=/services/…` measures the proxy in front of the
  * embedded origin (D1) on that path; without it, in front of measureProxy's in-process upstream.
  */

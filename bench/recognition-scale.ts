@@ -21,6 +21,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Miniflare } from "miniflare";
+import { decodeAudioFile } from "../origin/catalog/audio-decode";
+import { addNoise, noise, seededRandom } from "../origin/catalog/audio-degrade";
+import { forwardRuntimeOutput } from "../scripts/site";
+import { productionHeapLimit, startWithV8Flags } from "../scripts/v8-flags";
 import {
   computeSignature,
   decodeSignatureBase64,
@@ -31,15 +35,11 @@ import {
   type TrackIndex,
   trackIndexStore,
 } from "../signature/index";
-import { decodeAudioFile } from "../tools/audio/decode";
-import { addNoise, noise, seededRandom } from "../tools/audio/degrade";
 import { readPublishedIndex, root } from "../tools/recognition-store/published-index";
 import { freePort } from "./free-port";
 import { type GcEvent, gcLive, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
 import { connectInspector, type Inspector } from "./inspector";
 import { generatedTrackCount, scaledBucket } from "./scaled-postings";
-import { forwardRuntimeOutput } from "./site";
-import { productionHeapLimit, startWithV8Flags } from "./v8-flags";
 
 const args = process.argv.slice(2);
 function listOption(name: string, fallback: number[]): number[] {
@@ -366,7 +366,7 @@ async function inIsolate(script: string, queries: Query[], held?: Uint8Array): P
     if (event) collections.push(event);
     return event !== undefined;
   };
-  // The store's isolate runs under production's heap limit (bench/v8-flags.ts): a match that needs
+  // The store's isolate runs under production's heap limit (scripts/v8-flags.ts): a match that needs
   // more than an isolate has aborts workerd and fails the bench. The index held in memory cannot
   // (230 MiB at 10×), and runs without one.
   const flags = ["--trace-gc", ...(held ? [] : productionHeapLimit)];

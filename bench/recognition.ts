@@ -26,6 +26,18 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { decodeAudioFile } from "../origin/catalog/audio-decode";
+import {
+  addNoise,
+  bandPass,
+  changeSpeed,
+  muLawRoundTrip,
+  noise,
+  type Random,
+  reverberate,
+  roomImpulseResponse,
+  seededRandom,
+} from "../origin/catalog/audio-degrade";
 import {
   computeSignature,
   createIndexBuilder,
@@ -40,18 +52,6 @@ import {
   type Signature,
   type TrackIndex,
 } from "../signature/index";
-import { decodeAudioFile } from "../tools/audio/decode";
-import {
-  addNoise,
-  bandPass,
-  changeSpeed,
-  muLawRoundTrip,
-  noise,
-  type Random,
-  reverberate,
-  roomImpulseResponse,
-  seededRandom,
-} from "../tools/audio/degrade";
 
 /** Hours of audio an index covers (the report's catalogue size). */
 function indexHours(index: TrackIndex): number {

@@ -1,4 +1,3 @@
-import type { Campaign } from "./offers";
 import { isIpad, platformOf } from "./user-agent";
 
 /**
@@ -20,6 +19,20 @@ export type OfferPlatform = (typeof offerPlatforms)[number];
 export type OfferDevice = { platform: OfferPlatform; smartphone: boolean };
 
 /**
+ * What the rule reads of a campaign: its terms. rules/offers.ts's `Campaign` (the checked campaign
+ * data) has these and more; it builds its schema on this module, so this one does not import it.
+ */
+export type CampaignTerms = {
+  months: (typeof offerMonths)[number];
+  countries: readonly string[];
+  platforms: readonly OfferPlatform[];
+  smartphoneOnly: boolean;
+  /** ISO timestamps. */
+  startsAt: string;
+  endsAt: string;
+};
+
+/**
  * The platform and whether the device is a smartphone, from its user agent (rules/user-agent.ts's
  * platform rule): an iPhone or iPod, or an Android phone (Android tablets leave out "Mobile").
  */
@@ -32,7 +45,7 @@ export function offerDeviceOf(userAgent: string | null | undefined, maxTouchPoin
 }
 
 /** The free months this device gets: the campaign's, capped by its platform's limit. */
-export function offerMonthsOn(campaign: Pick<Campaign, "months">, platform: OfferPlatform): number {
+export function offerMonthsOn(campaign: Pick<CampaignTerms, "months">, platform: OfferPlatform): number {
   return Math.min(campaign.months, platformMonthLimit[platform]);
 }
 
@@ -75,7 +88,7 @@ export const offerLimits = {
 export const maxClockSkewMs = 5 * 60 * 1000;
 
 export type OfferInputs = {
-  campaign: Campaign | undefined;
+  campaign: CampaignTerms | undefined;
   /** The request's clock (the server's), epoch ms. */
   now: number;
   /** The resolved store-front country (rules/countries.ts), upper case. */

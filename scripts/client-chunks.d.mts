@@ -11,4 +11,6 @@ export function scriptsOfRoutes(
   manifest: { entry: { module: string; imports: string[] } },
   routes: readonly { module: string; imports?: string[] }[],
 ): string[];
+export const gzipLevel: number;
+export function gzipSize(bytes: Uint8Array): number;
 export function gzipBytesOf(publicDir: string, url: string): number;

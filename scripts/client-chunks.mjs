@@ -72,6 +72,13 @@ export function scriptsOfRoutes(manifest, routes) {
   return [...new Set(files)];
 }
 
+/** gzip level of every figure (the bundle report, the bench, the local site's snapshot): the highest. */
+export const gzipLevel = 9;
+
+export function gzipSize(bytes) {
+  return gzipSync(bytes, { level: gzipLevel }).length;
+}
+
 export function gzipBytesOf(publicDir, url) {
-  return gzipSync(readFileSync(path.join(publicDir, url)), { level: 9 }).length;
+  return gzipSize(readFileSync(path.join(publicDir, url)));
 }

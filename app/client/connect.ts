@@ -21,7 +21,7 @@ import {
   tokenErrorSchema,
   tokenPath,
 } from "../../rules/streaming";
-import { openCenteredPopup, reportToOpener } from "./login-popup";
+import { openCenteredPopup, tellOpener } from "./popup";
 import { connectionKey, type SiteStorage } from "./storage";
 
 /**
@@ -201,5 +201,6 @@ export function onConnectMessage(view: Window, onResult: (result: ConnectOutcome
  * auto-close 2 s after callback"). False when there is no opener to tell (the page stays).
  */
 export function reportConnect(view: Window, result: ConnectOutcome): boolean {
-  return reportToOpener(view, { type: "tw-connect", result }, popupAutoCloseMs);
+  const message: ConnectMessage = { type: "tw-connect", result };
+  return tellOpener(view, message, popupAutoCloseMs);
 }

@@ -1,5 +1,5 @@
 import { loginPopup } from "../../rules/account";
-import type { ConnectMessage } from "./connect";
+import { openCenteredPopup, tellOpener } from "./popup";
 
 /**
  * The login popup (spec 002 §9 "login popup 600x500"): a provider's sign-in page opens in a
@@ -16,19 +16,6 @@ export type SignInMessage = {
   provider: "google" | "icloud";
   token?: string;
 };
-
-/** Opens `url` in a popup window of `size`, centred over the page; null when the browser blocked it. */
-export function openCenteredPopup(
-  view: Window,
-  url: string,
-  name: string,
-  size: { width: number; height: number },
-): Window | null {
-  const { width, height } = size;
-  const left = Math.max(0, Math.round(view.screenX + (view.outerWidth - width) / 2));
-  const top = Math.max(0, Math.round(view.screenY + (view.outerHeight - height) / 2));
-  return view.open(url, name, `popup,width=${width},height=${height},left=${left},top=${top}`);
-}
 
 export function openLoginPopup(view: Window, url: string): Window | null {
   return openCenteredPopup(view, url, "tw-login", loginPopup);
@@ -54,14 +41,6 @@ export function onSignInMessage(view: Window, onMessage: (message: SignInMessage
 }
 
 /** From the callback page in the popup: tells the opener and closes after `closeAfterMs`. */
-export function reportToOpener(
-  view: Window,
-  message: SignInMessage | ConnectMessage,
-  closeAfterMs = 600,
-): boolean {
-  const opener = view.opener as Window | null;
-  if (!opener || opener.closed) return false;
-  opener.postMessage(message, view.location.origin);
-  view.setTimeout(() => view.close(), closeAfterMs);
-  return true;
+export function reportToOpener(view: Window, message: SignInMessage, closeAfterMs = 600): boolean {
+  return tellOpener(view, message, closeAfterMs);
 }

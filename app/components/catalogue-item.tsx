@@ -10,7 +10,7 @@ import { foldedListItems } from "~/components/show-more";
 import { Cover } from "~/components/track-list";
 import type { CatalogueItemKind, ItemShare, ItemTrack } from "~/data/catalogue-items.server";
 import { type Image as ImageData, type PlaylistEntry, safeColour } from "~/data/view";
-import { useRootData } from "~/root";
+import { useRootData } from "~/root-data";
 import { useTranslation } from "~/strings";
 
 /** Spec 001 §8 internal messages of a failed album or playlist: the error beacon's `errordesc`. */

@@ -1,15 +1,21 @@
+import type { SiteRuntime } from "~/client/runtime";
 import { Overlay } from "~/components/overlay";
-import { useRuntime } from "~/components/runtime";
-import { useRootData } from "~/root";
+import { useRootData } from "~/root-data";
 import { useTranslation } from "~/strings";
 
 /**
  * Spec 002 §2 /ux/debugtap: the hidden debug overlay a four-finger touch opens (§9), from the
  * bottom up: which build this is, the feature flags start-up loaded, language, country, webId.
  */
-export default function DebugTap({ onClose }: { onClose: () => void }) {
+export default function DebugTap({
+  runtime,
+  onClose,
+}: {
+  /** The runtime that opened it (passed in: components/runtime.tsx loads this module lazily). */
+  runtime: SiteRuntime | undefined;
+  onClose: () => void;
+}) {
   const { t } = useTranslation("app");
-  const runtime = useRuntime();
   const root = useRootData();
   // Remix's manifest version changes with every build of the browser code.
   const build =

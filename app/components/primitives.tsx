@@ -8,7 +8,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { ShowMore } from "~/components/show-more";
+import { ShowMore, type ShowMoreProps } from "~/components/show-more";
 import { PlayIcon } from "~/components/track/play-icon";
 import type { Image as ImageData, PlaylistEntry } from "~/data/view";
 import { useTranslation } from "~/strings";
@@ -66,15 +66,6 @@ export type PlayControlProps = {
   /** Shows "Play preview" beside the icon; without it the name is read out only. */
   withLabel?: boolean;
   className?: string;
-};
-
-export type ShowMoreProps = {
-  /** Long enough to fold, as the data says (rows, lines, characters). */
-  long: boolean;
-  /** `list`: the first rows of the list inside; `text`: the first `lines` lines. */
-  fold: "list" | "text";
-  lines?: number;
-  children: ReactNode;
 };
 
 export type Primitives = {

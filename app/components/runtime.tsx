@@ -3,7 +3,7 @@ import { createContext, lazy, type ReactNode, Suspense, useContext, useEffect, u
 import type { UserFlags } from "~/client/in-app";
 import type { InfoMessage } from "~/client/info-bar";
 import type { RuntimeNotice, SiteRuntime } from "~/client/runtime";
-import type { RootData } from "~/root";
+import type { RootData } from "~/root-data";
 import { useTranslation } from "~/strings";
 import type { LoginState } from "../../rules/account";
 
@@ -113,7 +113,7 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
         <InfoBar message={info} />
         {debugTap ? (
           <Suspense fallback={null}>
-            <DebugTap onClose={() => setDebugTap(false)} />
+            <DebugTap runtime={runtime} onClose={() => setDebugTap(false)} />
           </Suspense>
         ) : null}
       </UserFlagsContext.Provider>

@@ -1,6 +1,14 @@
-import { type CSSProperties, useEffect, useId, useRef, useState } from "react";
-import type { ShowMoreProps } from "~/components/primitives";
+import { type CSSProperties, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "~/strings";
+
+export type ShowMoreProps = {
+  /** Long enough to fold, as the data says (rows, lines, characters). */
+  long: boolean;
+  /** `list`: the first rows of the list inside; `text`: the first `lines` lines. */
+  fold: "list" | "text";
+  lines?: number;
+  children: ReactNode;
+};
 
 /** A long list shows its first ten rows until the visitor asks for the rest. */
 export const foldedListItems = 10;

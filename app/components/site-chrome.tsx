@@ -3,7 +3,7 @@ import { AccountArea } from "~/components/account";
 import { FooterLinks } from "~/components/footer-links";
 import { LanguagePicker } from "~/components/language-picker";
 import { SearchBox } from "~/components/search-box";
-import type { RootData } from "~/root";
+import type { RootData } from "~/root-data";
 import { useTranslation } from "~/strings";
 
 export function SiteHeader({ data }: { data: RootData }) {

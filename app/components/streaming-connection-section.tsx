@@ -10,7 +10,7 @@ import {
 import { membershipOf } from "~/client/in-app";
 import { Overlay } from "~/components/overlay";
 import { useRuntime, useUserFlags } from "~/components/runtime";
-import type { RootData } from "~/root";
+import type { RootData } from "~/root-data";
 import { useTranslation } from "~/strings";
 import type { ConnectionState } from "../../rules/streaming";
 

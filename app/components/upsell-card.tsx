@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import type { UserFlags } from "~/client/in-app";
-import type { RootData } from "~/root";
+import type { RootData } from "~/root-data";
 import { useTranslation } from "~/strings";
 import { defaultLanguageKey, localizedPath } from "../../rules/languages";
 

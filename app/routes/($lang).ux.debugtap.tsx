@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { lazy, Suspense } from "react";
+import { useRuntime } from "~/components/runtime";
 import { localizedPath } from "../../rules/path";
 import Home, { loader as homeLoader, meta as homeMeta } from "./($lang)._index/route";
 
@@ -22,11 +23,12 @@ export const meta: MetaFunction<typeof loader> = (args) => [
 export default function UxDebugTap() {
   const { home } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
+  const runtime = useRuntime();
   return (
     <>
       <Home />
       <Suspense fallback={null}>
-        <DebugTap onClose={() => navigate(home, { replace: true })} />
+        <DebugTap runtime={runtime} onClose={() => navigate(home, { replace: true })} />
       </Suspense>
     </>
   );

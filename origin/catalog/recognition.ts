@@ -12,8 +12,6 @@ import {
   SIGNATURE_VERSION,
   type Signature,
 } from "../../signature/index";
-import { decodeAudioFile } from "../../tools/audio/decode";
-import { addNoise, seededRandom } from "../../tools/audio/degrade";
 import { hash32 } from "../catalog-rules";
 import {
   type RecognitionManifest,
@@ -23,6 +21,8 @@ import {
   recognitionPartMaxBytes,
   recognitionPartPath,
 } from "../recognition-index";
+import { decodeAudioFile } from "./audio-decode";
+import { addNoise, seededRandom } from "./audio-degrade";
 import { log, mediaDir } from "./output";
 
 /** Probes: how many recordings, where in them, how long and how noisy (see recognitionProbesSchema). */

@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { createFftPlan, fft } from "../../signature/fft";
 import {
   AudioDecodeError,
   decodeAudio,
   decodeAudioFile,
   detectAudioFormat,
   encodeWav16,
-} from "../../tools/audio/decode";
+} from "../../origin/catalog/audio-decode";
+import { createFftPlan, fft } from "../../signature/fft";
 import { encodedFixtures } from "./decode-fixtures";
 
 function base64Bytes(text: string): Uint8Array {

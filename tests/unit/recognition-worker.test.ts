@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { createSignatureWorker, type WorkerLike } from "../../app/client/recognition/signature-worker-client";
 import { createSignatureWorkerHandler } from "../../app/client/recognition/signature-worker-core";
 import type { FromSignatureWorker, ToSignatureWorker } from "../../app/client/recognition/worker-protocol";
+import { decodeWav } from "../../origin/catalog/audio-decode";
 import {
   AUDIO_BUFFER_SIZE,
   computeSignature,
@@ -9,7 +10,6 @@ import {
   encodeSignatureBase64,
   signatureDurationMs,
 } from "../../signature/index";
-import { decodeWav } from "../../tools/audio/decode";
 
 // The signature worker: what it computes from the microphone's buffers, and the page's side of it.
 

@@ -4,8 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { encodeWav16, resample } from "../../signature/index";
-import { decodeAudioFile } from "../../tools/audio/decode";
+import { decodeAudioFile } from "../../origin/catalog/audio-decode";
 import {
   addNoise,
   bandPass,
@@ -14,7 +13,8 @@ import {
   reverberate,
   roomImpulseResponse,
   seededRandom,
-} from "../../tools/audio/degrade";
+} from "../../origin/catalog/audio-degrade";
+import { encodeWav16, resample } from "../../signature/index";
 import { main } from "../../tools/recognize/recognize";
 import { composeTrack, renderTrack } from "./signature-music";
 

@@ -4,26 +4,15 @@
  * rate and any playback speed without resampling.
  */
 
+import { seededRandom } from "../../origin/catalog/audio-degrade";
 import { createIndexBuilder, type IndexTrack } from "../../signature/track-index";
 
 type Note = { start: number; length: number; frequency: number; amplitude: number };
 
-/** mulberry32: the same seed gives the same music everywhere. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SCALE = [0, 2, 4, 7, 9];
 
 export function composeTrack(seed: number, seconds: number): Note[] {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const notes: Note[] = [];
   for (let voice = 0; voice < 2; voice++) {
     let time = random() * 0.2;
@@ -74,7 +63,7 @@ export function renderTrack(
 }
 
 export function whiteNoise(length: number, seed: number, amplitude: number): Float32Array {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const out = new Float32Array(length);
   for (let i = 0; i < length; i++) out[i] = amplitude * (random() * 2 - 1);
   return out;

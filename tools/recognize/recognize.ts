@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { AudioDecodeError, type DecodedAudio, decodeAudioFile } from "../../origin/catalog/audio-decode";
 import { SiteError } from "../../rules/errors";
 import { type MatchSession, matchRequestBody } from "../../rules/schemas/webrec";
 import {
@@ -11,7 +12,6 @@ import {
   resample,
   SIGNATURE_SAMPLE_RATE,
 } from "../../signature/index";
-import { AudioDecodeError, type DecodedAudio, decodeAudioFile } from "../audio/decode";
 import { parseRecognizeArgs, type RecognizeOptions, usage } from "./args";
 import { cliSession, localMatchService, type MatchService, siteMatchService } from "./services";
 

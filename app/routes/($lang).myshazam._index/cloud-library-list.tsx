@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from "react";
 import { createCloudLibrary } from "~/client/cloud-library";
 import type { SiteRuntime } from "~/client/runtime";
 import { type LibraryItem, libraryItemOf } from "~/data/library";
-import type { RootData } from "~/root";
+import type { RootData } from "~/root-data";
 import { useTranslation } from "~/strings";
 import type { CloudKitConfig } from "../../../rules/account";
 import { tagPageSize } from "../../../rules/library";

@@ -1,7 +1,7 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { useRuntime, useSignedInAccount } from "~/components/runtime";
-import type { RootData } from "~/root";
+import type { RootData } from "~/root-data";
 import { useTranslation } from "~/strings";
 
 // The cloud library's code (CloudKit calls, storage, their schemas) loads only for a person signed

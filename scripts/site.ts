@@ -1,3 +1,8 @@
+/**
+ * The local site runner: the production build in workerd through Miniflare, as `npm start`
+ * (scripts/serve.ts) and the bench serve it. Here, below the bench, so that `npm start` does not
+ * stand on it; the bench's own worker (bench/proxy-worker.ts) still rides along in every snapshot.
+ */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +15,7 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { splitSeed } from "../origin/catalog/sql";
 import { loadStore, storeRows } from "../origin/recognition-store";
 import { readPublishedIndex } from "../tools/recognition-store/published-index";
-import { gzipSize } from "./bytes";
+import { gzipSize } from "./client-chunks.mjs";
 import { startWithV8Flags } from "./v8-flags";
 
 export const root = path.resolve(import.meta.dirname, "..");
@@ -149,7 +154,7 @@ export async function startSite(
     vars?: Record<string, string>;
     /** Load the published recognition index into the in-memory RECOGNITION store (about 12 s). */
     recognition?: boolean;
-    /** V8 flags for the site's workerd (bench/v8-flags.ts), e.g. production's heap limit. */
+    /** V8 flags for the site's workerd (scripts/v8-flags.ts), e.g. production's heap limit. */
     v8Flags?: readonly string[];
     /** Each line of workerd's output first; true: taken, not printed (e.g. `--trace-gc`'s). */
     takeRuntimeLine?: (line: string) => boolean;

@@ -1,0 +1,129 @@
+/**
+ * The import graph's rules (`npm run lint`): no cycle, and the import table of docs/architecture.md,
+ * one rule per row. Paths are relative to the repository; a dependency "of ours" is one into a
+ * folder of the table. Type-only imports count: a type is a dependency of the code that names it.
+ */
+
+/** Any folder of the import table: our own code, as opposed to packages and Node's modules. */
+const ours = "^(rules|edge|signature|app|amp|origin|worker|locales|tools|scripts|bench|tests)/";
+/** App server code: page data, the server entry and the load context (never sent to the browser). */
+const appServer = "^app/(.+[.]server[.]tsx?$|data/|load-context[.]ts$)";
+/** React, React DOM, react-i18next and Remix, their type packages too. */
+const uiLibraries = "node_modules/((@types/)?(react|react-dom|react-i18next)|@remix-run/[^/]+)/";
+
+/** A folder of the table that may import `allowed` (a path pattern) of ours and nothing else of ours. */
+function onlyImports(name, from, allowed, comment) {
+  return {
+    name,
+    comment,
+    severity: "error",
+    from: typeof from === "string" ? { path: from } : from,
+    to: { path: ours, pathNot: allowed },
+  };
+}
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "A cycle: the modules cannot be read, tested or moved one without the other.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    onlyImports("rules", "^rules/", "^rules/", "rules/ (every runtime) imports only rules/."),
+    onlyImports("edge", "^edge/", "^(rules|edge)/", "edge/ (the workerd pipeline) imports rules/ and edge/."),
+    onlyImports("signature", "^signature/", "^(rules|signature)/", "signature/ imports only rules/."),
+    onlyImports(
+      "app",
+      { path: "^app/", pathNot: appServer },
+      "^(rules|signature|locales|app)/",
+      "app/ imports rules/, signature/ and locales/; only its server code also edge/.",
+    ),
+    onlyImports(
+      "app-server",
+      appServer,
+      "^(rules|signature|locales|edge)/|^app/(?!client/)",
+      "App server code (*.server.ts, app/data/, load-context.ts) imports what app/ does and edge/, never app/client/.",
+    ),
+    onlyImports(
+      "amp",
+      "^amp/",
+      "^(amp|rules|edge)/|^app/(?!client/|routes/)",
+      "amp/ imports app/ (never browser code or a route module), rules/ and edge/ types.",
+    ),
+    {
+      name: "amp-edge-types-only",
+      comment: "amp/ names edge/'s types; the worker runs the pipeline.",
+      severity: "error",
+      from: { path: "^amp/" },
+      to: { path: "^edge/", dependencyTypesNot: ["type-only"] },
+    },
+    onlyImports(
+      "origin",
+      "^origin/(?!catalog/)",
+      "^(rules|signature|locales)/|^origin/(?!catalog/)",
+      "origin/ (an upstream) imports rules/, signature/ and locales/; never edge/, never the catalogue builder.",
+    ),
+    onlyImports(
+      "origin-catalog",
+      "^origin/catalog/",
+      "^(origin|rules|signature)/",
+      "origin/catalog/ (the catalogue builder) imports origin/, rules/ and signature/.",
+    ),
+    onlyImports(
+      "worker",
+      "^worker/",
+      "^(rules|edge|signature|app|amp|origin|locales|worker)/",
+      "worker/ wires the site: everything but the Node programs and the catalogue builder.",
+    ),
+    {
+      name: "worker-not-catalogue",
+      comment: "The catalogue builder is Node only.",
+      severity: "error",
+      from: { path: "^worker/" },
+      to: { path: "^origin/catalog/" },
+    },
+    onlyImports("locales", "^locales/", "^locales/", "locales/ imports nothing."),
+    onlyImports(
+      "tools",
+      "^tools/",
+      "^(?!scripts/|bench/|tests/)",
+      "tools/ never imports scripts/, bench/, tests/.",
+    ),
+    onlyImports(
+      "scripts",
+      "^scripts/",
+      "^(?!bench/|tests/)",
+      "scripts/ (npm start, the build) never imports bench/ or tests/.",
+    ),
+    onlyImports("bench", "^bench/", "^(?!tests/)", "bench/ never imports tests/."),
+    {
+      name: "services-one-entry",
+      comment: "The services proxy is one module folder: outside it, import edge/services (its index.ts).",
+      severity: "error",
+      from: { pathNot: "^(edge/services|tests)/" },
+      to: { path: "^edge/services/", pathNot: "^edge/services/index[.]ts$" },
+    },
+    {
+      name: "no-ui-libraries",
+      comment: "The rules, the pipeline, the signature and the origin run without React or Remix.",
+      severity: "error",
+      from: { path: "^(rules|edge|signature|origin)/" },
+      to: { path: uiLibraries },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(build|public|origin/catalog/dist|[.]wrangler)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      mainFields: ["module", "main", "types", "typings"],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};
