@@ -186,12 +186,21 @@ describe("a modal takeover", () => {
     await page.keyboard.press("Escape");
     await page.mouse.click(5, 5);
     expect(await confirm.isVisible()).toBe(true);
+    // The refusal is synchronous with the attempt: once its lazy code has loaded, the debug overlay
+    // mounts its dialog, is refused and unmounts it. A mutation observer records that removal.
+    await page.evaluate(() => {
+      const seen = window as unknown as { debugTapRemoved?: boolean };
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.removedNodes)
+            if (node instanceof Element && (node.matches(".debug-tap") || node.querySelector(".debug-tap")))
+              seen.debugTapRemoved = true;
+      }).observe(document.documentElement, { childList: true, subtree: true });
+    });
     await fourFingerTouch(page);
-    // The refusal is synchronous with the attempt: give the lazy overlay code time to have loaded.
-    await page.waitForFunction(() =>
-      performance.getEntriesByType("resource").some((e) => e.name.includes("debug-tap")),
+    await page.waitForFunction(
+      () => (window as unknown as { debugTapRemoved?: boolean }).debugTapRemoved === true,
     );
-    await page.waitForTimeout(200);
     expect(await page.getByRole("dialog").count()).toBe(1);
     await screenshot(page, "overlay-connect-confirm-desktop");
     expect(await axeViolations(page)).toEqual([]);
