@@ -139,9 +139,10 @@ async function runtimeStarted(page: Page): Promise<void> {
  * before checking that something does not happen.
  */
 async function renderedSoFar(page: Page, where: "app" | "website"): Promise<void> {
-  const notice = page
-    .getByRole("status")
-    .filter({ hasText: where === "app" ? enCommon.notice.orientation : enCommon.error.offline });
+  // By its class: under a modal overlay (the share sheet) the notice is inert, out of the roles.
+  const notice = page.locator(".notice-bar", {
+    hasText: where === "app" ? enCommon.notice.orientation : enCommon.error.offline,
+  });
   if (where === "app") {
     const size = page.viewportSize() ?? viewports.desktop;
     await page.setViewportSize({ width: 844, height: 390 });
@@ -611,7 +612,7 @@ for (const platform of platforms) {
       const href = (await link.getAttribute("href")) ?? "";
       expect(new URL(href).hostname).toBe("music.apple.com");
       const trackUrl = page.url();
-      await page.clock.pauseAt(Date.now() + 60_000);
+      await page.clock.pauseAt(Date.now() + 1000);
       await link.click();
       await page.clock.runFor(deepLinkNavigationDelayMs - 1);
       expect(requested).toEqual([]);
@@ -708,7 +709,8 @@ describe("on the website", () => {
     await renderedSoFar(page, "website");
     expect(await page.locator("aside[data-upsell]").count()).toBe(0);
     expect(upsellCode()).toBe(false);
-    expect(errors).toEqual([]);
+    // What the page loads while renderedSoFar has it offline fails by the test's doing.
+    expect(errors.filter((text) => !text.endsWith("net::ERR_INTERNET_DISCONNECTED"))).toEqual([]);
     await page.context().close();
   });
 
