@@ -1,7 +1,7 @@
-import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import enApp from "../../locales/en/app.json";
+import { axeViolations } from "./axe";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 import { trackPagePath, worldChartTopTrack } from "./site-data";
@@ -33,19 +33,6 @@ async function fourFingerTouch(page: Page): Promise<void> {
   const touchPoints = [0, 1, 2, 3].map((id) => ({ x: 100 + id * 40, y: 300, id }));
   await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints });
   await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-}
-
-/** axe-core's WCAG A/AA rules on the page as it is now: the violations' ids. */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Through DevTools, not a script tag: the page's CSP rightly refuses inline scripts.
-  await page.evaluate(axe.source);
-  const ids = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.length}`);
-  });
-  return ids;
 }
 
 async function aTrackPath(): Promise<string> {
