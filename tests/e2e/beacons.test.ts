@@ -20,31 +20,52 @@ async function metricsReceivedSince(since: number): Promise<Received> {
   return (await response.json()) as Received;
 }
 
-async function visit(userAgent: string, path = "/"): Promise<Received> {
+/**
+ * What the origin received from one visit, read once the page is past every point where it sends a
+ * beacon (no waiting for time to pass): `pageview`, the page-view beacon's answer (the origin has
+ * counted it then); `ready`, the runtime's start-up is done (`html[data-ready]`, after the page
+ * view it made; a bot's runtime sends nothing at all, so nothing can come later); `load`, the
+ * network is idle after the load of a page that runs none of the site's script (AMP: its runtime
+ * is an empty stand-in here, so nothing of it sends either).
+ */
+async function visit(
+  userAgent: string,
+  path: string,
+  until: "pageview" | "ready" | "load",
+): Promise<Received> {
   const since = Date.now();
   const { page, errors } = await openPage(browser, { userAgent });
   // The AMP runtime's CDN is out of reach offline; an empty stand-in keeps the console clean.
   await page.route("https://cdn.ampproject.org/**", (route) =>
     route.fulfill({ contentType: "text/javascript", body: "" }),
   );
+  const pageview = page.waitForResponse((response) =>
+    new URL(response.url()).pathname.startsWith("/services/metrics/web.pageview."),
+  );
   await page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
-  await page.waitForTimeout(500);
+  if (until === "pageview") await pageview;
+  else pageview.catch(() => undefined);
+  if (until === "ready") await page.locator("html[data-ready]").waitFor({ state: "attached" });
   expect(errors).toEqual([]);
   await page.context().close();
   return metricsReceivedSince(since);
 }
 
 test("a person's page view sends statistics beacons the origin receives", async () => {
-  expect((await visit(personUserAgent)).metrics).toBeGreaterThanOrEqual(1);
+  expect((await visit(personUserAgent, "/", "pageview")).metrics).toBeGreaterThanOrEqual(1);
 });
 
 test("a bot's browser sends no beacon at all; the edge counts the bot once (spec 000 §8)", async () => {
-  const received = await visit("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)");
+  const received = await visit(
+    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    "/",
+    "ready",
+  );
   expect(received.routes).toEqual({ "metrics:web.error.bot": 1 });
 });
 
 test("an AMP page sends no beacon at all, even to a person", async () => {
-  expect((await visit(personUserAgent, "/amp")).metrics).toBe(0);
+  expect((await visit(personUserAgent, "/amp", "load")).metrics).toBe(0);
 });
 
 test("a visit's refid and referrer (query or hash) ride on its beacons, which stats-window-listener shows", async () => {
@@ -129,7 +150,24 @@ test("each section sends its first-show impression once, when it comes into view
   await expect.poll(() => impressions).toContain(last);
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.locator("main section[aria-labelledby]").last().scrollIntoViewIfNeeded();
-  await page.waitForTimeout(300);
+  // An observer of the test's own, made after the scroll, reports the section in view in the same
+  // update of intersection observations as the page's (older) observer, and its callback runs after
+  // the page's: a second impression, sent at once from that callback, has been requested by then.
+  await page
+    .locator("main section[aria-labelledby]")
+    .last()
+    .evaluate(
+      (section) =>
+        new Promise<void>((resolve) => {
+          const observer = new IntersectionObserver((entries) => {
+            if (entries.some((entry) => entry.isIntersecting)) {
+              observer.disconnect();
+              resolve();
+            }
+          });
+          observer.observe(section);
+        }),
+    );
   expect(impressions.filter((id) => id === last)).toHaveLength(1);
   expect(errors).toEqual([]);
   await page.context().close();

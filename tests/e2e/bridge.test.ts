@@ -7,6 +7,8 @@ import {
   bridgeProtocolVersion,
   iosMessageHandlerName,
 } from "../../app/bridge-schema";
+import { dnsHealthId } from "../../app/client/health";
+import { deepLinkNavigationDelayMs } from "../../app/client/in-app";
 import { connectionKey, storageFormatVersion, storageVersionKey } from "../../app/client/storage";
 import deApp from "../../locales/de/app.json";
 import enApp from "../../locales/en/app.json";
@@ -127,6 +129,42 @@ async function runtimeStarted(page: Page): Promise<void> {
   );
 }
 
+/**
+ * Returns once React has committed everything the page had scheduled before the call, and run the
+ * effects of what it had committed: the test causes one more render it can see and waits for it
+ * (React flushes earlier effects before a new render and commits earlier updates of the same
+ * priority no later than a new one). Inside the app, a phone turned sideways shows the orientation
+ * notice (a runtime update from a timer after the resize) and turned back clears it; on the website,
+ * going offline shows the offline notice and coming back clears it. This stands for waiting a while
+ * before checking that something does not happen.
+ */
+async function renderedSoFar(page: Page, where: "app" | "website"): Promise<void> {
+  // By its class: under a modal overlay (the share sheet) the notice is inert, out of the roles.
+  const notice = page.locator(".notice-bar", {
+    hasText: where === "app" ? enCommon.notice.orientation : enCommon.error.offline,
+  });
+  if (where === "app") {
+    const size = page.viewportSize() ?? viewports.desktop;
+    await page.setViewportSize({ width: 844, height: 390 });
+    await notice.waitFor();
+    await page.setViewportSize(size);
+  } else {
+    await page.context().setOffline(true);
+    await notice.waitFor();
+    await page.context().setOffline(false);
+  }
+  await notice.waitFor({ state: "detached" });
+}
+
+/** Whether the page asked for the upsell card's code (it is loaded when the card is to show). */
+function watchUpsellCode(page: Page): () => boolean {
+  let requested = false;
+  page.on("request", (request) => {
+    if (/\/upsell-card-[^/]*\.js$/.test(new URL(request.url()).pathname)) requested = true;
+  });
+  return () => requested;
+}
+
 function sent(page: Page): Promise<Sent[]> {
   return page.evaluate(() => (window as unknown as FakeAppHostGlobals).__bridgeSent);
 }
@@ -178,7 +216,9 @@ for (const platform of platforms) {
       // second page view, which waits like the first.
       await deliver(page, { type: "shareSheet", data: { share: shareData }, responseType: "early" });
       await page.waitForURL(`${baseURL}/share`);
-      await page.waitForTimeout(300);
+      // The share page is on screen and its page view made (an effect of that render): it waits.
+      await page.getByText(shareData.title).first().waitFor();
+      await renderedSoFar(page, "app");
       expect(await sent(page)).toEqual([handshake, { type: "early" }]);
 
       await deliver(page, { type: aboutBridgeType, data: aboutOf() });
@@ -212,7 +252,11 @@ for (const platform of platforms) {
         inapp: "true",
       });
       expect(Number.isInteger(pageview?.time)).toBe(true);
-      await page.waitForTimeout(300);
+      // The last beacon of start-up is the DNS health one, sent once its request is answered: with
+      // it over the bridge too, every statistic of start-up went there.
+      await expect
+        .poll(async () => beacons(await sent(page)).map((beacon) => beacon.params.beaconId))
+        .toContain(dnsHealthId);
       expect(metrics).toEqual([]);
       expect(errors).toEqual([]);
       await page.context().close();
@@ -420,8 +464,14 @@ for (const platform of platforms) {
       await deliver(page, { type: aboutBridgeType, data: { os: {}, client: { version: "new" } } });
       await deliver(page, { data: {}, responseType: "m2" });
       await deliver(page, { type: "isSchemeSupported#99", data: { supported: true } });
-      await page.waitForTimeout(200);
-      const answers = (await sent(page)).slice(before).filter((message) => message.type !== "beacon");
+      // Messages are handled in order: once the answer to one more unsupported command is there,
+      // every message before it has had its answer (or, the stray reply above, none).
+      await deliver(page, { type: "openWallet", responseType: "last" });
+      const isLast = (message: Sent) => message.type === "last";
+      await expect.poll(async () => (await sent(page)).some(isLast)).toBe(true);
+      const answers = (await sent(page))
+        .slice(before)
+        .filter((message) => message.type !== "beacon" && !isLast(message));
       expect(answers).toEqual([
         { type: "u1", error: "unsupported", data: { message: "Unsupported command openWallet" } },
         { type: "openWallet", error: "unsupported", data: { message: "Unsupported command openWallet" } },
@@ -455,10 +505,14 @@ for (const platform of platforms) {
       ["a non-member who is not connected", "nonmember_expired", true],
       ["a user the app sends no flag for", undefined, true],
     ] as const)("the upsell for %s", async (_name, membership, shown) => {
+      let upsellCode = () => false;
       const { page, errors } = await openAppPage("/", {
         platform,
         about: aboutOf(membership),
         viewport: viewports.phone,
+        prepare: async (target) => {
+          upsellCode = watchUpsellCode(target);
+        },
       });
       const upsell = page.locator("aside[data-upsell]");
       if (shown) {
@@ -468,8 +522,13 @@ for (const platform of platforms) {
         expect(await upsell.textContent()).toContain(enApp.upsell.title);
         expect(await upsell.getByRole("link").getAttribute("href")).toBe("https://music.apple.com/subscribe");
       } else {
-        await page.waitForTimeout(500);
+        // The app's answer arrived (its page view came over the bridge after it) and was rendered.
+        await expect
+          .poll(async () => beacons(await sent(page)).map((beacon) => beacon.route))
+          .toContain("web.pageview.home");
+        await renderedSoFar(page, "app");
         expect(await upsell.count()).toBe(0);
+        expect(upsellCode()).toBe(false);
       }
       expect(errors).toEqual([]);
       await page.context().close();
@@ -497,21 +556,29 @@ for (const platform of platforms) {
         data: { access_token: "token", expiresAt: Date.now() + 3_600_000 },
         expires: Date.now() + 3_600_000,
       });
+      let upsellCode = () => false;
       const { page, errors } = await openAppPage("/", {
         platform,
         about: aboutOf("nonmember_expired"),
-        prepare: (target) =>
-          target.addInitScript(
+        prepare: (target) => {
+          upsellCode = watchUpsellCode(target);
+          return target.addInitScript(
             ([versionKey, version, key, record]) => {
               localStorage.setItem(versionKey, version);
               localStorage.setItem(key, record);
             },
             [storageVersionKey, String(storageFormatVersion), connectionKey, connectionRecord] as const,
-          ),
+          );
+        },
       });
       const upsell = page.locator("aside[data-upsell]");
-      await page.waitForTimeout(500);
+      // The app's answer arrived (its page view came over the bridge after it) and was rendered.
+      await expect
+        .poll(async () => beacons(await sent(page)).map((beacon) => beacon.route))
+        .toContain("web.pageview.home");
+      await renderedSoFar(page, "app");
       expect(await upsell.count()).toBe(0);
+      expect(upsellCode()).toBe(false);
 
       // Disconnected in another tab: the connection change reaches this one.
       const otherTab = await page.context().newPage();
@@ -528,31 +595,34 @@ for (const platform of platforms) {
 
     test("a link to the streaming service is replaced by its deep link and followed 500 ms later", async () => {
       const { first } = await twoTracks();
-      const requested: { url: string; at: number }[] = [];
+      const requested: string[] = [];
+      // The page's clock is Playwright's fake one, so the 500 ms are exact steps of it.
       const { page, errors } = await openAppPage(`/track/${first.key}/${first.alias}`, {
         platform,
         about: aboutOf("member"),
-        prepare: (target) =>
-          target.route(/^https:\/\/(music|itunes)\.apple\.com\//, (route) => {
-            requested.push({ url: route.request().url(), at: Date.now() });
+        prepare: async (target) => {
+          await target.clock.install();
+          await target.route(/^https:\/\/(music|itunes)\.apple\.com\//, (route) => {
+            requested.push(route.request().url());
             return route.fulfill({ contentType: "text/html", body: "<title>music app</title>" });
-          }),
+          });
+        },
       });
       const link = page.locator('a[data-store="apple"]');
       const href = (await link.getAttribute("href")) ?? "";
       expect(new URL(href).hostname).toBe("music.apple.com");
       const trackUrl = page.url();
-      const clickedAt = Date.now();
+      await page.clock.pauseAt(Date.now() + 1000);
       await link.click();
-      await page.waitForTimeout(300);
+      await page.clock.runFor(deepLinkNavigationDelayMs - 1);
       expect(requested).toEqual([]);
       expect(page.url()).toBe(trackUrl);
+      await page.clock.runFor(1);
       await expect.poll(() => requested.length, { timeout: 5000 }).toBe(1);
-      const target = new URL(requested[0]?.url ?? "");
+      const target = new URL(requested[0] ?? "");
       const expected = new URL(href);
       expected.searchParams.set("app", "music");
       expect(target.href).toBe(expected.href);
-      expect((requested[0]?.at ?? 0) - clickedAt).toBeGreaterThanOrEqual(500);
       expect(errors).toEqual([]);
       await page.context().close();
     });
@@ -622,7 +692,12 @@ describe("on the website", () => {
   });
 
   test("never an upsell, even when something hands the page about-bridge data", async () => {
-    const { page, errors } = await openAppPage("/");
+    let upsellCode = () => false;
+    const { page, errors } = await openAppPage("/", {
+      prepare: async (target) => {
+        upsellCode = watchUpsellCode(target);
+      },
+    });
     await page.evaluate(
       ([type, data]) =>
         (window as unknown as { tunewaveBridge: { receive(raw: string): void } }).tunewaveBridge.receive(
@@ -630,9 +705,12 @@ describe("on the website", () => {
         ),
       [aboutBridgeType, aboutOf("nonmember_expired")] as const,
     );
-    await page.waitForTimeout(500);
+    // The message was handled during that call; what it changed has been rendered after this.
+    await renderedSoFar(page, "website");
     expect(await page.locator("aside[data-upsell]").count()).toBe(0);
-    expect(errors).toEqual([]);
+    expect(upsellCode()).toBe(false);
+    // What the page loads while renderedSoFar has it offline fails by the test's doing.
+    expect(errors.filter((text) => !text.endsWith("net::ERR_INTERNET_DISCONNECTED"))).toEqual([]);
     await page.context().close();
   });
 

@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import type { TestProject } from "vitest/node";
 import { freePort } from "../../bench/free-port";
+import { executeLocalD1 } from "./local-d1";
 import { standInClient, startStandInIssuer } from "./stand-in-issuer";
 
 declare module "vitest" {
@@ -31,20 +32,10 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
  * database (links and per-client offer counts only; accounts, sessions, tags and codes stay).
  */
 function forgetSignInLinks() {
-  const result = spawnSync(
-    "npx",
-    [
-      "wrangler",
-      "d1",
-      "execute",
-      "tunewave-catalog",
-      "--local",
-      "--command",
-      "DELETE FROM email_logins; DELETE FROM offer_client_claims",
-    ],
-    { encoding: "utf8", env: { ...process.env, NO_D1_WARNING: "true" } },
+  executeLocalD1(
+    "DELETE FROM email_logins; DELETE FROM offer_client_claims",
+    "clear the local sign-in links",
   );
-  if (result.status !== 0) throw new Error(`could not clear the local sign-in links:\n${result.stderr}`);
 }
 
 // Starts the built site with `wrangler dev` on a free port for the browser tests, and stops it.

@@ -1,6 +1,6 @@
-import axe from "axe-core";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { axeViolations } from "./axe";
 import { launchBrowser, openPage, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 
@@ -19,16 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.length}`);
-  });
-}
 
 test("visited directly it opens over the track page, with the track's title, artist and colour; Escape leaves the track page", async () => {
   const { page, errors } = await openPage(browser, { viewport: viewports.phone });

@@ -1,6 +1,6 @@
-import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { axeViolations } from "./axe";
 import { launchBrowser, openPage, viewports } from "./browser";
 import { trackPagePath, worldChartTopTrack } from "./site-data";
 
@@ -66,15 +66,7 @@ test("the share menu opens below its button, loads its code once, and the keyboa
   await page.keyboard.press("End");
   await expect(items.nth(1).evaluate((item) => item === document.activeElement)).resolves.toBe(true);
   // A screen reader gets a named menu of items with the menu open.
-  // Through DevTools, not a script tag: the page's CSP rightly refuses inline scripts.
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations.map((violation) => violation.id);
-  });
-  expect(violations).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await page.keyboard.press("Escape");
   await menu.waitFor({ state: "detached" });
   await expect(button.evaluate((node) => node === document.activeElement)).resolves.toBe(true);

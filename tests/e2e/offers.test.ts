@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { offerLimits } from "../../rules/offers";
 import { uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { executeLocalD1 } from "./local-d1";
 import { screenshot } from "./screenshot";
 
 // Offers as a person meets them in Chromium: the page's states, redeeming with the device's
@@ -68,20 +68,10 @@ async function signIn(page: Page, back: string, email: string) {
  */
 async function ageAccount(page: Page, email: string) {
   const made = Date.now() - offerLimits.minAccountAgeMs - 60_000;
-  const result = spawnSync(
-    "npx",
-    [
-      "wrangler",
-      "d1",
-      "execute",
-      "tunewave-catalog",
-      "--local",
-      "--command",
-      `UPDATE users SET created_at = ${made} WHERE email = '${email.replaceAll("'", "''")}'`,
-    ],
-    { encoding: "utf8", env: { ...process.env, NO_D1_WARNING: "true" } },
+  executeLocalD1(
+    `UPDATE users SET created_at = ${made} WHERE email = '${email.replaceAll("'", "''")}'`,
+    "age the account",
   );
-  if (result.status !== 0) throw new Error(`could not age the account:\n${result.stderr}`);
   await page.reload();
 }
 
@@ -110,15 +100,41 @@ test("signed out, elsewhere, on the wrong device: each state says what to do", a
     if (request.url().includes("/services/metrics/")) beacons.push(new URL(request.url()));
   });
   const cases = [
-    { path: "/campaign/first-month?co=GB", heading: "Sign in to get your code", shot: "signin" },
+    {
+      path: "/campaign/first-month?co=GB",
+      heading: "Sign in to get your code",
+      shot: "signin",
+      campaign: "first-month",
+    },
     { path: "/campaign/first-month?co=ZA", heading: "Not available here", shot: "country" },
-    { path: "/campaign/three-free?co=DE", heading: "Not available on this device", shot: "platform" },
-    { path: "/campaign/holiday-2024", heading: "This offer has ended", shot: "ended" },
+    {
+      path: "/campaign/three-free?co=DE",
+      heading: "Not available on this device",
+      shot: "platform",
+      campaign: "three-free",
+    },
+    {
+      path: "/campaign/holiday-2024",
+      heading: "This offer has ended",
+      shot: "ended",
+      campaign: "holiday-2024",
+    },
     { path: "/de/campaign/gibt-es-nicht", heading: "Gerade kein Angebot", shot: "none-de" },
   ];
-  for (const { path, heading, shot } of cases) {
+  for (const { path, heading, shot, campaign } of cases) {
+    // The heading is the server's; the page view is sent only once the page has hydrated and
+    // its runtime started. Leaving before then loses the beacon (the race of a busy machine).
+    const viewed =
+      campaign &&
+      page.waitForResponse((response) => {
+        const url = new URL(response.url());
+        return (
+          url.pathname.includes("/web.pageview.campaign/") && url.searchParams.get("exp_name") === campaign
+        );
+      });
     await page.goto(`${site}${path}`);
     await page.getByRole("heading", { name: heading, exact: true }).waitFor();
+    await viewed;
     await screenshot(page, `offers-${shot}-desktop`, { fullPage: true });
   }
   expect(errors.filter((error) => !/status of 40[14]|status of 410/.test(error))).toEqual([]);

@@ -84,8 +84,8 @@ test("typing searches once after the debounce, arrows move the highlight, Enter 
   // The highlight moved to the first song Show More brought.
   const more = await optionTexts(page, "songs");
   expect(await highlighted(page)).toBe(more[3]);
-  await page.waitForTimeout(searchLiveMessageMs);
-  expect(await live.textContent()).toBe("");
+  // The live message is cleared searchLiveMessageMs after it was set: wait for that state.
+  await expect.poll(() => live.textContent(), { timeout: searchLiveMessageMs + 5000 }).toBe("");
   expect(errors).toEqual([]);
 
   const target = await page.locator(`[id="${await page.getAttribute(input, "aria-activedescendant")}"]`);
@@ -202,9 +202,15 @@ test("a failing search is only logged: the box stays usable", async () => {
   const isSearch = (url: URL) =>
     url.pathname.startsWith("/services/amapi/") && url.pathname.endsWith("/search");
   await page.route(isSearch, (route) => route.abort("failed"));
+  // The warning is what the page does once the debounced request failed: wait for it.
+  const failed = page.waitForEvent("console", {
+    predicate: (message) =>
+      message.type() === "warning" && message.text().startsWith("search: the search request failed"),
+    timeout: searchDebounceMs + 10_000,
+  });
   await page.click(input);
   await page.keyboard.type("lupus");
-  await page.waitForTimeout(searchDebounceMs + 500);
+  await failed;
   expect(warnings.some((text) => text.startsWith("search: the search request failed"))).toBe(true);
   expect(await page.locator(`${popup} [role=option]`).count()).toBe(0);
   // Failed requests are network errors in the console too; nothing else went wrong.

@@ -1,6 +1,6 @@
-import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { axeViolations } from "./axe";
 import { launchBrowser, openPage, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 
@@ -116,14 +116,3 @@ test("a long album shows its first ten songs, then all of them; axe finds nothin
   expect(box && box.y >= 0 && box.y + box.height <= viewports.desktop.height).toBe(true);
   expect(errors).toEqual([]);
 });
-
-/** axe-core's WCAG A/AA rules on the page as it is now: the violations' ids. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.length}`);
-  });
-}

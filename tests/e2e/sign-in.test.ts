@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { askForLink, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
+import { executeLocalD1 } from "./local-d1";
 import { screenshot } from "./screenshot";
 
 // Signing in as a person does on the running site: the e-mail form, the outbox, the link, the
@@ -67,15 +67,7 @@ test("the same link a second time, in another browser, or too late: each its own
   const lateEmail = uniqueAddress("cleo");
   const { page: fresh } = await openPage(browser, { viewport: viewports.phone });
   const lateLink = await askForLink(fresh, "/", lateEmail);
-  execFileSync("npx", [
-    "wrangler",
-    "d1",
-    "execute",
-    "tunewave-catalog",
-    "--local",
-    "--command",
-    `UPDATE email_logins SET expires_at = 0 WHERE email = '${lateEmail}'`,
-  ]);
+  executeLocalD1(`UPDATE email_logins SET expires_at = 0 WHERE email = '${lateEmail}'`, "expire the link");
   await fresh.goto(lateLink);
   await fresh.getByRole("heading", { name: "This link has expired" }).waitFor();
   await screenshot(fresh, "sign-in-expired-phone");

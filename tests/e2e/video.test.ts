@@ -1,6 +1,6 @@
-import axe from "axe-core";
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { axeViolations } from "./axe";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { type Track, trackPagePath, worldChartTopTrack } from "./site-data";
 
@@ -47,19 +47,6 @@ async function embedFrame(page: Page): Promise<Frame> {
   const frame = await (await page.locator("dialog.video-overlay iframe").elementHandle())?.contentFrame();
   if (!frame) throw new Error("no embed frame");
   return frame;
-}
-
-/** axe on the open player (the page behind it is inert, and has its own checks). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run("dialog.video-overlay", {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-    );
-  });
 }
 
 test("play opens the overlay, the embed plays with picture and sound, reports 25/50/75/100 % once, pauses, ends; Escape closes", async () => {
@@ -121,7 +108,7 @@ test("play opens the overlay, the embed plays with picture and sound, reports 25
   );
   expect(beacon?.query.trackid ?? beacon?.query.trackkey).toBe(track.key);
 
-  expect(await axeViolations(page)).toEqual([]);
+  expect(await axeViolations(page, "dialog.video-overlay")).toEqual([]);
   await page.keyboard.press("Escape");
   await dialog.waitFor({ state: "detached" });
   await expect(play.evaluate((button) => button === document.activeElement)).resolves.toBe(true);

@@ -1,20 +1,14 @@
-import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { ampCss } from "../../amp/css";
 import { ampCacheControl } from "../../amp/http";
+import { site } from "./browser-jar";
+import { getAs } from "./site";
 
-const origin = "https://tunewave.test";
 const browser = {
   "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36",
 };
 
-function get(path: string, init: RequestInit = {}): Promise<Response> {
-  return SELF.fetch(`${origin}${path}`, {
-    redirect: "manual",
-    ...init,
-    headers: { ...browser, ...init.headers },
-  });
-}
+const get = getAs(browser);
 
 function decode(value: string): string {
   return value
@@ -126,7 +120,7 @@ test("the React home links its AMP form, which points back as canonical", async 
     ["/pt-br", "/amp/pt-br"],
   ] as const) {
     const react = await (await get(path)).text();
-    expect(react, path).toContain(`<link rel="amphtml" href="${origin}${amp}"/>`);
+    expect(react, path).toContain(`<link rel="amphtml" href="${site}${amp}"/>`);
     const html = await (await get(amp)).text();
     expect(headOf(html).canonical, amp).toBe(headOf(react).canonical);
   }
@@ -254,7 +248,7 @@ async function chartAndArtistPaths(): Promise<{ chart: string; artist: string }>
   if (!chartLink) throw new Error("the home page links no chart");
   const moved = await get(chartLink);
   const chart =
-    moved.status === 301 ? new URL(moved.headers.get("location") ?? "", origin).pathname : chartLink;
+    moved.status === 301 ? new URL(moved.headers.get("location") ?? "", site).pathname : chartLink;
   const track = await (await get(await firstTrackPath())).text();
   const artist = /href="(\/artist\/[^"]+)"/.exec(track)?.[1];
   if (!artist) throw new Error("the song page links no artist");

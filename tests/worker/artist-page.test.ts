@@ -1,13 +1,10 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
 import { artistsDocumentSchema } from "../../rules/schemas/amapi";
+import { get, metaContent } from "./site";
 
 const site = "https://tunewave.test";
-
-function get(path: string): Promise<Response> {
-  return SELF.fetch(`${site}${path}`, { redirect: "manual" });
-}
 
 type ArtistRow = { id: number; adamid: string; name: string; alias: string; tracks: number };
 
@@ -29,10 +26,6 @@ async function catalogueArtist(adamid: string) {
   const [artist] = v.parse(artistsDocumentSchema, await response.json()).data;
   if (!artist) throw new Error(`no catalogue artist ${adamid}`);
   return artist;
-}
-
-function metaContent(text: string, attribute: "name" | "property", key: string): string | undefined {
-  return new RegExp(`<meta ${attribute}="${key}" content="([^"]*)"`).exec(text)?.[1];
 }
 
 function count(text: string, pattern: RegExp): number {

@@ -1,14 +1,11 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
+import { get, metaContent } from "./site";
 
 // The album and playlist pages (spec 001 §3 "Catalogue item", issue 26 part 3), against the
 // embedded origin's catalogue in D1.
 
 const site = "https://tunewave.test";
-
-function get(path: string): Promise<Response> {
-  return SELF.fetch(`${site}${path}`, { redirect: "manual" });
-}
 
 type AlbumRow = { id: string; alias: string; title: string; copyright: string; tracks: number };
 type PlaylistRow = { id: string; name: string; curator: string; tracks: number };
@@ -48,10 +45,6 @@ function escapeHtml(text: string): string {
     .replaceAll("<", "&lt;")
     .replaceAll(">", "&gt;")
     .replaceAll("'", "&#x27;");
-}
-
-function metaContent(text: string, attribute: "name" | "property", key: string): string | undefined {
-  return new RegExp(`<meta ${attribute}="${key}" content="([^"]*)"`).exec(text)?.[1];
 }
 
 function jsonLd(text: string): Record<string, unknown> & { track: Record<string, unknown>[] } {

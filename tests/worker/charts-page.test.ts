@@ -1,15 +1,11 @@
-import { SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
 import { chartSizes } from "../../rules/content-rules";
 import { playlistTracksDocumentSchema } from "../../rules/schemas/amapi";
 import { type ChartLocations, chartLocationsSchema } from "../../rules/schemas/charts";
+import { get, metaContent } from "./site";
 
 const site = "https://tunewave.test";
-
-function get(path: string, init: RequestInit = {}): Promise<Response> {
-  return SELF.fetch(`${site}${path}`, { redirect: "manual", ...init });
-}
 
 async function html(path: string): Promise<string> {
   const response = await get(path);
@@ -31,11 +27,6 @@ async function listTotal(listid: string): Promise<number> {
 
 function count(text: string, pattern: RegExp): number {
   return text.match(pattern)?.length ?? 0;
-}
-
-function metaContent(text: string, attribute: "name" | "property", key: string): string | undefined {
-  const match = new RegExp(`<meta ${attribute}="${key}" content="([^"]*)"`).exec(text);
-  return match?.[1];
 }
 
 function jsonLd(text: string): Record<string, unknown> {

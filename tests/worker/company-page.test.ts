@@ -1,22 +1,12 @@
-import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { ampCacheControl } from "../../amp/http";
 import { serverStrings } from "../../app/i18n.server";
 import { languages, localizedPath } from "../../rules/languages";
 import { ampPath } from "../../rules/path";
+import { agent, site } from "./browser-jar";
+import { decode, getAs } from "./site";
 
-const origin = "https://tunewave.test";
-
-function get(path: string): Promise<Response> {
-  return SELF.fetch(`${origin}${path}`, {
-    redirect: "manual",
-    headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36" },
-  });
-}
-
-function decode(value: string): string {
-  return value.replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
-}
+const get = getAs({ "user-agent": agent });
 
 test.each(languages.map((language) => [language.key]))(
   "/company answers in %s with its own title",
@@ -27,7 +17,7 @@ test.each(languages.map((language) => [language.key]))(
     const html = await response.text();
     expect(decode(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "")).toBe(t("common:pageTitle.company"));
     expect(decode(/<h1 id="company-title">([^<]*)<\/h1>/.exec(html)?.[1] ?? "")).toBe(t("company:title"));
-    expect(html).toContain(`<link rel="amphtml" href="${origin}${ampPath(lang, "/company")}"/>`);
+    expect(html).toContain(`<link rel="amphtml" href="${site}${ampPath(lang, "/company")}"/>`);
     expect(html).toContain('"@type":"Organization"');
   },
 );

@@ -1,21 +1,11 @@
-import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { ampCacheControl } from "../../amp/http";
 import { serverStrings } from "../../app/i18n.server";
 import { languages, localizedPath } from "../../rules/languages";
+import { agent, site } from "./browser-jar";
+import { decode, getAs } from "./site";
 
-const origin = "https://tunewave.test";
-
-function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
-  return SELF.fetch(`${origin}${path}`, {
-    redirect: "manual",
-    headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36", ...headers },
-  });
-}
-
-function decode(value: string): string {
-  return value.replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
-}
+const get = getAs({ "user-agent": agent });
 
 type Upcoming = {
   data: { id: string }[];
@@ -45,10 +35,10 @@ test("an event page shows the concert, its artist, setlist links, QR code, shari
   expect(html).toContain("mailto:?subject=");
   expect(html).toContain('<meta property="og:title"');
   expect(html).toContain('<meta name="twitter:card" content="summary');
-  expect(html).toContain(`<link rel="amphtml" href="${origin}/amp/event/${id}"/>`);
+  expect(html).toContain(`<link rel="amphtml" href="${site}/amp/event/${id}"/>`);
   const data = jsonLd(html);
   expect(data["@type"]).toBe("MusicEvent");
-  expect(data.url).toBe(`${origin}/event/${id}`);
+  expect(data.url).toBe(`${site}/event/${id}`);
   expect((data.location as { "@type": string })["@type"]).toBe("Place");
 });
 
@@ -106,7 +96,7 @@ test("the concert list groups by distance, and each filter is an address that wo
   const near = await (await get("/concerts?in=near&lat=51.5074&lng=-0.1278")).text();
   const firstGroup = /<h2 id="concerts-(lt100miles|country|all)"/.exec(near)?.[1];
   expect(firstGroup).toBe("lt100miles");
-  const country = await (await get("/concerts?in=country", { "cf-ipcountry": "US" })).text();
+  const country = await (await get("/concerts?in=country", { headers: { "cf-ipcountry": "US" } })).text();
   expect(country).not.toContain('id="concerts-all"');
   for (const when of ["today", "tomorrow", "weekend"]) {
     expect((await get(`/concerts?when=${when}`)).status, when).toBe(200);

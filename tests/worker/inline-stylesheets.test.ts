@@ -1,14 +1,11 @@
-import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
+import { getAs } from "./site";
 
-const origin = "https://tunewave.test";
 const browser = {
   "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36",
 };
 
-function get(path: string): Promise<Response> {
-  return SELF.fetch(`${origin}${path}`, { redirect: "manual", headers: browser });
-}
+const get = getAs(browser);
 
 const inlined = /<style data-href="(\/build\/_assets\/([a-z-]+)-[A-Z0-9]+\.css)">([\s\S]*?)<\/style>/g;
 

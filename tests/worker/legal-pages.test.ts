@@ -1,16 +1,14 @@
-import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
 import { languages, localizedPath } from "../../rules/languages";
 import { ampPath } from "../../rules/path";
 import { agent, site } from "./browser-jar";
+import { getAs } from "./site";
 
 // The terms of use and the privacy policy (issue 24): every language, the spec's sections and
 // anchor, and every figure of spec 001 §9 in the text a person reads.
 
-async function get(path: string): Promise<Response> {
-  return SELF.fetch(`${site}${path}`, { redirect: "manual", headers: { "user-agent": agent } });
-}
+const get = getAs({ "user-agent": agent });
 
 function decode(value: string): string {
   return value

@@ -11,6 +11,7 @@ import {
   softwareKey,
 } from "../webauthn-registration";
 import { type Browser, browser, signIn, site } from "./browser-jar";
+import { decode, getAs } from "./site";
 
 // Offers inside workerd: the campaign data call, the page in each state and several languages,
 // malformed names, the page's caching, and the code: handed out only after every check, with a
@@ -26,13 +27,7 @@ const siteOrigin = "https://tunewave.test";
 const rpId = "tunewave.test";
 let people = 0;
 
-function get(path: string, userAgent = desktop): Promise<Response> {
-  return SELF.fetch(`${site}${path}`, { redirect: "manual", headers: { "user-agent": userAgent } });
-}
-
-function decode(value: string): string {
-  return value.replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
-}
+const get = getAs({ "user-agent": desktop });
 
 const h1 = (html: string) => decode(/<h1 id="offer-title">([^<]*)<\/h1>/.exec(html)?.[1] ?? "");
 const h2 = (html: string) => decode(/<h2 id="offer-state-title">([^<]*)<\/h2>/.exec(html)?.[1] ?? "");
@@ -154,7 +149,9 @@ describe("the offer page", () => {
     const { t } = serverStrings(lang);
     test.each(states)(`${lang}: %s (%s) answers %i in state %s`, async (path, agent, status, state) => {
       const [pathname = "", query] = path.split("?");
-      const response = await get(`${localizedPath(lang, pathname)}?${query}`, agent);
+      const response = await get(`${localizedPath(lang, pathname)}?${query}`, {
+        headers: { "user-agent": agent },
+      });
       expect(response.status).toBe(status);
       // No cache but the edge's own document cache keeps it (below).
       expect(response.headers.get("cache-control")).toBe("private, no-cache");
@@ -188,7 +185,7 @@ describe("the offer page", () => {
       ["/campaign/three-free?co=DE", desktop, "This offer is not available on your platform."],
     ] as const;
     for (const [path, agent, message] of cases) {
-      expect(decode(await (await get(path, agent)).text())).toContain(message);
+      expect(decode(await (await get(path, { headers: { "user-agent": agent } })).text())).toContain(message);
     }
   });
 

@@ -468,13 +468,14 @@ describe("error mapping", () => {
   });
 
   test("a POST the caller aborts is aborted upstream too", async () => {
-    const { upstream, calls } = fakeUpstream(hang);
+    const { upstream, calls, called } = fakeUpstream(hang);
     const proxy = proxyWith(upstream);
     const controller = new AbortController();
     const pending = proxy.handle(
       browserRequest("/services/log/debug", { method: "POST", body: "x", signal: controller.signal }),
     );
-    await sleep(5);
+    // Aborted once the POST is upstream, not after a guess at how long that takes.
+    await called;
     controller.abort();
     const response = await pending;
     expect(response.status).toBe(499);

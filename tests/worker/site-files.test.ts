@@ -1,17 +1,13 @@
-import { SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
 import { manifestIcons } from "../../app/home-screen.server";
 import { themeColours } from "../../app/theme-colours";
 import { languages, localizedPath } from "../../rules/languages";
+import { agent, site } from "./browser-jar";
+import { getAs } from "./site";
 
 // robots.txt, security.txt, the web app manifests and the icons, as the built worker answers them.
 
-const site = "https://tunewave.test";
-const browser = { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36" };
-
-function get(path: string): Promise<Response> {
-  return SELF.fetch(`${site}${path}`, { redirect: "manual", headers: browser });
-}
+const get = getAs({ "user-agent": agent });
 
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -7,17 +7,12 @@ import { languages, localizedPath } from "../../rules/languages";
 import { ampPath } from "../../rules/path";
 import { radioChartSchema, radioChartSize } from "../../rules/radio";
 import { agent, site } from "./browser-jar";
+import { decode, getAs } from "./site";
 
 // The remaining pages (issue 24) inside workerd: each answers in every language with its own
 // title, has its AMP form where it is a content page, and shows the data the origin serves.
 
-async function get(path: string, userAgent = agent): Promise<Response> {
-  return SELF.fetch(`${site}${path}`, { redirect: "manual", headers: { "user-agent": userAgent } });
-}
-
-function decode(value: string): string {
-  return value.replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
-}
+const get = getAs({ "user-agent": agent });
 
 const titleOf = (html: string) => decode(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "");
 
@@ -88,10 +83,14 @@ test("a genre's radio spins: the origin's airplay chart, the same on every call,
 
 test("the apps page puts the visitor's store first, both badges as links, and the recognition button", async () => {
   const android = await (
-    await get("/apps", "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/126.0 Mobile")
+    await get("/apps", {
+      headers: { "user-agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/126.0 Mobile" },
+    })
   ).text();
   const iphone = await (
-    await get("/apps", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1")
+    await get("/apps", {
+      headers: { "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1" },
+    })
   ).text();
   for (const html of [android, iphone]) {
     expect(html).toContain(`href="${storeLinks.ios}"`);

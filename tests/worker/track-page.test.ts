@@ -1,8 +1,9 @@
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { createOrigin } from "../../origin";
 import { contrastRatio } from "../../rules/content-rules";
 import worker from "./built-worker";
+import { getAs, metaContent } from "./site";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -31,25 +32,12 @@ const userAgents = {
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
 };
 
-function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
-  return SELF.fetch(`https://tunewave.test${path}`, {
-    redirect: "manual",
-    headers: { "user-agent": userAgents.desktop, ...headers },
-  });
-}
+const get = getAs({ "user-agent": userAgents.desktop });
 
 async function html(path: string, headers: Record<string, string> = {}): Promise<string> {
-  const response = await get(path, headers);
+  const response = await get(path, { headers });
   expect(response.status, path).toBe(200);
   return response.text();
-}
-
-function metaContent(page: string, attribute: "property" | "name", key: string): string | undefined {
-  const tag = page.match(new RegExp(`<meta ${attribute}="${key}" content="([^"]*)"`));
-  return tag?.[1]
-    ?.replace(/&amp;/g, "&")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"');
 }
 
 function decoded(text: string): string {
@@ -102,7 +90,9 @@ describe("the track page", () => {
     ["other", userAgents.desktop, ["spotify", "apple", "amazon", "itunes", "google", "xboxmusic"]],
   ])("stores in the %s priority (spec 001 §3)", async (platform, userAgent, order) => {
     const track = await aTrack(false);
-    const response = await get(`/track/${track.key}/${track.alias}`, { "user-agent": userAgent });
+    const response = await get(`/track/${track.key}/${track.alias}`, {
+      headers: { "user-agent": userAgent },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("vary")).toContain("User-Agent");
     const page = await response.text();

@@ -1,5 +1,6 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
+import { get } from "./site";
 
 // The video layer (spec 002 §2, §4 "Video"): the track page's video section, the video site's
 // watch and embed pages the embedded origin serves, and the site's policy that lets it frame them.
@@ -12,10 +13,6 @@ async function aTrack(): Promise<TrackRow> {
   ).first<TrackRow>();
   if (!row) throw new Error("the catalogue has no track");
   return row;
-}
-
-function get(path: string): Promise<Response> {
-  return SELF.fetch(`https://tunewave.test${path}`, { redirect: "manual" });
 }
 
 /** The directive a frame is checked against: frame-src, else child-src, else default-src. */
