@@ -10,10 +10,16 @@ import {
 } from "../rules/feature-flags";
 import { offerDeviceOf } from "../rules/offers";
 import type { RequestContext } from "./request-context";
-import type { ServicesProxy } from "./services";
-import { answerHeadersOf } from "./services";
-import { type Answer, type CacheTier, createCacheTiers, defaultCache, planStorage } from "./services/cache";
-import { createInFlight } from "./services/coalescing";
+import {
+  type Answer,
+  answerHeadersOf,
+  type CacheTier,
+  createCacheTiers,
+  createInFlight,
+  defaultCache,
+  planStorage,
+  type ServicesProxy,
+} from "./services";
 
 /**
  * The edge's cache of rendered documents for anonymous visitors (issue 27,

@@ -18,8 +18,11 @@ run("catalogue (built when missing or stale)", "node", ["scripts/ensure-catalog.
 run("build", "npm", ["run", "--silent", "build"]);
 run("locales index up to date", "node", ["scripts/locales-index.mjs", "--check"]);
 run("typecheck (all, then workerd-only and browser-only code)", "npm", ["run", "--silent", "typecheck"]);
-run("lint", "npx", ["biome", "check", "."]);
-run("no runtime module or export used only by tests", "node", ["scripts/test-only-exports.mjs"]);
+run("lint (biome; the import graph: layers and no cycles; no runtime export used only by tests)", "npm", [
+  "run",
+  "--silent",
+  "lint",
+]);
 run("unit tests", "npx", ["vitest", "run", "--config", "vitest.unit.config.ts"]);
 // @cloudflare/vitest-pool-workers 0.8 starts one workerd (one Miniflare with its own isolated
 // storage) for every test file it is given, all at once, whatever vitest's maxWorkers says: the

@@ -96,6 +96,28 @@ export async function signOut(
   return { ok: response.status === 204, setCookies: response.headers.getSetCookie() };
 }
 
+/** Spec 002 §2 "/secure/status": the account service's answer on this browser's session, as it came. */
+export function sessionStatus({ services }: Context, request: Request): Promise<Response> {
+  return accountCall(services, request, "status");
+}
+
+/** The local outbox (`MAIL_TRANSPORT` "outbox"): the mail the account service kept instead of sending. */
+export function outboxMail({ services }: Context, request: Request): Promise<Response> {
+  return accountCall(services, request, "outbox");
+}
+
+/** One step of an offer's redemption, with the store-front country the edge resolved for the visitor. */
+export function offerRedemptionStep(
+  { services, edge }: Context,
+  request: Request,
+  offer: { name: string; step: string; input: Record<string, unknown> },
+): Promise<Response> {
+  return accountCall(services, request, `offers/${offer.name}/${offer.step}`, {
+    method: "POST",
+    body: { ...offer.input, country: edge.country },
+  });
+}
+
 /** Which providers can sign in (the account service knows its credentials); e-mail only if it cannot say. */
 export async function signInProviders({ services }: Context, request: Request): Promise<Providers> {
   const response = await accountCall(services, request, "providers");

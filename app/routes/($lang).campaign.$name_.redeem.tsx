@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
+import { offerRedemptionStep } from "~/data/account.server";
 import { requireKnownLanguage } from "~/http.server";
-import { accountCall } from "../../edge/session";
 import { isJsonContentType } from "../../rules/http-body";
 import { campaignNameSchema } from "../../rules/offers";
 
@@ -38,10 +38,7 @@ export async function action({ params, context, request }: ActionFunctionArgs) {
   const body = v.safeParse(stepSchema, input);
   if (!body.success) return jsonAnswer({ error: "invalidparam", message: "Malformed redemption step" }, 400);
   const { step, ...rest } = body.output;
-  const answer = await accountCall(context.services, request, `offers/${name.output}/${step}`, {
-    method: "POST",
-    body: { ...rest, country: context.edge.country },
-  });
+  const answer = await offerRedemptionStep(context, request, { name: name.output, step, input: rest });
   const json = await answer.json().catch(() => ({ error: "serviceerror", message: "No answer" }));
   return jsonAnswer(json, answer.status, answer.headers.getSetCookie());
 }

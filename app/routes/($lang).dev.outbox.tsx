@@ -2,12 +2,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { AccountScreen } from "~/components/account-screen";
+import { outboxMail } from "~/data/account.server";
 import { requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
-import { accountCall } from "../../edge/session";
 import { outboxSchema } from "../../rules/account";
 import { SiteError } from "../../rules/errors";
 
@@ -19,7 +19,7 @@ export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
-  const answer = await accountCall(context.services, request, "outbox");
+  const answer = await outboxMail(context, request);
   if (answer.status === 404) {
     await answer.body?.cancel();
     throwSiteError(new SiteError("notfound", "No outbox: mail is sent for real"));

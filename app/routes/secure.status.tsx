@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { accountCall } from "../../edge/session";
+import { sessionStatus } from "~/data/account.server";
 import { sessionEndedStatus } from "../../rules/account";
 import { localizedPath } from "../../rules/path";
 
@@ -8,7 +8,7 @@ import { localizedPath } from "../../rules/path";
 // query". Never stored anywhere: every answer is the asking browser's own.
 
 export async function loader({ context, request }: LoaderFunctionArgs) {
-  const answer = await accountCall(context.services, request, "status");
+  const answer = await sessionStatus(context, request);
   const headers = new Headers({
     "Content-Type": "application/json; charset=UTF-8",
     "Cache-Control": "no-store",

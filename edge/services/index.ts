@@ -42,7 +42,11 @@ import { type Call, callOf, exchange, failureOfError, failureOfResult, isOutage 
  * durations.
  */
 
+// The document cache (edge/document-cache.ts) keeps rendered pages in the same tiers and
+// coalesces renders the same way: the proxy's entry lends it both.
+export { type Answer, type CacheTier, createCacheTiers, defaultCache, planStorage } from "./cache";
 export type { CacheSource } from "./coalescing";
+export { createInFlight } from "./coalescing";
 export { answerHeadersOf } from "./http";
 export { remoteUpstream, type Upstream } from "./upstream";
 
