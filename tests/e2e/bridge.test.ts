@@ -633,16 +633,20 @@ for (const platform of platforms) {
       const { page, errors } = await openAppPage(`/track/${first.key}/${first.alias}`, {
         platform,
         about: aboutOf("member"),
-        prepare: (target) =>
-          target.route(/^https:\/\/open\.spotify\.com\//, (route) => {
+        // A stopped fake clock, as on the website: only a navigation at once can arrive.
+        prepare: async (target) => {
+          await target.clock.install();
+          await target.route(/^https:\/\/open\.spotify\.com\//, (route) => {
             requested.push(route.request().url());
             return route.fulfill({ contentType: "text/html", body: "<title>other</title>" });
-          }),
+          });
+        },
       });
       const link = page.locator('a[data-store="spotify"]');
       const href = (await link.getAttribute("href")) ?? "";
+      await page.clock.pauseAt(Date.now() + 1000);
       await link.click();
-      await page.waitForURL(href, { timeout: 450 });
+      await page.waitForURL(href);
       expect(requested).toEqual([href]);
       expect(errors).toEqual([]);
       await page.context().close();
@@ -717,17 +721,23 @@ describe("on the website", () => {
   test("a link to the streaming service is a normal link", async () => {
     const { first } = await twoTracks();
     const requested: string[] = [];
+    // The page's clock is Playwright's fake one, stopped before the click: a navigation the page
+    // deferred (the app's 500 ms deep-link delay) would never come, so arriving proves a normal
+    // link, however long a busy machine takes to get there (it was a 450 ms timeout).
     const { page, errors } = await openAppPage(`/track/${first.key}/${first.alias}`, {
-      prepare: (target) =>
-        target.route(/^https:\/\/music\.apple\.com\//, (route) => {
+      prepare: async (target) => {
+        await target.clock.install();
+        await target.route(/^https:\/\/music\.apple\.com\//, (route) => {
           requested.push(route.request().url());
           return route.fulfill({ contentType: "text/html", body: "<title>music</title>" });
-        }),
+        });
+      },
     });
     const link = page.locator('a[data-store="apple"]');
     const href = (await link.getAttribute("href")) ?? "";
+    await page.clock.pauseAt(Date.now() + 1000);
     await link.click();
-    await page.waitForURL(href, { timeout: 450 });
+    await page.waitForURL(href);
     expect(requested).toEqual([href]);
     expect(errors).toEqual([]);
     await page.context().close();
