@@ -7,6 +7,10 @@ export type OriginEnv = {
   /** The recognition store: the index's postings by hash (origin/recognition-store.ts). */
   RECOGNITION: D1Database;
   ASSETS: Fetcher;
+  /** Issue 43: identification events, folded into the counters in batches (origin/identifications.ts). */
+  IDENTIFICATIONS: Queue;
+  /** Issue 43: beacons and logs, stored in batches. */
+  BEACONS: Queue;
   /** Cloudflare's `send_email` binding; with MAIL_FROM set, sign-in mail is really sent. */
   MAIL?: MailBinding;
   MAIL_FROM?: string;

@@ -33,6 +33,10 @@ export type Env = {
   /** The streaming-service connection: the site's client id and the provider's authorization page. */
   STREAMING_CLIENT_ID?: string;
   STREAMING_AUTHORIZE_URL?: string;
+  /** Issue 43: identification events (wrangler.toml queues), consumed by this worker's `queue`. */
+  IDENTIFICATIONS: Queue;
+  /** Issue 43: beacons and logs, stored in batches by this worker's `queue`. */
+  BEACONS: Queue;
 };
 
 const siteOriginSchema = v.pipe(

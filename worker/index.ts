@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import type { WorkerEnv } from "./pipeline";
+import { queue } from "./queue";
+import { scheduled } from "./schedule";
 import { siteFiles } from "./site-files";
 import { ampPages } from "./steps/amp";
 import { canonicalPrefix } from "./steps/canonical-prefix";
@@ -37,4 +39,9 @@ const app = new Hono<WorkerEnv>()
   .use(edgeHeaders, crossSitePage, requestErrors, documentCache, session)
   .all("*", renderPage);
 
-export default app;
+/** The worker's three entry points: requests, queue batches (worker/queue.ts), Cron Triggers (worker/schedule.ts). */
+export default {
+  fetch: app.fetch,
+  queue,
+  scheduled,
+} satisfies ExportedHandler<WorkerEnv["Bindings"]>;
