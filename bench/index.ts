@@ -30,6 +30,7 @@ import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verd
 import { readManifest, scriptsOf, sizesOf, splitByOwner, stylesheetsOf } from "./bytes";
 import { measureColdStart } from "./cold-start";
 import { type LighthouseResult, lighthouseCategories, runLighthouse } from "./lighthouse";
+import { measureLiveNumbers } from "./live-numbers";
 import { measureMemory } from "./memory";
 import { findPages, headersOf, type Page, type PageName, settle, visitorHeaders } from "./pages";
 import type { ProxyMeasurements } from "./proxy.bench-worker";
@@ -506,6 +507,8 @@ async function main(): Promise<void> {
     const coldStart = await section("cold start", rows, () => measureColdStartRow(snapshot, rows));
     log("memory: a site of its own with the recognition store, its isolate's heap under load");
     const memory = await section("memory", rows, () => measureMemory(snapshot, rows));
+    log("live numbers: identification events and beacons through the queues, in bursts");
+    const liveNumbers = await section("live numbers", rows, () => measureLiveNumbers(snapshot, rows));
     let lighthouse: Awaited<ReturnType<typeof measureLighthouse>> | undefined;
     if (args.has("--skip-lighthouse"))
       rows.push({
@@ -544,6 +547,7 @@ async function main(): Promise<void> {
           bytes,
           coldStart,
           memory,
+          liveNumbers,
           lighthouse,
           recognition: recognition?.summary,
           rows,

@@ -47,7 +47,8 @@ export type MemoryMeasurement = {
   }[];
 };
 
-function probeBodies(): string[] {
+/** Match requests of the published probes: catalogue songs' signatures, each a match. */
+export function probeBodies(): string[] {
   const file = path.join(root, "origin/catalog/dist/recognition-probes.json");
   const { probes } = v.parse(recognitionProbesSchema, JSON.parse(readFileSync(file, "utf8")));
   return probes.map((probe) =>

@@ -158,6 +158,10 @@ export async function startSite(
     v8Flags?: readonly string[];
     /** Each line of workerd's output first; true: taken, not printed (e.g. `--trace-gc`'s). */
     takeRuntimeLine?: (line: string) => boolean;
+    /** Over the site worker's options from wrangler.toml (the bench's "events off" binding). */
+    workerOptions?: Partial<WorkerOptions>;
+    /** Workers beside the site's, which `workerOptions` may bind to. */
+    extraWorkers?: WorkerOptions[];
   } = {},
 ): Promise<Site> {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
@@ -176,6 +180,7 @@ export async function startSite(
     })),
     modulesRoot: snapshot.workerDir,
     assets: { ...workerOptions.assets, directory: snapshot.publicDir },
+    ...options.workerOptions,
   } as WorkerOptions;
   const { proxyScript } = snapshot;
   const proxyWorker: WorkerOptions = {
@@ -195,7 +200,7 @@ export async function startSite(
       d1Persist: options.persistTo ? path.join(options.persistTo, "v3/d1") : undefined,
       handleRuntimeStdio: (stdout, stderr) =>
         forwardRuntimeOutput(stdout, stderr, options.takeRuntimeLine ?? (() => false)),
-      workers: [site, proxyWorker],
+      workers: [site, proxyWorker, ...(options.extraWorkers ?? [])],
     });
     await started.ready.catch(async (error) => {
       await started.dispose();

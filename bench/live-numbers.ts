@@ -1,0 +1,325 @@
+import { performance } from "node:perf_hooks";
+import { type Site, type Snapshot, siteWorkerName, startSite } from "../scripts/site";
+import { atMost, ms, type Row } from "./budgets";
+import { probeBodies } from "./memory";
+import { quantile, round } from "./stats";
+
+/**
+ * Issue 43 "a load test in the bench": identification events and beacons in bursts, from one
+ * client address and from many, through the queues into D1. What it proves: nothing is lost,
+ * nothing is counted twice (a share of the events is delivered twice, as a queue may), D1 is
+ * written in batches (statements per event far below one), the per-client limit refuses no office,
+ * and a match is not slower for sending its event.
+ */
+export const identificationEvents = 10_000;
+export const beacons = 100_000;
+/** Messages sent at once: a burst, as a popular song's moment or a page view storm makes. */
+const burstSize = 1_000;
+/** Share of the events sent a second time with the same id: what a queue's redelivery does. */
+const redeliveredShare = 0.1;
+/** Of the events, the share that comes from one visitor (one address, one webId): a script's loop. */
+const oneVisitorShare = 0.5;
+/** "An office of fifty people browsing behind one address (500 beacons a minute)". */
+const officeBeaconsPerMinute = 500;
+/** Matches timed per side for the p99 with events on and off, and how many run at once. */
+const timedMatches = 400;
+const concurrentMatches = 8;
+/** How long the consumer may take to catch up after the last message before the run fails. */
+const settleMs = 120_000;
+
+export const liveNumbersBudgets = {
+  /** "D1 writes per event far below one": a batch of 100 is a handful of statements. */
+  statementsPerEvent: 0.1,
+  /** "match latency p99 unchanged with events on vs off": within the noise of one machine. */
+  matchP99Ratio: 1.25,
+} as const;
+
+/** One consumed batch, as worker/queue.ts logs it. */
+type ConsumedBatch = { queue: string; messages: number; statements: number; rowsWritten: number };
+const consumedLine = /^queue (\S+): (\d+) messages?, (\d+) statements?, (\d+) rows? written/;
+
+function parseConsumed(line: string): ConsumedBatch | undefined {
+  const match = consumedLine.exec(line.replace(/^.*?(queue \S+:)/, "$1"));
+  if (!match) return undefined;
+  return {
+    queue: match[1] ?? "",
+    messages: Number(match[2]),
+    statements: Number(match[3]),
+    rowsWritten: Number(match[4]),
+  };
+}
+
+function utcDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** A visitor hash as the producer makes them (rules/visitor-hash.ts): 64 hex digits. */
+function visitorHash(n: number): string {
+  return n.toString(16).padStart(64, "0");
+}
+
+type Event = {
+  id: string;
+  trackKey: number;
+  country: string;
+  cityId: number;
+  day: string;
+  visitorHash: string;
+  at: number;
+};
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + settleMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not there after ${settleMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function identificationsRun(site: Site, trackKeys: number[], consumed: ConsumedBatch[]) {
+  const producer = await site.miniflare.getQueueProducer<Event>("IDENTIFICATIONS", siteWorkerName);
+  const db = await site.miniflare.getD1Database("DB", siteWorkerName);
+  const now = Date.now();
+  const events: Event[] = Array.from({ length: identificationEvents }, (_, n) => ({
+    id: crypto.randomUUID(),
+    trackKey: trackKeys[n % trackKeys.length] as number,
+    country: ["US", "GB", "DE", "BR", "JP"][n % 5] as string,
+    cityId: 0,
+    day: utcDay(now),
+    visitorHash: visitorHash(n < identificationEvents * oneVisitorShare ? 1 : n + 2),
+    at: now,
+  }));
+  const sent = [...events, ...events.filter((_, n) => n % Math.round(1 / redeliveredShare) === 0)];
+  // What the counters must say: every event once; a visitor once per track per day.
+  const visits = new Set(events.map((event) => `${event.day} ${event.trackKey} ${event.visitorHash}`));
+  const started = performance.now();
+  for (let from = 0; from < sent.length; from += burstSize) {
+    const burst = sent.slice(from, from + burstSize);
+    const calls: Promise<unknown>[] = [];
+    for (let at = 0; at < burst.length; at += 100) {
+      calls.push(
+        producer.sendBatch(burst.slice(at, at + 100).map((body) => ({ body, contentType: "json" as const }))),
+      );
+    }
+    await Promise.all(calls);
+  }
+  const totals = await waitFor(
+    () =>
+      db
+        .prepare(
+          `SELECT (SELECT COALESCE(SUM(identifications), 0) FROM daily_identifications) AS identifications,
+                  (SELECT COALESCE(SUM(visitors), 0) FROM daily_identifications) AS visitors,
+                  (SELECT COALESCE(SUM(total), 0) FROM live_tag_counts) AS tagged`,
+        )
+        .first<{ identifications: number; visitors: number; tagged: number }>(),
+    (row) =>
+      (row?.identifications ?? 0) >= events.length &&
+      consumed
+        .filter((batch) => batch.queue === "tunewave-identifications")
+        .reduce((n, b) => n + b.messages, 0) >= sent.length,
+    "identification events",
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const batches = consumed.filter((batch) => batch.queue === "tunewave-identifications");
+  return {
+    sent: sent.length,
+    unique: events.length,
+    expectedVisitors: visits.size,
+    counted: totals?.identifications ?? 0,
+    visitors: totals?.visitors ?? 0,
+    tagged: totals?.tagged ?? 0,
+    batches: batches.length,
+    statements: batches.reduce((n, batch) => n + batch.statements, 0),
+    rowsWritten: batches.reduce((n, batch) => n + batch.rowsWritten, 0),
+    seconds,
+  };
+}
+
+type Sent = { status: number; ms: number };
+
+/** `count` requests, `concurrency` at a time, each made by `request(n)`. */
+async function sendAll(
+  count: number,
+  concurrency: number,
+  request: (n: number) => Promise<Response>,
+): Promise<Sent[]> {
+  const results: Sent[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const n = next++;
+        const started = performance.now();
+        const response = await request(n);
+        await response.arrayBuffer();
+        results.push({ status: response.status, ms: performance.now() - started });
+      }
+    }),
+  );
+  return results;
+}
+
+async function beaconsReceived(site: Site, since: number): Promise<number> {
+  const response = await fetch(`${site.url}/services/metrics/received?since=${since}`);
+  if (!response.ok) throw new Error(`/services/metrics/received answered ${response.status}`);
+  return ((await response.json()) as { total: number }).total;
+}
+
+async function beaconsRun(site: Site, consumed: ConsumedBatch[]) {
+  const since = Date.now();
+  const beacon = (n: number, address: string) =>
+    fetch(`${site.url}/services/metrics/bench/${Date.now()}?n=${n}`, {
+      headers: { "cf-connecting-ip": address },
+    });
+  // An office: fifty people's minute of beacons from one address, all at once.
+  const office = await sendAll(officeBeaconsPerMinute, 50, (n) => beacon(n, "203.0.113.50"));
+  const burst = (beacons - officeBeaconsPerMinute) / 2;
+  const oneAddress = await sendAll(burst, 64, (n) => beacon(n, "203.0.113.1"));
+  const manyAddresses = await sendAll(burst, 64, (n) => beacon(n, `198.51.${(n >> 8) & 255}.${n & 255}`));
+  const all = [...office, ...oneAddress, ...manyAddresses];
+  const accepted = all.filter((sent) => sent.status === 200).length;
+  const stored = await waitFor(
+    () => beaconsReceived(site, since),
+    (total) => total >= accepted,
+    "beacons",
+  );
+  const batches = consumed.filter((batch) => batch.queue === "tunewave-beacons");
+  return {
+    sent: all.length,
+    accepted,
+    stored,
+    officeRefused: office.filter((sent) => sent.status === 429).length,
+    oneAddressRefused: oneAddress.filter((sent) => sent.status === 429).length,
+    manyAddressesRefused: manyAddresses.filter((sent) => sent.status === 429).length,
+    otherStatuses: all.filter((sent) => sent.status !== 200 && sent.status !== 429).length,
+    statements: batches.reduce((n, batch) => n + batch.statements, 0),
+    batches: batches.length,
+  };
+}
+
+/** p99 of `timedMatches` catalogue matches, `concurrentMatches` at once. */
+async function matchP99(site: Site): Promise<number> {
+  const bodies = probeBodies();
+  const match = (n: number) =>
+    fetch(`${site.url}/services/webrec/match`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: `webId=bench-${n}` },
+      body: bodies[n % bodies.length],
+    });
+  await sendAll(bodies.length, concurrentMatches, match);
+  const timed = await sendAll(timedMatches, concurrentMatches, match);
+  if (timed.some((sent) => sent.status !== 200)) throw new Error("a match answered other than 200");
+  return quantile(
+    timed.map((sent) => sent.ms),
+    0.99,
+  );
+}
+
+/**
+ * The site with its identifications producer replaced by one that sends nothing ("events off"):
+ * the same build, the same match, only the event's cost left out.
+ */
+const noEventsQueue = {
+  name: "no-identification-events",
+  modules: true,
+  script: "export default function () { return { async send() {}, async sendBatch() {} }; }",
+};
+
+export async function measureLiveNumbers(snapshot: Snapshot, rows: Row[]) {
+  const area = "live numbers";
+  const consumed: ConsumedBatch[] = [];
+  const site = await startSite(snapshot, {
+    recognition: true,
+    takeRuntimeLine: (line) => {
+      const batch = parseConsumed(line);
+      if (batch) consumed.push(batch);
+      return batch !== undefined;
+    },
+  });
+  const quiet = await startSite(snapshot, {
+    recognition: true,
+    workerOptions: { wrappedBindings: { IDENTIFICATIONS: noEventsQueue.name } },
+    extraWorkers: [noEventsQueue],
+  });
+  try {
+    const db = await site.miniflare.getD1Database("DB", siteWorkerName);
+    const { results: tracks } = await db
+      .prepare("SELECT key FROM tracks ORDER BY key")
+      .all<{ key: number }>();
+    const identifications = await identificationsRun(
+      site,
+      tracks.map((track) => track.key),
+      consumed,
+    );
+    const lost = identifications.unique - identifications.counted;
+    rows.push({
+      area,
+      item: `${identifications.sent} identification events (${identifications.unique} + ${identifications.sent - identifications.unique} redelivered), ${oneVisitorShare * 100}% from one visitor: lost / counted twice`,
+      figure: `${Math.max(lost, 0)} / ${Math.max(-lost, 0)} (tag counts +${identifications.tagged})`,
+      budget: "0 / 0",
+      verdict: lost === 0 && identifications.tagged === identifications.unique ? "PASS" : "FAIL",
+    });
+    rows.push({
+      area,
+      item: "chart visits (a visitor once per track per day)",
+      figure: `${identifications.visitors} of ${identifications.expectedVisitors} expected`,
+      budget: "equal",
+      verdict: identifications.visitors === identifications.expectedVisitors ? "PASS" : "FAIL",
+    });
+    const statementsPerEvent = identifications.statements / identifications.sent;
+    rows.push({
+      area,
+      item: `D1 statements per identification event (${identifications.batches} batches)`,
+      figure: `${round(statementsPerEvent, 3)} (${round(identifications.rowsWritten / identifications.sent, 2)} rows written per event; ${round(identifications.sent / identifications.seconds, 0)} events/s)`,
+      budget: `≤ ${liveNumbersBudgets.statementsPerEvent}`,
+      verdict: atMost(statementsPerEvent, liveNumbersBudgets.statementsPerEvent),
+    });
+
+    // Events on and off, alternated so that the machine's drift falls on both sides.
+    const on: number[] = [];
+    const off: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      on.push(await matchP99(site));
+      off.push(await matchP99(quiet));
+    }
+    const ratio = Math.max(...on) / Math.max(...off);
+    rows.push({
+      area,
+      item: `match p99, events on / off (${timedMatches} × 2 each, ${concurrentMatches} at once)`,
+      figure: `${ms(Math.max(...on))} / ${ms(Math.max(...off))} = ${round(ratio, 2)}×`,
+      budget: `≤ ${liveNumbersBudgets.matchP99Ratio}×`,
+      verdict: atMost(ratio, liveNumbersBudgets.matchP99Ratio),
+    });
+
+    const beaconRun = await beaconsRun(site, consumed);
+    const beaconsLost = beaconRun.accepted - beaconRun.stored;
+    rows.push({
+      area,
+      item: `${beaconRun.sent} beacons in bursts (one address and many): lost / stored twice`,
+      figure: `${Math.max(beaconsLost, 0)} / ${Math.max(-beaconsLost, 0)} of ${beaconRun.accepted} accepted`,
+      budget: "0 / 0",
+      verdict: beaconsLost === 0 && beaconRun.otherStatuses === 0 ? "PASS" : "FAIL",
+    });
+    rows.push({
+      area,
+      item: `refused: an office (${officeBeaconsPerMinute} in a minute, one address) / many addresses / one address`,
+      figure: `${beaconRun.officeRefused} / ${beaconRun.manyAddressesRefused} / ${beaconRun.oneAddressRefused}`,
+      budget: "0 / 0 / any",
+      verdict: beaconRun.officeRefused === 0 && beaconRun.manyAddressesRefused === 0 ? "PASS" : "FAIL",
+    });
+    const statementsPerBeacon = beaconRun.statements / Math.max(beaconRun.accepted, 1);
+    rows.push({
+      area,
+      item: `D1 statements per beacon (${beaconRun.batches} batches)`,
+      figure: `${round(statementsPerBeacon, 3)}`,
+      budget: `≤ ${liveNumbersBudgets.statementsPerEvent}`,
+      verdict: atMost(statementsPerBeacon, liveNumbersBudgets.statementsPerEvent),
+    });
+    return { identifications, beacons: beaconRun, matchP99: { on, off } };
+  } finally {
+    await site.close();
+    await quiet.close();
+  }
+}
