@@ -294,6 +294,21 @@ describe("the producer", () => {
     expect(salts.results).toEqual([{ day: utcDayOf(Date.now()) }]);
   });
 
+  test("the edge's city is the event's: the city Cloudflare names, in the match's country", async () => {
+    const third = probes[2];
+    if (!third) throw new Error("no probe");
+    const key = Number(third.trackKey);
+    const before = await storedTotal(key);
+    const answer = await matchRequest(third.data, { "cf-ipcity": "Paris" }, {
+      cf: { country: "GB", city: "London" },
+    } as RequestInit);
+    expect(answer.status).toBe(200);
+    await answer.arrayBuffer();
+    await delivered(key, before + 1);
+    const [stored] = await storedEvents(key);
+    expect(stored).toMatchObject({ country: "GB", city_id: 2643743 });
+  });
+
   test("the app's new tag counts once, a retried one not; a signed-in web match counts once, not once more for its tag", async () => {
     const [first, second, marker] = [trackAt(10), trackAt(11), trackAt(12)];
     const who = browser();
