@@ -310,29 +310,28 @@ describe("the producer", () => {
   });
 
   test("the app's new tag counts once, a retried one not; a signed-in web match counts once, not once more for its tag", async () => {
-    const [first, second, marker] = [trackAt(10), trackAt(11), trackAt(12)];
+    const [tagged, marker] = [trackAt(10), trackAt(12)];
     const who = browser();
     expect((await signIn(who, `identifications.${Date.now()}@example.com`)).status).toBe(303);
-    const before = await storedTotal(first);
-    const tag = () =>
+    const appTag = (trackKey: number, recognitionId: string) =>
       who.fetch("/services/account/tags", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ trackKey: String(first), recognitionId: "app-1", tagTime: Date.now() - 1000 }),
+        body: JSON.stringify({ trackKey: String(trackKey), recognitionId, tagTime: Date.now() - 1000 }),
       });
-    expect((await tag()).status).toBe(201);
-    await delivered(first, before + 1);
-    expect((await tag()).status).toBe(200);
-    // A later identification of another track: once it is counted, the retry's would have been.
-    const markerBefore = await storedTotal(marker);
-    await who.fetch("/services/account/tags", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ trackKey: String(marker), recognitionId: "app-2", tagTime: Date.now() - 1000 }),
-    });
-    await delivered(marker, markerBefore + 1);
-    expect(await storedTotal(first)).toBe(before + 1);
-    expect(second).not.toBe(first);
+    /** Another identification, counted: once it is, an identification sent before it would have been. */
+    const countedMarker = async (recognitionId: string) => {
+      const before = await storedTotal(marker);
+      expect((await appTag(marker, recognitionId)).status).toBe(201);
+      await delivered(marker, before + 1);
+    };
+
+    const before = await storedTotal(tagged);
+    expect((await appTag(tagged, "app-1")).status).toBe(201);
+    await delivered(tagged, before + 1);
+    expect((await appTag(tagged, "app-1")).status).toBe(200);
+    await countedMarker("marker-1");
+    expect(await storedTotal(tagged)).toBe(before + 1);
 
     if (!probe) throw new Error("no probe");
     const key = Number(probe.trackKey);
@@ -352,13 +351,7 @@ describe("the producer", () => {
       .bind(key)
       .first<{ n: number }>();
     expect(tags?.n).toBe(1);
-    const markerAgain = await storedTotal(marker);
-    await who.fetch("/services/account/tags", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ trackKey: String(marker), recognitionId: "app-3", tagTime: Date.now() - 1000 }),
-    });
-    await delivered(marker, markerAgain + 1);
+    await countedMarker("marker-2");
     expect(await storedTotal(key)).toBe(matchedBefore + 1);
   });
 });
