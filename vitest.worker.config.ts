@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
+import {
+  defineWorkersConfig,
+  defineWorkersProject,
+  readD1Migrations,
+} from "@cloudflare/vitest-pool-workers/config";
 import { UNSAFE_flatRoutes } from "@remix-run/dev";
 
 /**
@@ -50,42 +54,69 @@ export default defineWorkersConfig(async () => {
   const recognitionMigrations = await readD1Migrations(
     path.join(import.meta.dirname, "origin/recognition-migrations"),
   );
-  return {
-    test: {
-      include: ["tests/worker/**/*.test.ts"],
-      setupFiles: ["tests/worker/apply-migrations.ts"],
-      // A ceiling, not a speed target (those are in `npm run bench`): one test here may make 20+
-      // sequential D1 writes, which under a loaded machine outlasts vitest's 5 s default. A test
-      // that times out leaves writes in flight, and the pool's isolated storage then fails the
-      // whole file (workers-sdk #11031), so the ceiling is set well above the slowest test.
-      testTimeout: 30_000,
-      poolOptions: {
-        workers: {
-          // One worker per test file. In one shared worker the pool wraps its entrypoint class's
-          // prototype in one more Proxy on every SELF.fetch (test-internal.mjs
-          // createProxyPrototypeClass), so after a few thousand requests a property lookup
-          // overflows the stack ("Maximum call stack size exceeded" in later files).
-          singleWorker: false,
-          wrangler: { configPath: "./wrangler.toml" },
-          miniflare: {
-            bindings: {
-              TEST_MIGRATIONS: migrations,
-              TEST_RECOGNITION_MIGRATIONS: recognitionMigrations,
-              TEST_PAGE_ACTIONS: pageActions(),
-              // The web sign-in provider, against the stand-in issuer that
-              // tests/worker/web-provider.test.ts serves through fetchMock.
-              GOOGLE_CLIENT_ID: "tunewave-web.apps.test",
-              GOOGLE_CLIENT_SECRET: "test-client-secret",
-              OIDC_ISSUER: "https://issuer.test",
-              // The site's origin (issue 41: never the request's): the tests ask at this address,
-              // and a request from anywhere else is another site.
-              SITE_ORIGIN: "https://tunewave.test",
-              // The local outbox, asked for by name: no deployment gets it by default.
-              MAIL_TRANSPORT: "outbox",
+  /**
+   * One project of the layer. `undeliveredQueues`: producer bindings sent to a queue no consumer
+   * reads. The identifications consumer writes D1 seconds after a match, in whatever test runs
+   * then, and a write in flight when the pool pops that test's isolated storage fails the file
+   * ("unable to pop D1 storage", seen in 2 of 6 runs of library.test.ts): only the file about
+   * the queue has it delivered.
+   */
+  const workersProject = (
+    name: string,
+    files: { include: string[]; exclude?: string[] },
+    undeliveredQueues: Record<string, { queueName: string }> = {},
+  ) =>
+    defineWorkersProject({
+      test: {
+        name,
+        ...files,
+        setupFiles: ["tests/worker/apply-migrations.ts"],
+        // A ceiling, not a speed target (those are in `npm run bench`): one test here may make 20+
+        // sequential D1 writes, which under a loaded machine outlasts vitest's 5 s default. A test
+        // that times out leaves writes in flight, and the pool's isolated storage then fails the
+        // whole file (workers-sdk #11031), so the ceiling is set well above the slowest test.
+        testTimeout: 30_000,
+        poolOptions: {
+          workers: {
+            // One worker per test file. In one shared worker the pool wraps its entrypoint class's
+            // prototype in one more Proxy on every SELF.fetch (test-internal.mjs
+            // createProxyPrototypeClass), so after a few thousand requests a property lookup
+            // overflows the stack ("Maximum call stack size exceeded" in later files).
+            singleWorker: false,
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              queueProducers: undeliveredQueues,
+              bindings: {
+                TEST_MIGRATIONS: migrations,
+                TEST_RECOGNITION_MIGRATIONS: recognitionMigrations,
+                TEST_PAGE_ACTIONS: pageActions(),
+                // The web sign-in provider, against the stand-in issuer that
+                // tests/worker/web-provider.test.ts serves through fetchMock.
+                GOOGLE_CLIENT_ID: "tunewave-web.apps.test",
+                GOOGLE_CLIENT_SECRET: "test-client-secret",
+                OIDC_ISSUER: "https://issuer.test",
+                // The site's origin (issue 41: never the request's): the tests ask at this address,
+                // and a request from anywhere else is another site.
+                SITE_ORIGIN: "https://tunewave.test",
+                // The local outbox, asked for by name: no deployment gets it by default.
+                MAIL_TRANSPORT: "outbox",
+              },
             },
           },
         },
       },
+    });
+  const queueFiles = ["tests/worker/identifications.test.ts"];
+  return {
+    test: {
+      projects: [
+        workersProject(
+          "worker",
+          { include: ["tests/worker/**/*.test.ts"], exclude: queueFiles },
+          { IDENTIFICATIONS: { queueName: "tunewave-identifications-undelivered" } },
+        ),
+        workersProject("worker-queues", { include: queueFiles }),
+      ],
     },
   };
 });

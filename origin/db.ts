@@ -139,15 +139,23 @@ async function first<S extends v.GenericSchema>(
   return row;
 }
 
+/**
+ * A track's tag count (spec 001 §7): the catalogue's baseline (tag_counts) plus the identifications
+ * counted since (live_tag_counts, origin/identifications.ts), over `t` joined to both as `c` and `lc`.
+ */
+const tagTotal = "COALESCE(c.total, 0) + COALESCE(lc.total, 0)";
+const tagCountJoins = `
+  LEFT JOIN tag_counts c ON c.track_key = t.key
+  LEFT JOIN live_tag_counts lc ON lc.track_key = t.key`;
+
 const trackSelect = `
   SELECT t.*, a.name AS artist_name, a.adamid AS artist_adamid, a.alias AS artist_alias, a.art_id AS artist_art_id,
     al.title AS album_title, al.alias AS album_alias, g.name AS genre_name,
-    COALESCE(c.total, 0) AS total, (l.track_key IS NOT NULL) AS has_lyrics
+    ${tagTotal} AS total, (l.track_key IS NOT NULL) AS has_lyrics
   FROM tracks t
   JOIN artists a ON a.id = t.artist_id
   JOIN albums al ON al.id = t.album_id
-  JOIN genres g ON g.id = t.genre_id
-  LEFT JOIN tag_counts c ON c.track_key = t.key
+  JOIN genres g ON g.id = t.genre_id${tagCountJoins}
   LEFT JOIN lyrics l ON l.track_key = t.key`;
 
 /** Tracks by key, in the order of the keys asked (unknown keys are left out). */
@@ -389,11 +397,13 @@ export function tagCountsIn(db: D1Database, country: string | undefined): Promis
       );
 }
 
+/** The tag counts (baseline + live) of the tracks of `keys` that have one: the catalogue counts MUSIC only. */
 export async function tagTotals(db: D1Database, keys: readonly number[]): Promise<Map<number, number>> {
   const rows = await all(
     db,
     v.object({ track_key: int, total: int }),
-    "SELECT track_key, total FROM tag_counts WHERE track_key IN (SELECT value FROM json_each(?))",
+    `SELECT t.key AS track_key, ${tagTotal} AS total FROM tracks t${tagCountJoins}
+     WHERE t.key IN (SELECT value FROM json_each(?)) AND (c.track_key IS NOT NULL OR lc.track_key IS NOT NULL)`,
     JSON.stringify(keys),
   );
   return new Map(rows.map((row) => [row.track_key, row.total]));

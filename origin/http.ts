@@ -14,6 +14,10 @@ import type { AnswerContext } from "./shapes";
 export const cachePolicy = {
   catalogue: "public, max-age=3600, s-maxage=86400",
   charts: "public, max-age=1800",
+  // A new identification shows on a track page within 65 s: one queue batch (max_batch_timeout,
+  // 5 s) plus these 60 s, which the services caches keep a count and the document cache a page
+  // showing it (a page lives no longer than its data, edge/document-cache.ts). Past that, the one
+  // request that finds the page stale still gets the old copy while it re-renders.
   counts: "public, max-age=60",
   features: "public, max-age=300",
   notFound: "public, max-age=60",

@@ -1,3 +1,5 @@
+import { edgePlaceHeaders } from "../../rules/schemas/identification";
+
 // The HTTP plumbing of the proxy: which headers cross it, what a no-cache request is, request bodies.
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1), never forwarded in either direction. */
@@ -27,6 +29,12 @@ const visitorHeaders = [
 ];
 /** Spec 002 §3: the caller's location, which events and tags use. */
 const locationHeaders = ["x-shz-lat", "x-shz-lng"];
+/**
+ * What an identification event needs besides (origin/identifications.ts): where the edge placed
+ * the caller (set by the edge alone, worker/steps/services.ts) and whether they asked not to be
+ * tracked (Global Privacy Control).
+ */
+const identificationHeaders = [edgePlaceHeaders.country, edgePlaceHeaders.city, "sec-gpc"];
 /** What a body is and what the answer should be: on calls that are not shared. */
 const contentHeaders = ["accept", "content-type"];
 
@@ -36,8 +44,8 @@ const contentHeaders = ["accept", "content-type"];
  * its answer depends on its URL alone, which is the key of the caches and of the failure memory.
  */
 const forwardedByPrefix: readonly (readonly [string, readonly string[]])[] = [
-  ["/services/account/", [...visitorHeaders, ...locationHeaders]],
-  ["/services/webrec/", [...visitorHeaders, ...locationHeaders]],
+  ["/services/account/", [...visitorHeaders, ...locationHeaders, ...identificationHeaders]],
+  ["/services/webrec/", [...visitorHeaders, ...locationHeaders, ...identificationHeaders]],
   ["/services/survey/", visitorHeaders],
   ["/services/verify/", visitorHeaders],
   // The streaming consent's Allow: a connection allowed signed in is the account's (decision 020).

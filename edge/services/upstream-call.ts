@@ -68,7 +68,9 @@ async function tryOnce(
       signal,
     });
     const response = await raceSignal(
-      Promise.resolve().then(() => upstream.upstream(request)),
+      Promise.resolve().then(() =>
+        upstream.upstream(request, call.waitUntil ? { waitUntil: call.waitUntil } : undefined),
+      ),
       signal,
     );
     try {

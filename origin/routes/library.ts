@@ -11,6 +11,7 @@ import {
 import { tracksByKeys } from "../db";
 import type { OriginApp, OriginContext } from "../env";
 import { intParam, invalidParam, jsonBody, noStoreJson, notFound, parseParams } from "../http";
+import { recordIdentification } from "../identifications";
 import {
   addTag,
   countTags,
@@ -99,6 +100,8 @@ export function registerLibrary(origin: OriginApp) {
       },
       now,
     );
+    // The app's identification, once: a retried request finds its tag and is not counted again.
+    if (added.created) await recordIdentification(c, { trackKey, country: undefined });
     const count = await countTags(c.env.DB, account.userId);
     return noStoreJson({ tagid: added.id, count }, added.created ? 201 : 200);
   });

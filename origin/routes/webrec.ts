@@ -20,6 +20,7 @@ import {
 import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";
 import { cachePolicy, errorResponse, json, parseParams } from "../http";
+import { recordIdentification } from "../identifications";
 import { recognitionStore } from "../recognition-store";
 import { tagRecognition } from "../signed-in";
 
@@ -102,6 +103,8 @@ export function registerWebrec(origin: OriginApp) {
       const [track] = await db.tracksByKeys(c.env.DB, [Number(match.trackKey)]);
       // An index of another catalogue may name a track the database does not hold: no match then.
       if (track) {
+        // One identification, signed in or not: the tag below adds none of its own.
+        await recordIdentification(c, { trackKey: track.key, country: parsed.request.country });
         await tagRecognition(c, {
           sessionId: parsed.request.sessionId,
           trackKey: track.key,

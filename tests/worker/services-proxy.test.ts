@@ -970,7 +970,16 @@ describe("hostile clients cannot change what other visitors get (issue 28, findi
     {
       path: "/services/charts/locations",
       sent: [],
-      dropped: ["cookie", "authorization", "x-forwarded-host", "accept-language", "user-agent", "accept"],
+      dropped: [
+        "cookie",
+        "authorization",
+        "x-forwarded-host",
+        "accept-language",
+        "user-agent",
+        "accept",
+        "sec-gpc",
+        "cf-ipcity",
+      ],
     },
     {
       path: "/services/account/status",
@@ -985,7 +994,8 @@ describe("hostile clients cannot change what other visitors get (issue 28, findi
     {
       path: "/services/webrec/match",
       method: "POST",
-      sent: ["cookie", "content-type", "accept"],
+      // Issue 43: what its identification event needs (the edge's place, Global Privacy Control).
+      sent: ["cookie", "content-type", "accept", "sec-gpc", "cf-ipcity", "cf-ipcountry"],
       dropped: ["x-forwarded-host", "x-anything"],
     },
   ];
@@ -1006,6 +1016,9 @@ describe("hostile clients cannot change what other visitors get (issue 28, findi
         "x-anything": "1",
         "x-shz-lat": "51.5",
         "x-shz-lng": "-0.1",
+        "sec-gpc": "1",
+        "cf-ipcity": "London",
+        "cf-ipcountry": "GB",
       };
       const method = rule.method ?? "GET";
       await proxy.handle(

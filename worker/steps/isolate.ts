@@ -14,7 +14,18 @@ function isolateFor(env: Env): Isolate {
     const config = readConfig(env);
     const upstream: Upstream = config.SERVICES_ORIGIN
       ? remoteUpstream(config.SERVICES_ORIGIN)
-      : async (request) => origin.fetch(request, env);
+      : async (request, context) =>
+          // The origin's routes finish work after their answer through the request's waitUntil;
+          // without one (a loader's call) they await it (origin/identifications.ts).
+          origin.fetch(
+            request,
+            env,
+            context && {
+              waitUntil: (promise) => context.waitUntil(promise),
+              passThroughOnException() {},
+              props: {},
+            },
+          );
     isolate = {
       env,
       config,

@@ -1,0 +1,37 @@
+import * as v from "valibot";
+import { utcDayOf, visitorHashPattern } from "../visitor-hash";
+
+/**
+ * One identification event (issue 43): a successful match or a new tag, as the identifications
+ * queue carries it from the origin to its consumer (origin/identifications.ts). No address, no
+ * webId: the visitor is a hash (rules/visitor-hash.ts).
+ */
+export const identificationEventSchema = v.pipe(
+  v.object({
+    /** Counted once however often the queue delivers it. */
+    id: v.pipe(v.string(), v.uuid("id is not a UUID")),
+    trackKey: v.pipe(v.number(), v.safeInteger("trackKey is not an integer"), v.minValue(1)),
+    /** ISO 3166 alpha-2, upper case; `ZZ` (ISO's "unknown") when nothing said where the visitor was. */
+    country: v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, "country is not an ISO code")),
+    /** `cities.id` where the edge knew the city, else 0. */
+    cityId: v.pipe(v.number(), v.safeInteger("cityId is not an integer"), v.minValue(0)),
+    /** UTC day of `at`, YYYY-MM-DD. */
+    day: v.pipe(v.string(), v.isoDate("day is not a date")),
+    visitorHash: v.pipe(v.string(), v.regex(visitorHashPattern, "visitorHash is not a visitor hash")),
+    /** When it happened, ms since the epoch. */
+    at: v.pipe(v.number(), v.safeInteger("at is not an integer"), v.minValue(0)),
+  }),
+  v.check((event) => utcDayOf(event.at) === event.day, "day is not the UTC day of at"),
+);
+export type IdentificationEvent = v.InferOutput<typeof identificationEventSchema>;
+
+/** The country of an event whose visitor no one located (ISO 3166 user-assigned "unknown"). */
+export const unknownCountry = "ZZ";
+
+/**
+ * Where the edge located the caller of the calls that make identifications (webrec, account),
+ * from Cloudflare's `request.cf`, under the names of Cloudflare's own visitor location headers.
+ * Only the edge may say it: worker/steps/services.ts drops what a client sent. The city is
+ * URI-encoded, as header values are bytes and city names are not ("Zürich").
+ */
+export const edgePlaceHeaders = { country: "cf-ipcountry", city: "cf-ipcity" } as const;

@@ -1,0 +1,357 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from "cloudflare:test";
+import * as v from "valibot";
+import { beforeAll, describe, expect, test, vi } from "vitest";
+import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
+import { tagTotals } from "../../origin/db";
+import { eventRetentionDays, foldIdentifications } from "../../origin/identifications";
+import { recognitionProbesSchema } from "../../origin/recognition-index";
+import type { IdentificationEvent } from "../../rules/schemas/identification";
+import { tagCountSchema } from "../../rules/schemas/tagcount";
+import { webrecMatchResponseSchema } from "../../rules/schemas/webrec";
+import { utcDayOf } from "../../rules/visitor-hash";
+import { browser, signIn } from "./browser-jar";
+import worker from "./built-worker";
+import { loadRecognitionStore } from "./recognition-store";
+
+// Identifications counted live (issue 43): the identifications queue's consumer as the worker
+// runs it (its `queue` handler with a batch of our making), and the producer end to end: a match
+// or a new tag through the site, the queue delivering, the tag count answering one more.
+
+const queueName = "tunewave-identifications";
+const dayMs = 86_400_000;
+const probes = v.parse(recognitionProbesSchema, JSON.parse(probesText)).probes;
+beforeAll(loadRecognitionStore, 60_000);
+
+let tracks: number[] = [];
+beforeAll(async () => {
+  const rows = await env.DB.prepare("SELECT key FROM tracks ORDER BY key LIMIT 20").all<{ key: number }>();
+  tracks = rows.results.map((row) => row.key);
+});
+
+let visitors = 0;
+/** A visitor hash of its own for each call: the tests never share one by accident. */
+function newVisitor(): string {
+  visitors += 1;
+  return `w:${visitors.toString(16).padStart(32, "0")}`;
+}
+
+function event(overrides: Partial<IdentificationEvent> & { trackKey: number }): IdentificationEvent {
+  const at = overrides.at ?? Date.now();
+  return {
+    id: crypto.randomUUID(),
+    country: "GB",
+    cityId: 0,
+    day: utcDayOf(at),
+    visitorHash: newVisitor(),
+    at,
+    ...overrides,
+  };
+}
+
+/** One delivery of `bodies` to the worker's queue handler, and what it acked and retried. */
+async function deliver(bodies: unknown[], bindings: typeof env = env) {
+  const batch = createMessageBatch(
+    queueName,
+    bodies.map((body, i) => ({ id: `message-${i}`, timestamp: new Date(), attempts: 1, body })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, bindings);
+  return getQueueResult(batch, ctx);
+}
+
+async function live(trackKey: number): Promise<number> {
+  const row = await env.DB.prepare("SELECT total FROM live_tag_counts WHERE track_key = ?")
+    .bind(trackKey)
+    .first<{ total: number }>();
+  return row?.total ?? 0;
+}
+
+async function daily(trackKey: number, day: string) {
+  const rows = await env.DB.prepare(
+    "SELECT country, city_id, identifications, visitors FROM daily_identifications WHERE track_key = ? AND day = ? ORDER BY country, city_id",
+  )
+    .bind(trackKey, day)
+    .all();
+  return rows.results;
+}
+
+function trackAt(index: number): number {
+  const key = tracks[index];
+  if (key === undefined) throw new Error(`no track ${index}`);
+  return key;
+}
+
+describe("the consumer", () => {
+  test("a redelivered batch counts once, and a batch that repeats some events counts only the new", async () => {
+    const track = trackAt(0);
+    const first = [event({ trackKey: track }), event({ trackKey: track })];
+    expect((await deliver(first)).retryMessages).toEqual([]);
+    await deliver(first);
+    await deliver([...first, event({ trackKey: track })]);
+    expect(await live(track)).toBe(3);
+    expect(await daily(track, utcDayOf(Date.now()))).toEqual([
+      { country: "GB", city_id: 0, identifications: 3, visitors: 3 },
+    ]);
+  });
+
+  test("one visitor, one track, one day: every identification counts, the visitor once", async () => {
+    const track = trackAt(1);
+    const visitor = newVisitor();
+    await deliver([
+      event({ trackKey: track, visitorHash: visitor }),
+      event({ trackKey: track, visitorHash: visitor }),
+    ]);
+    // In a later batch too.
+    await deliver([event({ trackKey: track, visitorHash: visitor })]);
+    await deliver([event({ trackKey: track })]);
+    expect(await live(track)).toBe(4);
+    expect(await daily(track, utcDayOf(Date.now()))).toEqual([
+      { country: "GB", city_id: 0, identifications: 4, visitors: 2 },
+    ]);
+  });
+
+  test("the same visitor counts again on another day, and toward another track", async () => {
+    const track = trackAt(2);
+    const visitor = newVisitor();
+    const today = Date.now();
+    const yesterday = today - dayMs;
+    await deliver([
+      event({ trackKey: track, visitorHash: visitor, at: today }),
+      event({ trackKey: track, visitorHash: visitor, at: yesterday }),
+      event({ trackKey: trackAt(3), visitorHash: visitor, at: today }),
+    ]);
+    for (const at of [today, yesterday]) {
+      expect(await daily(track, utcDayOf(at))).toEqual([
+        { country: "GB", city_id: 0, identifications: 1, visitors: 1 },
+      ]);
+    }
+    expect(await daily(trackAt(3), utcDayOf(today))).toEqual([
+      { country: "GB", city_id: 0, identifications: 1, visitors: 1 },
+    ]);
+  });
+
+  test("each place has its row; a visitor counts at the place of their first identification of the day", async () => {
+    const track = trackAt(4);
+    const visitor = newVisitor();
+    const at = Date.now();
+    await deliver([
+      event({ trackKey: track, visitorHash: visitor, country: "FR", cityId: 2988507, at: at + 1 }),
+      event({ trackKey: track, visitorHash: visitor, country: "GB", cityId: 2643743, at }),
+    ]);
+    expect(await daily(track, utcDayOf(at))).toEqual([
+      { country: "FR", city_id: 2988507, identifications: 1, visitors: 0 },
+      { country: "GB", city_id: 2643743, identifications: 1, visitors: 1 },
+    ]);
+  });
+
+  test("malformed messages are acked and logged, never retried; the others are counted", async () => {
+    const track = trackAt(5);
+    const warn = vi.spyOn(console, "warn");
+    const result = await deliver([
+      "not an event",
+      { ...event({ trackKey: track }), visitorHash: "0f8fad5b-d9cb-469f-a165-70867728950e" },
+      { ...event({ trackKey: track }), day: "2001-01-01" },
+      null,
+      event({ trackKey: track }),
+    ]);
+    expect(result.retryMessages).toEqual([]);
+    expect(result.explicitAcks.sort()).toEqual([
+      "message-0",
+      "message-1",
+      "message-2",
+      "message-3",
+      "message-4",
+    ]);
+    expect(warn).toHaveBeenCalledTimes(4);
+    expect(await live(track)).toBe(1);
+  });
+
+  test("when D1 fails the batch, its valid messages are retried and nothing is counted", async () => {
+    const track = trackAt(6);
+    const failing = new Proxy(env.DB, {
+      get(target, property) {
+        if (property === "batch") return () => Promise.reject(new Error("D1 is down"));
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const result = await deliver(["malformed", event({ trackKey: track })], { ...env, DB: failing });
+    expect(result.explicitAcks).toEqual(["message-0"]);
+    expect(result.retryMessages.map((message: { msgId: string }) => message.msgId)).toEqual(["message-1"]);
+    expect(error).toHaveBeenCalled();
+    expect(await live(track)).toBe(0);
+  });
+
+  test("events past the retention window are not counted, and older rows are deleted", async () => {
+    const track = trackAt(7);
+    const old = Date.now() - eventRetentionDays * dayMs;
+    await env.DB.prepare(
+      "INSERT INTO identification_events (id, track_key, country, city_id, day, visitor_hash, at, batch) VALUES (?, ?, 'GB', 0, ?, 'w:old', ?, 'old')",
+    )
+      .bind(crypto.randomUUID(), track, utcDayOf(old), old)
+      .run();
+    await deliver([event({ trackKey: track, at: old }), event({ trackKey: track, at: old + dayMs })]);
+    expect(await live(track)).toBe(1);
+    const kept = await env.DB.prepare("SELECT day FROM identification_events WHERE track_key = ?")
+      .bind(track)
+      .all<{ day: string }>();
+    expect(kept.results.map((row) => row.day)).toEqual([utcDayOf(old + dayMs)]);
+  });
+
+  test.each([1, 10, 100])("%i events are folded in the same few statements", async (size) => {
+    const track = trackAt(8);
+    const bodies = Array.from({ length: size }, (_, i) =>
+      event({ trackKey: tracks[(8 + i) % tracks.length] ?? track }),
+    );
+    const batch = createMessageBatch(
+      queueName,
+      bodies.map((body, i) => ({ id: `m-${i}`, timestamp: new Date(), attempts: 1, body })),
+    );
+    const folded = await foldIdentifications(batch, env.DB);
+    expect(folded.events).toBe(size);
+    expect(folded.statements).toBe(7);
+    console.log(
+      `${size} events: ${folded.statements} statements (${(folded.statements / size).toFixed(2)} per event), ${folded.rowsWritten} rows written (${(folded.rowsWritten / size).toFixed(2)} per event)`,
+    );
+  });
+});
+
+/** The tag count call, asked once: its answer is cached for a minute after that. */
+async function countCall(trackKey: number): Promise<number> {
+  const answer = await SELF.fetch(`https://tunewave.test/services/count/v2/web/track/${trackKey}`);
+  expect(answer.status).toBe(200);
+  return v.parse(tagCountSchema, await answer.json()).total;
+}
+
+async function storedTotal(trackKey: number): Promise<number> {
+  return (await tagTotals(env.DB, [trackKey])).get(trackKey) ?? 0;
+}
+
+/** Waits until the queue has delivered what moves `trackKey`'s count to `total`. */
+async function delivered(trackKey: number, total: number): Promise<void> {
+  await vi.waitFor(async () => expect(await storedTotal(trackKey)).toBe(total), {
+    timeout: 20_000,
+    interval: 100,
+  });
+}
+
+function matchRequest(data: string, headers: Record<string, string> = {}, init: RequestInit = {}) {
+  return SELF.fetch("https://tunewave.test/services/webrec/match", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ data, sessionId: crypto.randomUUID(), lang: "en", country: "GB" }),
+    ...init,
+  });
+}
+
+async function storedEvents(trackKey: number) {
+  const rows = await env.DB.prepare(
+    "SELECT country, city_id, visitor_hash FROM identification_events WHERE track_key = ? ORDER BY at",
+  )
+    .bind(trackKey)
+    .all<{ country: string; city_id: number; visitor_hash: string }>();
+  return rows.results;
+}
+
+describe("the producer", () => {
+  const probe = probes[0];
+  const other = probes[1];
+
+  test("a match through the site: the tag count answers one more once the queue delivered", async () => {
+    if (!probe) throw new Error("no probe");
+    const key = Number(probe.trackKey);
+    const before = await storedTotal(key);
+    const webId = "0f8fad5b-d9cb-469f-a165-70867728950e";
+    const answer = await matchRequest(probe.data, { cookie: `webId=${webId}` });
+    const found = v.parse(webrecMatchResponseSchema, await answer.json());
+    expect(found.matches[0]?.trackId).toBe(probe.trackKey);
+    await delivered(key, before + 1);
+    expect(await countCall(key)).toBe(before + 1);
+    const [stored] = await storedEvents(key);
+    expect(stored?.country).toBe("GB");
+    expect(stored?.visitor_hash).toMatch(/^w:[0-9a-f]{32}$/);
+    expect(JSON.stringify(stored)).not.toContain(webId.slice(0, 8));
+  });
+
+  test("Sec-GPC: the visitor is the day's salted hash, not the webId's; a city a client names is not taken", async () => {
+    if (!other) throw new Error("no probe");
+    const key = Number(other.trackKey);
+    const before = await storedTotal(key);
+    const answer = await matchRequest(other.data, {
+      cookie: "webId=0f8fad5b-d9cb-469f-a165-70867728950e",
+      "sec-gpc": "1",
+      "cf-ipcity": "London",
+      "cf-ipcountry": "GB",
+    });
+    expect(answer.status).toBe(200);
+    await answer.arrayBuffer();
+    await delivered(key, before + 1);
+    const [stored] = await storedEvents(key);
+    expect(stored?.visitor_hash).toMatch(/^d:[0-9a-f]{32}$/);
+    expect(stored?.city_id).not.toBe(2643743);
+    const salts = await env.DB.prepare("SELECT day FROM daily_salts").all<{ day: string }>();
+    expect(salts.results).toEqual([{ day: utcDayOf(Date.now()) }]);
+  });
+
+  test("the edge's city is the event's: the city Cloudflare names, in the match's country", async () => {
+    const third = probes[2];
+    if (!third) throw new Error("no probe");
+    const key = Number(third.trackKey);
+    const before = await storedTotal(key);
+    const answer = await matchRequest(third.data, { "cf-ipcity": "Paris" }, {
+      cf: { country: "GB", city: "London" },
+    } as RequestInit);
+    expect(answer.status).toBe(200);
+    await answer.arrayBuffer();
+    await delivered(key, before + 1);
+    const [stored] = await storedEvents(key);
+    expect(stored).toMatchObject({ country: "GB", city_id: 2643743 });
+  });
+
+  test("the app's new tag counts once, a retried one not; a signed-in web match counts once, not once more for its tag", async () => {
+    const [tagged, marker] = [trackAt(10), trackAt(12)];
+    const who = browser();
+    expect((await signIn(who, `identifications.${Date.now()}@example.com`)).status).toBe(303);
+    const appTag = (trackKey: number, recognitionId: string) =>
+      who.fetch("/services/account/tags", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ trackKey: String(trackKey), recognitionId, tagTime: Date.now() - 1000 }),
+      });
+    /** Another identification, counted: once it is, an identification sent before it would have been. */
+    const countedMarker = async (recognitionId: string) => {
+      const before = await storedTotal(marker);
+      expect((await appTag(marker, recognitionId)).status).toBe(201);
+      await delivered(marker, before + 1);
+    };
+
+    const before = await storedTotal(tagged);
+    expect((await appTag(tagged, "app-1")).status).toBe(201);
+    await delivered(tagged, before + 1);
+    expect((await appTag(tagged, "app-1")).status).toBe(200);
+    await countedMarker("marker-1");
+    expect(await storedTotal(tagged)).toBe(before + 1);
+
+    if (!probe) throw new Error("no probe");
+    const key = Number(probe.trackKey);
+    const matchedBefore = await storedTotal(key);
+    const cookie = [...who.jar].map(([name, value]) => `${name}=${value}`).join("; ");
+    const answer = await matchRequest(probe.data, {
+      cookie,
+      origin: "https://tunewave.test",
+      "sec-fetch-site": "same-origin",
+    });
+    expect(answer.status).toBe(200);
+    await answer.arrayBuffer();
+    await delivered(key, matchedBefore + 1);
+    const tags = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM tags WHERE track_key = ? AND recognition_id LIKE 'web:%'",
+    )
+      .bind(key)
+      .first<{ n: number }>();
+    expect(tags?.n).toBe(1);
+    await countedMarker("marker-2");
+    expect(await storedTotal(key)).toBe(matchedBefore + 1);
+  });
+});
