@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { type ReactElement, useEffect, useState } from "react";
 import {
   beginConnect,
   type ConnectOutcome,
@@ -23,7 +23,7 @@ import type { ConnectionState } from "../../rules/streaming";
  * overlay: the page behind it is inert and masked, and on a phone it takes the screen. Only its
  * buttons close it. Loaded on demand by app/components/streaming-connection.tsx.
  */
-export default function StreamingConnectionSection() {
+export default function StreamingConnectionSection({ pending }: { pending: ReactElement }) {
   const runtime = useRuntime();
   const flags = useUserFlags();
   const root = useRouteLoaderData<RootData>("root");
@@ -49,16 +49,17 @@ export default function StreamingConnectionSection() {
   }, [runtime]);
 
   // Without its strings or the runtime there is nothing honest to show; a member of the service
-  // (the app's member flag) is connected through the app already.
+  // (the app's member flag) is connected through the app already. Until the connection is read,
+  // the section's place is kept.
   if (
     !runtime ||
     !root ||
-    state === undefined ||
     (flags && membershipOf(flags.appleMusicMembership).member) ||
     !strings.hasNamespace("connect")
   ) {
     return null;
   }
+  if (state === undefined) return pending;
   const { streaming, pageType } = root;
 
   async function connect() {
