@@ -34,18 +34,18 @@ export const liveNumbersBudgets = {
   matchP99Ratio: 1.25,
 } as const;
 
-/** One consumed batch, as worker/queue.ts logs it. */
+/** One consumed batch, as worker/queue.ts logs it ("identifications: 100 events (0 malformed) in 7 statements, 780 rows written"). */
 type ConsumedBatch = { queue: string; messages: number; statements: number; rowsWritten: number };
-const consumedLine = /^queue (\S+): (\d+) messages?, (\d+) statements?, (\d+) rows? written/;
+const consumedLine = /\b(identifications|beacons): (\d+) \w+ \((\d+) malformed\) in (\d+) statements, (\d+) rows written/;
 
 function parseConsumed(line: string): ConsumedBatch | undefined {
-  const match = consumedLine.exec(line.replace(/^.*?(queue \S+:)/, "$1"));
+  const match = consumedLine.exec(line);
   if (!match) return undefined;
   return {
     queue: match[1] ?? "",
-    messages: Number(match[2]),
-    statements: Number(match[3]),
-    rowsWritten: Number(match[4]),
+    messages: Number(match[2]) + Number(match[3]),
+    statements: Number(match[4]),
+    rowsWritten: Number(match[5]),
   };
 }
 
@@ -53,9 +53,9 @@ function utcDay(at: number): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 
-/** A visitor hash as the producer makes them (rules/visitor-hash.ts): 64 hex digits. */
+/** A visitor hash as the producer makes them (rules/visitor-hash.ts). */
 function visitorHash(n: number): string {
-  return n.toString(16).padStart(64, "0");
+  return `w:${n.toString(16).padStart(32, "0")}`;
 }
 
 type Event = {
@@ -117,12 +117,12 @@ async function identificationsRun(site: Site, trackKeys: number[], consumed: Con
     (row) =>
       (row?.identifications ?? 0) >= events.length &&
       consumed
-        .filter((batch) => batch.queue === "tunewave-identifications")
+        .filter((batch) => batch.queue === "identifications")
         .reduce((n, b) => n + b.messages, 0) >= sent.length,
     "identification events",
   );
   const seconds = (performance.now() - started) / 1000;
-  const batches = consumed.filter((batch) => batch.queue === "tunewave-identifications");
+  const batches = consumed.filter((batch) => batch.queue === "identifications");
   return {
     sent: sent.length,
     unique: events.length,
@@ -185,7 +185,7 @@ async function beaconsRun(site: Site, consumed: ConsumedBatch[]) {
     (total) => total >= accepted,
     "beacons",
   );
-  const batches = consumed.filter((batch) => batch.queue === "tunewave-beacons");
+  const batches = consumed.filter((batch) => batch.queue === "beacons");
   return {
     sent: all.length,
     accepted,
