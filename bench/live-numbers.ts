@@ -240,7 +240,11 @@ export async function measureLiveNumbers(snapshot: Snapshot, rows: Row[]) {
   });
   const quiet = await startSite(snapshot, {
     recognition: true,
-    workerOptions: { wrappedBindings: { IDENTIFICATIONS: noEventsQueue.name } },
+    // The queue producer binding wrangler.toml declares would win over the wrapped one: left out.
+    workerOptions: {
+      queueProducers: { BEACONS: { queueName: "tunewave-beacons" } },
+      wrappedBindings: { IDENTIFICATIONS: noEventsQueue.name },
+    },
     extraWorkers: [noEventsQueue],
   });
   try {
