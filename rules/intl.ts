@@ -48,7 +48,9 @@ export function timeAgo(thenMs: number, nowMs: number, locale: string): string {
     locale,
     () => new Intl.RelativeTimeFormat(locale, { numeric: "auto" }),
   );
-  const minutes = Math.max(0, Math.floor((nowMs - thenMs) / 60_000));
+  const seconds = Math.max(0, Math.floor((nowMs - thenMs) / 1000));
+  if (seconds < 60) return format.format(-seconds, "second");
+  const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return format.format(-minutes, "minute");
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return format.format(-hours, "hour");
