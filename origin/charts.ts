@@ -1,5 +1,6 @@
 import { chartSizes } from "../rules/content-rules";
 import { cityScore, discoveryScore, listIds, rankEntries } from "./catalog-rules";
+import { cityScope, worldScope } from "./chart-recompute";
 import * as db from "./db";
 import { notFound } from "./http";
 
@@ -99,19 +100,28 @@ export async function resolveChartList(d1: D1Database, listid: string): Promise<
       };
 }
 
-/** The chart's track keys, best first, ranked from the per-country tag counts. */
+/**
+ * The chart's track keys, best first: the seeded per-country tag counts, with the scores the last
+ * recompute stored for the tracks with live counts (origin/chart-recompute.ts) in their place.
+ */
 export async function rankChart(d1: D1Database, list: ChartList): Promise<number[]> {
-  const counts = await db.tagCountsIn(d1, list.country);
+  const scope =
+    list.kind === "city" && list.cityId !== undefined ? cityScope(list.cityId) : (list.country ?? worldScope);
+  const [counts, live] = await Promise.all([db.tagCountsIn(d1, list.country), db.chartScoresOf(d1, scope)]);
   const eligible = list.genreId ? counts.filter((c) => c.genre_id === list.genreId) : counts;
-  const scored = eligible.map((c) => ({
-    trackKey: c.track_key,
-    score:
-      list.kind === "discovery"
-        ? discoveryScore(c.total, c.recent)
-        : list.kind === "city" && list.cityId !== undefined
-          ? cityScore(c.total, c.track_key, list.cityId)
-          : c.total,
-  }));
+  const scored = eligible.map((c) => {
+    const recomputed = live.get(c.track_key);
+    return {
+      trackKey: c.track_key,
+      score:
+        list.kind === "discovery"
+          ? (recomputed?.momentum ?? discoveryScore(c.total, c.recent))
+          : (recomputed?.score ??
+            (list.kind === "city" && list.cityId !== undefined
+              ? cityScore(c.total, c.track_key, list.cityId)
+              : c.total)),
+    };
+  });
   return rankEntries(scored)
     .slice(0, list.size)
     .map((e) => e.trackKey);

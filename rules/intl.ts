@@ -9,6 +9,7 @@
 const maxFormatters = 1000;
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 const numberFormats = new Map<string, Intl.NumberFormat>();
+const relativeTimeFormats = new Map<string, Intl.RelativeTimeFormat>();
 
 function kept<F>(table: Map<string, F>, key: string, make: () => F): F {
   const held = table.get(key);
@@ -38,4 +39,20 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions =
     `${locale} ${JSON.stringify(options)}`,
     () => new Intl.NumberFormat(locale, options),
   );
+}
+
+/** How long ago `thenMs` was, in the locale's words ("12 minutes ago", "vor 3 Tagen"), in the largest whole unit. */
+export function timeAgo(thenMs: number, nowMs: number, locale: string): string {
+  const format = kept(
+    relativeTimeFormats,
+    locale,
+    () => new Intl.RelativeTimeFormat(locale, { numeric: "auto" }),
+  );
+  const seconds = Math.max(0, Math.floor((nowMs - thenMs) / 1000));
+  if (seconds < 60) return format.format(-seconds, "second");
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return format.format(-minutes, "minute");
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return format.format(-hours, "hour");
+  return format.format(-Math.floor(hours / 24), "day");
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { removeSnapshot, root, snapshotSite, startSite } from "./site";
+import { chartRecomputeMinutes } from "../rules/chart-schedule";
+import { removeSnapshot, root, siteWorkerName, snapshotSite, startSite } from "./site";
 
 /**
  * `npm start`'s server (issue 28 finding 3): the production build in workerd through Miniflare's
@@ -16,7 +17,25 @@ const site = await startSite(snapshot, {
   // The site's origin (every absolute URL and origin check, issue 41): 127.0.0.1, or SITE_ORIGIN to
   // serve it as http://localhost:PORT (WebAuthn needs a host name). Mail goes to /dev/outbox.
   vars: { SITE_ORIGIN: siteOrigin, MAIL_TRANSPORT: "outbox" },
+  triggerHandlers: true,
 });
+// Miniflare runs no Cron Trigger by itself: the charts' recompute on the same ten-minute marks as
+// wrangler.toml's cron, through the worker's scheduled handler.
+const period = chartRecomputeMinutes * 60_000;
+const worker = await site.miniflare.getWorker(siteWorkerName);
+const runSchedule = () => {
+  const scheduledTime = new Date(Math.round(Date.now() / period) * period);
+  worker.scheduled({ cron: `*/${chartRecomputeMinutes} * * * *`, scheduledTime }).catch((error: unknown) => {
+    console.error("scheduled:", error);
+  });
+};
+setTimeout(
+  () => {
+    runSchedule();
+    setInterval(runSchedule, period);
+  },
+  period - (Date.now() % period),
+);
 console.log(`\nTunewave on ${siteOrigin} (workerd listening on ${site.url})\n`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {

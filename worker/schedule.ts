@@ -1,9 +1,10 @@
+import { recomputeCharts } from "../origin/chart-recompute";
 import type { Env } from "../rules/env";
 
 /** The worker's Cron Triggers (wrangler.toml `[triggers]`): the charts' recompute. */
 export async function scheduled(controller: ScheduledController, env: Env): Promise<void> {
+  const result = await recomputeCharts(env.DB, new Date(controller.scheduledTime));
   console.log(
-    `scheduled: ${controller.cron} at ${new Date(controller.scheduledTime).toISOString()}`,
-    Object.keys(env).length,
+    `scheduled ${controller.cron}: charts recomputed, ${result.rows} live scores in ${result.scopes} scopes`,
   );
 }

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { catalogueImageWidths } from "../../rules/content-rules";
 import { countryName } from "../../rules/countries";
-import { numberFormat } from "../../rules/intl";
+import { numberFormat, timeAgo } from "../../rules/intl";
 import type { LanguageKey } from "../../rules/languages";
 import { type ChartType, chartRowsPageParam, localizedPath } from "../../rules/path";
 import type { ChartLocations } from "../../rules/schemas/charts";
@@ -92,7 +92,7 @@ export async function loadChartPage(
   now: Date,
 ) {
   const { edge } = context;
-  const { locations, chart, songs } = await loadChart(context, route);
+  const { locations, chart, songs, computedAt } = await loadChart(context, route);
   const place = findChartCountry(locations, chart.countryUrlName);
   const country = place === "world" || place === undefined ? undefined : place;
   const texts = chartTexts(chart, edge.lang);
@@ -119,6 +119,9 @@ export async function loadChartPage(
           ])
         : undefined,
     },
+    /** When the chart's numbers were computed, in the page's words ("12 minutes ago"); written on the server, as the page is cached until the next recompute. */
+    updated:
+      computedAt === undefined ? undefined : timeAgo(Date.parse(computedAt), now.getTime(), edge.locale),
     /** Every song of the chart, of which `rows` is one page. */
     songCount: songs.length,
     rows: chartRowsOf(

@@ -34,8 +34,9 @@ export async function loadChartSongs(
   storefront: string,
   listid: string,
   size: number,
-): Promise<Song[]> {
+): Promise<{ songs: Song[]; computedAt: string | undefined }> {
   const songs: Song[] = [];
+  let computedAt: string | undefined;
   while (songs.length < size) {
     const limit = Math.min(catalogPageSize, size - songs.length);
     const offset = songs.length === 0 ? "" : `&offset=${songs.length}`;
@@ -44,9 +45,10 @@ export async function loadChartSongs(
       playlistTracksDocumentSchema,
     );
     songs.push(...page.data);
+    computedAt ??= page.meta.computedAt;
     if (page.next === undefined || page.data.length === 0) break;
   }
-  return songs.slice(0, size);
+  return { songs: songs.slice(0, size), computedAt };
 }
 
 /**
@@ -173,7 +175,9 @@ export async function loadChart(context: Context, route: ChartRoute) {
   const locations = await loadLocations(context);
   const chart = resolveChart(locations, route);
   const country = chart.countryCode === "WORLD" ? context.edge.country : chart.countryCode;
-  const songs =
-    chart.size > 0 ? await loadChartSongs(context, storefrontOf(country), chart.listid, chart.size) : [];
-  return { locations, chart, songs };
+  const { songs, computedAt } =
+    chart.size > 0
+      ? await loadChartSongs(context, storefrontOf(country), chart.listid, chart.size)
+      : { songs: [], computedAt: undefined };
+  return { locations, chart, songs, computedAt };
 }

@@ -54,7 +54,7 @@ export async function loadChartsLanding(context: Context, query: ChartPickerQuer
     cityOrGenre: undefined,
     include: undefined,
   });
-  const previewSongs = await loadChartSongs(
+  const { songs: previewSongs } = await loadChartSongs(
     context,
     storefrontOf(country?.id ?? edge.country),
     previewChart.listid,

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { chartCacheControl } from "../../rules/chart-schedule";
 import type {
   artistViewSchema,
   creditsDocumentSchema,
@@ -18,6 +19,7 @@ import {
   requireAlbum,
 } from "../amapi";
 import { artistView } from "../artist-views";
+import { isChartListId } from "../charts";
 import * as db from "../db";
 import type { OriginApp } from "../env";
 import { cachePolicy, invalidParam, json, notFound, parseParams } from "../http";
@@ -139,7 +141,7 @@ export function registerCatalogResources(origin: OriginApp) {
     return json(
       c,
       { data: [playlistResource(like, ctx, { data: rows.map((r) => songResource(r, ctx, relate)) })] },
-      cachePolicy.charts,
+      chartCacheControl(Date.now()),
     );
   });
 
@@ -160,8 +162,11 @@ export function registerCatalogResources(origin: OriginApp) {
       ...(offset + limit < keys.length
         ? { next: `/v1/catalog/${storefront(ctx)}/playlists/${id}/tracks?offset=${offset + limit}` }
         : {}),
-      meta: { total: keys.length },
+      meta: {
+        total: keys.length,
+        ...(isChartListId(id) ? { computedAt: await db.chartsComputedAt(c.env.DB) } : {}),
+      },
     };
-    return json(c, body, cachePolicy.charts);
+    return json(c, body, chartCacheControl(Date.now()));
   });
 }

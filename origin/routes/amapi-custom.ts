@@ -1,4 +1,5 @@
 import type * as v from "valibot";
+import { chartCacheControl } from "../../rules/chart-schedule";
 import { SiteError } from "../../rules/errors";
 import type { shazamTracksSchema } from "../../rules/schemas/amapi";
 import {
@@ -64,7 +65,7 @@ export function registerCustomCalls(origin: OriginApp) {
     const { like, keys } = await loadPlaylist(c.env.DB, c.req.param("id"));
     const rows = await db.tracksByKeys(c.env.DB, keys);
     const list = { id: like.id, type: "playlists", name: like.name } as const;
-    return json(c, await shazamTracks(c.env.DB, list, rows, ctx), cachePolicy.charts);
+    return json(c, await shazamTracks(c.env.DB, list, rows, ctx), chartCacheControl(Date.now()));
   });
 
   origin.get(`${customLang}/album/shazamtracks/:id/full`, async (c) => {

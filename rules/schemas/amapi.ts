@@ -176,7 +176,14 @@ export const playlistsDocumentSchema = v.object({ data: v.array(playlistSchema) 
 export const playlistTracksDocumentSchema = v.object({
   data: v.array(songSchema),
   next: v.optional(v.string()),
-  meta: v.object({ total: v.number() }),
+  meta: v.object({
+    total: v.number(),
+    /**
+     * Our addition (issue 43; the spec has no such field): when a chart list's numbers were
+     * computed, ISO 8601. Absent on playlists that are not charts.
+     */
+    computedAt: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+  }),
 });
 
 /** `/artists/{id}/view/{view}`. */

@@ -172,6 +172,7 @@ function hostileChart(): ChartPage {
       jsonHref: jsUrl,
       image: image(jsUrl),
     },
+    updated: hostileText,
     songCount: 2,
     rows: [row, { ...row, key: "2", href: "/track/2/ok", artistHref: "/artist/x/1" }],
     firstRank: 1,

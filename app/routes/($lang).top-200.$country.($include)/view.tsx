@@ -33,6 +33,7 @@ export function ChartView({
       <header className="chart-head">
         <h1>{chart.title}</h1>
         <p className="muted">{chart.description}</p>
+        {page.updated === undefined ? null : <p className="muted">{t("updated", { when: page.updated })}</p>}
       </header>
       <nav className="chart-tabs" aria-label={t("tabs.label")}>
         <ul className="chart-tabs__list">
