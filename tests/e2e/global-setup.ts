@@ -54,6 +54,8 @@ export default async function setup(project: TestProject) {
       "--port",
       String(port),
       "--show-interactive-dev-session=false",
+      // /__scheduled runs the worker's Cron Trigger (the charts' recompute) when a test asks.
+      "--test-scheduled",
       "--var",
       `GOOGLE_CLIENT_ID:${standInClient.id}`,
       "--var",

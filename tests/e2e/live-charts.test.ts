@@ -1,0 +1,150 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import * as v from "valibot";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { recognitionProbesSchema } from "../../origin/recognition-index";
+import { launchBrowser, openPage, personUserAgent } from "./browser";
+import { clearLiveNumbers, recomputeCharts } from "./live-numbers";
+
+// Issue 43, done when: "50 identifications of a song from the lower half of a country's chart by
+// 50 distinct visitors move it into that chart's top 10 after a recompute; the same 50 from one
+// visitor do not". The identifications are real matches (the published probes: catalogue songs'
+// signatures) sent from a page as the recognition page sends them, each visitor with its own webId.
+
+const baseURL = inject("baseURL");
+const visitors = 50;
+
+const probes = v.parse(
+  recognitionProbesSchema,
+  JSON.parse(
+    readFileSync(path.join(import.meta.dirname, "../../origin/catalog/dist/recognition-probes.json"), "utf8"),
+  ),
+).probes;
+
+const locationsSchema = v.object({
+  countries: v.array(v.object({ id: v.string(), urlName: v.string(), listid: v.string() })),
+});
+const chartTracksSchema = v.object({
+  data: v.array(v.object({ attributes: v.object({ shazamKey: v.string() }) })),
+});
+const tagCountsSchema = v.array(v.object({ id: v.string(), total: v.number() }));
+
+/**
+ * A chart's track keys, best first, as its services call answers them now: `no-cache` goes past
+ * the edge's copy, which keeps the last recompute's order until the next scheduled one.
+ */
+async function chartOf(country: { id: string; listid: string }): Promise<number[]> {
+  const response = await fetch(
+    `${baseURL}/services/amapi/v1/catalog/${country.id.toLowerCase()}/playlists/${country.listid}/tracks?limit=200`,
+    { headers: { "cache-control": "no-cache" } },
+  );
+  expect(response.status).toBe(200);
+  return v
+    .parse(chartTracksSchema, await response.json())
+    .data.map((song) => Number(song.attributes.shazamKey));
+}
+
+async function tagCounts(keys: readonly number[]): Promise<Map<number, number>> {
+  const response = await fetch(
+    `${baseURL}/services/count/v2/web/tracks?${keys.map((key) => `id=${key}`).join("&")}`,
+    {
+      headers: { "cache-control": "no-cache" },
+    },
+  );
+  return new Map(
+    v.parse(tagCountsSchema, await response.json()).map((count) => [Number(count.id), count.total]),
+  );
+}
+
+/**
+ * A country whose top chart has two probe songs in its lower half; not one whose chart page the
+ * other browser tests open (the edge keeps what they read).
+ */
+async function countryWithTwoLowerHalfProbes() {
+  const response = await fetch(`${baseURL}/services/charts/locations`);
+  const { countries } = v.parse(locationsSchema, await response.json());
+  const probeKeys = new Set(probes.map((probe) => Number(probe.trackKey)));
+  for (const country of countries.filter((candidate) => !["GB", "DE", "US"].includes(candidate.id))) {
+    const chart = await chartOf(country);
+    const [first, second] = chart.slice(Math.ceil(chart.length / 2)).filter((key) => probeKeys.has(key));
+    if (first !== undefined && second !== undefined)
+      return { country, chart, tracks: [first, second] as const };
+  }
+  throw new Error("no country has two probe songs in the lower half of its chart");
+}
+
+/** One match for each of `webIds`, sent from the page in turn with that visitor's cookie. */
+async function identify(page: Page, trackKey: number, country: string, webIds: readonly string[]) {
+  const probe = probes.find((candidate) => Number(candidate.trackKey) === trackKey);
+  if (!probe) throw new Error(`no probe for ${trackKey}`);
+  const matched = await page.evaluate(
+    async ({ data, country, webIds }) => {
+      const keys: string[] = [];
+      for (const webId of webIds) {
+        document.cookie = `webId=${webId}; path=/; SameSite=Lax`;
+        const response = await fetch("/services/webrec/match", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ data, sessionId: crypto.randomUUID(), lang: "en", country }),
+        });
+        const body = (await response.json()) as { matches: { trackId: string }[] };
+        keys.push(body.matches[0]?.trackId ?? "none");
+      }
+      return keys;
+    },
+    { data: probe.data, country, webIds },
+  );
+  expect(new Set(matched)).toEqual(new Set([String(trackKey)]));
+}
+
+let browser: Browser;
+
+beforeAll(async () => {
+  clearLiveNumbers();
+  await recomputeCharts(baseURL);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+test("fifty visitors move a song into its country's top 10 after a recompute; one visitor fifty times does not", async () => {
+  const { country, chart, tracks } = await countryWithTwoLowerHalfProbes();
+  const [byMany, byOne] = tracks;
+  const before = await tagCounts(tracks);
+  const { page } = await openPage(browser, { userAgent: personUserAgent });
+  await page.goto(`${baseURL}/search`);
+
+  const manyVisitors = Array.from({ length: visitors }, (_, n) => `live-charts-visitor-${n}-${Date.now()}`);
+  await identify(page, byMany, country.id, manyVisitors);
+  await identify(page, byOne, country.id, Array(visitors).fill(`live-charts-one-visitor-${Date.now()}`));
+
+  // Every identification counts toward the tag count; once the queue has delivered all hundred,
+  // the recompute has them.
+  await expect
+    .poll(async () => [...(await tagCounts(tracks)).entries()], { timeout: 60_000, interval: 500 })
+    .toEqual(tracks.map((key) => [key, (before.get(key) ?? 0) + visitors]));
+  await recomputeCharts(baseURL);
+
+  const after = await chartOf(country);
+  expect(chart.indexOf(byMany)).toBeGreaterThanOrEqual(chart.length / 2);
+  expect(after.indexOf(byMany)).toBeLessThan(10);
+  expect(chart.indexOf(byOne)).toBeGreaterThanOrEqual(chart.length / 2);
+  expect(after.indexOf(byOne)).toBeGreaterThanOrEqual(10);
+
+  // What a person sees: the chart page, opened for the first time since the recompute.
+  await page.goto(`${baseURL}/top-200/${country.urlName}`);
+  const topTen = page.locator(`main li a[href*="/track/"]`);
+  await topTen.first().waitFor();
+  const shownKeys = (
+    await topTen.evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""))
+  )
+    .map((href) => Number(/\/track\/(\d+)/.exec(href)?.[1]))
+    .filter((key, index, all) => all.indexOf(key) === index)
+    .slice(0, 10);
+  expect(shownKeys).toContain(byMany);
+  expect(shownKeys).not.toContain(byOne);
+  await page.context().close();
+});
