@@ -3,6 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
 import { UNSAFE_flatRoutes } from "@remix-run/dev";
+import { unstable_readConfig } from "wrangler";
 
 /**
  * "Network connection lost" between tests (issue 42): before and after every test the pool asks
@@ -68,6 +69,16 @@ export default defineWorkersConfig(async () => {
           singleWorker: false,
           wrangler: { configPath: "./wrangler.toml" },
           miniflare: {
+            // The pool does not give the worker wrangler.toml's `[[ratelimits]]` (vitest-pool-workers
+            // 0.8): the same limiters, read from it, so the tests meet the deployed numbers.
+            ratelimits: Object.fromEntries(
+              unstable_readConfig({ config: "./wrangler.toml" }).ratelimits.map(
+                (limiter: { name: string; simple: { limit: number; period: 10 | 60 } }) => [
+                  limiter.name,
+                  { simple: limiter.simple },
+                ],
+              ),
+            ),
             bindings: {
               TEST_MIGRATIONS: migrations,
               TEST_RECOGNITION_MIGRATIONS: recognitionMigrations,

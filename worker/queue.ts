@@ -1,3 +1,4 @@
+import { storeBeaconBatch } from "../origin/beacons";
 import type { Env } from "../rules/env";
 
 /**
@@ -6,6 +7,8 @@ import type { Env } from "../rules/env";
  */
 export async function queue(batch: MessageBatch, env: Env): Promise<void> {
   switch (batch.queue) {
+    case "tunewave-beacons":
+      return storeBeaconBatch(batch, env.DB);
     default:
       // A queue this worker does not know: retried, so nothing is lost while a deploy catches up.
       console.error(`queue: no consumer for ${batch.queue}`);
