@@ -9,6 +9,7 @@ import {
   webIdCookie,
 } from "../rules/cookies";
 import { type CountrySource, chooseCountry } from "../rules/countries";
+import { asksNotToBeTracked } from "../rules/global-privacy-control";
 import {
   chooseLanguage,
   type LanguageKey,
@@ -116,9 +117,11 @@ export function resolveRequest(
   const writesCookies = !isBot && !isAmp;
   const setCookies: string[] = [];
 
+  // Global Privacy Control: no visitor id, neither the cookie it brings nor a new one.
+  const untracked = asksNotToBeTracked({ header: request.headers.get("sec-gpc") });
   const newVisitor = cookies.webId === undefined;
-  let webId = cookies.webId;
-  if (webId === undefined && writesCookies) {
+  let webId = untracked ? undefined : cookies.webId;
+  if (webId === undefined && writesCookies && !untracked) {
     webId = (options.newWebId ?? (() => crypto.randomUUID()))();
     setCookies.push(webIdCookie(webId, secure));
   }

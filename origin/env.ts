@@ -9,8 +9,10 @@ export type OriginEnv = {
   ASSETS: Fetcher;
   /** Issue 43: identification events, folded into the counters in batches (origin/identifications.ts). */
   IDENTIFICATIONS: Queue;
-  /** Issue 43: beacons and logs, stored in batches. */
+  /** Issue 43: beacons and logs, stored in batches (origin/beacons.ts). */
   BEACONS: Queue;
+  /** The sinks' per-address limit against abuse (wrangler.toml `[[ratelimits]]`, origin/routes/sinks.ts). */
+  SINK_LIMIT: RateLimit;
   /** Cloudflare's `send_email` binding; with MAIL_FROM set, sign-in mail is really sent. */
   MAIL?: MailBinding;
   MAIL_FROM?: string;
@@ -25,11 +27,6 @@ export type OriginEnv = {
   OIDC_ISSUER?: string;
   /** The site's OAuth client id at the streaming service's authorization server. Default tunewave-web. */
   STREAMING_CLIENT_ID?: string;
-  /**
-   * Writes one client address may make to the sinks per minute (default 120, origin/routes/sinks.ts).
-   * Raise it where many people share one address (the browser tests all come from 127.0.0.1).
-   */
-  SINK_WRITES_PER_CLIENT_MINUTE?: string;
 };
 
 export type OriginApp = Hono<{ Bindings: OriginEnv }>;

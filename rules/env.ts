@@ -37,6 +37,8 @@ export type Env = {
   IDENTIFICATIONS: Queue;
   /** Issue 43: beacons and logs, stored in batches by this worker's `queue`. */
   BEACONS: Queue;
+  /** The sinks' per-address limit against abuse (wrangler.toml `[[ratelimits]]`). */
+  SINK_LIMIT: RateLimit;
 };
 
 const siteOriginSchema = v.pipe(

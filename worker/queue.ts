@@ -1,5 +1,15 @@
+import { storeBeaconBatch } from "../origin/beacons";
 import { foldIdentifications } from "../origin/identifications";
 import type { Env } from "../rules/env";
+
+/** What a consumer did with one batch: the log line below, which the bench reads (bench/live-numbers.ts). */
+type StoredBatch = { events: number; malformed: number; statements: number; rowsWritten: number };
+
+function logStored(what: string, stored: StoredBatch): void {
+  console.log(
+    `${what}: ${stored.events} events (${stored.malformed} malformed) in ${stored.statements} statements, ${stored.rowsWritten} rows written`,
+  );
+}
 
 /**
  * The worker's queue consumer (wrangler.toml `[[queues.consumers]]`): each queue's batch goes to
@@ -7,13 +17,12 @@ import type { Env } from "../rules/env";
  */
 export async function queue(batch: MessageBatch, env: Env): Promise<void> {
   switch (batch.queue) {
-    case "tunewave-identifications": {
-      const folded = await foldIdentifications(batch, env.DB);
-      console.log(
-        `identifications: ${folded.events} events (${folded.malformed} malformed) in ${folded.statements} statements, ${folded.rowsWritten} rows written`,
-      );
+    case "tunewave-identifications":
+      logStored("identifications", await foldIdentifications(batch, env.DB));
       break;
-    }
+    case "tunewave-beacons":
+      logStored("beacons", await storeBeaconBatch(batch, env.DB));
+      break;
     default:
       // A queue this worker does not know: retried, so nothing is lost while a deploy catches up.
       console.error(`queue: no consumer for ${batch.queue}`);

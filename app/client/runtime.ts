@@ -2,6 +2,7 @@ import type { CloudKitConfig, LoginState } from "../../rules/account";
 import { readHashParams, readParams } from "../../rules/address-params";
 import { visitBeaconParams } from "../../rules/beacon-params";
 import { readCookies } from "../../rules/cookies";
+import { asksNotToBeTracked } from "../../rules/global-privacy-control";
 import type { LanguageKey } from "../../rules/languages";
 import { deviceModelOf } from "../../rules/user-agent";
 import { type AuthState, signInFlags } from "./auth";
@@ -127,7 +128,12 @@ const browserClock = {
  */
 export function startRuntime(options: RuntimeOptions): SiteRuntime {
   const storage = createSiteStorage();
-  const visitor = ensureWebId(storage, { serverWebId: options.webId });
+  const visitor = ensureWebId(storage, {
+    serverWebId: options.webId,
+    untracked: asksNotToBeTracked({
+      navigatorFlag: (navigator as { globalPrivacyControl?: unknown }).globalPrivacyControl,
+    }),
+  });
   const bridge = installBridge(window);
   const auth = createRuntimeAuth(storage, options);
   const beacons = createSiteBeacons(options, { bridge, storage, visitor, login: auth.login });
@@ -297,7 +303,7 @@ function createSiteBeacons(
   }: {
     bridge: Bridge;
     storage: SiteStorage;
-    visitor: { webId: string; newuser: boolean };
+    visitor: { webId: string | undefined; newuser: boolean | undefined };
     login: () => LoginState | null;
   },
 ): BeaconSender {

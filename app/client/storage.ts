@@ -335,8 +335,13 @@ function safely<T>(read: () => T, fallback: T): T {
  */
 export function ensureWebId(
   storage: SiteStorage,
-  options: { serverWebId?: string; randomId?: () => string } = {},
-): { webId: string; newuser: boolean; stored: boolean } {
+  options: { serverWebId?: string; randomId?: () => string; untracked?: boolean } = {},
+): { webId: string | undefined; newuser: boolean | undefined; stored: boolean } {
+  // Global Privacy Control: no id, none stored, and one stored before is dropped.
+  if (options.untracked) {
+    storage.remove("webId");
+    return { webId: undefined, newuser: undefined, stored: false };
+  }
   const existing = storage.get("webId");
   const stored = existing.ok ? existing.value : undefined;
   const webId = options.serverWebId || stored || (options.randomId ?? (() => crypto.randomUUID()))();

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import * as v from "valibot";
 import { SiteError } from "../../rules/errors";
 import type { receivedBeaconsSchema } from "../../rules/schemas/metrics";
-import { sha256 } from "../accounts";
+import { type BeaconMessage, beaconMessage, beaconRouteSchema, logBodyMaxBytes } from "../beacons";
 import type { OriginApp, OriginEnv } from "../env";
 import {
   cachePolicy,
@@ -16,57 +16,46 @@ import {
 } from "../http";
 import { mailerOf } from "../mail";
 
-/** The largest log body the sink stores; beyond it the request is refused. */
-export const logBodyMaxBytes = 8_192;
-
 /**
- * Writes one client may make per minute, beacons and logs together: a page sends a handful,
- * a netlog session a few dozen (issue 28: 1 500 × 16 KB bodies grew D1 by 25 MB).
+ * Beacons and logs one client address may send a minute (wrangler.toml `[[ratelimits]]` SINK_LIMIT,
+ * which holds the number): only against abuse. A page view sends about ten beacons, so an office of
+ * fifty people browsing behind one address sends ~500 a minute and a mobile carrier's NAT puts
+ * hundreds of people behind one address; 6 000 leaves them all through, and refuses a script that
+ * sends a hundred a second for a minute.
  */
-export const beaconsPerClientPerMinute = 120;
+export const beaconsPerClientPerMinute = 6_000;
 
-/** The per-minute limit in force: the environment's SINK_WRITES_PER_CLIENT_MINUTE, else the default. */
-function writesPerClientMinute(env: OriginEnv): number {
-  const configured = Number(env.SINK_WRITES_PER_CLIENT_MINUTE);
-  return Number.isInteger(configured) && configured > 0 ? configured : beaconsPerClientPerMinute;
+/** The limiter's key for one client address: its count is kept by Cloudflare, not in D1. */
+export function sinkLimitKey(address: string): string {
+  return `sinks:${address}`;
 }
 
-/** Rows the sinks keep: the newest; older ones are dropped as new ones arrive (≤ 80 MB of bodies). */
-export const beaconsKept = 10_000;
+/**
+ * Sends a beacon to the beacons queue (origin/beacons.ts stores it in a batch) unless its client is
+ * over the limit of the minute. False: the client is over its limit.
+ */
+async function store(
+  c: Context<{ Bindings: OriginEnv }>,
+  beacon: Omit<BeaconMessage, "id" | "receivedAt">,
+): Promise<boolean> {
+  const { success } = await c.env.SINK_LIMIT.limit({ key: sinkLimitKey(clientAddressOf(c)) });
+  if (!success) return false;
+  await c.env.BEACONS.send(beaconMessage(beacon, Date.now()));
+  return true;
+}
 
 /** A 1×1 transparent GIF: what an image beacon loads. */
 const pixel = Uint8Array.from(atob("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"), (ch) =>
   ch.charCodeAt(0),
 );
 
-const routeSchema = v.pipe(v.string(), v.regex(/^[\w.-]{1,100}$/, "Invalid metric route"));
-
-/**
- * Stores a beacon unless its client is over the limit of the last minute, and drops the rows past
- * the newest `beaconsKept` (ids only grow). False: the client is over its limit.
- */
-async function store(
-  c: Context<{ Bindings: OriginEnv }>,
-  kind: "metrics" | "log",
-  route: string,
-  query: string,
-  body: string | null,
-): Promise<boolean> {
-  const clientHash = await sha256(`beacon-client:${clientAddressOf(c)}`);
-  const now = Date.now();
-  const [inserted] = await c.env.DB.batch([
-    c.env.DB.prepare(
-      `INSERT INTO beacons (kind, route, query, body, received_at, client_hash)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6
-       WHERE (SELECT COUNT(*) FROM beacons WHERE client_hash = ?6 AND received_at > ?7) < ?8`,
-    ).bind(kind, route, query, body, now, clientHash, now - 60_000, writesPerClientMinute(c.env)),
-    c.env.DB.prepare("DELETE FROM beacons WHERE id <= (SELECT MAX(id) FROM beacons) - ?").bind(beaconsKept),
-  ]);
-  return inserted?.meta.changes === 1;
-}
-
 function limited(): Response {
-  const response = errorResponse(new SiteError("limitexceeded", "Too many writes a minute from this client"));
+  const response = errorResponse(
+    new SiteError(
+      "limitexceeded",
+      `Over ${beaconsPerClientPerMinute} beacons a minute from this client address`,
+    ),
+  );
   response.headers.set("Retry-After", "60");
   return response;
 }
@@ -106,14 +95,14 @@ export function registerSinks(origin: OriginApp) {
 
   /** Spec 000 §7 image beacon `/services/metrics/{route}/{time}`: stored, answered with a pixel. */
   origin.get("/metrics/:route/:time", async (c) => {
-    const route = parseParams(routeSchema, c.req.param("route"));
+    const route = parseParams(beaconRouteSchema, c.req.param("route"));
     const time = parseParams(
       v.pipe(v.string(), v.regex(/^\d{1,16}$/, "Invalid metric time")),
       c.req.param("time"),
     );
     const url = new URL(c.req.url);
     const query = `time=${time}${url.search ? `&${url.search.slice(1)}` : ""}`;
-    if (!(await store(c, "metrics", route, query, null))) return limited();
+    if (!(await store(c, { kind: "metrics", route, query, body: null }))) return limited();
     return new Response(pixel, {
       headers: { "Content-Type": "image/gif", "Cache-Control": cachePolicy.never },
     });
@@ -126,9 +115,10 @@ export function registerSinks(origin: OriginApp) {
     if (Number(c.req.header("content-length")) > logBodyMaxBytes) throw tooLarge;
     const body = await c.req.text();
     if (new TextEncoder().encode(body).length > logBodyMaxBytes) throw tooLarge;
-    if (!(await store(c, "log", tag, new URL(c.req.url).search.slice(1), body))) return limited();
+    if (!(await store(c, { kind: "log", route: tag, query: new URL(c.req.url).search.slice(1), body })))
+      return limited();
     return new Response(null, { status: 204, headers: { "Cache-Control": cachePolicy.never } });
   }
   origin.post("/log", (c) => log(c, "default"));
-  origin.post("/log/:tag", (c) => log(c, parseParams(routeSchema, c.req.param("tag"))));
+  origin.post("/log/:tag", (c) => log(c, parseParams(beaconRouteSchema, c.req.param("tag"))));
 }

@@ -21,6 +21,21 @@ async function metricsReceivedSince(since: number): Promise<Received> {
 }
 
 /**
+ * What the origin stored since `since`, once the beacons queue has delivered everything sent
+ * before now: a marker beacon is sent last and waited for (the queue delivers in order, in batches
+ * of up to 5 s), then left out of the counts.
+ */
+async function deliveredSince(since: number): Promise<Received> {
+  const marker = `e2e.delivered-${since}`;
+  await fetch(`${baseURL}/services/metrics/${marker}/${since}`);
+  const key = `metrics:${marker}`;
+  await expect.poll(async () => (await metricsReceivedSince(since)).routes[key], { timeout: 30_000 }).toBe(1);
+  const { metrics, routes } = await metricsReceivedSince(since);
+  const { [key]: _, ...others } = routes;
+  return { metrics: metrics - 1, routes: others };
+}
+
+/**
  * What the origin received from one visit, read once the page is past every point where it sends a
  * beacon (no waiting for time to pass): `pageview`, the page-view beacon's answer (the origin has
  * counted it then); `ready`, the runtime's start-up is done (`html[data-ready]`, after the page
@@ -48,7 +63,7 @@ async function visit(
   if (until === "ready") await page.locator("html[data-ready]").waitFor({ state: "attached" });
   expect(errors).toEqual([]);
   await page.context().close();
-  return metricsReceivedSince(since);
+  return deliveredSince(since);
 }
 
 test("a person's page view sends statistics beacons the origin receives", async () => {
@@ -206,4 +221,40 @@ test("two visitors of one cached document each send their own web id, the one in
     expect(view.webId).toBe(view.cookie);
   }
   expect(pageviews[0]?.webId).not.toBe(pageviews[1]?.webId);
+});
+
+test("a visitor who asks not to be tracked (GPC) gets no web id cookie or storage, and beacons without one", async () => {
+  const since = Date.now();
+  const { page, errors } = await openPage(browser, {
+    userAgent: personUserAgent,
+    extraHTTPHeaders: { "Sec-GPC": "1" },
+  });
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, "globalPrivacyControl", { get: () => true });
+  });
+  const sent: URL[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/services/metrics/")) sent.push(url);
+  });
+  const pageview = page.waitForResponse((response) =>
+    new URL(response.url()).pathname.startsWith("/services/metrics/web.pageview."),
+  );
+  await page.goto(`${baseURL}/charts`);
+  await pageview;
+  await page.locator("html[data-ready]").waitFor({ state: "attached" });
+  const cookies = await page.context().cookies(baseURL);
+  expect(cookies.map((cookie) => cookie.name)).not.toContain("webId");
+  const stored = await page.evaluate(() =>
+    Object.keys(window.localStorage).filter((key) => key.toLowerCase().includes("webid")),
+  );
+  expect(stored).toEqual([]);
+  expect(sent.length).toBeGreaterThan(0);
+  for (const url of sent) {
+    expect(url.searchParams.has("webId")).toBe(false);
+    expect(url.searchParams.has("newuser")).toBe(false);
+  }
+  expect(errors).toEqual([]);
+  await page.context().close();
+  expect((await deliveredSince(since)).metrics).toBeGreaterThanOrEqual(1);
 });

@@ -68,9 +68,6 @@ export default async function setup(project: TestProject) {
       `SITE_ORIGIN:http://localhost:${port}`,
       "--var",
       "MAIL_TRANSPORT:outbox",
-      // Every browser test is one client address (127.0.0.1); the sinks' limit has its worker test.
-      "--var",
-      "SINK_WRITES_PER_CLIENT_MINUTE:100000",
     ],
     { stdio: ["ignore", "pipe", "pipe"], detached: true, env: { ...process.env, NO_D1_WARNING: "true" } },
   );

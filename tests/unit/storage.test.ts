@@ -329,3 +329,19 @@ test("ensureWebId without storage gives a page-long id and says it was not store
     stored: false,
   });
 });
+
+test.each([
+  { name: "first visit", before: undefined },
+  { name: "an id stored before", before: "old-id" },
+])("ensureWebId for a visitor who asks not to be tracked (GPC) stores no id: $name", ({ before }) => {
+  const storage = memoryStorage(migrated);
+  const site = createSiteStorage({ storage: () => storage, now: () => 1e12 });
+  if (before) site.set("webId", before);
+  expect(ensureWebId(site, { serverWebId: "server-id", untracked: true, randomId: () => "random" })).toEqual({
+    webId: undefined,
+    newuser: undefined,
+    stored: false,
+  });
+  const after = site.get("webId");
+  expect(after.ok ? after.value : undefined).toBeUndefined();
+});

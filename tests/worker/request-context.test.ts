@@ -365,6 +365,17 @@ describe("cookies the edge writes", () => {
     expect(context.webId).toBe(guid);
   });
 
+  test.each([
+    { name: "a new visitor", cookie: undefined },
+    { name: "a visitor with an id from before", cookie: `webId=${guid}` },
+  ])("Sec-GPC: 1, $name: no web id and no id cookie", ({ cookie }) => {
+    const untracked = request({ name: "", url: "/", cookie, expected: {} });
+    untracked.headers.set("sec-gpc", "1");
+    const context = resolveRequest(untracked, undefined, { newWebId: () => guid });
+    expect(context.webId).toBeUndefined();
+    expect(context.setCookies.filter((line) => line.startsWith("webId="))).toEqual([]);
+  });
+
   test("a returning visitor keeps the id and gets no cookie", () => {
     const context = resolveRequest(
       request({ name: "", url: "/", cookie: `webId=${guid}`, expected: {} }),

@@ -132,12 +132,18 @@ describe("spec 000 §8: bots, unknown platforms and unknown countries are error 
       ctx,
     );
     await waitOnExecutionContext(ctx);
-    const row = await env.DB.prepare(
-      "SELECT route, query FROM beacons WHERE kind = 'metrics' AND received_at >= ? AND route = 'web.error.bot'",
-    )
-      .bind(since)
-      .first<{ route: string; query: string }>();
-    expect(row?.query).toContain("beaconId=global.bot");
+    // Stored once the beacons queue delivers its batch (origin/beacons.ts).
+    await vi.waitFor(
+      async () => {
+        const row = await env.DB.prepare(
+          "SELECT route, query FROM beacons WHERE kind = 'metrics' AND received_at >= ? AND route = 'web.error.bot'",
+        )
+          .bind(since)
+          .first<{ route: string; query: string }>();
+        expect(row?.query).toContain("beaconId=global.bot");
+      },
+      { timeout: 20_000, interval: 100 },
+    );
   });
 });
 

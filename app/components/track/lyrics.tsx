@@ -1,4 +1,5 @@
 import { type RefObject, useEffect, useRef, useState } from "react";
+import { DemoBadge } from "~/components/demo-badge";
 import { usePrimitives } from "~/components/primitives";
 import type { TrackLyrics } from "~/data/track.server";
 import { useTranslation } from "~/strings";
@@ -58,7 +59,7 @@ export function Lyrics({ lyrics }: { lyrics: TrackLyrics }) {
     <section className="section track-lyrics" aria-labelledby="track-lyrics-title">
       <div className="section__head">
         <h2 id="track-lyrics-title">{t("lyrics")}</h2>
-        {lyrics.demo ? <span className="track-badge">{t("demoLyrics")}</span> : null}
+        {lyrics.demo ? <DemoBadge>{t("demoLyrics")}</DemoBadge> : null}
       </div>
       <div className="card">
         {showSynced && lyrics.synced ? (

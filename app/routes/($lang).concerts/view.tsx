@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { ConcertCards } from "~/components/concerts";
+import { DemoBadge } from "~/components/demo-badge";
 import { usePrimitives } from "~/components/primitives";
 import type { ConcertList } from "~/data/events.server";
 import { useTranslation } from "~/strings";
@@ -35,6 +36,7 @@ export function ConcertsView({
   refine: ReactNode;
 }) {
   const { t } = useTranslation("concerts");
+  const { t: common } = useTranslation("common");
   const { Link } = usePrimitives();
   const { query } = list;
   const scopes = [
@@ -53,6 +55,7 @@ export function ConcertsView({
   return (
     <article className="concerts-page" aria-labelledby="concerts-title">
       <h1 id="concerts-title">{t("title")}</h1>
+      <DemoBadge>{common("demoData")}</DemoBadge>
       <nav className="concert-filters" aria-label={t("filters")}>
         <ul className="chip-list" aria-label={t("scope.label")}>
           {scopes.map(({ scope, label }) => (

@@ -1,3 +1,4 @@
+import { DemoBadge } from "~/components/demo-badge";
 import { usePrimitives } from "~/components/primitives";
 import { TrackList } from "~/components/track-list";
 import type { TrackSummary } from "~/data/view";
@@ -17,11 +18,13 @@ export function RadioSpinsView({
   };
 }) {
   const { t } = useTranslation("radio");
+  const { t: common } = useTranslation("common");
   const { Link } = usePrimitives();
   return (
     <div className="charts-landing">
       <header className="chart-head">
         <h1 id="radio-title">{page.title}</h1>
+        <DemoBadge>{common("demoData")}</DemoBadge>
         <p className="muted">{t("intro", { week: page.week })}</p>
       </header>
       <div className="chart-layout">
