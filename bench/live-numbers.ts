@@ -36,7 +36,8 @@ export const liveNumbersBudgets = {
 
 /** One consumed batch, as worker/queue.ts logs it ("identifications: 100 events (0 malformed) in 7 statements, 780 rows written"). */
 type ConsumedBatch = { queue: string; messages: number; statements: number; rowsWritten: number };
-const consumedLine = /\b(identifications|beacons): (\d+) \w+ \((\d+) malformed\) in (\d+) statements, (\d+) rows written/;
+const consumedLine =
+  /\b(identifications|beacons): (\d+) \w+ \((\d+) malformed\) in (\d+) statements, (\d+) rows written/;
 
 function parseConsumed(line: string): ConsumedBatch | undefined {
   const match = consumedLine.exec(line);
@@ -116,9 +117,8 @@ async function identificationsRun(site: Site, trackKeys: number[], consumed: Con
         .first<{ identifications: number; visitors: number; tagged: number }>(),
     (row) =>
       (row?.identifications ?? 0) >= events.length &&
-      consumed
-        .filter((batch) => batch.queue === "identifications")
-        .reduce((n, b) => n + b.messages, 0) >= sent.length,
+      consumed.filter((batch) => batch.queue === "identifications").reduce((n, b) => n + b.messages, 0) >=
+        sent.length,
     "identification events",
   );
   const seconds = (performance.now() - started) / 1000;

@@ -1,12 +1,13 @@
 import * as v from "valibot";
 import { readCookies } from "../rules/cookies";
+import { asksNotToBeTracked } from "../rules/global-privacy-control";
 import {
   edgePlaceHeaders,
   type IdentificationEvent,
   identificationEventSchema,
   unknownCountry,
 } from "../rules/schemas/identification";
-import { asksNotToBeTracked, utcDayOf, visitorHashOf } from "../rules/visitor-hash";
+import { utcDayOf, visitorHashOf } from "../rules/visitor-hash";
 import { randomToken } from "./accounts";
 import type { OriginContext } from "./env";
 
@@ -91,7 +92,7 @@ export async function recordIdentification(
   const city = c.req.header(edgePlaceHeaders.city);
   const visitor = {
     webId: readCookies(c.req.header("cookie")).webId,
-    globalPrivacyControl: asksNotToBeTracked(c.req.header("sec-gpc")),
+    globalPrivacyControl: asksNotToBeTracked({ header: c.req.header("sec-gpc") }),
     address: c.req.header("cf-connecting-ip") ?? "",
     userAgent: c.req.header("user-agent") ?? "",
     day,

@@ -41,11 +41,6 @@ export async function visitorHashOf(inputs: VisitorInputs): Promise<string> {
   return `d:${await sha256Hex128(`${salt}\n${inputs.day}\n${inputs.address}\n${inputs.userAgent}`)}`;
 }
 
-/** `Sec-GPC: 1` is the only value the Global Privacy Control specification defines. */
-export function asksNotToBeTracked(secGpc: string | null | undefined): boolean {
-  return secGpc?.trim() === "1";
-}
-
 /** The UTC day (YYYY-MM-DD) of an instant: the day events and counters are kept by. */
 export function utcDayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);

@@ -1,13 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
 import { identificationEventSchema } from "../../rules/schemas/identification";
-import {
-  asksNotToBeTracked,
-  utcDayOf,
-  type VisitorInputs,
-  visitorHashOf,
-  visitorHashPattern,
-} from "../../rules/visitor-hash";
+import { utcDayOf, type VisitorInputs, visitorHashOf, visitorHashPattern } from "../../rules/visitor-hash";
 
 const webId = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const otherWebId = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
@@ -94,20 +88,6 @@ describe("visitorHashOf", () => {
     expect(asked).toBe(0);
     await visitorHashOf(counting(visitor({ webId: undefined })));
     expect(asked).toBe(1);
-  });
-});
-
-describe("asksNotToBeTracked", () => {
-  test.each([
-    ["1", true],
-    [" 1 ", true],
-    ["0", false],
-    ["", false],
-    ["true", false],
-    [null, false],
-    [undefined, false],
-  ])("Sec-GPC %j: %s", (value, expected) => {
-    expect(asksNotToBeTracked(value)).toBe(expected);
   });
 });
 
