@@ -167,24 +167,41 @@ async function beaconsReceived(site: Site, since: number): Promise<number> {
   return ((await response.json()) as { total: number }).total;
 }
 
+/** Beacons sent at once before the run waits for the queue to catch up: a page-view storm. */
+const beaconBurst = 5_000;
+
 async function beaconsRun(site: Site, consumed: ConsumedBatch[]) {
   const since = Date.now();
   const beacon = (n: number, address: string) =>
     fetch(`${site.url}/services/metrics/bench/${Date.now()}?n=${n}`, {
       headers: { "cf-connecting-ip": address },
     });
+  const all: Sent[] = [];
+  /** `count` beacons in bursts, each stored before the next starts. */
+  const inBursts = async (count: number, address: (n: number) => string) => {
+    const sent: Sent[] = [];
+    for (let from = 0; from < count; from += beaconBurst) {
+      const burst = await sendAll(Math.min(beaconBurst, count - from), 64, (n) =>
+        beacon(from + n, address(from + n)),
+      );
+      sent.push(...burst);
+      all.push(...burst);
+      const accepted = all.filter((one) => one.status === 200).length;
+      await waitFor(
+        () => beaconsReceived(site, since),
+        (total) => total >= accepted,
+        "beacons",
+      );
+    }
+    return sent;
+  };
   // An office: fifty people's minute of beacons from one address, all at once.
-  const office = await sendAll(officeBeaconsPerMinute, 50, (n) => beacon(n, "203.0.113.50"));
-  const burst = (beacons - officeBeaconsPerMinute) / 2;
-  const oneAddress = await sendAll(burst, 64, (n) => beacon(n, "203.0.113.1"));
-  const manyAddresses = await sendAll(burst, 64, (n) => beacon(n, `198.51.${(n >> 8) & 255}.${n & 255}`));
-  const all = [...office, ...oneAddress, ...manyAddresses];
+  const office = await inBursts(officeBeaconsPerMinute, () => "203.0.113.50");
+  const half = (beacons - officeBeaconsPerMinute) / 2;
+  const oneAddress = await inBursts(half, () => "203.0.113.1");
+  const manyAddresses = await inBursts(half, (n) => `198.51.${(n >> 8) & 255}.${n & 255}`);
   const accepted = all.filter((sent) => sent.status === 200).length;
-  const stored = await waitFor(
-    () => beaconsReceived(site, since),
-    (total) => total >= accepted,
-    "beacons",
-  );
+  const stored = await beaconsReceived(site, since);
   const batches = consumed.filter((batch) => batch.queue === "beacons");
   return {
     sent: all.length,
@@ -193,7 +210,8 @@ async function beaconsRun(site: Site, consumed: ConsumedBatch[]) {
     officeRefused: office.filter((sent) => sent.status === 429).length,
     oneAddressRefused: oneAddress.filter((sent) => sent.status === 429).length,
     manyAddressesRefused: manyAddresses.filter((sent) => sent.status === 429).length,
-    otherStatuses: all.filter((sent) => sent.status !== 200 && sent.status !== 429).length,
+    queueRefused: all.filter((sent) => sent.status === 503).length,
+    otherStatuses: all.filter((sent) => ![200, 429, 503].includes(sent.status)).length,
     statements: batches.reduce((n, batch) => n + batch.statements, 0),
     batches: batches.length,
   };
@@ -301,10 +319,11 @@ export async function measureLiveNumbers(snapshot: Snapshot, rows: Row[]) {
     const beaconsLost = beaconRun.accepted - beaconRun.stored;
     rows.push({
       area,
-      item: `${beaconRun.sent} beacons in bursts (one address and many): lost / stored twice`,
-      figure: `${Math.max(beaconsLost, 0)} / ${Math.max(-beaconsLost, 0)} of ${beaconRun.accepted} accepted`,
-      budget: "0 / 0",
-      verdict: beaconsLost === 0 && beaconRun.otherStatuses === 0 ? "PASS" : "FAIL",
+      item: `${beaconRun.sent} beacons in bursts of ${beaconBurst} (one address and many): lost / stored twice / queue refused`,
+      figure: `${Math.max(beaconsLost, 0)} / ${Math.max(-beaconsLost, 0)} / ${beaconRun.queueRefused} of ${beaconRun.accepted} accepted`,
+      budget: "0 / 0 / 0",
+      verdict:
+        beaconsLost === 0 && beaconRun.queueRefused === 0 && beaconRun.otherStatuses === 0 ? "PASS" : "FAIL",
     });
     rows.push({
       area,

@@ -32,16 +32,25 @@ export function sinkLimitKey(address: string): string {
 
 /**
  * Sends a beacon to the beacons queue (origin/beacons.ts stores it in a batch) unless its client is
- * over the limit of the minute. False: the client is over its limit.
+ * over the limit of the minute. Null: queued; else the refusal to answer with.
  */
 async function store(
   c: Context<{ Bindings: OriginEnv }>,
   beacon: Omit<BeaconMessage, "id" | "receivedAt">,
-): Promise<boolean> {
+): Promise<Response | null> {
   const { success } = await c.env.SINK_LIMIT.limit({ key: sinkLimitKey(clientAddressOf(c)) });
-  if (!success) return false;
-  await c.env.BEACONS.send(beaconMessage(beacon, Date.now()));
-  return true;
+  if (!success) return limited();
+  try {
+    await c.env.BEACONS.send(beaconMessage(beacon, Date.now()));
+    return null;
+  } catch (error) {
+    // The queue refused it (over its throughput in a burst, or down): not stored, and the answer
+    // says so and when to try again, rather than a 500 (seen in `npm run bench:live`).
+    console.error("sinks: the beacon was not queued:", error);
+    const response = errorResponse(new SiteError("serviceerror", "The beacon could not be queued"), 503);
+    response.headers.set("Retry-After", "5");
+    return response;
+  }
 }
 
 /** A 1×1 transparent GIF: what an image beacon loads. */
@@ -102,7 +111,8 @@ export function registerSinks(origin: OriginApp) {
     );
     const url = new URL(c.req.url);
     const query = `time=${time}${url.search ? `&${url.search.slice(1)}` : ""}`;
-    if (!(await store(c, { kind: "metrics", route, query, body: null }))) return limited();
+    const refused = await store(c, { kind: "metrics", route, query, body: null });
+    if (refused) return refused;
     return new Response(pixel, {
       headers: { "Content-Type": "image/gif", "Cache-Control": cachePolicy.never },
     });
@@ -115,8 +125,13 @@ export function registerSinks(origin: OriginApp) {
     if (Number(c.req.header("content-length")) > logBodyMaxBytes) throw tooLarge;
     const body = await c.req.text();
     if (new TextEncoder().encode(body).length > logBodyMaxBytes) throw tooLarge;
-    if (!(await store(c, { kind: "log", route: tag, query: new URL(c.req.url).search.slice(1), body })))
-      return limited();
+    const refused = await store(c, {
+      kind: "log",
+      route: tag,
+      query: new URL(c.req.url).search.slice(1),
+      body,
+    });
+    if (refused) return refused;
     return new Response(null, { status: 204, headers: { "Cache-Control": cachePolicy.never } });
   }
   origin.post("/log", (c) => log(c, "default"));
