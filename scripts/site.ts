@@ -150,8 +150,6 @@ export async function startSite(
     port?: number;
     /** wrangler's local state folder (`.wrangler/state`): D1 as `wrangler dev` keeps it, not seeded. */
     persistTo?: string;
-    /** Miniflare's /cdn-cgi/handler/scheduled (issue 43, `npm run charts`): local only, production has no such door. */
-    triggerHandlers?: boolean;
     /** [vars] over wrangler.toml's, as `wrangler dev --var`. */
     vars?: Record<string, string>;
     /** Load the published recognition index into the in-memory RECOGNITION store (about 12 s). */
@@ -199,7 +197,6 @@ export async function startSite(
       host: "127.0.0.1",
       port: options.port ?? 0,
       inspectorPort: options.inspectorPort,
-      unsafeTriggerHandlers: options.triggerHandlers,
       d1Persist: options.persistTo ? path.join(options.persistTo, "v3/d1") : undefined,
       handleRuntimeStdio: (stdout, stderr) =>
         forwardRuntimeOutput(stdout, stderr, options.takeRuntimeLine ?? (() => false)),
