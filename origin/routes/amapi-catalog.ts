@@ -29,6 +29,14 @@ import { type ArtistExtension, artistResource, playlistResource, songResource, s
 // views, albums, playlists and chart lists.
 
 /** Songs, credits, artists and their views, albums and playlists by id. */
+/**
+ * A chart's order changes at each recompute, so its answer is kept until the next one; an
+ * editorial playlist's does not, and keeps the catalogue's chart-list lifetime.
+ */
+function playlistCacheControl(id: string): string {
+  return isChartListId(id) ? chartCacheControl(Date.now()) : cachePolicy.charts;
+}
+
 export function registerCatalogResources(origin: OriginApp) {
   /** Spec 001 §7 songs with ids and include; the same with filter[equivalents]. */
   origin.get(`${catalog}/songs`, async (c) => {
@@ -141,7 +149,7 @@ export function registerCatalogResources(origin: OriginApp) {
     return json(
       c,
       { data: [playlistResource(like, ctx, { data: rows.map((r) => songResource(r, ctx, relate)) })] },
-      chartCacheControl(Date.now()),
+      playlistCacheControl(c.req.param("id")),
     );
   });
 
@@ -167,6 +175,6 @@ export function registerCatalogResources(origin: OriginApp) {
         ...(isChartListId(id) ? { computedAt: await db.chartsComputedAt(c.env.DB) } : {}),
       },
     };
-    return json(c, body, chartCacheControl(Date.now()));
+    return json(c, body, playlistCacheControl(id));
   });
 }
