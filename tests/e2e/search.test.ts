@@ -30,10 +30,22 @@ async function searchPage(
     const url = new URL(request.url());
     if (url.pathname.includes("/search")) searches.push(`${url.pathname}${url.search}`);
   });
+  // What went wrong on the way, for a failure's message.
+  const failures: string[] = [];
+  opened.page.on("requestfailed", (request) =>
+    failures.push(`${request.url()} failed: ${request.failure()?.errorText}`),
+  );
+  opened.page.on("response", (response) => {
+    if (response.status() >= 400) failures.push(`${response.url()} answered ${response.status()}`);
+  });
   await opened.page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
   // Hydrated and started; the combobox itself loads at the first focus (see the test below).
   await opened.page.waitForSelector("html[data-ready]");
-  return { ...opened, searches: () => searches.filter((url) => url.startsWith("/services/")) };
+  return {
+    ...opened,
+    failures,
+    searches: () => searches.filter((url) => url.startsWith("/services/")),
+  };
 }
 
 async function optionTexts(page: Page, group: string): Promise<string[]> {
@@ -48,7 +60,7 @@ async function highlighted(page: Page): Promise<string | null> {
 
 test("typing searches once after the debounce, arrows move the highlight, Enter shows more and opens a song", async () => {
   // The country of the visit (here the co parameter) is the catalogue storefront searched.
-  const { page, errors, searches } = await searchPage(viewports.desktop, "/home?co=DE");
+  const { page, errors, failures, searches } = await searchPage(viewports.desktop, "/home?co=DE");
   await page.click(input);
   await page.keyboard.type("lupus", { delay: 40 });
   await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
@@ -90,8 +102,13 @@ test("typing searches once after the debounce, arrows move the highlight, Enter 
 
   const target = await page.locator(`[id="${await page.getAttribute(input, "aria-activedescendant")}"]`);
   expect(await target.getAttribute("aria-selected")).toBe("true");
+  const song = await target.textContent();
   await page.keyboard.press("Enter");
-  await page.waitForURL(/\/track\/\d+\/[a-z0-9-]+$/);
+  await page.waitForURL(/\/track\/\d+\/[a-z0-9-]+$/).catch((error: Error) => {
+    throw new Error(
+      `${error.message}\nEnter on ${song}; the page is at ${page.url()}; ${failures.join("; ") || "no request failed"}; ${errors.join("; ")}`,
+    );
+  });
   const stored = await page.evaluate(() => localStorage.getItem("search.recents"));
   expect(JSON.parse(stored ?? "{}").data).toEqual(["lupus"]);
 });
