@@ -1,3 +1,5 @@
+import { videoMessageSource } from "../../rules/video-messages";
+
 /**
  * The track page's video player (spec 002 §4 "Video"): the video site's embed page in an iframe,
  * driven by its postMessage API (origin/routes/video.ts). States ready, playing, paused, ended; a
@@ -13,8 +15,6 @@ export type ProgressPoint = (typeof progressPoints)[number];
 
 /** Spec 002 §4: how often the host iframe player is checked. */
 export const hostCheckMs = 15_000;
-
-export const videoMessageSource = "tunewave-video";
 
 /**
  * The progress points a play reaches at `currentTime`, not reported yet in it. `ended` counts as

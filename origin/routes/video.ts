@@ -1,3 +1,4 @@
+import { videoMessageSource } from "../../rules/video-messages";
 import { artTrackPosterUrl, artTrackUrl } from "../catalog-rules";
 import * as db from "../db";
 import type { OriginApp } from "../env";
@@ -9,8 +10,6 @@ import { videoBase } from "../video-paths";
 // embed page for an iframe, both an HTML5 <video> of the track's art track. The embed page speaks
 // the player's postMessage API (embedPlayerScript); the site's page and the embed check each
 // other's origin on every message.
-
-const videoMessageSource = "tunewave-video";
 
 function keyOf(segment: string): number {
   if (!/^\d{1,15}$/.test(segment)) throw invalidParam("The video id must be a track key");

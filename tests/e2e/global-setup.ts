@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort } from "../../bench/free-port";
 import { executeLocalD1 } from "./local-d1";
@@ -87,6 +89,10 @@ export default async function setup(project: TestProject) {
   }
   project.provide("baseURL", baseURL);
   return () => {
+    // What the server said during the run, for a failure to be read against (git-ignored).
+    const logFolder = path.resolve(import.meta.dirname, "../../test-results");
+    mkdirSync(logFolder, { recursive: true });
+    writeFileSync(path.join(logFolder, "e2e-server.log"), output);
     if (child.pid) process.kill(-child.pid, "SIGTERM");
     issuer.server.close();
   };

@@ -6,8 +6,8 @@ import {
   playDelayMs,
   progressReached,
   type VideoState,
-  videoMessageSource,
 } from "../../app/client/video-player";
+import { videoMessageSource } from "../../rules/video-messages";
 
 test.each([
   ["nothing before a quarter", [], 24.9, 100, false, []],
