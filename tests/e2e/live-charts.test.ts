@@ -107,11 +107,17 @@ async function identify(page: Page, trackKey: number, country: string, webIds: r
 
 let browser: Browser;
 
+/**
+ * Clearing the live numbers starts `wrangler d1 execute` (tests/e2e/local-d1.ts), which beside a CPU
+ * load took most of the suite's 120 s hook timeout on its own: these hooks get the time that work takes.
+ */
+const localDatabaseHookMs = 300_000;
+
 beforeAll(async () => {
   clearLiveNumbers();
   await recomputeCharts(baseURL);
   browser = await launchBrowser();
-});
+}, localDatabaseHookMs);
 
 // The charts back to the seeded baseline for the files after this one: the song pushed to the top
 // here led the world chart, and a test that takes the world chart's first artist got another one.
@@ -119,7 +125,7 @@ afterAll(async () => {
   await browser?.close();
   clearLiveNumbers();
   await recomputeCharts(baseURL);
-});
+}, localDatabaseHookMs);
 
 test("fifty visitors move a song into its country's top 10 after a recompute; one visitor fifty times does not", async () => {
   const { country, chart, tracks } = await countryWithTwoLowerHalfProbes();
