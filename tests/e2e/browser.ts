@@ -41,7 +41,7 @@ export async function launchWithProfile(
 export async function openPage(
   browser: Browser,
   options: BrowserContextOptions = {},
-): Promise<{ page: Page; errors: string[] }> {
+): Promise<{ page: Page; errors: string[]; failures: string[] }> {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   const errors: string[] = [];
@@ -49,7 +49,15 @@ export async function openPage(
     if (message.type() === "error") errors.push(message.text());
   });
   page.on("pageerror", (error) => errors.push(error.message));
-  return { page, errors };
+  // The requests that failed or were refused, for a failure's message.
+  const failures: string[] = [];
+  page.on("requestfailed", (request) =>
+    failures.push(`${request.url()} failed: ${request.failure()?.errorText}`),
+  );
+  page.on("response", (response) => {
+    if (response.status() >= 400) failures.push(`${response.url()} answered ${response.status()}`);
+  });
+  return { page, errors, failures };
 }
 
 /**

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort } from "../../bench/free-port";
 import { executeLocalD1 } from "./local-d1";
+import { testResultsFolder } from "./screenshot";
 import { standInClient, startStandInIssuer } from "./stand-in-issuer";
 
 declare module "vitest" {
@@ -90,9 +91,8 @@ export default async function setup(project: TestProject) {
   project.provide("baseURL", baseURL);
   return () => {
     // What the server said during the run, for a failure to be read against (git-ignored).
-    const logFolder = path.resolve(import.meta.dirname, "../../test-results");
-    mkdirSync(logFolder, { recursive: true });
-    writeFileSync(path.join(logFolder, "e2e-server.log"), output);
+    mkdirSync(testResultsFolder, { recursive: true });
+    writeFileSync(path.join(testResultsFolder, "e2e-server.log"), output);
     if (child.pid) process.kill(-child.pid, "SIGTERM");
     issuer.server.close();
   };

@@ -2,8 +2,11 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 
-/** Where screenshots go when asked for: git-ignored, inside the checkout (issue 42). */
-export const screenshotFolder = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+/** What the tests leave for a person to look at: git-ignored, inside the checkout (issue 42). */
+export const testResultsFolder = path.resolve(import.meta.dirname, "../../test-results");
+
+/** Where screenshots go when asked for. */
+export const screenshotFolder = path.join(testResultsFolder, "screenshots");
 
 /**
  * The one way a browser test takes a picture of what it checked, for a person to look at: only when

@@ -30,22 +30,10 @@ async function searchPage(
     const url = new URL(request.url());
     if (url.pathname.includes("/search")) searches.push(`${url.pathname}${url.search}`);
   });
-  // What went wrong on the way, for a failure's message.
-  const failures: string[] = [];
-  opened.page.on("requestfailed", (request) =>
-    failures.push(`${request.url()} failed: ${request.failure()?.errorText}`),
-  );
-  opened.page.on("response", (response) => {
-    if (response.status() >= 400) failures.push(`${response.url()} answered ${response.status()}`);
-  });
   await opened.page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
   // Hydrated and started; the combobox itself loads at the first focus (see the test below).
   await opened.page.waitForSelector("html[data-ready]");
-  return {
-    ...opened,
-    failures,
-    searches: () => searches.filter((url) => url.startsWith("/services/")),
-  };
+  return { ...opened, searches: () => searches.filter((url) => url.startsWith("/services/")) };
 }
 
 async function optionTexts(page: Page, group: string): Promise<string[]> {
