@@ -34,8 +34,8 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
  * run would be refused by the first run's. Each run starts with none on record in the local
  * database (links and per-client offer counts only; accounts, sessions, tags and codes stay).
  */
-function forgetSignInLinks() {
-  executeLocalD1(
+function forgetSignInLinks(): Promise<void> {
+  return executeLocalD1(
     "DELETE FROM email_logins; DELETE FROM offer_client_claims",
     "clear the local sign-in links",
   );
@@ -44,7 +44,7 @@ function forgetSignInLinks() {
 // Starts the built site with `wrangler dev` on a free port for the browser tests, and stops it.
 // Its web sign-in provider is a stand-in OpenID issuer on another free port (stand-in-issuer.ts).
 export default async function setup(project: TestProject) {
-  forgetSignInLinks();
+  await forgetSignInLinks();
   const port = await freePort();
   const issuer = await startStandInIssuer(await freePort());
   const child = spawn(

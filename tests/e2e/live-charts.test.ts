@@ -114,7 +114,7 @@ let browser: Browser;
 const localDatabaseHookMs = 300_000;
 
 beforeAll(async () => {
-  clearLiveNumbers();
+  await clearLiveNumbers();
   await recomputeCharts(baseURL);
   browser = await launchBrowser();
 }, localDatabaseHookMs);
@@ -123,7 +123,7 @@ beforeAll(async () => {
 // here led the world chart, and a test that takes the world chart's first artist got another one.
 afterAll(async () => {
   await browser?.close();
-  clearLiveNumbers();
+  await clearLiveNumbers();
   await recomputeCharts(baseURL);
 }, localDatabaseHookMs);
 

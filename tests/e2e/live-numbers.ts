@@ -5,8 +5,8 @@ import { executeLocalD1 } from "./local-d1";
  * The live numbers (issue 43) back to the seeded baseline: the browser tests' local database is
  * kept between runs, and a run's identifications would otherwise still rank songs in the next.
  */
-export function clearLiveNumbers(): void {
-  executeLocalD1(
+export async function clearLiveNumbers(): Promise<void> {
+  await executeLocalD1(
     "DELETE FROM identification_events; DELETE FROM chart_visits; DELETE FROM daily_identifications; DELETE FROM live_tag_counts; DELETE FROM chart_scores",
     "clear the live numbers",
   );

@@ -68,7 +68,7 @@ async function signIn(page: Page, back: string, email: string) {
  */
 async function ageAccount(page: Page, email: string) {
   const made = Date.now() - offerLimits.minAccountAgeMs - 60_000;
-  executeLocalD1(
+  await executeLocalD1(
     `UPDATE users SET created_at = ${made} WHERE email = '${email.replaceAll("'", "''")}'`,
     "age the account",
   );

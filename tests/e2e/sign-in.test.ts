@@ -75,7 +75,10 @@ test("the same link a second time, in another browser, or too late: each its own
   const lateEmail = uniqueAddress("cleo");
   const { page: fresh } = await openPage(browser, { viewport: viewports.phone });
   const lateLink = await askForLink(fresh, "/", lateEmail);
-  executeLocalD1(`UPDATE email_logins SET expires_at = 0 WHERE email = '${lateEmail}'`, "expire the link");
+  await executeLocalD1(
+    `UPDATE email_logins SET expires_at = 0 WHERE email = '${lateEmail}'`,
+    "expire the link",
+  );
   await fresh.goto(lateLink);
   await fresh.getByRole("heading", { name: "This link has expired" }).waitFor();
   await screenshot(fresh, "sign-in-expired-phone");
