@@ -1,32 +1,131 @@
 import * as db from "./db";
+import {
+  closestWord,
+  ftsQuery,
+  minTypoWordLength,
+  termLength,
+  termWords,
+  trigramQuery,
+} from "./search-terms";
 
 // The catalogue's search, shared by the catalogue API's search and the search service: which
-// songs and artists match a term, and how well.
+// songs and artists match a term, and how well (docs/decisions/033-full-text-search.md).
 
-/** Case-insensitive search: prefix matches before inner matches, then by identifications. */
-export function searchRank(name: string, term: string): number {
-  const n = name.toLowerCase();
-  if (n === term) return 0;
-  if (n.startsWith(term)) return 1;
-  if (n.split(/\s+/).some((word) => word.startsWith(term))) return 2;
-  return 3;
+/** A page of a search: the rows asked for, and whether any follow. */
+export type SearchPage<T> = { hits: T[]; more: boolean };
+
+/** Part of a matched lyric line: the words the term matched are `matched`. */
+export type LinePart = { text: string; matched: boolean };
+
+/** The lyric line a song was found by: its index, when it is sung (synced lyrics), its parts. */
+export type LyricLineMatch = { index: number; offsetMs: number | undefined; parts: LinePart[] };
+
+export type SongHit = { row: db.TrackRow; tier: number; lyric: LyricLineMatch | undefined };
+export type ArtistHit = { row: db.ArtistRow; tier: number };
+
+/** Titles and names read per misspelt word: enough to hold the word meant, few enough to compare. */
+const spellingCandidateCount = 24;
+
+/** Songs matching the term, best first, `limit` from `offset`; a misspelt term is corrected. */
+export async function searchSongs(
+  d1: D1Database,
+  term: string,
+  offset: number,
+  limit: number,
+): Promise<SearchPage<SongHit>> {
+  const found = await songsFor(d1, term, offset, limit);
+  if (found.hits.length > 0) return found;
+  const corrected = await correctedTerm(d1, term, offset);
+  return corrected === undefined ? found : songsFor(d1, corrected, offset, limit);
 }
 
-/** How well a song matches a lowercased term: its title, else its artist one step behind. */
-export function songRank(row: db.TrackRow, term: string): number {
-  return Math.min(searchRank(row.title, term), searchRank(row.artist_name, term) + 1);
+/** Artists whose name matches the term, best first; a misspelt term is corrected. */
+export async function searchArtists(
+  d1: D1Database,
+  term: string,
+  offset: number,
+  limit: number,
+): Promise<SearchPage<ArtistHit>> {
+  const found = await artistsFor(d1, term, offset, limit);
+  if (found.hits.length > 0) return found;
+  const corrected = await correctedTerm(d1, term, offset);
+  return corrected === undefined ? found : artistsFor(d1, corrected, offset, limit);
 }
 
-/** Songs whose title, artist or album holds the lowercased term, best first (both search calls). */
-export async function searchSongs(d1: D1Database, term: string): Promise<db.TrackRow[]> {
-  const rows = await db.tracksMatching(d1, term);
-  return rows.sort((x, y) => songRank(x, term) - songRank(y, term) || y.total - x.total || x.key - y.key);
+/** Whether the top result is the artist: a name matched at least as well as the song's title wins. */
+export function artistIsTopResult(artist: ArtistHit | undefined, song: SongHit | undefined): boolean {
+  return artist !== undefined && (song === undefined || artist.tier <= song.tier);
 }
 
-/** Artists whose name holds the lowercased term, best first. */
-export async function searchArtists(d1: D1Database, term: string): Promise<db.ArtistRow[]> {
-  const rows = await db.artistsMatching(d1, term);
-  return rows.sort(
-    (x, y) => searchRank(x.name, term) - searchRank(y.name, term) || (x.name < y.name ? -1 : 1),
+async function songsFor(d1: D1Database, term: string, offset: number, limit: number) {
+  const query = ftsQuery(term);
+  if (query === undefined) return { hits: [], more: false };
+  const matches = await db.songMatches(d1, query, termLength(term), offset, limit + 1);
+  const page = matches.slice(0, limit);
+  const lineIds = page.flatMap((match) => (match.line_id === null ? [] : [match.line_id]));
+  const [rows, lines] = await Promise.all([
+    db.tracksByKeys(
+      d1,
+      page.map((match) => match.track_key),
+    ),
+    db.lyricMatches(d1, ftsQuery(term, "lyric") ?? query, lineIds),
+  ]);
+  const rowByKey = new Map(rows.map((row) => [row.key, row]));
+  const lineById = new Map(lines.map((line) => [line.line_id, line]));
+  const hits = page.flatMap((match): SongHit[] => {
+    const row = rowByKey.get(match.track_key);
+    if (!row) return [];
+    const line = match.line_id === null ? undefined : lineById.get(match.line_id);
+    return [{ row, tier: match.tier, lyric: line && lyricLineOf(line) }];
+  });
+  return { hits, more: matches.length > limit };
+}
+
+async function artistsFor(d1: D1Database, term: string, offset: number, limit: number) {
+  const query = ftsQuery(term, "artist");
+  if (query === undefined) return { hits: [], more: false };
+  const matches = await db.artistMatches(d1, query, termLength(term), offset, limit + 1);
+  const page = matches.slice(0, limit);
+  const rows = await db.artistsByIds(
+    d1,
+    page.map((match) => match.id),
   );
+  const rowById = new Map(rows.map((row) => [row.id, row]));
+  const hits = page.flatMap((match): ArtistHit[] => {
+    const row = rowById.get(match.id);
+    return row ? [{ row, tier: match.tier }] : [];
+  });
+  return { hits, more: matches.length > limit };
+}
+
+/**
+ * The term with each misspelt word replaced by the closest word of a title or name (one edit, two
+ * from eight letters), when nothing matches it as typed; undefined when no word changes. Past the
+ * first page, only when nothing at all matches (a page past the end is not a misspelling).
+ */
+async function correctedTerm(d1: D1Database, term: string, offset: number): Promise<string | undefined> {
+  const query = ftsQuery(term);
+  if (query === undefined || (offset > 0 && (await db.anyMatch(d1, query)))) return undefined;
+  const words = termWords(term);
+  const corrected = await Promise.all(
+    words.map(async (word) => {
+      const grams = word.length >= minTypoWordLength ? trigramQuery(word) : undefined;
+      if (grams === undefined) return word;
+      const candidates = await db.spellingCandidates(d1, grams, spellingCandidateCount);
+      return closestWord(word, candidates) ?? word;
+    }),
+  );
+  return corrected.some((word, i) => word !== words[i]) ? corrected.join(" ") : undefined;
+}
+
+/** A lyric line as the index marked it (char(1) … char(2) around each matched word), in parts. */
+function lyricLineOf(line: db.LyricMatch): LyricLineMatch {
+  const parts: LinePart[] = [];
+  const pieces = line.marked
+    .replaceAll(db.highlightMarks.end, db.highlightMarks.start)
+    .split(db.highlightMarks.start);
+  for (const [i, piece] of pieces.entries()) {
+    if (piece !== "") parts.push({ text: piece, matched: i % 2 === 1 });
+  }
+  return { index: Math.floor(line.line_id / 8) % 1024, offsetMs: line.offset_ms ?? undefined, parts };
 }
