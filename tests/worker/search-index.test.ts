@@ -30,6 +30,12 @@ beforeAll(async () => {
          package_version, source_file, comment, bpm, art_id, bkgcolor, preview_ms FROM tracks LIMIT 1`,
     ).bind(990_000_000 + i, f.title, f.id, String(990_000_000 + i)),
   ]);
+  // A lyric line holding markup: shown as text on the search page, never as HTML.
+  statements.push(
+    env.DB.prepare(
+      `INSERT INTO lyrics (track_key, lyrics_id, provider, footer, lines, synced) VALUES (?1, 'fixture', 'Test', '', ?2, '[]')`,
+    ).bind(990_000_000, JSON.stringify(['Sing it <b>boldly</b> & "loud"', "Second line"])),
+  );
   await env.DB.batch(statements);
 });
 
@@ -136,6 +142,27 @@ describe("full-text search", () => {
     // "OR" is a word to find, not an operator: no song holds both.
     expect(titles(await search("wanderer OR project", "/tracks"))).toEqual([]);
     expect(titles(await search('"the project"', "/tracks"))[0]).toBe("The Project");
+  });
+
+  test("the search page shows a lyric line with its matched words marked, escaped, linked to that line", async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT t.key, l.lines FROM lyrics l JOIN tracks t ON t.key = l.track_key ORDER BY t.key LIMIT 1",
+    ).all<{ key: number; lines: string }>();
+    const line = (JSON.parse(results[0]?.lines ?? "[]") as string[])[5] ?? "";
+    const response = await SELF.fetch(`${site}/search?term=${encodeURIComponent(line)}`);
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(html).toMatch(
+      new RegExp(`class="track-row__title"[^>]*href="/track/${results[0]?.key}/[^"#]+#lyrics-line-5"`),
+    );
+    expect(html).toMatch(/<q class="track-row__lyric">.*<mark>/);
+    // The track page has the line to open at.
+    const track = await SELF.fetch(`${site}/track/${results[0]?.key}`, { redirect: "follow" });
+    expect(await track.text()).toContain('id="lyrics-line-5"');
+
+    const marked = await (await SELF.fetch(`${site}/search?term=boldly`)).text();
+    expect(marked).toContain("&lt;b&gt;</span><mark>boldly</mark><span>&lt;/b&gt;");
+    expect(marked).not.toContain("<b>boldly");
   });
 
   test("the index follows the catalogue: a renamed song is found by its new title only", async () => {
