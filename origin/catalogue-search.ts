@@ -35,7 +35,7 @@ export async function searchSongs(
 ): Promise<SearchPage<SongHit>> {
   const found = await songsFor(d1, term, offset, limit);
   if (found.hits.length > 0) return found;
-  const corrected = await correctedTerm(d1, term, offset);
+  const corrected = await correctedTerm(d1, term);
   return corrected === undefined ? found : songsFor(d1, corrected, offset, limit);
 }
 
@@ -48,7 +48,7 @@ export async function searchArtists(
 ): Promise<SearchPage<ArtistHit>> {
   const found = await artistsFor(d1, term, offset, limit);
   if (found.hits.length > 0) return found;
-  const corrected = await correctedTerm(d1, term, offset);
+  const corrected = await correctedTerm(d1, term);
   return corrected === undefined ? found : artistsFor(d1, corrected, offset, limit);
 }
 
@@ -100,21 +100,26 @@ async function artistsFor(d1: D1Database, term: string, offset: number, limit: n
 
 /**
  * The term with each misspelt word replaced by the closest word of a title or name (one edit, two
- * from eight letters), when nothing matches it as typed; undefined when no word changes. Past the
- * first page, only when nothing at all matches (a page past the end is not a misspelling).
+ * from eight letters), when nothing in the index matches it as typed (an artist search finding no
+ * name, while a lyric line holds the term, is not a misspelling); undefined when no word changes.
  */
-async function correctedTerm(d1: D1Database, term: string, offset: number): Promise<string | undefined> {
+async function correctedTerm(d1: D1Database, term: string): Promise<string | undefined> {
   const query = ftsQuery(term);
-  if (query === undefined || (offset > 0 && (await db.anyMatch(d1, query)))) return undefined;
+  if (query === undefined || (await db.anyMatch(d1, query))) return undefined;
   const words = termWords(term);
-  const corrected = await Promise.all(
-    words.map(async (word) => {
-      const grams = word.length >= minTypoWordLength ? trigramQuery(word) : undefined;
-      if (grams === undefined) return word;
-      const candidates = await db.spellingCandidates(d1, grams, spellingCandidateCount);
-      return closestWord(word, candidates) ?? word;
-    }),
+  const misspelt = words.flatMap((word, at) => {
+    const grams = word.length >= minTypoWordLength ? trigramQuery(word) : undefined;
+    return grams === undefined ? [] : [{ at, grams }];
+  });
+  const candidates = await db.spellingCandidates(
+    d1,
+    misspelt.map((word) => word.grams),
+    spellingCandidateCount,
   );
+  const corrected = [...words];
+  for (const [i, { at }] of misspelt.entries()) {
+    corrected[at] = closestWord(words[at] ?? "", candidates[i] ?? []) ?? words[at] ?? "";
+  }
   return corrected.some((word, i) => word !== words[i]) ? corrected.join(" ") : undefined;
 }
 

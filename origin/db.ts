@@ -322,20 +322,21 @@ export async function anyMatch(db: D1Database, query: string): Promise<boolean> 
   return row !== undefined;
 }
 
-/** Titles and names sharing the most trigrams with a word (the trigram OR query), best first. */
+/**
+ * For each trigram OR query (a word's), the titles and names sharing the most trigrams with it,
+ * best first: one D1 round trip for all the words of a term.
+ */
 export async function spellingCandidates(
   db: D1Database,
-  trigramQuery: string,
+  trigramQueries: readonly string[],
   limit: number,
-): Promise<string[]> {
-  const rows = await all(
-    db,
-    v.object({ text }),
+): Promise<string[][]> {
+  if (trigramQueries.length === 0) return [];
+  const statement = db.prepare(
     "SELECT text FROM search_spelling WHERE search_spelling MATCH ? ORDER BY rank LIMIT ?",
-    trigramQuery,
-    limit,
   );
-  return rows.map((row) => row.text);
+  const answers = await db.batch(trigramQueries.map((query) => statement.bind(query, limit)));
+  return answers.map((answer) => answer.results.map((row) => v.parse(v.object({ text }), row).text));
 }
 
 const artistSelect = `SELECT a.*, g.name AS genre_name FROM artists a JOIN genres g ON g.id = a.genre_id`;
