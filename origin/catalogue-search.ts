@@ -62,21 +62,13 @@ async function songsFor(d1: D1Database, term: string, offset: number, limit: num
   if (query === undefined) return { hits: [], more: false };
   const matches = await db.songMatches(d1, query, termLength(term), offset, limit + 1);
   const page = matches.slice(0, limit);
-  const lineIds = page.flatMap((match) => (match.line_id === null ? [] : [match.line_id]));
-  const [rows, lines] = await Promise.all([
-    db.tracksByKeys(
-      d1,
-      page.map((match) => match.track_key),
-    ),
-    db.lyricMatches(d1, ftsQuery(term, "lyric") ?? query, lineIds),
-  ]);
-  const rowByKey = new Map(rows.map((row) => [row.key, row]));
+  const lineIds = page.flatMap((match) => (match.lineId === null ? [] : [match.lineId]));
+  // A second round trip only for songs found by their lyrics: the matched line, marked.
+  const lines = await db.lyricMatches(d1, ftsQuery(term, "lyric") ?? query, lineIds);
   const lineById = new Map(lines.map((line) => [line.line_id, line]));
-  const hits = page.flatMap((match): SongHit[] => {
-    const row = rowByKey.get(match.track_key);
-    if (!row) return [];
-    const line = match.line_id === null ? undefined : lineById.get(match.line_id);
-    return [{ row, tier: match.tier, lyric: line && lyricLineOf(line) }];
+  const hits = page.map((match): SongHit => {
+    const line = match.lineId === null ? undefined : lineById.get(match.lineId);
+    return { row: match.row, tier: match.tier, lyric: line && lyricLineOf(line) };
   });
   return { hits, more: matches.length > limit };
 }
@@ -85,17 +77,7 @@ async function artistsFor(d1: D1Database, term: string, offset: number, limit: n
   const query = ftsQuery(term, "artist");
   if (query === undefined) return { hits: [], more: false };
   const matches = await db.artistMatches(d1, query, termLength(term), offset, limit + 1);
-  const page = matches.slice(0, limit);
-  const rows = await db.artistsByIds(
-    d1,
-    page.map((match) => match.id),
-  );
-  const rowById = new Map(rows.map((row) => [row.id, row]));
-  const hits = page.flatMap((match): ArtistHit[] => {
-    const row = rowById.get(match.id);
-    return row ? [{ row, tier: match.tier }] : [];
-  });
-  return { hits, more: matches.length > limit };
+  return { hits: matches.slice(0, limit), more: matches.length > limit };
 }
 
 /**

@@ -148,15 +148,17 @@ const tagCountJoins = `
   LEFT JOIN tag_counts c ON c.track_key = t.key
   LEFT JOIN live_tag_counts lc ON lc.track_key = t.key`;
 
-const trackSelect = `
-  SELECT t.*, a.name AS artist_name, a.adamid AS artist_adamid, a.alias AS artist_alias, a.art_id AS artist_art_id,
+const trackColumns = `
+  t.*, a.name AS artist_name, a.adamid AS artist_adamid, a.alias AS artist_alias, a.art_id AS artist_art_id,
     al.title AS album_title, al.alias AS album_alias, g.name AS genre_name,
-    ${tagTotal} AS total, (l.track_key IS NOT NULL) AS has_lyrics
-  FROM tracks t
+    ${tagTotal} AS total, (l.track_key IS NOT NULL) AS has_lyrics`;
+/** What every track row joins, after `tracks t`. */
+const trackJoins = `
   JOIN artists a ON a.id = t.artist_id
   JOIN albums al ON al.id = t.album_id
   JOIN genres g ON g.id = t.genre_id${tagCountJoins}
   LEFT JOIN lyrics l ON l.track_key = t.key`;
+const trackSelect = `SELECT ${trackColumns} FROM tracks t ${trackJoins}`;
 
 /** Tracks by key, in the order of the keys asked (unknown keys are left out). */
 export async function tracksByKeys(db: D1Database, keys: readonly number[]): Promise<TrackRow[]> {
@@ -237,25 +239,26 @@ const nameTier = (marked: string, name: string) =>
 /** Tiers of a song found through something else than its title: after any title match. */
 export const songTiers = { artist: 3, album: 6, lyric: 7 } as const;
 
-const songMatchSchema = v.object({ track_key: int, tier: int, line_id: v.nullable(int) });
-export type SongMatch = v.InferOutput<typeof songMatchSchema>;
+const matchSchema = v.object({ match_tier: int, match_line_id: v.nullable(int) });
+export type SongMatch = { row: TrackRow; tier: number; lineId: number | null };
 
 /**
  * Songs matching the FTS5 query `?1`, best first: by tier (title 0–2, by its artist's name 3–5,
  * its album's title 6, a lyric line 7), then by popularity (tag count, seeded + live), then key.
  * `line_id` is the first matching lyric line's index entry when the song was found by its lyrics.
- * Every read is the index's or a key's: no scan of the catalogue.
+ * The page's track rows come in the same statement (one D1 round trip). Every read is the index's
+ * or a key's: no scan of the catalogue.
  */
-export function songMatches(
+export async function songMatches(
   db: D1Database,
   query: string,
   termLength: number,
   offset: number,
   limit: number,
 ): Promise<SongMatch[]> {
-  return all(
+  const rows = await all(
     db,
-    songMatchSchema,
+    v.object({ ...trackRowSchema.entries, ...matchSchema.entries }),
     `WITH hit AS MATERIALIZED (
        SELECT rowid AS id, rowid % 8 AS kind, coalesce(title, artist, album) AS name,
          coalesce(highlight(search_index, 0, char(1), char(2)), highlight(search_index, 1, char(1), char(2)),
@@ -275,18 +278,29 @@ export function songMatches(
      ),
      best AS (
        SELECT track_key, MIN(tier) AS tier, MIN(line_id) AS line_id FROM song GROUP BY track_key
+     ),
+     page AS (
+       SELECT b.track_key, b.tier, CASE WHEN b.tier = ${songTiers.lyric} THEN b.line_id END AS line_id,
+         COALESCE(c.total, 0) + COALESCE(lc.total, 0) AS popularity
+       FROM best b
+       LEFT JOIN tag_counts c ON c.track_key = b.track_key
+       LEFT JOIN live_tag_counts lc ON lc.track_key = b.track_key
+       ORDER BY b.tier, popularity DESC, b.track_key
+       LIMIT ?3 OFFSET ?4
      )
-     SELECT b.track_key, b.tier, CASE WHEN b.tier = ${songTiers.lyric} THEN b.line_id END AS line_id
-     FROM best b
-     LEFT JOIN tag_counts c ON c.track_key = b.track_key
-     LEFT JOIN live_tag_counts lc ON lc.track_key = b.track_key
-     ORDER BY b.tier, COALESCE(c.total, 0) + COALESCE(lc.total, 0) DESC, b.track_key
-     LIMIT ?3 OFFSET ?4`,
+     SELECT ${trackColumns}, p.tier AS match_tier, p.line_id AS match_line_id
+     FROM page p JOIN tracks t ON t.key = p.track_key ${trackJoins}
+     ORDER BY p.tier, p.popularity DESC, p.track_key`,
     query,
     termLength,
     limit,
     offset,
   );
+  return rows.map(({ match_tier, match_line_id, ...row }) => ({
+    row,
+    tier: match_tier,
+    lineId: match_line_id,
+  }));
 }
 
 const lyricMatchSchema = v.object({ line_id: int, marked: text, offset_ms: v.nullable(int) });
@@ -382,29 +396,29 @@ export function artistsOtherThan(db: D1Database, artistId: number): Promise<Arti
   return artistsWhere(db, "a.id != ?", artistId);
 }
 
-const artistMatchSchema = v.object({ id: int, tier: int });
-export type ArtistMatch = v.InferOutput<typeof artistMatchSchema>;
+export type ArtistMatch = { row: ArtistRow; tier: number };
 
 /**
  * Artists whose name matches the FTS5 query `?1` (kept to the artist column), best first: by tier
- * (nameTier), then by the tag counts of their songs, then by name.
+ * (nameTier), then by the tag counts of their songs, then by name; with their rows.
  */
-export function artistMatches(
+export async function artistMatches(
   db: D1Database,
   query: string,
   termLength: number,
   offset: number,
   limit: number,
 ): Promise<ArtistMatch[]> {
-  return all(
+  const rows = await all(
     db,
-    artistMatchSchema,
+    v.object({ ...artistRowSchema.entries, match_tier: int }),
     `WITH hit AS (
        SELECT rowid / 8 AS id, artist AS name, highlight(search_index, 1, char(1), char(2)) AS marked
        FROM search_index WHERE search_index MATCH ?1
      )
-     SELECT h.id, ${nameTier("h.marked", "h.name")} AS tier FROM hit h
-     ORDER BY tier,
+     SELECT a.*, g.name AS genre_name, ${nameTier("h.marked", "h.name")} AS match_tier
+     FROM hit h JOIN artists a ON a.id = h.id JOIN genres g ON g.id = a.genre_id
+     ORDER BY match_tier,
        (SELECT SUM(${tagTotal}) FROM tracks t${tagCountJoins} WHERE t.artist_id = h.id) DESC NULLS LAST,
        h.name, h.id
      LIMIT ?3 OFFSET ?4`,
@@ -413,6 +427,7 @@ export function artistMatches(
     limit,
     offset,
   );
+  return rows.map(({ match_tier, ...row }) => ({ row, tier: match_tier }));
 }
 
 const albumSelect = `
