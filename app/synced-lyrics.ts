@@ -84,3 +84,8 @@ export function msUntilNextChange(
   const untilNextLine = Math.ceil((next.offset - position) / (1 + sync.timeSkew));
   return Math.max(1, Math.min(untilNextLine, untilWindowEnd));
 }
+
+/** A lyric line's element id on the track page: a search result found by that line opens the page there. */
+export function lyricsLineId(index: number): string {
+  return `lyrics-line-${index}`;
+}

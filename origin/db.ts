@@ -148,15 +148,17 @@ const tagCountJoins = `
   LEFT JOIN tag_counts c ON c.track_key = t.key
   LEFT JOIN live_tag_counts lc ON lc.track_key = t.key`;
 
-const trackSelect = `
-  SELECT t.*, a.name AS artist_name, a.adamid AS artist_adamid, a.alias AS artist_alias, a.art_id AS artist_art_id,
+const trackColumns = `
+  t.*, a.name AS artist_name, a.adamid AS artist_adamid, a.alias AS artist_alias, a.art_id AS artist_art_id,
     al.title AS album_title, al.alias AS album_alias, g.name AS genre_name,
-    ${tagTotal} AS total, (l.track_key IS NOT NULL) AS has_lyrics
-  FROM tracks t
+    ${tagTotal} AS total, (l.track_key IS NOT NULL) AS has_lyrics`;
+/** What every track row joins, after `tracks t`. */
+const trackJoins = `
   JOIN artists a ON a.id = t.artist_id
   JOIN albums al ON al.id = t.album_id
   JOIN genres g ON g.id = t.genre_id${tagCountJoins}
   LEFT JOIN lyrics l ON l.track_key = t.key`;
+const trackSelect = `SELECT ${trackColumns} FROM tracks t ${trackJoins}`;
 
 /** Tracks by key, in the order of the keys asked (unknown keys are left out). */
 export async function tracksByKeys(db: D1Database, keys: readonly number[]): Promise<TrackRow[]> {
@@ -220,14 +222,135 @@ export function tracksNear(db: D1Database, track: TrackRow): Promise<TrackRow[]>
   );
 }
 
-/** Tracks whose title, artist or album holds the lowercased term. */
-export function tracksMatching(db: D1Database, term: string): Promise<TrackRow[]> {
-  return tracksWhere(
+/**
+ * The full-text index (origin/migrations/0019_search_index.sql): a row's kind is its rowid % 8 (0 a
+ * song title, 1 an artist name, 2 an album title, 3 a lyric line), its entity the rowid / 8 (a
+ * lyric line's: track key * 1024 + line). Highlights are marked with char(1) and char(2), which no
+ * title holds, and made into parts in JS (never HTML).
+ *
+ * How well a title or name matches (`nameTier`): 0 the whole of it (the first word matched and as
+ * long as the term, `?2`), 1 it starts with the term, 2 a later word matches.
+ */
+export const highlightMarks = { start: "\u0001", end: "\u0002" } as const;
+
+const nameTier = (marked: string, name: string) =>
+  `CASE WHEN substr(${marked}, 1, 1) <> char(1) THEN 2 WHEN length(${name}) = ?2 THEN 0 ELSE 1 END`;
+
+/** Tiers of a song found through something else than its title: after any title match. */
+export const songTiers = { artist: 3, album: 6, lyric: 7 } as const;
+
+const matchSchema = v.object({ match_tier: int, match_line_id: v.nullable(int) });
+export type SongMatch = { row: TrackRow; tier: number; lineId: number | null };
+
+/**
+ * Songs matching the FTS5 query `?1`, best first: by tier (title 0–2, by its artist's name 3–5,
+ * its album's title 6, a lyric line 7), then by popularity (tag count, seeded + live), then key.
+ * `line_id` is the first matching lyric line's index entry when the song was found by its lyrics.
+ * The page's track rows come in the same statement (one D1 round trip). Every read is the index's
+ * or a key's: no scan of the catalogue.
+ */
+export async function songMatches(
+  db: D1Database,
+  query: string,
+  termLength: number,
+  offset: number,
+  limit: number,
+): Promise<SongMatch[]> {
+  const rows = await all(
     db,
-    // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes, and a term needs no escaping.
-    "(instr(LOWER(t.title), ?1) > 0 OR instr(LOWER(a.name), ?1) > 0 OR instr(LOWER(al.title), ?1) > 0)",
-    term,
+    v.object({ ...trackRowSchema.entries, ...matchSchema.entries }),
+    `WITH hit AS MATERIALIZED (
+       SELECT rowid AS id, rowid % 8 AS kind, coalesce(title, artist, album) AS name,
+         coalesce(highlight(search_index, 0, char(1), char(2)), highlight(search_index, 1, char(1), char(2)),
+           highlight(search_index, 2, char(1), char(2))) AS marked
+       FROM search_index WHERE search_index MATCH ?1
+     ),
+     named AS (SELECT id, kind, ${nameTier("marked", "name")} AS tier FROM hit WHERE kind < 3),
+     song AS (
+       SELECT id / 8 AS track_key, tier, NULL AS line_id FROM named WHERE kind = 0
+       UNION ALL
+       SELECT t.key, ${songTiers.artist} + n.tier, NULL FROM named n JOIN tracks t ON t.artist_id = n.id / 8 WHERE n.kind = 1
+       UNION ALL
+       SELECT t.key, ${songTiers.album}, NULL FROM named n JOIN albums al ON al.rowid = n.id / 8
+         JOIN tracks t ON t.album_id = al.id WHERE n.kind = 2
+       UNION ALL
+       SELECT id / 8192, ${songTiers.lyric}, id FROM hit WHERE kind = 3
+     ),
+     best AS (
+       SELECT track_key, MIN(tier) AS tier, MIN(line_id) AS line_id FROM song GROUP BY track_key
+     ),
+     page AS (
+       SELECT b.track_key, b.tier, CASE WHEN b.tier = ${songTiers.lyric} THEN b.line_id END AS line_id,
+         COALESCE(c.total, 0) + COALESCE(lc.total, 0) AS popularity
+       FROM best b
+       LEFT JOIN tag_counts c ON c.track_key = b.track_key
+       LEFT JOIN live_tag_counts lc ON lc.track_key = b.track_key
+       ORDER BY b.tier, popularity DESC, b.track_key
+       LIMIT ?3 OFFSET ?4
+     )
+     SELECT ${trackColumns}, p.tier AS match_tier, p.line_id AS match_line_id
+     FROM page p JOIN tracks t ON t.key = p.track_key ${trackJoins}
+     ORDER BY p.tier, p.popularity DESC, p.track_key`,
+    query,
+    termLength,
+    limit,
+    offset,
   );
+  return rows.map(({ match_tier, match_line_id, ...row }) => ({
+    row,
+    tier: match_tier,
+    lineId: match_line_id,
+  }));
+}
+
+const lyricMatchSchema = v.object({ line_id: int, marked: text, offset_ms: v.nullable(int) });
+export type LyricMatch = v.InferOutput<typeof lyricMatchSchema>;
+
+/** The lyric lines `lineIds` (search_index rowids) with the words of `query` marked, and when each is sung. */
+export function lyricMatches(
+  db: D1Database,
+  query: string,
+  lineIds: readonly number[],
+): Promise<LyricMatch[]> {
+  if (lineIds.length === 0) return Promise.resolve([]);
+  return all(
+    db,
+    lyricMatchSchema,
+    `SELECT s.rowid AS line_id, highlight(search_index, 3, char(1), char(2)) AS marked,
+       json_extract(l.synced, '$[' || ((s.rowid / 8) % 1024) || '].offset') AS offset_ms
+     FROM search_index s LEFT JOIN lyrics l ON l.track_key = s.rowid / 8192
+     WHERE search_index MATCH ?1 AND s.rowid IN (SELECT value FROM json_each(?2))`,
+    query,
+    JSON.stringify(lineIds),
+  );
+}
+
+/** Whether anything at all matches the FTS5 query (a later page past the end is not a misspelling). */
+export async function anyMatch(db: D1Database, query: string): Promise<boolean> {
+  const row = await first(
+    db,
+    v.object({ id: int }),
+    "SELECT rowid AS id FROM search_index WHERE search_index MATCH ? LIMIT 1",
+    query,
+  );
+  return row !== undefined;
+}
+
+/**
+ * For each trigram OR query (a word's), the titles and names sharing the most trigrams with it,
+ * best first: one D1 round trip for all the words of a term.
+ */
+export async function spellingCandidates(
+  db: D1Database,
+  trigramQueries: readonly string[],
+  limit: number,
+): Promise<string[][]> {
+  if (trigramQueries.length === 0) return [];
+  const statement = db.prepare(
+    "SELECT text FROM search_spelling WHERE search_spelling MATCH ? ORDER BY rank LIMIT ?",
+  );
+  const answers = await db.batch(trigramQueries.map((query) => statement.bind(query, limit)));
+  return answers.map((answer) => answer.results.map((row) => v.parse(v.object({ text }), row).text));
 }
 
 const artistSelect = `SELECT a.*, g.name AS genre_name FROM artists a JOIN genres g ON g.id = a.genre_id`;
@@ -273,9 +396,38 @@ export function artistsOtherThan(db: D1Database, artistId: number): Promise<Arti
   return artistsWhere(db, "a.id != ?", artistId);
 }
 
-/** Artists whose name holds the lowercased term. */
-export function artistsMatching(db: D1Database, term: string): Promise<ArtistRow[]> {
-  return artistsWhere(db, "instr(LOWER(a.name), ?) > 0", term);
+export type ArtistMatch = { row: ArtistRow; tier: number };
+
+/**
+ * Artists whose name matches the FTS5 query `?1` (kept to the artist column), best first: by tier
+ * (nameTier), then by the tag counts of their songs, then by name; with their rows.
+ */
+export async function artistMatches(
+  db: D1Database,
+  query: string,
+  termLength: number,
+  offset: number,
+  limit: number,
+): Promise<ArtistMatch[]> {
+  const rows = await all(
+    db,
+    v.object({ ...artistRowSchema.entries, match_tier: int }),
+    `WITH hit AS (
+       SELECT rowid / 8 AS id, artist AS name, highlight(search_index, 1, char(1), char(2)) AS marked
+       FROM search_index WHERE search_index MATCH ?1
+     )
+     SELECT a.*, g.name AS genre_name, ${nameTier("h.marked", "h.name")} AS match_tier
+     FROM hit h JOIN artists a ON a.id = h.id JOIN genres g ON g.id = a.genre_id
+     ORDER BY match_tier,
+       (SELECT SUM(${tagTotal}) FROM tracks t${tagCountJoins} WHERE t.artist_id = h.id) DESC NULLS LAST,
+       h.name, h.id
+     LIMIT ?3 OFFSET ?4`,
+    query,
+    termLength,
+    limit,
+    offset,
+  );
+  return rows.map(({ match_tier, ...row }) => ({ row, tier: match_tier }));
 }
 
 const albumSelect = `

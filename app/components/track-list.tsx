@@ -1,6 +1,7 @@
 import { usePrimitives } from "~/components/primitives";
 import type { Image, TrackSummary } from "~/data/view";
 import { useTranslation } from "~/strings";
+import type { SearchLyricLine } from "../../rules/schemas/search";
 
 /** The size covers are shown at in lists. */
 export const listCoverSize = 56;
@@ -35,12 +36,15 @@ export function TrackList({
   label,
   rankLabels,
   notes,
+  lyricLines,
 }: {
   tracks: readonly TrackSummary[];
   ranked?: boolean;
   label: string;
   /** A short note per row, after the artist (a radio chart's plays). */
   notes?: readonly string[];
+  /** The lyric line a search found each row by, its matched words marked (search page). */
+  lyricLines?: readonly (SearchLyricLine | undefined)[];
   /** Ranks as the page writes them (charts: in the locale's digits); default 1, 2, 3… */
   rankLabels?: readonly string[];
 }) {
@@ -61,10 +65,28 @@ export function TrackList({
               {track.isNewRelease ? <span className="badge">{t("newRelease")}</span> : null}
             </span>
             {notes?.[index] ? <span className="track-row__note">{notes[index]}</span> : null}
+            {lyricLines?.[index] ? <LyricLine line={lyricLines[index]} /> : null}
           </span>
         </li>
       ))}
     </ol>
+  );
+}
+
+/** A found lyric line as text, each matched word in a <mark>: React escapes every part. */
+function LyricLine({ line }: { line: SearchLyricLine }) {
+  return (
+    <q className="track-row__lyric">
+      {line.parts.map((part, index) =>
+        part.matched ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id of their own
+          <mark key={index}>{part.text}</mark>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id of their own
+          <span key={index}>{part.text}</span>
+        ),
+      )}
+    </q>
   );
 }
 

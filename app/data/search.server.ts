@@ -8,11 +8,13 @@ import {
   searchStorefront,
   searchTermMaxLength,
 } from "~/search-groups";
+import { lyricsLineId } from "~/synced-lyrics";
 import { searchPageSize, trackImageWidths } from "../../rules/content-rules";
 import type { LanguageKey } from "../../rules/languages";
 import { localizedPath } from "../../rules/path";
 import { searchResultsSchema } from "../../rules/schemas/amapi";
 import {
+  type SearchLyricLine,
   type SearchResponse,
   searchNextOf,
   searchResponseSchema,
@@ -78,7 +80,8 @@ export type SearchPage = {
   | {
       kind: "results";
       top: SearchTopResult | undefined;
-      songs: SearchResultGroup<TrackSummary>;
+      /** `lyricLines`: the lyric line each song was found by, if it was; its link opens the track there. */
+      songs: SearchResultGroup<TrackSummary> & { lyricLines: (SearchLyricLine | undefined)[] };
       artists: SearchResultGroup<ArtistSummary>;
     }
 );
@@ -146,7 +149,11 @@ export async function loadSearchPage(
     kind: "results",
     top: topResultOf(top, edge.lang, artistOf),
     songs: {
-      items: songs.map((hit) => trackSummaryOfPayload(hit.track, edge.lang)),
+      items: songs.map((hit) => {
+        const track = trackSummaryOfPayload(hit.track, edge.lang);
+        return hit.lyric ? { ...track, href: `${track.href}#${lyricsLineId(hit.lyric.index)}` } : track;
+      }),
+      lyricLines: songs.map((hit) => hit.lyric),
       ...paging("songs", offsetOfSearchNext(found.next)),
     },
     artists: {

@@ -104,7 +104,12 @@ export default function Search() {
           <section className="section" aria-labelledby="search-songs">
             <h2 id="search-songs">{t("groups.songs")}</h2>
             {page.songs.items.length > 0 ? (
-              <TrackList tracks={page.songs.items} ranked={false} label={t("groups.songs")} />
+              <TrackList
+                tracks={page.songs.items}
+                lyricLines={page.songs.lyricLines}
+                ranked={false}
+                label={t("groups.songs")}
+              />
             ) : (
               <p className="muted">{t("page.noMoreSongs")}</p>
             )}

@@ -12,7 +12,7 @@ export function registerCatalogSearch(origin: OriginApp) {
   /** Spec 000 §7 catalogue search: types=songs,artists, term, limit=3; next links per group. */
   origin.get(`${catalog}/search`, async (c) => {
     const { ctx, query } = requestOf(c);
-    const term = (query.term ?? "").trim().toLowerCase();
+    const term = (query.term ?? "").trim();
     if (term.length === 0 || term.length > 100) throw invalidParam("term must be 1 to 100 characters");
     const types = query.types ?? [...searchTypes];
     if (types.length === 0) throw invalidParam("types is required");
@@ -25,19 +25,19 @@ export function registerCatalogSearch(origin: OriginApp) {
     const results: v.InferInput<typeof searchResultsSchema>["results"] = {};
 
     if (types.includes("songs")) {
-      const ranked = await searchSongs(c.env.DB, term);
+      const songs = await searchSongs(c.env.DB, term, offset, limit);
       results.songs = {
         href: href("songs", offset),
-        ...(offset + limit < ranked.length ? { next: href("songs", offset + limit) } : {}),
-        data: ranked.slice(offset, offset + limit).map((row) => songResource(row, ctx)),
+        ...(songs.more ? { next: href("songs", offset + limit) } : {}),
+        data: songs.hits.map((hit) => songResource(hit.row, ctx)),
       };
     }
     if (types.includes("artists")) {
-      const ranked = await searchArtists(c.env.DB, term);
+      const artists = await searchArtists(c.env.DB, term, offset, limit);
       results.artists = {
         href: href("artists", offset),
-        ...(offset + limit < ranked.length ? { next: href("artists", offset + limit) } : {}),
-        data: ranked.slice(offset, offset + limit).map((row) => artistResource(row, ctx, new Set())),
+        ...(artists.more ? { next: href("artists", offset + limit) } : {}),
+        data: artists.hits.map((hit) => artistResource(hit.row, ctx, new Set())),
       };
     }
     return json(c, { results }, cachePolicy.catalogue);

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { searchPageSize, trackSearchPageSize } from "../../rules/content-rules";
 import { type searchResponseSchema, searchServicePath } from "../../rules/schemas/search";
-import { searchArtists, searchRank, searchSongs, songRank } from "../catalogue-search";
+import { artistIsTopResult, type SongHit, searchArtists, searchSongs } from "../catalogue-search";
 import type { OriginApp } from "../env";
 import {
   cachePolicy,
@@ -46,24 +46,23 @@ export function registerSearch(origin: OriginApp) {
     const pageSize = query.pageSize ?? searchPageSize;
     const page = query.page ?? 0;
     const limit = query.limit ?? searchPageSize;
-    const term = query.query.toLowerCase();
-    const [songs, artists] = await Promise.all([searchSongs(c.env.DB, term), searchArtists(c.env.DB, term)]);
-    const from = page * pageSize;
+    const [songs, artists, best] = await Promise.all([
+      searchSongs(c.env.DB, query.query, page * pageSize, pageSize),
+      searchArtists(c.env.DB, query.query, page * limit, limit),
+      page === 0 ? undefined : topResult(c.env.DB, query.query),
+    ]);
     const body: Body = {
-      tracks: { hits: songs.slice(from, from + pageSize).map((row) => ({ track: trackSummary(row) })) },
-      artists: { hits: artists.slice(from, from + limit).map((row) => ({ artist: artistPayload(row) })) },
+      tracks: { hits: songs.hits.map(trackHit) },
+      artists: { hits: artists.hits.map((hit) => ({ artist: artistPayload(hit.row) })) },
     };
     // The top result: the best match of either kind; an artist wins a tie (a name typed whole).
-    const [song] = songs;
-    const [artist] = artists;
-    if (artist && (!song || searchRank(artist.name, term) <= songRank(song, term))) {
-      body.topresult = { type: "artist", artist: artistPayload(artist) };
+    const [song, artist] = best ?? [songs.hits[0], artists.hits[0]];
+    if (artist && artistIsTopResult(artist, song)) {
+      body.topresult = { type: "artist", artist: artistPayload(artist.row) };
     } else if (song) {
-      body.topresult = { type: "track", track: trackSummary(song) };
+      body.topresult = { type: "track", track: trackSummary(song.row) };
     }
-    if (from + pageSize < songs.length || from + limit < artists.length) {
-      body.next = nextLink(c.req.url, page + 1);
-    }
+    if (songs.more || artists.more) body.next = nextLink(c.req.url, page + 1);
     return json(c, body, cachePolicy.catalogue);
   });
 
@@ -74,14 +73,25 @@ export function registerSearch(origin: OriginApp) {
     if (query.limit !== undefined) throw invalidParam("limit is not a parameter of track search");
     const pageSize = query.pageSize ?? trackSearchPageSize;
     const page = query.page ?? 0;
-    const songs = await searchSongs(c.env.DB, query.query.toLowerCase());
-    const from = page * pageSize;
-    const body: Body = {
-      tracks: { hits: songs.slice(from, from + pageSize).map((row) => ({ track: trackSummary(row) })) },
-    };
-    if (from + pageSize < songs.length) body.next = nextLink(c.req.url, page + 1);
+    const songs = await searchSongs(c.env.DB, query.query, page * pageSize, pageSize);
+    const body: Body = { tracks: { hits: songs.hits.map(trackHit) } };
+    if (songs.more) body.next = nextLink(c.req.url, page + 1);
     return json(c, body, cachePolicy.catalogue);
   });
+}
+
+/** The best song and artist of a term, for the top result of a later page. */
+async function topResult(d1: D1Database, term: string) {
+  const [songs, artists] = await Promise.all([searchSongs(d1, term, 0, 1), searchArtists(d1, term, 0, 1)]);
+  return [songs.hits[0], artists.hits[0]] as const;
+}
+
+/**
+ * A track hit; a song found by its lyrics says by which line (our addition to the spec's hit: the
+ * search page shows it, and opens the track at it).
+ */
+function trackHit(hit: SongHit): NonNullable<Body["tracks"]>["hits"][number] {
+  return { track: trackSummary(hit.row), ...(hit.lyric ? { lyric: hit.lyric } : {}) };
 }
 
 /** The same call, one page on, on the service's own root (no /services prefix). */

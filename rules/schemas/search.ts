@@ -17,8 +17,24 @@ export const searchArtistSchema = v.pick(artistSchema, [
   "url",
 ]);
 
+/**
+ * Our addition to a track hit (issue 47): the lyric line the song was found by, as parts with the
+ * matched words marked (text, never HTML), its index in the lyrics and when it is sung (synced lyrics).
+ */
+export const searchLyricLineSchema = v.object({
+  index: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  offsetMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  parts: v.array(v.object({ text: v.string(), matched: v.boolean() })),
+});
+
+export type SearchLyricLine = v.InferOutput<typeof searchLyricLineSchema>;
+
 export const searchResponseSchema = v.object({
-  tracks: v.optional(v.object({ hits: v.array(v.object({ track: trackSummarySchema })) })),
+  tracks: v.optional(
+    v.object({
+      hits: v.array(v.object({ track: trackSummarySchema, lyric: v.optional(searchLyricLineSchema) })),
+    }),
+  ),
   artists: v.optional(v.object({ hits: v.array(v.object({ artist: searchArtistSchema })) })),
   topresult: v.optional(
     v.variant("type", [

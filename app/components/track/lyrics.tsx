@@ -3,7 +3,7 @@ import { DemoBadge } from "~/components/demo-badge";
 import { usePrimitives } from "~/components/primitives";
 import type { TrackLyrics } from "~/data/track.server";
 import { useTranslation } from "~/strings";
-import { msUntilNextChange, type SyncedLyricsState, syncedLyricsState } from "~/synced-lyrics";
+import { lyricsLineId, msUntilNextChange, type SyncedLyricsState, syncedLyricsState } from "~/synced-lyrics";
 
 /** The clock is read again at least this often, so a sleeping tab or a changed clock catches up. */
 const longestWaitMs = 1000;
@@ -77,6 +77,7 @@ export function Lyrics({ lyrics }: { lyrics: TrackLyrics }) {
                         : "synced-lyrics__line"
                   }
                   aria-current={index === state.lineIndex ? "true" : undefined}
+                  id={lyricsLineId(index)}
                 >
                   {line.text}
                 </li>
@@ -89,7 +90,7 @@ export function Lyrics({ lyrics }: { lyrics: TrackLyrics }) {
               {lyrics.lines.map((line, index) => (
                 // Lines repeat (choruses); their place is their identity.
                 // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id of their own
-                <span key={index} className="track-lyrics__line">
+                <span key={index} className="track-lyrics__line" id={lyricsLineId(index)}>
                   {line}
                 </span>
               ))}

@@ -1,0 +1,110 @@
+/**
+ * What a person typed, made into full-text queries (docs/decisions/033-full-text-search.md). Pure:
+ * the index's SQL is in origin/db.ts, the order of a search in origin/catalogue-search.ts.
+ */
+
+/** A word is whatever holds a letter or a digit; quotes, stars and lone punctuation are not words. */
+const wordChar = /[\p{L}\p{N}]/u;
+
+/** The words of a term, in order: whitespace-separated chunks holding a letter or a digit. */
+export function termWords(term: string): string[] {
+  return term
+    .normalize("NFC")
+    .split(/\s+/u)
+    .filter((chunk) => wordChar.test(chunk));
+}
+
+/**
+ * The FTS5 query of a term: every word a quoted string (its own quotes doubled), so `"`, `*`,
+ * `AND`, `OR`, `NEAR`, `^` or a column name typed by a person are text, never syntax; all words
+ * must match (FTS5's implicit AND); the last is a prefix (search as you type). `column` keeps the
+ * match to one column of search_index. Undefined when the term has no word.
+ */
+export function ftsQuery(term: string, column?: "artist" | "lyric"): string | undefined {
+  const words = termWords(term);
+  if (words.length === 0) return undefined;
+  const query = words
+    .map((word, i) => `"${word.replaceAll('"', '""')}"${i === words.length - 1 ? "*" : ""}`)
+    .join(" ");
+  return column ? `{${column}} : (${query})` : query;
+}
+
+/** The length the index compares an exact title or name with: the words, one space apart. */
+export function termLength(term: string): number {
+  return termWords(term).join(" ").length;
+}
+
+/** Case and diacritics folded, as the index's tokenizers fold them (remove_diacritics). */
+export function foldWord(word: string): string {
+  return word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+/** The folded words of a title or name, split where the index's unicode61 tokenizer splits. */
+export function nameWords(name: string): string[] {
+  return foldWord(name)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0);
+}
+
+/** The trigram query that finds titles and names sharing letters with `word` (the spelling fallback). */
+export function trigramQuery(word: string): string | undefined {
+  const letters = [...foldWord(word).replace(/[^\p{L}\p{N}]/gu, "")];
+  if (letters.length < minTypoWordLength) return undefined;
+  const grams = new Set<string>();
+  for (let i = 0; i + 3 <= letters.length; i++) grams.add(letters.slice(i, i + 3).join(""));
+  return [...grams].map((gram) => `"${gram}"`).join(" OR ");
+}
+
+/** Shorter words are not corrected: one edit in three letters is another word, not a typo. */
+export const minTypoWordLength = 4;
+
+/** Edits allowed in a word of this length: one, two from eight letters on. */
+export function allowedEdits(length: number): number {
+  return length >= 8 ? 2 : 1;
+}
+
+/**
+ * Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
+ * neighbours (the usual typos) each cost one. By code point, so a letter outside the BMP is one.
+ */
+export function editDistance(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  let before: number[] = [];
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      let best = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) {
+        best = Math.min(best, (before[j - 2] ?? 0) + 1);
+      }
+      current.push(best);
+    }
+    before = previous;
+    previous = current;
+  }
+  return previous[y.length] ?? 0;
+}
+
+/**
+ * The catalogue's word closest to `word` within its allowed edits, from the words of `candidates`
+ * (titles and names); the first found wins a tie (the candidates come best match first).
+ * Undefined when none is close enough, or when the word is there as typed.
+ */
+export function closestWord(word: string, candidates: readonly string[]): string | undefined {
+  const typed = foldWord(word);
+  if (typed.length < minTypoWordLength) return undefined;
+  const limit = allowedEdits(typed.length);
+  let best: { word: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    for (const known of nameWords(candidate)) {
+      if (Math.abs(known.length - typed.length) > limit) continue;
+      const distance = editDistance(typed, known);
+      if (distance === 0) return undefined;
+      if (distance <= limit && (!best || distance < best.distance)) best = { word: known, distance };
+    }
+  }
+  return best?.word;
+}
