@@ -23,7 +23,8 @@ export type Problem = { lang: string; namespace: string; key: string; problem: s
 /** i18next plural suffixes (https://www.i18next.com/translation-function/plurals). */
 const pluralSuffix = /_(zero|one|two|few|many|other)$/;
 
-function flatten(tree: Tree, prefix = ""): Map<string, unknown> {
+/** A namespace's tree as its leaves by dotted key. */
+export function flatten(tree: Tree, prefix = ""): Map<string, unknown> {
   const leaves = new Map<string, unknown>();
   for (const [key, value] of Object.entries(tree)) {
     const path = prefix === "" ? key : `${prefix}.${key}`;

@@ -7,6 +7,7 @@ import { siteErrorTypes } from "../../rules/errors";
 import { isLanguageKey, languageKeys, languageOf } from "../../rules/languages";
 import { pageTypes } from "../../rules/path";
 import { findProblems, interpolationVariables } from "../locales-completeness";
+import { findRegisterStrays, type Register, registers } from "../locales-register";
 
 const localesDir = path.join(import.meta.dirname, "../../locales");
 
@@ -167,6 +168,77 @@ describe("findProblems catches", () => {
 
   test("interpolationVariables", () => {
     expect(interpolationVariables("{{a}} and {{ b }} and {{count, number}}")).toEqual(["a", "b", "count"]);
+  });
+});
+
+/**
+ * Words of the other register that mean something else where they stand: each is a reading of its
+ * sentence by a speaker of the language, not a gap in the style.
+ */
+const allowRegister = [
+  // "Sie" is the sign-in (die Anmeldung) that was begun in another window.
+  "de:account:google.invalidState Sie",
+  // "Sie" are the answers (die Antworten) that help us decide.
+  "de:forms:survey.thanks Sie",
+];
+
+const strayNames = (strays: ReturnType<typeof findRegisterStrays>) =>
+  strays.map((stray) => `${stray.lang}:${stray.namespace}:${stray.key} ${stray.word}`);
+
+describe("one voice per language (locales/STYLE.md)", () => {
+  test.each(Object.entries(registers).map(([lang, register]) => [lang, register.speaks, register] as const))(
+    "%s says %s on every screen",
+    (lang, _speaks, register) => {
+      expect(strayNames(findRegisterStrays(resources, { [lang]: register }, allowRegister))).toEqual([]);
+    },
+  );
+
+  test("the registers are kept for interface languages", () => {
+    for (const lang of Object.keys(registers)) expect(isLanguageKey(lang), lang).toBe(true);
+  });
+
+  test("the allow-list holds only entries that are needed", () => {
+    for (const entry of allowRegister) {
+      const others = allowRegister.filter((other) => other !== entry);
+      expect(strayNames(findRegisterStrays(resources, registers, others)), entry).toContain(entry);
+    }
+  });
+});
+
+describe("findRegisterStrays catches", () => {
+  const check = (lang: string, text: string, allowed: readonly string[] = []) => {
+    const register = registers[lang] as Register;
+    return strayNames(findRegisterStrays({ [lang]: { common: { a: text } } }, { [lang]: register }, allowed));
+  };
+
+  test.each([
+    ["German Sie in a sentence", "de", "Bitte melden Sie sich an", ["de:common:a Sie"]],
+    ["German Ihr at the start of a title", "de", "Ihr Konto", ["de:common:a Ihr"]],
+    ["not German du, the register it speaks", "de", "Melde dich an, um deine Bibliothek zu sehen", []],
+    ["not German sie (she, they) in lower case", "de", "Wir haben sie gelöscht", []],
+    ["Greek σου", "el", "Η βιβλιοθήκη σου", ["el:common:a σου"]],
+    ["a Greek informal imperative, capitalised", "el", "Δοκίμασε ξανά", ["el:common:a Δοκίμασε"]],
+    ["Turkish sen, capitalised", "tr", "Seni Apple Music'e bağlayamadık", ["tr:common:a Seni"]],
+    ["French tu", "fr", "Tu peux réessayer", ["fr:common:a Tu"]],
+    ["Spanish usted", "es", "Inicie sesión, usted verá su biblioteca", ["es:common:a usted"]],
+    ["Dutch uw", "nl", "Verwijder uit uw bibliotheek", ["nl:common:a uw"]],
+    ["not Italian La, an article", "it", "La tua libreria", []],
+    ["Italian Sua", "it", "La Sua libreria", ["it:common:a Sua"]],
+    ["Polish Pan", "pl", "Czy Pan chce kontynuować?", ["pl:common:a Pan"]],
+    ["Czech tvůj", "cs", "Odstranit z knihovny, tvůj seznam", ["cs:common:a tvůj"]],
+    ["not Czech Ty (those)", "cs", "Ty, které lidé rozpoznávají.", []],
+    ["Russian твоя", "ru", "Твоя медиатека", ["ru:common:a Твоя"]],
+    ["Hindi तुम्हारी", "hi", "तुम्हारी लाइब्रेरी", ["hi:common:a तुम्हारी"]],
+    ["Indonesian kamu", "id", "Lagu yang kamu temukan", ["id:common:a kamu"]],
+    ["Chinese 您 inside a sentence", "zh-cn", "从您的资料库中移除", ["zh-cn:common:a 您"]],
+    ["not a variable's name", "nl", "{{u}} nummers", []],
+  ])("%s", (_name, lang, text, expected) => {
+    expect(check(lang, text)).toEqual(expected);
+  });
+
+  test("an allowed word only at its own key", () => {
+    expect(check("de", "Sie wurde gelöscht", ["de:common:a Sie"])).toEqual([]);
+    expect(check("de", "Sie wurde gelöscht", ["de:common:b Sie"])).toEqual(["de:common:a Sie"]);
   });
 });
 
