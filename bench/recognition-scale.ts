@@ -36,6 +36,7 @@ import {
   trackIndexStore,
 } from "../signature/index";
 import { readPublishedIndex, root } from "../tools/recognition-store/published-index";
+import { bundleBenchWorker } from "./bundle-worker";
 import { freePort } from "./free-port";
 import { type GcEvent, gcLive, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
 import { connectInspector, type Inspector } from "./inspector";
@@ -229,22 +230,6 @@ async function measure(
   };
 }
 
-/** The bench worker (bench/recognition-worker.ts), bundled for workerd. */
-async function workerScript(): Promise<string> {
-  const { build } = await import("esbuild");
-  const result = await build({
-    entryPoints: [path.join(root, "bench/recognition-worker.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    write: false,
-  });
-  const output = result.outputFiles[0];
-  if (!output) throw new Error("esbuild produced no output");
-  return output.text;
-}
-
 const workerName = "recognition-bench";
 /** The store's database, apart from the one `npm start` uses; deleted after the run (2.3 GB at 100×). */
 const persistTo = path.join(root, `.wrangler/bench-recognition-scale-${process.pid}`);
@@ -426,7 +411,7 @@ async function main(): Promise<void> {
   const queries = [...(await positiveQueries()), ...negativeQueries()];
   console.error(`${queries.length} queries`);
   const results: Record<string, Entry> = {};
-  const script = await workerScript();
+  const script = await bundleBenchWorker("recognition-worker.ts");
   rmSync(persistTo, { recursive: true, force: true });
   let storeScale = 0;
   try {

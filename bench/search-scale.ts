@@ -17,6 +17,7 @@ import { readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
 import { Miniflare } from "miniflare";
 import { demoLyrics } from "../origin/catalog/lyrics";
 import { splitSeed } from "../origin/catalog/sql";
+import { bundleBenchWorker } from "./bundle-worker";
 import { quantile, round } from "./stats";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -62,21 +63,6 @@ const queries: Record<string, string[]> = {
   ],
 };
 
-async function workerScript(): Promise<string> {
-  const { build } = await import("esbuild");
-  const result = await build({
-    entryPoints: [path.join(root, "bench/search-worker.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    write: false,
-  });
-  const output = result.outputFiles[0];
-  if (!output) throw new Error("esbuild produced no output");
-  return output.text;
-}
-
 /** Its own database, apart from the one `npm start` uses; deleted after the run. */
 const persistTo = path.join(root, `.wrangler/bench-search-scale-${process.pid}`);
 
@@ -103,7 +89,7 @@ async function main() {
   const mf = new Miniflare({
     name: "search-bench",
     modules: true,
-    script: await workerScript(),
+    script: await bundleBenchWorker("search-worker.ts"),
     compatibilityDate: "2025-07-01",
     d1Databases: ["DB"],
     d1Persist: path.join(persistTo, "d1"),

@@ -4,6 +4,7 @@
  * the binding, the catalogue grown k times, and each query timed here (no HTTP between the clock
  * and the search).
  */
+import { seededRandom } from "../origin/catalog/audio-degrade";
 import { searchArtists, searchSongs } from "../origin/catalogue-search";
 import { songMatches } from "../origin/db";
 import { ftsQuery, termLength } from "../origin/search-terms";
@@ -15,18 +16,6 @@ async function runAll(db: D1Database, statements: string[]) {
   for (let at = 0; at < statements.length; at += 50) {
     await db.batch(statements.slice(at, at + 50).map((sql) => db.prepare(sql)));
   }
-}
-
-/** A generator of numbers in [0, 1), seeded: the same catalogue on every run. */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
 }
 
 /** Index into a list by a Zipf-like law (rank r drawn ∝ 1/r): a few words common, most rare. */
@@ -68,7 +57,7 @@ function madeUpWord(random: () => number): string {
  * real song's album, its lyrics with the lines' words shuffled, and a tag count drawn Zipf-like.
  */
 async function grow(db: D1Database, from: number, k: number) {
-  const random = seeded(47 + from);
+  const random = seededRandom(47 + from);
   const { results: tracks } = await db
     .prepare("SELECT key, title, artist_id FROM tracks WHERE key < 1000000000")
     .all<{ key: number; title: string; artist_id: number }>();
