@@ -89,3 +89,9 @@ export function msUntilNextChange(
 export function lyricsLineId(index: number): string {
   return `lyrics-line-${index}`;
 }
+
+/** The line an address's fragment names (`#lyrics-line-N`, as lyricsLineId writes it), or -1. */
+export function lyricsLineIndex(hash: string): number {
+  const match = /^#lyrics-line-(\d{1,5})$/.exec(hash);
+  return match ? Number(match[1]) : -1;
+}

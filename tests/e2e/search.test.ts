@@ -317,3 +317,97 @@ test("the search page hydrates without errors and paging works as client navigat
   expect(await page.locator(".search-page .track-row").count()).toBe(10);
   expect(errors).toEqual([]);
 });
+
+/** Where a found lyric line stands: marked in bold, on screen and not folded away under the fold. */
+function foundLineState(page: Page, id: string) {
+  return page.evaluate((lineId) => {
+    const line = document.getElementById(lineId);
+    if (!line) return undefined;
+    const box = line.getBoundingClientRect();
+    const atCentre = document.elementFromPoint(
+      box.left + Math.min(box.width, 20) / 2,
+      box.top + box.height / 2,
+    );
+    return {
+      weight: getComputedStyle(line).fontWeight,
+      onScreen: box.top >= 0 && box.bottom <= window.innerHeight,
+      visible: atCentre === line || line.contains(atCentre),
+      foldButtonShown: [...document.querySelectorAll(".track-lyrics .show-more__button")].some(
+        (button) => (button as HTMLElement).offsetParent !== null,
+      ),
+    };
+  }, id);
+}
+
+/** Until the line is bold and on screen, as a person sees it. */
+function waitForFoundLine(page: Page, id: string) {
+  return page.waitForFunction((lineId) => {
+    const line = document.getElementById(lineId);
+    const box = line?.getBoundingClientRect();
+    return (
+      line !== null &&
+      box !== undefined &&
+      getComputedStyle(line).fontWeight === "700" &&
+      box.top >= 0 &&
+      box.bottom <= window.innerHeight
+    );
+  }, id);
+}
+
+test("a lyric line found by search opens its song at that line, marked, on a client navigation and on a load", async () => {
+  const { page, errors } = await searchPage(viewports.phone, "/home");
+  // A song's page with folded lyrics; a line under the fold, said once in the song, is searched for.
+  const chart = await (
+    await fetch(`${baseURL}/services/amapi/v1/catalog/gb/playlists/ip-world-chart/tracks?limit=200`)
+  ).json();
+  const keys = (chart as { data: { attributes: { hasLyrics?: boolean; shazamKey: string } }[] }).data
+    .filter((entry) => entry.attributes.hasLyrics)
+    .map((entry) => entry.attributes.shazamKey);
+  let target: { path: string; index: number; text: string } | undefined;
+  for (const key of keys) {
+    await page.goto(`${baseURL}/track/${key}`, { waitUntil: "domcontentloaded" });
+    const lines = await page.locator(".track-lyrics__line").allTextContents();
+    const index = lines.findIndex(
+      (text, at) =>
+        at >= 5 &&
+        text.split(/\s+/).length >= 4 &&
+        lines.indexOf(text) === at &&
+        lines.lastIndexOf(text) === at,
+    );
+    const text = lines[index];
+    if (index >= 0 && text) {
+      target = { path: new URL(page.url()).pathname, index, text };
+      break;
+    }
+  }
+  if (!target) throw new Error("no song of the world chart has a long line of lyrics under the fold");
+  const id = `lyrics-line-${target.index}`;
+
+  await page.goto(`${baseURL}/search?term=${encodeURIComponent(target.text)}`, { waitUntil: "networkidle" });
+  await page.waitForSelector("html[data-ready]");
+  const hit = page.locator(`.search-page a.track-row__title[href="${target.path}#${id}"]`);
+  expect(await hit.count(), `the search page links ${target.path}#${id}`).toBe(1);
+  await hit.click();
+  await page.waitForURL(`${baseURL}${target.path}#${id}`);
+  // Client-side navigation: history.pushState never updates `:target`; the page marks the line itself.
+  await waitForFoundLine(page, id);
+  expect(await foundLineState(page, id)).toEqual({
+    weight: "700",
+    onScreen: true,
+    visible: true,
+    foldButtonShown: false,
+  });
+  await screenshot(page, "search-lyric-line-opened-phone");
+
+  // A load of the same address (a shared link): marked by `:target` before any script, and still after hydration.
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector("html[data-ready]");
+  await waitForFoundLine(page, id);
+  expect(await foundLineState(page, id)).toEqual({
+    weight: "700",
+    onScreen: true,
+    visible: true,
+    foldButtonShown: false,
+  });
+  expect(errors).toEqual([]);
+});

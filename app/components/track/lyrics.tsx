@@ -1,9 +1,16 @@
+import { useLocation } from "@remix-run/react";
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { DemoBadge } from "~/components/demo-badge";
 import { usePrimitives } from "~/components/primitives";
 import type { TrackLyrics } from "~/data/track.server";
 import { useTranslation } from "~/strings";
-import { lyricsLineId, msUntilNextChange, type SyncedLyricsState, syncedLyricsState } from "~/synced-lyrics";
+import {
+  lyricsLineId,
+  lyricsLineIndex,
+  msUntilNextChange,
+  type SyncedLyricsState,
+  syncedLyricsState,
+} from "~/synced-lyrics";
 
 /** The clock is read again at least this often, so a sleeping tab or a changed clock catches up. */
 const longestWaitMs = 1000;
@@ -44,6 +51,27 @@ function useCenteredLine(list: RefObject<HTMLOListElement | null>, lineIndex: nu
   }, [list, lineIndex]);
 }
 
+/**
+ * The line a search result opened the page at (#lyrics-line-N), marked and brought into view.
+ * `:target` marks it on a page load, before any script; but a client-side navigation (the search
+ * page's link, history.pushState) never updates `:target`, so once hydrated the page marks the line
+ * itself. Set in an effect: the server never sees the fragment, and the first render must match it.
+ */
+function useFoundLine(): number {
+  const { hash } = useLocation();
+  const [found, setFound] = useState(-1);
+  useEffect(() => {
+    const index = lyricsLineIndex(hash);
+    setFound(index);
+    if (index < 0) return;
+    // After the render that unfolds the lyrics (their fold opens for a found line).
+    requestAnimationFrame(() =>
+      document.getElementById(lyricsLineId(index))?.scrollIntoView({ block: "start" }),
+    );
+  }, [hash]);
+  return found;
+}
+
 /** Lyrics longer than this are folded to their first lines (spec 002 §2 show more / less). */
 export const foldedLyricsLines = 4;
 
@@ -52,6 +80,7 @@ export function Lyrics({ lyrics }: { lyrics: TrackLyrics }) {
   const { ShowMore } = usePrimitives();
   const state = useSyncedState(lyrics.synced);
   const list = useRef<HTMLOListElement>(null);
+  const found = useFoundLine();
   const showSynced = lyrics.synced !== undefined && state.shown;
   useCenteredLine(list, showSynced ? state.lineIndex : -1);
 
@@ -69,13 +98,13 @@ export function Lyrics({ lyrics }: { lyrics: TrackLyrics }) {
               {lyrics.synced.lines.map((line, index) => (
                 <li
                   key={`${line.offset}:${line.text}`}
-                  className={
-                    index === state.lineIndex
-                      ? "synced-lyrics__line is-current"
-                      : index < state.lineIndex
-                        ? "synced-lyrics__line is-past"
-                        : "synced-lyrics__line"
-                  }
+                  className={[
+                    "synced-lyrics__line",
+                    index === state.lineIndex ? "is-current" : index < state.lineIndex ? "is-past" : "",
+                    index === found ? "is-found" : "",
+                  ]
+                    .filter(Boolean)
+                    .join(" ")}
                   aria-current={index === state.lineIndex ? "true" : undefined}
                   id={lyricsLineId(index)}
                 >
@@ -88,9 +117,13 @@ export function Lyrics({ lyrics }: { lyrics: TrackLyrics }) {
           <ShowMore long={lyrics.lines.length > foldedLyricsLines} fold="text" lines={foldedLyricsLines}>
             <p className="track-lyrics__text">
               {lyrics.lines.map((line, index) => (
-                // Lines repeat (choruses); their place is their identity.
-                // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id of their own
-                <span key={index} className="track-lyrics__line" id={lyricsLineId(index)}>
+                <span
+                  // Lines repeat (choruses); their place is their identity.
+                  // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id of their own
+                  key={index}
+                  className={index === found ? "track-lyrics__line is-found" : "track-lyrics__line"}
+                  id={lyricsLineId(index)}
+                >
                   {line}
                 </span>
               ))}
