@@ -5,9 +5,9 @@
  * and the search).
  */
 import { seededRandom } from "../origin/catalog/audio-degrade";
-import { searchArtists, searchSongs } from "../origin/catalogue-search";
-import { songMatches } from "../origin/db";
-import { ftsQuery, termLength } from "../origin/search-terms";
+import { SearchTerm, searchArtists, searchSongs } from "../origin/catalogue-search";
+import { refreshSpellingVariants, songsByLyrics, songsByName } from "../origin/db";
+import { termQueries } from "../origin/search-terms";
 
 type Env = { DB: D1Database };
 
@@ -131,19 +131,24 @@ async function grow(db: D1Database, from: number, k: number) {
         .bind(JSON.stringify(counts)),
     ]);
   }
+  // What the scheduled run does after the names changed (worker/schedule.ts).
+  await refreshSpellingVariants(db);
   const { results } = await db
-    .prepare("SELECT (SELECT COUNT(*) FROM tracks) AS tracks, (SELECT COUNT(*) FROM search_index) AS indexed")
+    .prepare(
+      "SELECT (SELECT COUNT(*) FROM tracks) AS tracks, (SELECT COUNT(*) FROM search_names) + (SELECT COUNT(*) FROM search_lyrics) AS indexed",
+    )
     .all<{ tracks: number; indexed: number }>();
   return results[0];
 }
 
 /** The search call (spec 002 §7 GET search) as the origin answers it: songs and artists, 3 of each. */
 async function searchCall(db: D1Database, term: string) {
-  const [songs, artists] = await Promise.all([searchSongs(db, term, 0, 3), searchArtists(db, term, 0, 3)]);
+  const searched = new SearchTerm(db, term);
+  const [songs, artists] = await Promise.all([searchSongs(searched, 0, 3), searchArtists(searched, 0, 3)]);
   return songs.hits.length + artists.hits.length;
 }
 
-/** The query plan of the songs query for a term, recorded from the origin's own statement. */
+/** The query plans of the songs queries (by name, by lyrics) for a term, recorded from the origin's own statements. */
 async function songsPlan(db: D1Database, term: string): Promise<string[]> {
   const prepared: { sql: string; params: unknown[] }[] = [];
   const recording = {
@@ -154,14 +159,19 @@ async function songsPlan(db: D1Database, term: string): Promise<string[]> {
       },
     }),
   } as unknown as D1Database;
-  await songMatches(recording, ftsQuery(term) ?? "", termLength(term), 0, 4);
-  const [statement] = prepared;
-  if (!statement) return [];
-  const { results } = await db
-    .prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
-    .bind(...statement.params)
-    .all<{ detail: string }>();
-  return results.map((row) => row.detail);
+  const queries = termQueries(term);
+  if (!queries) return [];
+  await songsByName(recording, queries, 4);
+  await songsByLyrics(recording, queries, [], 4);
+  const plans: string[] = [];
+  for (const statement of prepared) {
+    const { results } = await db
+      .prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+      .bind(...statement.params)
+      .all<{ detail: string }>();
+    plans.push(...results.map((row) => row.detail), "");
+  }
+  return plans;
 }
 
 export default {

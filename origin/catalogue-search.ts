@@ -1,12 +1,5 @@
 import * as db from "./db";
-import {
-  closestWord,
-  ftsQuery,
-  minTypoWordLength,
-  termLength,
-  termWords,
-  trigramQuery,
-} from "./search-terms";
+import { closestWord, spellingForms, type TermQueries, termQueries, termWords } from "./search-terms";
 
 // The catalogue's search, shared by the catalogue API's search and the search service: which
 // songs and artists match a term, and how well (docs/decisions/033-full-text-search.md).
@@ -23,33 +16,50 @@ export type LyricLineMatch = { index: number; offsetMs: number | undefined; part
 export type SongHit = { row: db.TrackRow; tier: number; lyric: LyricLineMatch | undefined };
 export type ArtistHit = { row: db.ArtistRow; tier: number };
 
-/** Titles and names read per misspelt word: enough to hold the word meant, few enough to compare. */
+/** Words read per misspelt word: enough to hold the word meant, few enough to compare. */
 const spellingCandidateCount = 24;
+
+/**
+ * What a person searched for, against one catalogue: its correction, when the term finds nothing
+ * as typed, is looked up once for the songs and the artists of the same answer.
+ */
+export class SearchTerm {
+  #corrected: Promise<string | undefined> | undefined;
+
+  constructor(
+    readonly d1: D1Database,
+    readonly text: string,
+  ) {}
+
+  /** The term with its misspelt words corrected, or undefined (see correctedTerm). */
+  corrected(): Promise<string | undefined> {
+    this.#corrected ??= correctedTerm(this.d1, this.text);
+    return this.#corrected;
+  }
+}
 
 /** Songs matching the term, best first, `limit` from `offset`; a misspelt term is corrected. */
 export async function searchSongs(
-  d1: D1Database,
-  term: string,
+  term: SearchTerm,
   offset: number,
   limit: number,
 ): Promise<SearchPage<SongHit>> {
-  const found = await songsFor(d1, term, offset, limit);
+  const found = await songsFor(term.d1, term.text, offset, limit);
   if (found.hits.length > 0) return found;
-  const corrected = await correctedTerm(d1, term);
-  return corrected === undefined ? found : songsFor(d1, corrected, offset, limit);
+  const corrected = await term.corrected();
+  return corrected === undefined ? found : songsFor(term.d1, corrected, offset, limit);
 }
 
 /** Artists whose name matches the term, best first; a misspelt term is corrected. */
 export async function searchArtists(
-  d1: D1Database,
-  term: string,
+  term: SearchTerm,
   offset: number,
   limit: number,
 ): Promise<SearchPage<ArtistHit>> {
-  const found = await artistsFor(d1, term, offset, limit);
+  const found = await artistsFor(term.d1, term.text, offset, limit);
   if (found.hits.length > 0) return found;
-  const corrected = await correctedTerm(d1, term);
-  return corrected === undefined ? found : artistsFor(d1, corrected, offset, limit);
+  const corrected = await term.corrected();
+  return corrected === undefined ? found : artistsFor(term.d1, corrected, offset, limit);
 }
 
 /** Whether the top result is the artist: a name matched at least as well as the song's title wins. */
@@ -57,45 +67,71 @@ export function artistIsTopResult(artist: ArtistHit | undefined, song: SongHit |
   return artist !== undefined && (song === undefined || artist.tier <= song.tier);
 }
 
+/**
+ * Songs found by a name first, then by a lyric line: the lyrics are read only when the names do
+ * not fill the page (a common word is in far more lines than names).
+ */
 async function songsFor(d1: D1Database, term: string, offset: number, limit: number) {
-  const query = ftsQuery(term);
-  if (query === undefined) return { hits: [], more: false };
-  const matches = await db.songMatches(d1, query, termLength(term), offset, limit + 1);
-  const page = matches.slice(0, limit);
+  const queries = termQueries(term);
+  if (queries === undefined) return { hits: [], more: false };
+  const wanted = offset + limit + 1;
+  const byName = await db.songsByName(d1, queries, wanted);
+  const matches =
+    byName.length < wanted
+      ? [
+          ...byName,
+          ...(await db.songsByLyrics(
+            d1,
+            queries,
+            byName.map((match) => match.row.key),
+            wanted - byName.length,
+          )),
+        ]
+      : byName;
+  const page = matches.slice(offset, offset + limit);
+  return { hits: await withLyricLines(d1, queries, page), more: matches.length > offset + limit };
+}
+
+/** The songs of a page, each found by its lyrics with its matched line, marked (one more round trip, only then). */
+async function withLyricLines(
+  d1: D1Database,
+  queries: TermQueries,
+  page: db.SongMatch[],
+): Promise<SongHit[]> {
   const lineIds = page.flatMap((match) => (match.lineId === null ? [] : [match.lineId]));
-  // A second round trip only for songs found by their lyrics: the matched line, marked.
-  const lines = await db.lyricMatches(d1, ftsQuery(term, "lyric") ?? query, lineIds);
+  const lines = await db.lyricMatches(d1, queries.lyrics, lineIds);
   const lineById = new Map(lines.map((line) => [line.line_id, line]));
-  const hits = page.map((match): SongHit => {
+  return page.map((match): SongHit => {
     const line = match.lineId === null ? undefined : lineById.get(match.lineId);
     return { row: match.row, tier: match.tier, lyric: line && lyricLineOf(line) };
   });
-  return { hits, more: matches.length > limit };
 }
 
 async function artistsFor(d1: D1Database, term: string, offset: number, limit: number) {
-  const query = ftsQuery(term, "artist");
-  if (query === undefined) return { hits: [], more: false };
-  const matches = await db.artistMatches(d1, query, termLength(term), offset, limit + 1);
+  const queries = termQueries(term, "artist");
+  if (queries === undefined) return { hits: [], more: false };
+  const matches = await db.artistMatches(d1, queries, offset, limit + 1);
   return { hits: matches.slice(0, limit), more: matches.length > limit };
 }
 
 /**
  * The term with each misspelt word replaced by the closest word of a title or name (one edit, two
- * from eight letters), when nothing in the index matches it as typed (an artist search finding no
- * name, while a lyric line holds the term, is not a misspelling); undefined when no word changes.
+ * from eight letters), when nothing in the indexes matches it as typed (an artist search finding
+ * no name, while a lyric line holds the term, is not a misspelling); undefined when no word changes.
  */
 async function correctedTerm(d1: D1Database, term: string): Promise<string | undefined> {
-  const query = ftsQuery(term);
-  if (query === undefined || (await db.anyMatch(d1, query))) return undefined;
+  const queries = termQueries(term);
+  if (queries === undefined || (await db.anyMatch(d1, queries))) return undefined;
+  // Built here when a name changed since the last scheduled run (cheap when nothing did).
+  await db.refreshSpellingVariants(d1);
   const words = termWords(term);
   const misspelt = words.flatMap((word, at) => {
-    const grams = word.length >= minTypoWordLength ? trigramQuery(word) : undefined;
-    return grams === undefined ? [] : [{ at, grams }];
+    const forms = spellingForms(word);
+    return forms === undefined ? [] : [{ at, forms }];
   });
   const candidates = await db.spellingCandidates(
     d1,
-    misspelt.map((word) => word.grams),
+    misspelt.map((word) => word.forms),
     spellingCandidateCount,
   );
   const corrected = [...words];

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { shortestSpellingWord, type TermQueries, twoEditsFrom } from "./search-terms";
 
 /**
  * Reads of the catalogue in D1. Rows are parsed back with valibot like any other payload: a
@@ -223,90 +224,118 @@ export function tracksNear(db: D1Database, track: TrackRow): Promise<TrackRow[]>
 }
 
 /**
- * The full-text index (origin/migrations/0019_search_index.sql): a row's kind is its rowid % 8 (0 a
- * song title, 1 an artist name, 2 an album title, 3 a lyric line), its entity the rowid / 8 (a
+ * The full-text indexes (origin/migrations/0021_search_names_lyrics.sql): search_names holds song
+ * titles, artist names and album titles, search_lyrics lyric lines. A row's kind is its rowid % 8
+ * (0 a song title, 1 an artist name, 2 an album title, 3 a lyric line), its entity the rowid / 8 (a
  * lyric line's: track key * 1024 + line). Highlights are marked with char(1) and char(2), which no
- * title holds, and made into parts in JS (never HTML).
+ * line holds, and made into parts in JS (never HTML).
  *
- * How well a title or name matches (`nameTier`): 0 the whole of it (the first word matched and as
- * long as the term, `?2`), 1 it starts with the term, 2 a later word matches.
+ * How well a title or name matches (`nameTier`): 0 the whole of it (it starts with the term and is
+ * as long, `termLength`), 1 it starts with the term (its rowid is among the initial-token query
+ * `starting`'s), 2 a later word matches. Read from rowids and a length, never from highlight(): a
+ * common word matches thousands of rows, and tokenising each one's text again cost most of a search.
  */
 export const highlightMarks = { start: "\u0001", end: "\u0002" } as const;
 
-const nameTier = (marked: string, name: string) =>
-  `CASE WHEN substr(${marked}, 1, 1) <> char(1) THEN 2 WHEN length(${name}) = ?2 THEN 0 ELSE 1 END`;
+/** The tier of a title or name (`id` its rowid, `nameLength` its length); `?2` starting, `?3` termLength. */
+const nameTier = (id: string, nameLength: string) =>
+  `CASE WHEN ${id} NOT IN (SELECT rowid FROM search_names WHERE search_names MATCH ?2) THEN 2
+     WHEN ${nameLength} = ?3 THEN 0 ELSE 1 END`;
 
 /** Tiers of a song found through something else than its title: after any title match. */
 export const songTiers = { artist: 3, album: 6, lyric: 7 } as const;
 
 const matchSchema = v.object({ match_tier: int, match_line_id: v.nullable(int) });
 export type SongMatch = { row: TrackRow; tier: number; lineId: number | null };
+const songMatchSchema = v.object({ ...trackRowSchema.entries, ...matchSchema.entries });
+
+function songMatchOf({
+  match_tier,
+  match_line_id,
+  ...row
+}: v.InferOutput<typeof songMatchSchema>): SongMatch {
+  return { row, tier: match_tier, lineId: match_line_id };
+}
+
+/** The best `limit` of ranked songs (`ranked`: track_key, tier, line_id), with their rows, by popularity within a tier. */
+const rankedSongsPage = (ranked: string, limit: string) => `
+     page AS (
+       SELECT r.track_key, r.tier, r.line_id, COALESCE(c.total, 0) + COALESCE(lc.total, 0) AS popularity
+       FROM ${ranked} r
+       LEFT JOIN tag_counts c ON c.track_key = r.track_key
+       LEFT JOIN live_tag_counts lc ON lc.track_key = r.track_key
+       ORDER BY r.tier, popularity DESC, r.track_key
+       LIMIT ${limit}
+     )
+     SELECT ${trackColumns}, p.tier AS match_tier, p.line_id AS match_line_id
+     FROM page p JOIN tracks t ON t.key = p.track_key ${trackJoins}
+     ORDER BY p.tier, p.popularity DESC, p.track_key`;
 
 /**
- * Songs matching the FTS5 query `?1`, best first: by tier (title 0–2, by its artist's name 3–5,
- * its album's title 6, a lyric line 7), then by popularity (tag count, seeded + live), then key.
- * `line_id` is the first matching lyric line's index entry when the song was found by its lyrics.
- * The page's track rows come in the same statement (one D1 round trip). Every read is the index's
- * or a key's: no scan of the catalogue.
+ * The first `limit` songs found by a name, best first: by tier (title 0–2, by its artist's name
+ * 3–5, its album's title 6), then by popularity (tag count, seeded + live), then key; with their
+ * rows, in one D1 round trip. Every read is an index's or a key's: no scan of the catalogue.
  */
-export async function songMatches(
+export async function songsByName(db: D1Database, queries: TermQueries, limit: number): Promise<SongMatch[]> {
+  const rows = await all(
+    db,
+    songMatchSchema,
+    `WITH hit AS MATERIALIZED (
+       SELECT rowid AS id, rowid % 8 AS kind FROM search_names WHERE search_names MATCH ?1
+     ),
+     song AS (
+       SELECT t.key AS track_key, ${nameTier("h.id", "length(t.title)")} AS tier
+       FROM hit h JOIN tracks t ON t.key = h.id / 8 WHERE h.kind = 0
+       UNION ALL
+       SELECT t.key, ${songTiers.artist} + ${nameTier("h.id", "length(a.name)")}
+       FROM hit h JOIN artists a ON a.id = h.id / 8 JOIN tracks t ON t.artist_id = a.id WHERE h.kind = 1
+       UNION ALL
+       SELECT t.key, ${songTiers.album} FROM hit h JOIN albums al ON al.rowid = h.id / 8
+         JOIN tracks t ON t.album_id = al.id WHERE h.kind = 2
+     ),
+     best AS (SELECT track_key, MIN(tier) AS tier, NULL AS line_id FROM song GROUP BY track_key),
+     ${rankedSongsPage("best", "?4")}`,
+    queries.names,
+    queries.starting,
+    queries.termLength,
+    limit,
+  );
+  return rows.map(songMatchOf);
+}
+
+/**
+ * The first `limit` songs found by a lyric line, other than the songs `excluded` (found by a name
+ * already), by popularity; `line_id` is each one's first matching line.
+ */
+export async function songsByLyrics(
   db: D1Database,
-  query: string,
-  termLength: number,
-  offset: number,
+  queries: TermQueries,
+  excluded: readonly number[],
   limit: number,
 ): Promise<SongMatch[]> {
   const rows = await all(
     db,
-    v.object({ ...trackRowSchema.entries, ...matchSchema.entries }),
-    `WITH hit AS MATERIALIZED (
-       SELECT rowid AS id, rowid % 8 AS kind, coalesce(title, artist, album) AS name,
-         coalesce(highlight(search_index, 0, char(1), char(2)), highlight(search_index, 1, char(1), char(2)),
-           highlight(search_index, 2, char(1), char(2))) AS marked
-       FROM search_index WHERE search_index MATCH ?1
-     ),
-     named AS (SELECT id, kind, ${nameTier("marked", "name")} AS tier FROM hit WHERE kind < 3),
-     song AS (
-       SELECT id / 8 AS track_key, tier, NULL AS line_id FROM named WHERE kind = 0
-       UNION ALL
-       SELECT t.key, ${songTiers.artist} + n.tier, NULL FROM named n JOIN tracks t ON t.artist_id = n.id / 8 WHERE n.kind = 1
-       UNION ALL
-       SELECT t.key, ${songTiers.album}, NULL FROM named n JOIN albums al ON al.rowid = n.id / 8
-         JOIN tracks t ON t.album_id = al.id WHERE n.kind = 2
-       UNION ALL
-       SELECT id / 8192, ${songTiers.lyric}, id FROM hit WHERE kind = 3
+    songMatchSchema,
+    `WITH line AS MATERIALIZED (
+       SELECT rowid AS id FROM search_lyrics WHERE search_lyrics MATCH ?1
      ),
      best AS (
-       SELECT track_key, MIN(tier) AS tier, MIN(line_id) AS line_id FROM song GROUP BY track_key
+       SELECT id / 8192 AS track_key, ${songTiers.lyric} AS tier, MIN(id) AS line_id FROM line
+       WHERE id / 8192 NOT IN (SELECT value FROM json_each(?2))
+       GROUP BY id / 8192
      ),
-     page AS (
-       SELECT b.track_key, b.tier, CASE WHEN b.tier = ${songTiers.lyric} THEN b.line_id END AS line_id,
-         COALESCE(c.total, 0) + COALESCE(lc.total, 0) AS popularity
-       FROM best b
-       LEFT JOIN tag_counts c ON c.track_key = b.track_key
-       LEFT JOIN live_tag_counts lc ON lc.track_key = b.track_key
-       ORDER BY b.tier, popularity DESC, b.track_key
-       LIMIT ?3 OFFSET ?4
-     )
-     SELECT ${trackColumns}, p.tier AS match_tier, p.line_id AS match_line_id
-     FROM page p JOIN tracks t ON t.key = p.track_key ${trackJoins}
-     ORDER BY p.tier, p.popularity DESC, p.track_key`,
-    query,
-    termLength,
+     ${rankedSongsPage("best", "?3")}`,
+    queries.lyrics,
+    JSON.stringify(excluded),
     limit,
-    offset,
   );
-  return rows.map(({ match_tier, match_line_id, ...row }) => ({
-    row,
-    tier: match_tier,
-    lineId: match_line_id,
-  }));
+  return rows.map(songMatchOf);
 }
 
 const lyricMatchSchema = v.object({ line_id: int, marked: text, offset_ms: v.nullable(int) });
 export type LyricMatch = v.InferOutput<typeof lyricMatchSchema>;
 
-/** The lyric lines `lineIds` (search_index rowids) with the words of `query` marked, and when each is sung. */
+/** The lyric lines `lineIds` (search_lyrics rowids) with the words of `query` marked, and when each is sung. */
 export function lyricMatches(
   db: D1Database,
   query: string,
@@ -316,41 +345,89 @@ export function lyricMatches(
   return all(
     db,
     lyricMatchSchema,
-    `SELECT s.rowid AS line_id, highlight(search_index, 3, char(1), char(2)) AS marked,
+    `SELECT s.rowid AS line_id, highlight(search_lyrics, 0, char(1), char(2)) AS marked,
        json_extract(l.synced, '$[' || ((s.rowid / 8) % 1024) || '].offset') AS offset_ms
-     FROM search_index s LEFT JOIN lyrics l ON l.track_key = s.rowid / 8192
-     WHERE search_index MATCH ?1 AND s.rowid IN (SELECT value FROM json_each(?2))`,
+     FROM search_lyrics s LEFT JOIN lyrics l ON l.track_key = s.rowid / 8192
+     WHERE search_lyrics MATCH ?1 AND s.rowid IN (SELECT value FROM json_each(?2))`,
     query,
     JSON.stringify(lineIds),
   );
 }
 
-/** Whether anything at all matches the FTS5 query (a later page past the end is not a misspelling). */
-export async function anyMatch(db: D1Database, query: string): Promise<boolean> {
+/** Whether anything at all matches the term (a later page past the end is not a misspelling). */
+export async function anyMatch(db: D1Database, queries: TermQueries): Promise<boolean> {
   const row = await first(
     db,
-    v.object({ id: int }),
-    "SELECT rowid AS id FROM search_index WHERE search_index MATCH ? LIMIT 1",
-    query,
+    v.object({ found: int }),
+    `SELECT EXISTS (SELECT 1 FROM search_names WHERE search_names MATCH ?1)
+       OR EXISTS (SELECT 1 FROM search_lyrics WHERE search_lyrics MATCH ?2) AS found`,
+    queries.names,
+    queries.lyrics,
   );
-  return row !== undefined;
+  return row?.found === 1;
 }
 
 /**
- * For each trigram OR query (a word's), the titles and names sharing the most trigrams with it,
- * best first: one D1 round trip for all the words of a term.
+ * The spelling fallback's table (0021): every word of the names (search_words, from three letters)
+ * filed under itself and under each form of it with one letter deleted, two from eight letters
+ * (origin/search-terms.ts spellingForms is the other half), with how many names hold it. Rebuilt
+ * whole: a catalogue's vocabulary is small beside its rows. The triggers mark it stale.
+ */
+const rebuildSpellingVariants = [
+  "DELETE FROM meta WHERE key = 'spelling_stale'",
+  "DELETE FROM spelling_variants",
+  `INSERT OR IGNORE INTO spelling_variants (variant, word, documents)
+   WITH RECURSIVE
+     position (at) AS (SELECT 1 UNION ALL SELECT at + 1 FROM position WHERE at < 64),
+     word (word, documents) AS (SELECT term, doc FROM search_words WHERE length(term) >= ?1),
+     one (word, documents, form) AS (
+       SELECT word, documents, substr(word, 1, at - 1) || substr(word, at + 1)
+       FROM word JOIN position ON at <= length(word)
+     ),
+     two (word, documents, form) AS (
+       SELECT word, documents, substr(form, 1, at - 1) || substr(form, at + 1)
+       FROM one JOIN position ON at <= length(form) WHERE length(word) >= ?2
+     )
+   SELECT word, word, documents FROM word
+   UNION ALL SELECT form, word, documents FROM one
+   UNION ALL SELECT form, word, documents FROM two`,
+];
+
+/**
+ * Rebuilds the spelling variants when the names changed since they were built (the scheduled run,
+ * and the first search that needs them after a change); whether it did.
+ */
+export async function refreshSpellingVariants(db: D1Database): Promise<boolean> {
+  const stale = await first(
+    db,
+    v.object({ value: text }),
+    "SELECT value FROM meta WHERE key = 'spelling_stale'",
+  );
+  if (!stale) return false;
+  await db.batch(
+    rebuildSpellingVariants.map((sql) =>
+      sql.includes("?1") ? db.prepare(sql).bind(shortestSpellingWord, twoEditsFrom) : db.prepare(sql),
+    ),
+  );
+  return true;
+}
+
+/**
+ * For each list of forms (a misspelt word and its deletions, origin/search-terms.ts), the words of
+ * the names filed under any of them, the commonest first: one D1 round trip for all the words.
  */
 export async function spellingCandidates(
   db: D1Database,
-  trigramQueries: readonly string[],
+  formLists: readonly (readonly string[])[],
   limit: number,
 ): Promise<string[][]> {
-  if (trigramQueries.length === 0) return [];
+  if (formLists.length === 0) return [];
   const statement = db.prepare(
-    "SELECT text FROM search_spelling WHERE search_spelling MATCH ? ORDER BY rank LIMIT ?",
+    `SELECT word FROM spelling_variants WHERE variant IN (SELECT value FROM json_each(?1))
+     GROUP BY word ORDER BY MAX(documents) DESC, word LIMIT ?2`,
   );
-  const answers = await db.batch(trigramQueries.map((query) => statement.bind(query, limit)));
-  return answers.map((answer) => answer.results.map((row) => v.parse(v.object({ text }), row).text));
+  const answers = await db.batch(formLists.map((forms) => statement.bind(JSON.stringify(forms), limit)));
+  return answers.map((answer) => answer.results.map((row) => v.parse(v.object({ word: text }), row).word));
 }
 
 const artistSelect = `SELECT a.*, g.name AS genre_name FROM artists a JOIN genres g ON g.id = a.genre_id`;
@@ -399,31 +476,32 @@ export function artistsOtherThan(db: D1Database, artistId: number): Promise<Arti
 export type ArtistMatch = { row: ArtistRow; tier: number };
 
 /**
- * Artists whose name matches the FTS5 query `?1` (kept to the artist column), best first: by tier
- * (nameTier), then by the tag counts of their songs, then by name; with their rows.
+ * Artists whose name matches the term (the `{artist}` queries), best first: by tier (nameTier),
+ * then by the tag counts of their songs, then by name; only the page's rows are read whole.
  */
 export async function artistMatches(
   db: D1Database,
-  query: string,
-  termLength: number,
+  queries: TermQueries,
   offset: number,
   limit: number,
 ): Promise<ArtistMatch[]> {
   const rows = await all(
     db,
     v.object({ ...artistRowSchema.entries, match_tier: int }),
-    `WITH hit AS (
-       SELECT rowid / 8 AS id, artist AS name, highlight(search_index, 1, char(1), char(2)) AS marked
-       FROM search_index WHERE search_index MATCH ?1
+    `WITH page AS (
+       SELECT a.id, a.name, ${nameTier("s.rowid", "length(a.name)")} AS tier,
+         (SELECT SUM(${tagTotal}) FROM tracks t${tagCountJoins} WHERE t.artist_id = a.id) AS popularity
+       FROM search_names s JOIN artists a ON a.id = s.rowid / 8
+       WHERE search_names MATCH ?1
+       ORDER BY tier, popularity DESC NULLS LAST, a.name, a.id
+       LIMIT ?4 OFFSET ?5
      )
-     SELECT a.*, g.name AS genre_name, ${nameTier("h.marked", "h.name")} AS match_tier
-     FROM hit h JOIN artists a ON a.id = h.id JOIN genres g ON g.id = a.genre_id
-     ORDER BY match_tier,
-       (SELECT SUM(${tagTotal}) FROM tracks t${tagCountJoins} WHERE t.artist_id = h.id) DESC NULLS LAST,
-       h.name, h.id
-     LIMIT ?3 OFFSET ?4`,
-    query,
-    termLength,
+     SELECT a.*, g.name AS genre_name, p.tier AS match_tier
+     FROM page p JOIN artists a ON a.id = p.id JOIN genres g ON g.id = a.genre_id
+     ORDER BY p.tier, p.popularity DESC NULLS LAST, p.name, p.id`,
+    queries.names,
+    queries.starting,
+    queries.termLength,
     limit,
     offset,
   );

@@ -17,21 +17,43 @@ export function termWords(term: string): string[] {
 /**
  * The FTS5 query of a term: every word a quoted string (its own quotes doubled), so `"`, `*`,
  * `AND`, `OR`, `NEAR`, `^` or a column name typed by a person are text, never syntax; all words
- * must match (FTS5's implicit AND); the last is a prefix (search as you type). `column` keeps the
- * match to one column of search_index. Undefined when the term has no word.
+ * must match (FTS5's implicit AND); the last is a prefix (search as you type). Undefined when the
+ * term has no word.
  */
-export function ftsQuery(term: string, column?: "artist" | "lyric"): string | undefined {
+export function ftsQuery(term: string): string | undefined {
   const words = termWords(term);
   if (words.length === 0) return undefined;
-  const query = words
+  return words
     .map((word, i) => `"${word.replaceAll('"', '""')}"${i === words.length - 1 ? "*" : ""}`)
     .join(" ");
-  return column ? `{${column}} : (${query})` : query;
 }
 
-/** The length the index compares an exact title or name with: the words, one space apart. */
-export function termLength(term: string): number {
-  return termWords(term).join(" ").length;
+/** What a search asks the indexes for a term (origin/db.ts songsByName, songsByLyrics, artistMatches). */
+export type TermQueries = {
+  /** Titles, names and album titles holding the term (search_names; `{artist}`: names only). */
+  names: string;
+  /** Those whose first word is the term's first (FTS5's initial token, `^`). */
+  starting: string;
+  /** Lyric lines holding the term (search_lyrics). */
+  lyrics: string;
+  /** The length a title or name the term matches whole has. */
+  termLength: number;
+};
+
+/**
+ * The queries of a term for songs (any name, then lyrics) or for artists
+ * (`"artist"`: artist names only); undefined when the term has no word.
+ */
+export function termQueries(term: string, column?: "artist"): TermQueries | undefined {
+  const query = ftsQuery(term);
+  if (query === undefined) return undefined;
+  const columns = column ?? "title artist album";
+  return {
+    names: column ? `{${column}} : (${query})` : query,
+    starting: `{${columns}} : (^${query})`,
+    lyrics: query,
+    termLength: termWords(term).join(" ").length,
+  };
 }
 
 /** Case and diacritics folded, as the index's tokenizers fold them (remove_diacritics). */
@@ -46,21 +68,42 @@ export function nameWords(name: string): string[] {
     .filter((word) => word.length > 0);
 }
 
-/** The trigram query that finds titles and names sharing letters with `word` (the spelling fallback). */
-export function trigramQuery(word: string): string | undefined {
-  const letters = [...foldWord(word).replace(/[^\p{L}\p{N}]/gu, "")];
-  if (letters.length < minTypoWordLength) return undefined;
-  const grams = new Set<string>();
-  for (let i = 0; i + 3 <= letters.length; i++) grams.add(letters.slice(i, i + 3).join(""));
-  return [...grams].map((gram) => `"${gram}"`).join(" OR ");
+/**
+ * The forms a misspelt word is looked up under in the spelling variants (origin/db.ts): itself and
+ * each form with one letter deleted, two from eight letters on (allowedEdits). A catalogue word is
+ * filed the same way, so one lookup finds the words one insertion, deletion, substitution or swap
+ * of neighbours away (SymSpell), two from eight letters. Undefined for a word too short to correct.
+ */
+export function spellingForms(word: string): string[] | undefined {
+  const typed = foldWord(word);
+  if ([...typed].length < minTypoWordLength) return undefined;
+  const forms = new Set([typed]);
+  let edge = [typed];
+  for (let edits = 0; edits < allowedEdits([...typed].length); edits++) {
+    edge = edge.flatMap(deletions);
+    for (const form of edge) forms.add(form);
+  }
+  return [...forms];
+}
+
+/** The word with each one of its letters left out, by code point. */
+function deletions(word: string): string[] {
+  const letters = [...word];
+  return letters.map((_, at) => [...letters.slice(0, at), ...letters.slice(at + 1)].join(""));
 }
 
 /** Shorter words are not corrected: one edit in three letters is another word, not a typo. */
 export const minTypoWordLength = 4;
 
+/** The shortest catalogue word a typo is corrected to: a four-letter typo may be a three-letter word with a letter too many. */
+export const shortestSpellingWord = minTypoWordLength - 1;
+
+/** Words this long or longer allow two edits. */
+export const twoEditsFrom = 8;
+
 /** Edits allowed in a word of this length: one, two from eight letters on. */
 export function allowedEdits(length: number): number {
-  return length >= 8 ? 2 : 1;
+  return length >= twoEditsFrom ? 2 : 1;
 }
 
 /**

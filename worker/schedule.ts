@@ -1,16 +1,25 @@
 import { recomputeCharts } from "../origin/chart-recompute";
+import { refreshSpellingVariants } from "../origin/db";
 import type { Env } from "../rules/env";
 
-/** The worker's Cron Triggers (wrangler.toml `[triggers]`): the charts' recompute. */
+/**
+ * The worker's Cron Triggers (wrangler.toml `[triggers]`): the charts' recompute, and the search's
+ * spelling variants when a name changed (so a search seldom waits for them).
+ */
 export async function scheduled(controller: ScheduledController, env: Env): Promise<void> {
   try {
     const result = await recomputeCharts(env.DB, new Date(controller.scheduledTime));
+    const spelling = await refreshSpellingVariants(env.DB);
     console.log(
-      `scheduled ${controller.cron}: charts recomputed, ${result.rows} live scores in ${result.scopes} scopes`,
+      `scheduled ${controller.cron}: charts recomputed, ${result.rows} live scores in ${result.scopes} scopes` +
+        (spelling ? "; spelling variants rebuilt" : ""),
     );
   } catch (error) {
     // The run fails (the platform records it); why is in the log.
-    console.error(`scheduled ${controller.cron}: the charts were not recomputed:`, error);
+    console.error(
+      `scheduled ${controller.cron}: the charts or the spelling variants were not rebuilt:`,
+      error,
+    );
     throw error;
   }
 }

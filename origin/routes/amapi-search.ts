@@ -2,7 +2,7 @@ import type * as v from "valibot";
 import { searchPageSize } from "../../rules/content-rules";
 import type { searchResultsSchema } from "../../rules/schemas/amapi";
 import { catalog, maxSearchLimit, requestOf, searchTypes } from "../amapi";
-import { searchArtists, searchSongs } from "../catalogue-search";
+import { SearchTerm, searchArtists, searchSongs } from "../catalogue-search";
 import type { OriginApp } from "../env";
 import { cachePolicy, invalidParam, json } from "../http";
 import { artistResource, songResource, storefront } from "../shapes";
@@ -23,9 +23,10 @@ export function registerCatalogSearch(origin: OriginApp) {
     const href = (type: string, at: number) =>
       `/v1/catalog/${sf}/search?offset=${at}&term=${encodeURIComponent(query.term ?? "")}&types=${type}`;
     const results: v.InferInput<typeof searchResultsSchema>["results"] = {};
+    const searched = new SearchTerm(c.env.DB, term);
 
     if (types.includes("songs")) {
-      const songs = await searchSongs(c.env.DB, term, offset, limit);
+      const songs = await searchSongs(searched, offset, limit);
       results.songs = {
         href: href("songs", offset),
         ...(songs.more ? { next: href("songs", offset + limit) } : {}),
@@ -33,7 +34,7 @@ export function registerCatalogSearch(origin: OriginApp) {
       };
     }
     if (types.includes("artists")) {
-      const artists = await searchArtists(c.env.DB, term, offset, limit);
+      const artists = await searchArtists(searched, offset, limit);
       results.artists = {
         href: href("artists", offset),
         ...(artists.more ? { next: href("artists", offset + limit) } : {}),

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { searchPageSize, trackSearchPageSize } from "../../rules/content-rules";
 import { type searchResponseSchema, searchServicePath } from "../../rules/schemas/search";
-import { artistIsTopResult, type SongHit, searchArtists, searchSongs } from "../catalogue-search";
+import { artistIsTopResult, SearchTerm, type SongHit, searchArtists, searchSongs } from "../catalogue-search";
 import type { OriginApp } from "../env";
 import {
   cachePolicy,
@@ -46,10 +46,11 @@ export function registerSearch(origin: OriginApp) {
     const pageSize = query.pageSize ?? searchPageSize;
     const page = query.page ?? 0;
     const limit = query.limit ?? searchPageSize;
+    const term = new SearchTerm(c.env.DB, query.query);
     const [songs, artists, best] = await Promise.all([
-      searchSongs(c.env.DB, query.query, page * pageSize, pageSize),
-      searchArtists(c.env.DB, query.query, page * limit, limit),
-      page === 0 ? undefined : topResult(c.env.DB, query.query),
+      searchSongs(term, page * pageSize, pageSize),
+      searchArtists(term, page * limit, limit),
+      page === 0 ? undefined : topResult(term),
     ]);
     const body: Body = {
       tracks: { hits: songs.hits.map(trackHit) },
@@ -73,7 +74,7 @@ export function registerSearch(origin: OriginApp) {
     if (query.limit !== undefined) throw invalidParam("limit is not a parameter of track search");
     const pageSize = query.pageSize ?? trackSearchPageSize;
     const page = query.page ?? 0;
-    const songs = await searchSongs(c.env.DB, query.query, page * pageSize, pageSize);
+    const songs = await searchSongs(new SearchTerm(c.env.DB, query.query), page * pageSize, pageSize);
     const body: Body = { tracks: { hits: songs.hits.map(trackHit) } };
     if (songs.more) body.next = nextLink(c.req.url, page + 1);
     return json(c, body, cachePolicy.catalogue);
@@ -81,8 +82,8 @@ export function registerSearch(origin: OriginApp) {
 }
 
 /** The best song and artist of a term, for the top result of a later page. */
-async function topResult(d1: D1Database, term: string) {
-  const [songs, artists] = await Promise.all([searchSongs(d1, term, 0, 1), searchArtists(d1, term, 0, 1)]);
+async function topResult(term: SearchTerm) {
+  const [songs, artists] = await Promise.all([searchSongs(term, 0, 1), searchArtists(term, 0, 1)]);
   return [songs.hits[0], artists.hits[0]] as const;
 }
 

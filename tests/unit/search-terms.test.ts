@@ -4,8 +4,8 @@ import {
   editDistance,
   foldWord,
   ftsQuery,
-  termLength,
-  trigramQuery,
+  spellingForms,
+  termQueries,
 } from "../../origin/search-terms";
 
 describe("ftsQuery: what a person typed is text, never FTS5 syntax", () => {
@@ -24,12 +24,19 @@ describe("ftsQuery: what a person typed is text, never FTS5 syntax", () => {
     expect(ftsQuery(term)).toBe(query);
   });
 
-  test("kept to a column", () => {
-    expect(ftsQuery("beyon", "artist")).toBe('{artist} : ("beyon"*)');
-  });
-
-  test("the length an exact title is compared with: the words one space apart", () => {
-    expect(termLength("  The   Project ")).toBe("The Project".length);
+  test("the queries of a term: names, names starting with it, lyric lines; artists kept to their column", () => {
+    expect(termQueries("  The   Project ")).toEqual({
+      names: '"The" "Project"*',
+      starting: '{title artist album} : (^"The" "Project"*)',
+      lyrics: '"The" "Project"*',
+      // The length an exact title is compared with: the words one space apart.
+      termLength: "The Project".length,
+    });
+    expect(termQueries("beyon", "artist")).toMatchObject({
+      names: '{artist} : ("beyon"*)',
+      starting: '{artist} : (^"beyon"*)',
+    });
+    expect(termQueries(" * ")).toBeUndefined();
   });
 });
 
@@ -66,8 +73,40 @@ describe("the spelling fallback", () => {
     expect(foldWord("Земфира")).toBe("земфира");
   });
 
-  test("trigrams of a word, folded; none for a short word", () => {
-    expect(trigramQuery("Beyoncé")).toBe('"bey" OR "eyo" OR "yon" OR "onc" OR "nce"');
-    expect(trigramQuery("abc")).toBeUndefined();
+  test("the forms a typo is looked up under: folded, itself and its deletions; none for a short word", () => {
+    expect(spellingForms("Beyonsé")).toEqual([
+      "beyonse",
+      "eyonse",
+      "byonse",
+      "beonse",
+      "beynse",
+      "beyose",
+      "beyone",
+      "beyons",
+    ]);
+    expect(spellingForms("abc")).toBeUndefined();
+    // Two deletions from eight letters: every form with two letters left out is there too.
+    expect(spellingForms("undrgruond")).toContain("undgruond".replace("g", ""));
+    expect(spellingForms("земфирра")).toContain("земфира");
+  });
+
+  // As the spelling table files a catalogue word (origin/db.ts rebuildSpellingVariants): the forms
+  // of spellingForms, by the word's length. A typo finds the word when one of its forms is filed there.
+  const filedForms = (word: string) => spellingForms(word) ?? [];
+  test.each([
+    ["beyonse", "beyonce", true], // a substitution
+    ["wandrer", "wanderer", true], // a letter missing
+    ["laurelmoor", "laurelmor", true], // a letter too many
+    ["undergruond", "underground", true], // neighbours swapped
+    ["projetc", "project", true],
+    ["undrgruond", "underground", true], // two edits in a long word: a missing letter and a swap
+    ["stil", "still", true],
+    ["siegee", "siege", true],
+    ["colapse", "collapse", true],
+    ["wndrr", "wanderer", false], // three edits (closestWord then holds a short word to one)
+    ["zzqxv", "wanderer", false],
+  ])("the typo %j is looked up where %j is filed: %s", (typo, word, found) => {
+    const forms = new Set(filedForms(word));
+    expect((spellingForms(typo) ?? []).some((form) => forms.has(form))).toBe(found);
   });
 });

@@ -1,0 +1,110 @@
+-- Issue 47 at catalogue scale (docs/decisions/033-full-text-search.md, "Scale"): two indexes where
+-- 0019 had one, and a spelling fallback that looks words up instead of ranking titles.
+--
+-- search_names: song titles, artist names and album titles; search_lyrics: lyric lines. A search
+-- asks the names first and the lyrics only when the names do not fill the page, and a common word
+-- or a three-letter prefix holds ten times more lyric lines than names: in one index, even a query
+-- kept to the name columns read every lyric line's entry of its terms. Same rowids as 0019 (a
+-- row's kind is its rowid % 8: 0 title, 1 artist, 2 album, 3 lyric line).
+--
+-- spelling_variants (SymSpell): every word of the names (search_words, the names index's own
+-- vocabulary, folded as it folds) and each form of it with one letter deleted. A misspelt word
+-- finds its candidates by looking up itself and its own one-letter deletions: one indexed lookup,
+-- where 0019's trigram table ranked every title sharing a trigram. Rebuilt from the vocabulary
+-- (origin/db.ts refreshSpellingVariants) when a name changed: the triggers mark it stale in meta.
+DROP TRIGGER search_track_insert;
+DROP TRIGGER search_track_delete;
+DROP TRIGGER search_track_update;
+DROP TRIGGER search_artist_insert;
+DROP TRIGGER search_artist_delete;
+DROP TRIGGER search_artist_update;
+DROP TRIGGER search_album_insert;
+DROP TRIGGER search_album_delete;
+DROP TRIGGER search_album_update;
+DROP TRIGGER search_lyrics_insert;
+DROP TRIGGER search_lyrics_delete;
+DROP TRIGGER search_lyrics_update;
+DROP TABLE search_index;
+DROP TABLE search_spelling;
+
+CREATE VIRTUAL TABLE search_names USING fts5(
+  title, artist, album,
+  tokenize = 'unicode61 remove_diacritics 2',
+  prefix = '1 2 3'
+);
+CREATE VIRTUAL TABLE search_lyrics USING fts5(
+  lyric,
+  tokenize = 'unicode61 remove_diacritics 2',
+  prefix = '1 2 3'
+);
+CREATE VIRTUAL TABLE search_words USING fts5vocab(search_names, 'row');
+CREATE TABLE spelling_variants (
+  variant TEXT NOT NULL,
+  word TEXT NOT NULL,
+  documents INTEGER NOT NULL,
+  PRIMARY KEY (variant, word)
+) WITHOUT ROWID;
+
+CREATE TRIGGER search_track_insert AFTER INSERT ON tracks BEGIN
+  INSERT INTO search_names (rowid, title) VALUES (NEW.key * 8, NEW.title);
+  INSERT OR REPLACE INTO meta (key, value) VALUES ('spelling_stale', '1');
+END;
+CREATE TRIGGER search_track_delete AFTER DELETE ON tracks BEGIN
+  DELETE FROM search_names WHERE rowid = OLD.key * 8;
+  INSERT OR REPLACE INTO meta (key, value) VALUES ('spelling_stale', '1');
+END;
+CREATE TRIGGER search_track_update AFTER UPDATE OF key, title ON tracks BEGIN
+  DELETE FROM search_names WHERE rowid = OLD.key * 8;
+  INSERT INTO search_names (rowid, title) VALUES (NEW.key * 8, NEW.title);
+  INSERT OR REPLACE INTO meta (key, value) VALUES ('spelling_stale', '1');
+END;
+
+CREATE TRIGGER search_artist_insert AFTER INSERT ON artists BEGIN
+  INSERT INTO search_names (rowid, artist) VALUES (NEW.id * 8 + 1, NEW.name);
+  INSERT OR REPLACE INTO meta (key, value) VALUES ('spelling_stale', '1');
+END;
+CREATE TRIGGER search_artist_delete AFTER DELETE ON artists BEGIN
+  DELETE FROM search_names WHERE rowid = OLD.id * 8 + 1;
+  INSERT OR REPLACE INTO meta (key, value) VALUES ('spelling_stale', '1');
+END;
+CREATE TRIGGER search_artist_update AFTER UPDATE OF id, name ON artists BEGIN
+  DELETE FROM search_names WHERE rowid = OLD.id * 8 + 1;
+  INSERT INTO search_names (rowid, artist) VALUES (NEW.id * 8 + 1, NEW.name);
+  INSERT OR REPLACE INTO meta (key, value) VALUES ('spelling_stale', '1');
+END;
+
+CREATE TRIGGER search_album_insert AFTER INSERT ON albums BEGIN
+  INSERT INTO search_names (rowid, album) VALUES (NEW.rowid * 8 + 2, NEW.title);
+  INSERT OR REPLACE INTO meta (key, value) VALUES ('spelling_stale', '1');
+END;
+CREATE TRIGGER search_album_delete AFTER DELETE ON albums BEGIN
+  DELETE FROM search_names WHERE rowid = OLD.rowid * 8 + 2;
+  INSERT OR REPLACE INTO meta (key, value) VALUES ('spelling_stale', '1');
+END;
+CREATE TRIGGER search_album_update AFTER UPDATE OF title ON albums BEGIN
+  DELETE FROM search_names WHERE rowid = OLD.rowid * 8 + 2;
+  INSERT INTO search_names (rowid, album) VALUES (NEW.rowid * 8 + 2, NEW.title);
+  INSERT OR REPLACE INTO meta (key, value) VALUES ('spelling_stale', '1');
+END;
+
+CREATE TRIGGER search_lyrics_insert AFTER INSERT ON lyrics BEGIN
+  INSERT INTO search_lyrics (rowid, lyric)
+    SELECT (NEW.track_key * 1024 + key) * 8 + 3, value FROM json_each(NEW.lines) WHERE key < 1024;
+END;
+CREATE TRIGGER search_lyrics_delete AFTER DELETE ON lyrics BEGIN
+  DELETE FROM search_lyrics WHERE rowid BETWEEN OLD.track_key * 8192 AND OLD.track_key * 8192 + 8191;
+END;
+CREATE TRIGGER search_lyrics_update AFTER UPDATE OF track_key, lines ON lyrics BEGIN
+  DELETE FROM search_lyrics WHERE rowid BETWEEN OLD.track_key * 8192 AND OLD.track_key * 8192 + 8191;
+  INSERT INTO search_lyrics (rowid, lyric)
+    SELECT (NEW.track_key * 1024 + key) * 8 + 3, value FROM json_each(NEW.lines) WHERE key < 1024;
+END;
+
+-- A database seeded before this migration: index what it holds; its spelling variants are built at
+-- the first search that needs them or the next scheduled run, whichever comes first.
+INSERT INTO search_names (rowid, title) SELECT key * 8, title FROM tracks;
+INSERT INTO search_names (rowid, artist) SELECT id * 8 + 1, name FROM artists;
+INSERT INTO search_names (rowid, album) SELECT rowid * 8 + 2, title FROM albums;
+INSERT INTO search_lyrics (rowid, lyric)
+  SELECT (l.track_key * 1024 + j.key) * 8 + 3, j.value FROM lyrics l, json_each(l.lines) j WHERE j.key < 1024;
+INSERT OR REPLACE INTO meta (key, value) VALUES ('spelling_stale', '1');
