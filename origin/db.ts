@@ -272,33 +272,113 @@ const rankedSongsPage = (ranked: string, limit: string) => `
      ORDER BY p.tier, p.popularity DESC, p.track_key`;
 
 /**
+ * A way of finding songs (a tier) holding at least this many songs is walked in popularity order
+ * (track_popularity) until the page's songs are found, instead of being sorted whole: a common word
+ * or a three-letter prefix matches thousands of names at 1 000x the catalogue. Below it, sorting the
+ * few is cheaper than a walk that would pass most songs before finding them.
+ */
+export const walkFrom = 400;
+
+/**
+ * One tier of songsByName: its songs (`t.key`) sorted whole (`few`: FROM … WHERE …) when `size` (a
+ * column of the `size` row) is under the walk threshold (`?6`), else walked from the most popular
+ * song (`p`, its track `t`, then `joins`) to the `?5 * 2` first that are `found` (twice the page: a
+ * song also found in a better tier counts there).
+ */
+const tierBranch = (tier: number, size: string, few: string, found: string, joins = "") => `
+       SELECT t.key AS track_key, ${tier} AS tier ${few} AND (SELECT ${size} FROM size) < ?6
+       UNION ALL
+       SELECT * FROM (
+         SELECT p.track_key, ${tier} FROM track_popularity p INDEXED BY track_popularity_order
+           JOIN tracks t ON t.key = p.track_key${joins}
+         WHERE (SELECT ${size} FROM size) >= ?6 AND ${found}
+         ORDER BY p.total DESC, p.track_key LIMIT ?5 * 2
+       )`;
+
+/**
  * The first `limit` songs found by a name, best first: by tier (title 0–2, by its artist's name
  * 3–5, its album's title 6), then by popularity (tag count, seeded + live), then key; with their
- * rows, in one D1 round trip. Every read is an index's or a key's: no scan of the catalogue.
+ * rows, in one D1 round trip. Every read is an index's or a key's: no scan of the catalogue, and a
+ * tier of many songs is walked in popularity order only as far as the page (`walkFrom`).
  */
-export async function songsByName(db: D1Database, queries: TermQueries, limit: number): Promise<SongMatch[]> {
+export async function songsByName(
+  db: D1Database,
+  queries: TermQueries,
+  limit: number,
+  walkThreshold = walkFrom,
+): Promise<SongMatch[]> {
   const rows = await all(
     db,
     songMatchSchema,
-    `WITH hit AS MATERIALIZED (
-       SELECT rowid AS id, rowid % 8 AS kind FROM search_names WHERE search_names MATCH ?1
+    `WITH hit AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?1),
+     starting AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?2),
+     later AS MATERIALIZED (SELECT id FROM hit EXCEPT SELECT id FROM starting),
+     size AS MATERIALIZED (
+       SELECT
+         (SELECT count(*) FROM starting WHERE id % 8 = 0) AS title_start,
+         (SELECT count(*) FROM later WHERE id % 8 = 0) AS title_later,
+         (SELECT count(*) FROM starting s JOIN tracks t ON t.artist_id = s.id / 8 WHERE s.id % 8 = 1) AS artist_start,
+         (SELECT count(*) FROM later lt JOIN tracks t ON t.artist_id = lt.id / 8 WHERE lt.id % 8 = 1) AS artist_later,
+         (SELECT count(*) FROM hit h JOIN albums al ON al.rowid = h.id / 8 JOIN tracks t ON t.album_id = al.id
+          WHERE h.id % 8 = 2) AS album
      ),
-     song AS (
-       SELECT t.key AS track_key, ${nameTier("h.id", "length(t.title)")} AS tier
-       FROM hit h JOIN tracks t ON t.key = h.id / 8 WHERE h.kind = 0
+     -- The term whole: a title or name as long as the term, from the few that are it without spaces.
+     whole AS (
+       SELECT t.key AS track_key, 0 AS tier
+       FROM search_names w JOIN tracks t ON t.key = w.rowid / 8
+       WHERE search_names MATCH ?3 AND w.rowid % 8 = 0 AND length(t.title) = ?4
        UNION ALL
-       SELECT t.key, ${songTiers.artist} + ${nameTier("h.id", "length(a.name)")}
-       FROM hit h JOIN artists a ON a.id = h.id / 8 JOIN tracks t ON t.artist_id = a.id WHERE h.kind = 1
-       UNION ALL
-       SELECT t.key, ${songTiers.album} FROM hit h JOIN albums al ON al.rowid = h.id / 8
-         JOIN tracks t ON t.album_id = al.id WHERE h.kind = 2
+       SELECT t.key, ${songTiers.artist}
+       FROM search_names w JOIN artists a ON a.id = w.rowid / 8 JOIN tracks t ON t.artist_id = a.id
+       WHERE search_names MATCH ?3 AND w.rowid % 8 = 1 AND length(a.name) = ?4
      ),
+     -- One statement per tier: D1 allows few terms in one compound SELECT.
+     title_start AS (${tierBranch(
+       1,
+       "title_start",
+       "FROM starting s JOIN tracks t ON t.key = s.id / 8 WHERE s.id % 8 = 0",
+       "t.key * 8 IN starting",
+     )}),
+     title_later AS (${tierBranch(
+       2,
+       "title_later",
+       "FROM later lt JOIN tracks t ON t.key = lt.id / 8 WHERE lt.id % 8 = 0",
+       "t.key * 8 IN later",
+     )}),
+     artist_start AS (${tierBranch(
+       songTiers.artist + 1,
+       "artist_start",
+       "FROM starting s JOIN tracks t ON t.artist_id = s.id / 8 WHERE s.id % 8 = 1",
+       "t.artist_id * 8 + 1 IN starting",
+     )}),
+     artist_later AS (${tierBranch(
+       songTiers.artist + 2,
+       "artist_later",
+       "FROM later lt JOIN tracks t ON t.artist_id = lt.id / 8 WHERE lt.id % 8 = 1",
+       "t.artist_id * 8 + 1 IN later",
+     )}),
+     album AS (${tierBranch(
+       songTiers.album,
+       "album",
+       "FROM hit h JOIN albums al ON al.rowid = h.id / 8 JOIN tracks t ON t.album_id = al.id WHERE h.id % 8 = 2",
+       "al.rowid * 8 + 2 IN hit",
+       " JOIN albums al ON al.id = t.album_id",
+     )}),
+     by_title AS (
+       SELECT * FROM whole UNION ALL SELECT * FROM title_start UNION ALL SELECT * FROM title_later
+     ),
+     by_artist_or_album AS (
+       SELECT * FROM artist_start UNION ALL SELECT * FROM artist_later UNION ALL SELECT * FROM album
+     ),
+     song AS (SELECT * FROM by_title UNION ALL SELECT * FROM by_artist_or_album),
      best AS (SELECT track_key, MIN(tier) AS tier, NULL AS line_id FROM song GROUP BY track_key),
-     ${rankedSongsPage("best", "?4")}`,
+     ${rankedSongsPage("best", "?5")}`,
     queries.names,
     queries.starting,
+    queries.whole,
     queries.termLength,
     limit,
+    walkThreshold,
   );
   return rows.map(songMatchOf);
 }
@@ -379,7 +459,10 @@ const rebuildSpellingVariants = [
   `INSERT OR IGNORE INTO spelling_variants (variant, word, documents)
    WITH RECURSIVE
      position (at) AS (SELECT 1 UNION ALL SELECT at + 1 FROM position WHERE at < 64),
-     word (word, documents) AS (SELECT term, doc FROM search_words WHERE length(term) >= ?1),
+     word (word, documents) AS (
+       SELECT term, SUM(doc) FROM search_words
+       WHERE col IN ('title', 'artist', 'album') AND length(term) >= ?1 GROUP BY term
+     ),
      one (word, documents, form) AS (
        SELECT word, documents, substr(word, 1, at - 1) || substr(word, at + 1)
        FROM word JOIN position ON at <= length(word)

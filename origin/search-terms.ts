@@ -34,6 +34,8 @@ export type TermQueries = {
   names: string;
   /** Those whose first word is the term's first (FTS5's initial token, `^`). */
   starting: string;
+  /** Those that are the term, whole: its words without spaces, from the `whole` column's start. */
+  whole: string;
   /** Lyric lines holding the term (search_lyrics). */
   lyrics: string;
   /** The length a title or name the term matches whole has. */
@@ -48,11 +50,13 @@ export function termQueries(term: string, column?: "artist"): TermQueries | unde
   const query = ftsQuery(term);
   if (query === undefined) return undefined;
   const columns = column ?? "title artist album";
+  const words = termWords(term);
   return {
-    names: column ? `{${column}} : (${query})` : query,
+    names: `{${columns}} : (${query})`,
     starting: `{${columns}} : (^${query})`,
+    whole: `{whole} : ^"${words.join("").replaceAll('"', '""')}"`,
     lyrics: query,
-    termLength: termWords(term).join(" ").length,
+    termLength: words.join(" ").length,
   };
 }
 

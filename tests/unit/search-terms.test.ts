@@ -26,8 +26,9 @@ describe("ftsQuery: what a person typed is text, never FTS5 syntax", () => {
 
   test("the queries of a term: names, names starting with it, lyric lines; artists kept to their column", () => {
     expect(termQueries("  The   Project ")).toEqual({
-      names: '"The" "Project"*',
+      names: '{title artist album} : ("The" "Project"*)',
       starting: '{title artist album} : (^"The" "Project"*)',
+      whole: '{whole} : ^"TheProject"',
       lyrics: '"The" "Project"*',
       // The length an exact title is compared with: the words one space apart.
       termLength: "The Project".length,
@@ -36,6 +37,7 @@ describe("ftsQuery: what a person typed is text, never FTS5 syntax", () => {
       names: '{artist} : ("beyon"*)',
       starting: '{artist} : (^"beyon"*)',
     });
+    expect(termQueries('say "hi" ^x')?.whole).toBe('{whole} : ^"say""hi""^x"');
     expect(termQueries(" * ")).toBeUndefined();
   });
 });

@@ -189,6 +189,49 @@ describe("full-text search", () => {
     expect(titles(await search("quietly renamed", "/tracks"))).toEqual([]);
   });
 
+  test("a tier walked in popularity order finds the same songs, in the same order, as one sorted whole", async () => {
+    // At this catalogue's size every tier is sorted whole (walkFrom); a threshold of 0 walks every tier.
+    for (const term of ["the", "wan", "siege of", "still another wanderer", "beyonce", "lupus", "a"]) {
+      const queries = termQueries(term);
+      if (!queries) throw new Error(`no queries for ${term}`);
+      for (const limit of [1, 4, 11]) {
+        const keys = async (threshold: number) =>
+          (await songsByName(env.DB, queries, limit, threshold)).map((match) => [match.row.key, match.tier]);
+        const sorted = await keys(Number.MAX_SAFE_INTEGER);
+        expect(await keys(0), `${term}, ${limit}`).toEqual(sorted);
+        expect(sorted.length, `${term}, ${limit}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  test("the order a tier is walked in follows the tag counts, seeded and live", async () => {
+    const popularity = async (key: number) =>
+      (await env.DB.prepare(
+        `SELECT p.total AS walked, COALESCE(c.total, 0) + COALESCE(lc.total, 0) AS counted FROM track_popularity p
+           LEFT JOIN tag_counts c ON c.track_key = p.track_key LEFT JOIN live_tag_counts lc ON lc.track_key = p.track_key
+           WHERE p.track_key = ?`,
+      )
+        .bind(key)
+        .first<{ walked: number; counted: number }>()) ?? { walked: -1, counted: -2 };
+    const key = 990_000_001;
+    expect((await popularity(key)).walked).toBe(0);
+    await env.DB.prepare("INSERT INTO tag_counts (track_key, total) VALUES (?, 40)").bind(key).run();
+    await env.DB.prepare(
+      "INSERT INTO live_tag_counts (track_key, total) VALUES (?, 2) ON CONFLICT (track_key) DO UPDATE SET total = total + 2",
+    )
+      .bind(key)
+      .run();
+    expect(await popularity(key)).toEqual({ walked: 42, counted: 42 });
+    await env.DB.prepare("DELETE FROM live_tag_counts WHERE track_key = ?").bind(key).run();
+    expect(await popularity(key)).toEqual({ walked: 40, counted: 40 });
+    const { mismatched } = (await env.DB.prepare(
+      `SELECT COUNT(*) AS mismatched FROM tracks t LEFT JOIN track_popularity p ON p.track_key = t.key
+       LEFT JOIN tag_counts c ON c.track_key = t.key LEFT JOIN live_tag_counts lc ON lc.track_key = t.key
+       WHERE p.total IS NOT COALESCE(c.total, 0) + COALESCE(lc.total, 0)`,
+    ).first<{ mismatched: number }>()) ?? { mismatched: -1 };
+    expect(mismatched).toBe(0);
+  });
+
   test("a search reads the index and keys, never the whole catalogue (query plan)", async () => {
     const prepared: { sql: string; params: unknown[] }[] = [];
     const recording = {
@@ -210,7 +253,8 @@ describe("full-text search", () => {
         .all<{ detail: string }>();
       const plan = results.map((row) => row.detail);
       expect(plan.some((step) => /VIRTUAL TABLE INDEX/.test(step))).toBe(true);
-      // Every catalogue table (by its name or its alias in the query) is reached by a key or an index, none scanned.
+      // Every catalogue table (by its name or its alias in the query) is reached by a key or an index, none
+      // scanned; a tier of many songs walks track_popularity in its order, and stops at the page (LIMIT).
       const catalogueTable =
         /^SCAN (tracks|artists|albums|genres|lyrics|tag_counts|live_tag_counts|spelling_variants|t|a|al|g|l|c|lc)\b/;
       expect(plan.filter((step) => catalogueTable.test(step))).toEqual([]);
