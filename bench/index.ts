@@ -29,6 +29,7 @@ import {
 import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verdict } from "./budgets";
 import { readManifest, scriptsOf, sizesOf, splitByOwner, stylesheetsOf } from "./bytes";
 import { measureColdStart } from "./cold-start";
+import { freePort } from "./free-port";
 import { type LighthouseResult, lighthouseCategories, runLighthouse } from "./lighthouse";
 import { measureLiveNumbers } from "./live-numbers";
 import { measureMemory } from "./memory";
@@ -495,7 +496,9 @@ async function main(): Promise<void> {
   let site: Site | undefined;
   try {
     log("starting Miniflare, loading the catalogue into D1");
-    site = await startSite(snapshot);
+    // The site's own origin is configuration (issue 41): the sign-in link's callback must be on it.
+    const port = await freePort();
+    site = await startSite(snapshot, { port, vars: { SITE_ORIGIN: `http://127.0.0.1:${port}` } });
     const { pages, chartListPath } = await findPages(site.url);
     for (const page of pages) log(`page ${page.name}: ${page.path} ${page.state} (${page.status})`);
 
