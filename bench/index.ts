@@ -24,15 +24,14 @@ import {
   type Site,
   type Snapshot,
   snapshotSite,
-  startSite,
 } from "../scripts/site";
 import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verdict } from "./budgets";
 import { readManifest, scriptsOf, sizesOf, splitByOwner, stylesheetsOf } from "./bytes";
 import { measureColdStart } from "./cold-start";
-import { freePort } from "./free-port";
 import { type LighthouseResult, lighthouseCategories, runLighthouse } from "./lighthouse";
 import { measureLiveNumbers } from "./live-numbers";
 import { measureMemory } from "./memory";
+import { startOwnOriginSite } from "./own-origin-site";
 import { findPages, headersOf, type Page, type PageName, settle, visitorHeaders } from "./pages";
 import type { ProxyMeasurements } from "./proxy.bench-worker";
 import { readRecognition, recognitionRows } from "./recognition-summary";
@@ -496,9 +495,7 @@ async function main(): Promise<void> {
   let site: Site | undefined;
   try {
     log("starting Miniflare, loading the catalogue into D1");
-    // The site's own origin is configuration (issue 41): the sign-in link's callback must be on it.
-    const port = await freePort();
-    site = await startSite(snapshot, { port, vars: { SITE_ORIGIN: `http://127.0.0.1:${port}` } });
+    site = await startOwnOriginSite(snapshot);
     const { pages, chartListPath } = await findPages(site.url);
     for (const page of pages) log(`page ${page.name}: ${page.path} ${page.state} (${page.status})`);
 
