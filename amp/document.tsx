@@ -5,10 +5,11 @@ import { PrimitivesProvider } from "../app/components/primitives";
 import type { RootData } from "../app/root-data.server";
 import { type Strings, StringsProvider } from "../app/strings";
 import { themeColourMetas } from "../app/theme-colours";
+import { scriptJsonText } from "../rules/script-json";
 import { AmpChrome } from "./chrome";
 import { ampCss, type CssBudget, checkCssBudget, classesOf, inlineStylesOf } from "./css";
 import { ampPrimitives } from "./primitives";
-import { jsonLdText, safeHref } from "./safe";
+import { safeHref } from "./safe";
 
 /** The AMP runtime: the one script an AMP page loads. */
 export const ampRuntimeUrl = "https://cdn.ampproject.org/v0.js";
@@ -54,8 +55,8 @@ function HeadTags({ descriptors }: { descriptors: readonly MetaDescriptor[] }) {
             <script
               key={key}
               type="application/ld+json"
-              // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON with <, > and & escaped (jsonLdText).
-              dangerouslySetInnerHTML={{ __html: jsonLdText(descriptor["script:ld+json"]) }}
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON with <, > and & escaped (scriptJsonText).
+              dangerouslySetInnerHTML={{ __html: scriptJsonText(descriptor["script:ld+json"]) }}
             />
           );
         }

@@ -36,16 +36,3 @@ export function safeSrcSet(srcSet: string | undefined): string | undefined {
   );
   return safe ? srcSet : undefined;
 }
-
-/**
- * JSON for a `<script type="application/ld+json">`: `<`, `>`, `&` and the line separators as
- * escapes, so no string of the data can close the script element.
- */
-export function jsonLdText(value: unknown): string {
-  return JSON.stringify(value)
-    .replaceAll("<", "\\u003c")
-    .replaceAll(">", "\\u003e")
-    .replaceAll("&", "\\u0026")
-    .replaceAll("\u2028", "\\u2028")
-    .replaceAll("\u2029", "\\u2029");
-}

@@ -1,12 +1,14 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
-import { renderToReadableStream } from "react-dom/server";
+import { renderToString } from "react-dom/server";
+import { scriptJsonText } from "../rules/script-json";
 import { NonceContext } from "./nonce";
 import { siteStylesheets } from "./root";
 import { stylesheetTexts } from "./stylesheet-texts.server";
 import { StylesheetTextsContext, stylesheetHrefs } from "./stylesheets";
 
-const streamTimeoutMs = 5_000;
+/** How long Remix waits for a promise in loader data before it rejects it (none is left unawaited). */
+export const streamTimeout = 5_000;
 
 /**
  * Server errors are logged as Remix logs them, except a request Remix itself answers with a 4xx
@@ -32,35 +34,56 @@ export default async function handleRequest(
   // hands over in the load context.
   if (loadContext.edge.isAmp) return loadContext.renderAmpPage(remixContext, loadContext, request);
 
-  const controller = new AbortController();
-  const timeout = setTimeout(() => controller.abort(), streamTimeoutMs);
   const nonce = loadContext.cspNonce;
   const inlineStylesheets = await documentStylesheetTexts(
     loadContext.cloudflare.env.ASSETS,
     documentStylesheetHrefs(remixContext),
   );
-  const body = await renderToReadableStream(
+  // Every document is rendered whole (decision 035): nothing on the server suspends, the edge
+  // stores documents whole, and a string render costs a fraction of a streamed one. Remix would
+  // stream the loader data the client router decodes in a Suspense boundary after </html>
+  // (invalid HTML, patched in place by React's $RC script); it is read to its end here instead and
+  // handed over in one script at the end of the body.
+  const handoff = await handoffText(remixContext);
+  const html = renderToString(
     <NonceContext.Provider value={nonce}>
       <StylesheetTextsContext.Provider value={inlineStylesheets}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeoutMs} nonce={nonce} />
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
       </StylesheetTextsContext.Provider>
     </NonceContext.Provider>,
-    {
-      nonce,
-      signal: controller.signal,
-      onError(error: unknown) {
-        if (!controller.signal.aborted) console.error(error);
-        responseStatusCode = 500;
-      },
-    },
   );
-  body.allReady.then(() => clearTimeout(timeout));
-
-  // Bots and social-card scrapers get the whole document at once.
-  if (loadContext.edge.isBot) await body.allReady;
+  const withHandoff =
+    handoff === undefined || !remixContext.renderMeta?.didRenderScripts
+      ? html
+      : beforeBodyEnd(html, handoffScript(handoff, nonce));
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+  return new Response(`<!DOCTYPE html>${withHandoff}`, {
+    headers: responseHeaders,
+    status: responseStatusCode,
+  });
+}
+
+/**
+ * The loader data as Remix encodes it for the client router (single fetch's turbo-stream), read
+ * whole; the context then holds no stream, so `<RemixServer>` renders no boundary to stream it.
+ */
+async function handoffText(remix: EntryContext): Promise<string | undefined> {
+  const stream = remix.serverHandoffStream;
+  if (!stream) return undefined;
+  remix.serverHandoffStream = undefined;
+  return new Response(stream).text();
+}
+
+/** What Remix's streamed scripts do, in one: the client router's stream gets the data, then closes. */
+function handoffScript(handoff: string, nonce: string): string {
+  const stream = "window.__remixContext.streamController";
+  return `<script nonce="${nonce}">${stream}.enqueue(${scriptJsonText(handoff)});${stream}.close();</script>`;
+}
+
+function beforeBodyEnd(html: string, insert: string): string {
+  const end = html.lastIndexOf("</body>");
+  return end < 0 ? html + insert : html.slice(0, end) + insert + html.slice(end);
 }
 
 /**

@@ -24,7 +24,6 @@ import {
   type Site,
   type Snapshot,
   snapshotSite,
-  startSite,
 } from "../scripts/site";
 import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verdict } from "./budgets";
 import { readManifest, scriptsOf, sizesOf, splitByOwner, stylesheetsOf } from "./bytes";
@@ -32,6 +31,7 @@ import { measureColdStart } from "./cold-start";
 import { type LighthouseResult, lighthouseCategories, runLighthouse } from "./lighthouse";
 import { measureLiveNumbers } from "./live-numbers";
 import { measureMemory } from "./memory";
+import { startOwnOriginSite } from "./own-origin-site";
 import { findPages, headersOf, type Page, type PageName, settle, visitorHeaders } from "./pages";
 import type { ProxyMeasurements } from "./proxy.bench-worker";
 import { readRecognition, recognitionRows } from "./recognition-summary";
@@ -495,7 +495,7 @@ async function main(): Promise<void> {
   let site: Site | undefined;
   try {
     log("starting Miniflare, loading the catalogue into D1");
-    site = await startSite(snapshot);
+    site = await startOwnOriginSite(snapshot);
     const { pages, chartListPath } = await findPages(site.url);
     for (const page of pages) log(`page ${page.name}: ${page.path} ${page.state} (${page.status})`);
 

@@ -16,9 +16,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import path from "node:path";
 import { ampPath } from "../rules/path";
-import { removeSnapshot, root, snapshotSite, startSite } from "../scripts/site";
+import { removeSnapshot, root, snapshotSite } from "../scripts/site";
 import { freePort } from "./free-port";
 import { connectInspector } from "./inspector";
+import { startOwnOriginSite } from "./own-origin-site";
 import { findPages, headersOf, type Page } from "./pages";
 import { missOf } from "./render";
 import { round } from "./stats";
@@ -170,7 +171,7 @@ async function main(): Promise<void> {
     ]),
   );
   const inspectorPort = await freePort();
-  const site = await startSite(snapshot, { inspectorPort });
+  const site = await startOwnOriginSite(snapshot, { inspectorPort });
   const inspector = await connectInspector(inspectorPort);
   try {
     const { pages } = await findPages(site.url);

@@ -1,32 +1,19 @@
-// Finds Debian's Chromium for the browser tests; installs it with apt when missing and running as
-// root, and otherwise says exactly what to install. Never downloads a browser build of its own.
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+// Finds Debian's Chromium for the browser tests (scripts/debian-program.mjs).
+import { ensureProgram, findProgram } from "./debian-program.mjs";
 
-const candidates = [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(
-  Boolean,
-);
+const chromium = {
+  what: "Chromium",
+  packageName: "chromium",
+  paths: [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"],
+  orSet: "CHROME_PATH",
+};
 
 export function findChromium() {
-  return candidates.find((candidate) => existsSync(candidate));
+  return findProgram(chromium);
 }
 
 export function ensureChromium() {
-  const found = findChromium();
-  if (found) return found;
-  if (process.getuid?.() === 0) {
-    console.log("Chromium is missing: installing Debian's chromium with apt-get …");
-    execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
-    execFileSync("apt-get", ["install", "-y", "-qq", "chromium"], {
-      stdio: "inherit",
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    });
-    const installed = findChromium();
-    if (installed) return installed;
-  }
-  throw new Error(
-    "Chromium is needed for the browser tests. Install Debian's package: sudo apt-get update && sudo apt-get install -y chromium (or set CHROME_PATH).",
-  );
+  return ensureProgram(chromium);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(ensureChromium());

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { ensureChromium } from "./chromium.mjs";
+import { ensureJava } from "./java.mjs";
 
 function run(title, command, args) {
   console.log(`\n▶ ${title}`);
@@ -14,6 +15,7 @@ function run(title, command, args) {
 }
 
 process.env.CHROME_PATH = ensureChromium();
+process.env.JAVA_PATH = ensureJava();
 run("catalogue (built when missing or stale)", "node", ["scripts/ensure-catalog.mjs"]);
 run("build", "npm", ["run", "--silent", "build"]);
 run("locales index up to date", "node", ["scripts/locales-index.mjs", "--check"]);

@@ -142,6 +142,9 @@ function ReactImage(props: ImageProps) {
   return <LoadingImage key={image.src} {...props} image={image} />;
 }
 
+/** A srcset whose candidates give their widths ("… 400w"). */
+const widthDescriptors = /\s\d+w\s*(,|$)/;
+
 function LoadingImage({
   image,
   width,
@@ -173,7 +176,8 @@ function LoadingImage({
       </span>
     );
   }
-  const sizesOrWidth = sizes ?? `${width}px`;
+  // `sizes` picks among width descriptors; beside a density descriptor ("1x") it is invalid HTML.
+  const sizesOrWidth = widthDescriptors.test(image.srcSet) ? (sizes ?? `${width}px`) : undefined;
   const img = (
     <img
       ref={element}
