@@ -49,7 +49,8 @@ function tableRows(columns: readonly string[]): Row[] {
   return rows;
 }
 
-const backticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+const backticked = (cell: string | undefined) =>
+  [...(cell ?? "").matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? "");
 
 /** A caller that is not there, as a message; undefined when the file holds the needle. */
 function missingCaller(item: string): string | undefined {
@@ -70,7 +71,9 @@ function missingDecision(number: string): string | undefined {
 function rowProblems(row: Row): string[] {
   const callers = backticked(row.cells.Caller);
   const tests = backticked(row.cells.Test);
-  const departures = [...new Set([...row.cells.Departure.matchAll(/\b(0\d\d)\b/g)].map((match) => match[1]))];
+  const departures = [
+    ...new Set([...(row.cells.Departure ?? "").matchAll(/\b(0\d\d)\b/g)].map((match) => match[1] ?? "")),
+  ];
   const problems = [
     ...callers.map(missingCaller),
     ...departures.map(missingDecision),
@@ -89,7 +92,7 @@ function pathConstants(): Map<string, string> {
   const constants = new Map<string, string>();
   for (const text of readSources(["origin", "rules"], ["origin/catalog"]).values())
     for (const match of text.matchAll(/const (\w+) = ["`](\/[^"`$]*)["`]/g))
-      constants.set(match[1], match[2]);
+      constants.set(match[1] ?? "", match[2] ?? "");
   return constants;
 }
 
@@ -99,12 +102,14 @@ function servedRoutes(): string[] {
   const routes: string[] = [];
   for (const [file, text] of readSources(["origin"], ["origin/catalog"])) {
     if (file !== "origin/index.ts" && !file.startsWith("origin/routes/")) continue;
-    for (const match of text.matchAll(/\b(origin|root)\.(get|post|put|delete|patch)\(\s*(["`])([^"`]+)\3/g)) {
-      const route = match[4].replace(
+    for (const [, app, method = "", , pattern = ""] of text.matchAll(
+      /\b(origin|root)\.(get|post|put|delete|patch)\(\s*(["`])([^"`]+)\3/g,
+    )) {
+      const route = pattern.replace(
         /\$\{(\w+)\}/g,
         (_, name: string) => constants.get(name) ?? `\${${name}}`,
       );
-      routes.push(`${match[2].toUpperCase()} ${match[1] === "root" ? "" : "/services"}${route}`);
+      routes.push(`${method.toUpperCase()} ${app === "root" ? "" : "/services"}${route}`);
     }
   }
   return routes;
