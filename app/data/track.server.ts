@@ -108,6 +108,8 @@ export type TrackPageInput = {
   /** Origin of the request, for absolute share and meta URLs. */
   origin: string;
   now: Date;
+  /** The `syncedlyrics` flag (spec 001 §4): off, the lyrics are shown as plain text only. */
+  syncedLyrics: boolean;
 };
 
 /**
@@ -130,7 +132,8 @@ export async function loadTrackPage(
   const relatedSection = sections.get("RELATED");
   const artistData = artistSection?.type === "ARTIST" ? artistSection : undefined;
   const lyricsData = lyricsSection?.type === "LYRICS" ? lyricsSection : undefined;
-  const sync = lyricsData?.url ? readLyricsSync(input.search, track.durationMs) : undefined;
+  const sync =
+    input.syncedLyrics && lyricsData?.url ? readLyricsSync(input.search, track.durationMs) : undefined;
   const syncStillAhead = sync !== undefined && now <= trackStartOf(sync) + sync.trackLength;
 
   const [related, count, topSongs, synced] = await Promise.all([

@@ -216,7 +216,12 @@ function catalogue(track: unknown = aTrack(), extra: Record<string, unknown> = {
 
 const now = new Date(Date.UTC(2025, 5, 1, 12));
 
-function load(answers: Record<string, unknown>, query = "", userAgent: string | null = userAgents.windows) {
+function load(
+  answers: Record<string, unknown>,
+  query = "",
+  userAgent: string | null = userAgents.windows,
+  syncedLyrics = true,
+) {
   const edge = resolveRequest(
     new Request(`https://tunewave.test/track/455974326/journeys-end?co=GB${query}`),
     undefined,
@@ -230,6 +235,7 @@ function load(answers: Record<string, unknown>, query = "", userAgent: string | 
       userAgent,
       origin: "https://tunewave.test",
       now,
+      syncedLyrics,
     },
   );
   return { page, asked };
@@ -505,6 +511,15 @@ describe("loadTrackPage", () => {
     const result = await load(withLengthCall(catalogue()), query).page;
     expect(result.lyrics?.synced?.initial).toEqual({ shown: true, lineIndex: 0 });
     expect(result.lyrics?.synced?.lines).toHaveLength(2);
+  });
+
+  test("the syncedlyrics flag off: plain lyrics after a web match, and the synced call is not made", async () => {
+    const query = `&startDate=${now.getTime()}&offsetInMilliseconds=43000&trackLength=224009`;
+    const { page, asked } = load(withLengthCall(catalogue()), query, userAgents.windows, false);
+    const result = await page;
+    expect(result.lyrics?.synced).toBeUndefined();
+    expect(result.lyrics).toMatchObject({ provider: "Tunewave demo lyrics" });
+    expect(asked).not.toContain("/services/lyrics/v1/gb/songs/1490186607/synced");
   });
 
   test("no synced lyrics once the heard song is over", async () => {
