@@ -81,6 +81,22 @@ describe("the library page", () => {
     expect(html).toContain('<meta name="robots" content="noindex"/>');
   });
 
+  test("/secure/myshazam: signed out, the sign-in check sends the person to sign in and back", async () => {
+    const answer = await browser().fetch("/de/secure/myshazam");
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("location")).toBe("/de/login?redirect=%2Fde%2Fsecure%2Fmyshazam");
+  });
+
+  test("/secure/myshazam: signed in, the library itself, private, its canonical address /myshazam", async () => {
+    const who = await signedIn();
+    const answer = await who.fetch("/secure/myshazam");
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("Cache-Control")).toMatch(/private/);
+    const html = await answer.text();
+    expect(html).toContain("No songs yet");
+    expect(html).toContain('<link rel="canonical" href="https://tunewave.test/myshazam"/>');
+  });
+
   test("an empty library sends the person to identify a song, under the removal notice (mylibrarysunset)", async () => {
     const who = await signedIn();
     const html = await (await who.fetch("/myshazam")).text();
