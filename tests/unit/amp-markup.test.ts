@@ -137,6 +137,7 @@ function hostileTrack(): TrackPage {
       url: "https://tunewave.test/x",
     },
     credits: {
+      people: [{ kind: "performer", title: hostileText, names: [hostileText] }],
       licence: hostileText,
       copyright: hostileText,
       package: hostileText,

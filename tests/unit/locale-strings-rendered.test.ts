@@ -120,6 +120,11 @@ const builtKeys: readonly { keys: string; file: string; code: string; values?: r
   },
   { keys: "search:groups.*", file: "app/components/search-listbox.tsx", code: "`groups.${view.name}`" },
   {
+    keys: "track:creditKinds.*",
+    file: "app/components/track/track-sections.tsx",
+    code: "`creditKinds.${category.kind}`",
+  },
+  {
     keys: "track:video.states.*",
     file: "app/components/track/video-overlay.tsx",
     code: "`video.states.${state}`",

@@ -472,15 +472,44 @@ describe("loadTrackPage", () => {
     expect(result.artist.avatar?.srcSet).toContain("/media/art/artist-1/150x150.jpg 150w");
   });
 
-  test("credits name the licence and the Debian package", async () => {
-    const result = await load(catalogue()).page;
-    expect(result.credits).toEqual({
+  test("credits: who performed and wrote the song (its credits call), the licence and the Debian package", async () => {
+    const person = (roleNames: string[]) => ({
+      id: "9",
+      type: "credit-artists",
+      attributes: { name: "David White", roleNames },
+    });
+    const category = (kind: string, title: string, roleNames: string[]) => ({
+      id: `1490186607-${kind}`,
+      type: "credit-categories",
+      attributes: { title, kind },
+      relationships: { "credit-artists": { data: [person(roleNames)] } },
+    });
+    const { page, asked } = load(
+      catalogue(aTrack(), {
+        "/services/amapi/v1/catalog/gb/songs/1490186607/credits?l=en-US": {
+          data: [
+            category("performer", "Performers", ["Performer"]),
+            category("composer", "Composition & Lyrics", ["Composer"]),
+          ],
+        },
+      }),
+    );
+    expect((await page).credits).toEqual({
+      people: [
+        { kind: "performer", title: "Performers", names: ["David White"] },
+        { kind: "composer", title: "Composition & Lyrics", names: ["David White"] },
+      ],
       licence: "GPL-2+",
       copyright: "2003 - 2009 by David White",
       package: "wesnoth-1.16-music",
       version: "1:1.16.9-1",
       packageHref: "https://packages.debian.org/wesnoth-1.16-music",
     });
+    expect(asked).toContain("/services/amapi/v1/catalog/gb/songs/1490186607/credits?l=en-US");
+  });
+
+  test("a failed credits call leaves the people out, not the page", async () => {
+    expect((await load(catalogue()).page).credits.people).toEqual([]);
   });
 
   test("a release of 90 days ago or less is new (spec 001 §4)", async () => {
