@@ -3,6 +3,7 @@ import { FooterLinks } from "../app/components/footer-links";
 import { LanguagePicker } from "../app/components/language-picker";
 import type { RootData } from "../app/root-data.server";
 import { useTranslation } from "../app/strings";
+import { featureNames } from "../rules/feature-flags";
 
 /**
  * The site's header and footer, as the root renders them, from the root's own data. The search
@@ -11,6 +12,7 @@ import { useTranslation } from "../app/strings";
 export function AmpChrome({ root, children }: { root: RootData; children: ReactNode }) {
   const { t } = useTranslation("common");
   const href = (path: string) => `${root.pathPrefix}${path}`;
+  const search = root.features.includes(featureNames.search);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -23,14 +25,18 @@ export function AmpChrome({ root, children }: { root: RootData; children: ReactN
               <span className="brand__mark" aria-hidden="true" />
               <span className="brand__name">{t("common:siteName")}</span>
             </a>
-            <a className="amp-search-link site-header__second-row" href={href("/search")}>
-              {t("common:search.placeholder")}
-            </a>
+            {search ? (
+              <a className="amp-search-link site-header__second-row" href={href("/search")}>
+                {t("common:search.placeholder")}
+              </a>
+            ) : null}
             <nav className="site-nav" aria-label={t("common:nav.label")}>
               <a href={href("/charts")}>{t("common:nav.charts")}</a>
-              <a href={href("/search")} className="site-nav__search">
-                {t("common:nav.search")}
-              </a>
+              {search ? (
+                <a href={href("/search")} className="site-nav__search">
+                  {t("common:nav.search")}
+                </a>
+              ) : null}
               <a href={href("/identify")}>{t("common:nav.identify")}</a>
             </nav>
           </div>

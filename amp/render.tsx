@@ -2,6 +2,7 @@ import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { isRouteErrorResponse } from "@remix-run/react";
 import type { AmpPageData, AmpView } from "../app/amp-view";
 import { ErrorPage, errorMessageKey, errorTypeOf } from "../app/components/error-page";
+import { enabledFeaturesFor } from "../app/data/features.server";
 import { requestMeta } from "../app/data/meta.server";
 import { bundledStrings, type Strings } from "../app/i18n.server";
 import { type PageMeta, pageMeta } from "../app/meta";
@@ -27,7 +28,9 @@ export async function renderAmpPage(
   request: Request,
 ): Promise<Response> {
   const handled = remix.staticHandlerContext;
-  const root = (handled.loaderData.root as RootData | undefined) ?? rootData(context, request);
+  const root =
+    (handled.loaderData.root as RootData | undefined) ??
+    rootData(context, request, await enabledFeaturesFor(context, request));
   const strings = strictStrings(context.edge.lang);
   const rootHrefs = siteStylesheets;
   const assets = context.cloudflare.env.ASSETS;

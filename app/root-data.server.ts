@@ -13,8 +13,11 @@ function experimentNameOf(segment: string | undefined): string | undefined {
   return parsed.success ? parsed.output : undefined;
 }
 
-/** What every page's root needs: language, chrome strings, head links, the language picker. */
-export function rootData(context: AppLoadContext, request: Request) {
+/**
+ * What every page's root needs: language, chrome strings, head links, the language picker, and the
+ * feature flags enabled for the visitor (`enabledFeaturesFor`, app/data/features.server.ts).
+ */
+export function rootData(context: AppLoadContext, request: Request, features: readonly string[]) {
   const { edge } = context;
   const origin = siteOriginOf(context.config);
   // A path no page has is not repeated into every alternate and language link (issue 28: an
@@ -43,6 +46,8 @@ export function rootData(context: AppLoadContext, request: Request) {
     /** The streaming-service connection's client id and authorization page (public values). */
     streaming: streamingConfigOf(context.config),
     inid: edge.inid,
+    /** The names of the feature flags enabled for this visitor (rules/feature-flags.ts `featureNames`). */
+    features,
     strings: chromeStrings(edge.lang),
     defaultTitle: serverStrings(edge.lang).t(`pageTitle.${pageType}`),
     canonical: canonicalUrl(origin, edge.lang, path, query),

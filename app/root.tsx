@@ -12,6 +12,7 @@ import { ErrorPage, errorTypeOf } from "~/components/error-page";
 import { RuntimeProvider } from "~/components/runtime";
 import { SiteFooter, SiteHeader } from "~/components/site-chrome";
 import { Upsell } from "~/components/upsell";
+import { enabledFeaturesFor } from "~/data/features.server";
 import { useNonce } from "~/nonce";
 import { type RootData, useRootData } from "~/root-data";
 import { rootData } from "~/root-data.server";
@@ -33,7 +34,7 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ context, request }: LoaderFunctionArgs) {
-  return rootData(context, request);
+  return rootData(context, request, await enabledFeaturesFor(context, request));
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? [{ title: data.defaultTitle }] : []);

@@ -157,6 +157,34 @@ export function isFeatureOn(features: Features, name: string): boolean {
   return Object.hasOwn(features, name);
 }
 
+/** The flags the site reads, by the names the served config gives them (origin/catalog/features.ts). */
+export const featureNames = {
+  search: "search",
+  syncedLyrics: "syncedlyrics",
+  adamIdRoute: "artistadamidroute",
+  webrec: "webrec",
+  myLibrarySunset: "mylibrarysunset",
+  chartsGenreTabs: "chartsgenretabs",
+  netlog: "netlog",
+} as const;
+export type FeatureName = (typeof featureNames)[keyof typeof featureNames];
+
+const enabledDataSchema = v.object({ enabled: v.boolean() });
+
+/** On, and not switched off by its data: `{ "enabled": false }` turns a flag off wherever it is on. */
+export function isFeatureEnabled(features: Features, name: string): boolean {
+  if (!isFeatureOn(features, name)) return false;
+  const data = v.safeParse(enabledDataSchema, features[name]);
+  return !data.success || data.output.enabled;
+}
+
+/** The names of the flags enabled for a visitor: what the page and its browser code switch on. */
+export function enabledFeatureNames(features: Features): string[] {
+  return Object.keys(features)
+    .filter((name) => isFeatureEnabled(features, name))
+    .sort();
+}
+
 export function isControlSatisfied(
   name: string,
   control: FeatureControl | undefined,

@@ -111,6 +111,9 @@ export function createImporter(infoBar: InfoBar, deps: Clock & { isOnline(): boo
         const online = deps.isOnline();
         infoBar.show({ key: "importer.failed" });
         infoBar.show({ key: online ? "error.ops" : "error.offline" });
+        // Online, the likeliest reason a script of our own does not load is a blocker (spec 000 §8
+        // error page texts: "If you have ad block on, it may be causing a problem").
+        if (online) infoBar.show({ key: "error.adblock" });
         throw new SiteError(online ? "serviceerror" : "network", `${name} did not load: ${String(error)}`);
       },
     );

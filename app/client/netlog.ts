@@ -1,12 +1,16 @@
 /**
  * Debug logging over the network (spec 000 §2 "netlog=1 (debug logging)", §7 "POST
- * /services/log[/{tag}] body text"). Off unless the page address carries netlog=1. Sending is
+ * /services/log[/{tag}] body text"). Off unless the page address carries netlog=1 and the `netlog`
+ * flag is on for the visitor (the served config limits it to the internal environments). Sending is
  * fire-and-forget: a logger that fails has nowhere to report to, so its failures are swallowed.
  */
 
+import { featureNames } from "../../rules/feature-flags";
+
 export const netlogPath = "/services/log";
 
-export function isNetlogEnabled(url: URL | string): boolean {
+export function isNetlogEnabled(url: URL | string, features: readonly string[]): boolean {
+  if (!features.includes(featureNames.netlog)) return false;
   return new URL(url, "http://localhost").searchParams.get("netlog") === "1";
 }
 

@@ -62,6 +62,8 @@ export type RuntimeOptions = {
   account: LoginState | null;
   /** The device maker's cloud sign-in (CloudKit), or null where it is not configured. */
   cloudKit: CloudKitConfig | null;
+  /** The feature flags the server enabled for this visitor (the root's data). */
+  features: readonly string[];
   /** Client-side navigation (Remix's navigate). */
   navigate: (path: string) => void;
   openPopup: (popup: SharePopup) => void;
@@ -137,7 +139,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
   const bridge = installBridge(window);
   const auth = createRuntimeAuth(storage, options);
   const beacons = createSiteBeacons(options, { bridge, storage, visitor, login: auth.login });
-  const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href) });
+  const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href, options.features) });
   const notices = createNoticeBoard(options.onNotices);
   const infoBar = createListeners<InfoMessage | undefined>();
   const importOnDemand = createImporter(createInfoBar(infoBar.emit, browserClock), {

@@ -82,6 +82,7 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
         inid: data.inid,
         account: data.account,
         cloudKit: data.cloudKit,
+        features: data.features,
         navigate: (path) => navigate(path),
         openPopup: (popup) => navigate(popup.path, { state: { share: popup.data } }),
         onNotices: setNotices,

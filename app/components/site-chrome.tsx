@@ -5,10 +5,12 @@ import { LanguagePicker } from "~/components/language-picker";
 import { SearchBox } from "~/components/search-box";
 import type { RootData } from "~/root-data";
 import { useTranslation } from "~/strings";
+import { featureNames } from "../../rules/feature-flags";
 
 export function SiteHeader({ data }: { data: RootData }) {
   const { t } = useTranslation("common");
   const href = (path: string) => `${data.pathPrefix}${path}`;
+  const search = data.features.includes(featureNames.search);
   return (
     <header className="site-header">
       <div className="container site-header__bar">
@@ -16,13 +18,15 @@ export function SiteHeader({ data }: { data: RootData }) {
           <span className="brand__mark" aria-hidden="true" />
           <span className="brand__name">{t("siteName")}</span>
         </Link>
-        <SearchBox lang={data.lang} country={data.country} pathPrefix={data.pathPrefix} />
+        {search ? <SearchBox lang={data.lang} country={data.country} pathPrefix={data.pathPrefix} /> : null}
         <nav className="site-nav" aria-label={t("nav.label")}>
           <NavLink to={href("/charts")}>{t("nav.charts")}</NavLink>
           <NavLink to={href("/concerts")}>{t("nav.concerts")}</NavLink>
-          <NavLink to={href("/search")} className="site-nav__search">
-            {t("nav.search")}
-          </NavLink>
+          {search ? (
+            <NavLink to={href("/search")} className="site-nav__search">
+              {t("nav.search")}
+            </NavLink>
+          ) : null}
           <NavLink to={href("/identify")}>{t("nav.identify")}</NavLink>
         </nav>
         <AccountArea account={data.account} pathPrefix={data.pathPrefix} />

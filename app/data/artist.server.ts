@@ -1,14 +1,11 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import * as v from "valibot";
 import { catalogueImageWidths, darkenForWhiteText } from "../../rules/content-rules";
 import { SiteError } from "../../rules/errors";
 import {
-  evaluateFeatures,
   type FeatureEnvironment,
   type FeaturePlatform,
-  featuresPath,
-  isFeatureOn,
-  loadFeatureConfig,
+  featureNames,
+  isFeatureEnabled,
 } from "../../rules/feature-flags";
 import { dateTimeFormat } from "../../rules/intl";
 import type { LanguageKey } from "../../rules/languages";
@@ -23,9 +20,9 @@ import {
 } from "../../rules/schemas/amapi";
 import { type Artist, artistSchema } from "../../rules/schemas/artist";
 import { artistEventSummarySchema } from "../../rules/schemas/events";
-import { platformOf } from "../../rules/user-agent";
 import type { Translate } from "../i18n.server";
 import type { PageMeta } from "../meta";
+import { visitorFeatures } from "./features.server";
 import { absoluteUrl, requestMeta } from "./meta.server";
 import type { Image, TrackSummary } from "./view";
 import { albumPath, imageFromTemplate, playlistPath } from "./view";
@@ -37,7 +34,7 @@ type Context = Pick<AppLoadContext, "edge" | "services" | "account">;
  * Spec 001 §2: "A numeric id or an adam id with alias is accepted depending on a feature switch".
  * The switch's name in `/services/config/features.json`.
  */
-export const adamIdRouteFeature = "artistadamidroute";
+export const adamIdRouteFeature = featureNames.adamIdRoute;
 /** Items asked of each artist view. */
 const artistViewLimit = 10;
 /** The artist views the page shows (spec 001 §3 Catalogue item views). */
@@ -88,40 +85,15 @@ export function artistPath(
   return adamIdRoute ? `/artist/${alias}/${artist.adamid}` : `/artist/${artist.shazamId}/${alias}`;
 }
 
-/** The parts of the feature context that come from the Worker and the request. */
-export function featureOptionsOf(
-  context: Pick<AppLoadContext, "config">,
-  request: Request,
-): { environment: FeatureEnvironment; platform: FeaturePlatform } {
-  return {
-    environment: context.config.SITE_ENV,
-    platform: platformOf(request.headers.get("user-agent")),
-  };
-}
-
 /**
- * Whether the adam-id route is on for this visitor: the feature config through the services proxy
- * (cached like any call), evaluated with the visitor's country, ids and platform. A failed load
- * gives the default config, where every switch is off.
+ * Whether the adam-id route is on for this visitor (rules/feature-flags.ts `isFeatureEnabled`). A
+ * failed config load gives the default config, where every switch is off.
  */
 export async function isAdamIdRouteOn(
-  { edge, services, account }: Context,
+  context: Context,
   options: { environment: FeatureEnvironment; platform: FeaturePlatform },
 ): Promise<boolean> {
-  const { config } = await loadFeatureConfig({
-    fetchConfig: () => services.getJson(featuresPath(), v.unknown()),
-  });
-  const features = evaluateFeatures(config, {
-    environment: options.environment,
-    country: edge.country,
-    inid: edge.inid,
-    platform: options.platform,
-    loggedin: account !== null,
-    userId: edge.inApp ? edge.inid : edge.webId,
-  });
-  if (!isFeatureOn(features, adamIdRouteFeature)) return false;
-  const data = v.safeParse(v.object({ enabled: v.boolean() }), features[adamIdRouteFeature]);
-  return !data.success || data.output.enabled;
+  return isFeatureEnabled(await visitorFeatures(context, options), adamIdRouteFeature);
 }
 
 /** Spec 001 §8 "Missing artist data gives not found": an upstream 404 is the not-found page. */

@@ -4,7 +4,7 @@ import { siteOriginOf } from "../../rules/env";
 import { SiteError, statusOfError } from "../../rules/errors";
 import { isLanguageKey } from "../../rules/languages";
 import { localizedPath } from "../../rules/path";
-import { featureOptionsOf, isAdamIdRouteOn } from "./artist.server";
+import { isAdamIdRouteOn } from "./artist.server";
 import {
   type ChartRoute,
   chartRouteOf,
@@ -13,6 +13,7 @@ import {
   redirectChartsPrefix,
 } from "./chart-address.server";
 import { chartRowsOf, chartTexts, loadChart } from "./chart-songs.server";
+import { featureOptionsOf } from "./features.server";
 
 type Context = Pick<AppLoadContext, "edge" | "services">;
 

@@ -88,7 +88,8 @@ function rowPagesOf(total: number, rowsPage: number, href: string, locale: strin
 export async function loadChartPage(
   context: Context,
   route: ChartRoute,
-  options: { adamIdRoute: boolean; rowsPage: number },
+  /** `genreTabs`: the `chartsgenretabs` flag; off, the genre tab shows only on a genre chart itself. */
+  options: { adamIdRoute: boolean; genreTabs: boolean; rowsPage: number },
   now: Date,
 ) {
   const { edge } = context;
@@ -132,7 +133,9 @@ export async function loadChartPage(
     firstRank: firstIndex + 1,
     rowPages: rowPagesOf(songs.length, options.rowsPage, pageHref, edge.locale),
     artists: chart.include === "artists" ? chartArtistsOf(songs, edge.lang, options.adamIdRoute) : [],
-    tabs: chartTabs(locations, edge.lang, chart),
+    tabs: chartTabs(locations, edge.lang, chart).filter(
+      (tab) => tab.type !== "genre" || options.genreTabs || tab.current,
+    ),
     picker: {
       action: localizedPath(edge.lang, "/charts"),
       type: chart.type,

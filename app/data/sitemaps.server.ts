@@ -22,8 +22,9 @@ import {
   sitemapLimits,
   splitSitemap,
 } from "../sitemaps";
-import { artistPath, featureOptionsOf, isAdamIdRouteOn } from "./artist.server";
+import { artistPath, isAdamIdRouteOn } from "./artist.server";
 import { chartPagePaths, loadLocations } from "./chart-address.server";
+import { featureOptionsOf } from "./features.server";
 import { albumPath, playlistPath, trackPath } from "./view";
 
 /**

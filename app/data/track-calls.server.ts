@@ -48,6 +48,22 @@ export function tagCountListPath(keys: readonly string[]): string {
   return `/services/count/v2/web/tracks?${keys.map((key) => `id=${encodeURIComponent(key)}`).join("&")}`;
 }
 
+/** The visitor's country as a store front the catalogue knows, else the default one. */
+function storefrontOf(country: string): string {
+  return /^[A-Z]{2}$/.test(country) && findCountry(country) ? country : defaultStorefront;
+}
+
+/** `GET /services/amapi/v1/catalog/{country}/songs/{id}/credits?l={locale}` (spec 001 §7): a song's credits. */
+export function songCreditsPath(
+  edge: Pick<AppLoadContext["edge"], "country" | "locale">,
+  songAdamId: string,
+): string {
+  const storefront = storefrontOf(edge.country).toLowerCase();
+  return withQuery(`/services/amapi/v1/catalog/${storefront}/songs/${songAdamId}/credits`, {
+    l: edge.locale,
+  });
+}
+
 export function withQuery(path: string, query: Record<string, string>): string {
   const url = new URL(path, "https://services.internal");
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
@@ -72,7 +88,7 @@ export function trackCallPath(
     const parsed = v.safeParse(trackCallQuerySchema.entries[name], value ?? undefined);
     if (value !== null && parsed.success) query[name] = value;
   }
-  const storefront = /^[A-Z]{2}$/.test(country) && findCountry(country) ? country : defaultStorefront;
+  const storefront = storefrontOf(country);
   // Always /web/: the /iphone/ variant (spec 001 §7) answers app links (music://, spotify:) that
   // a page's store list drops (webHref); see docs/calls.md.
   return withQuery(`/services/track/v1/${lang}/${storefront}/web/${key}`, query);

@@ -9,7 +9,7 @@ import {
 import { siteOriginOf } from "../../rules/env";
 import { numberFormat } from "../../rules/intl";
 import { localizedPath } from "../../rules/path";
-import { artistViewSchema } from "../../rules/schemas/amapi";
+import { artistViewSchema, creditsDocumentSchema } from "../../rules/schemas/amapi";
 import { syncedLyricsSchema } from "../../rules/schemas/lyrics";
 import { tagCountListSchema, tagCountSchema } from "../../rules/schemas/tagcount";
 import { relatedTracksSchema, type Track } from "../../rules/schemas/track";
@@ -27,6 +27,7 @@ import { absoluteUrl, requestMeta } from "./meta.server";
 import {
   loadTrack,
   optional,
+  songCreditsPath,
   tagCountListPath,
   trackCallPath,
   trackKeyOf,
@@ -108,6 +109,8 @@ export type TrackPageInput = {
   /** Origin of the request, for absolute share and meta URLs. */
   origin: string;
   now: Date;
+  /** The `syncedlyrics` flag (spec 001 §4): off, the lyrics are shown as plain text only. */
+  syncedLyrics: boolean;
 };
 
 /**
@@ -130,10 +133,11 @@ export async function loadTrackPage(
   const relatedSection = sections.get("RELATED");
   const artistData = artistSection?.type === "ARTIST" ? artistSection : undefined;
   const lyricsData = lyricsSection?.type === "LYRICS" ? lyricsSection : undefined;
-  const sync = lyricsData?.url ? readLyricsSync(input.search, track.durationMs) : undefined;
+  const sync =
+    input.syncedLyrics && lyricsData?.url ? readLyricsSync(input.search, track.durationMs) : undefined;
   const syncStillAhead = sync !== undefined && now <= trackStartOf(sync) + sync.trackLength;
 
-  const [related, count, topSongs, synced] = await Promise.all([
+  const [related, count, topSongs, synced, songCredits] = await Promise.all([
     relatedSection?.type === "RELATED"
       ? optional("related tracks", () =>
           services.getJson(
@@ -159,6 +163,9 @@ export async function loadTrackPage(
     lyricsData?.url && syncStillAhead
       ? optional("synced lyrics", () => services.getJson(lyricsData.url ?? "", syncedLyricsSchema))
       : undefined,
+    optional("song credits", () =>
+      services.getJson(songCreditsPath(edge, track.trackadamid), creditsDocumentSchema),
+    ),
   ]);
 
   // Spec 001 §7 "a tag count list using repeated id= parameters": one call for the whole list.
@@ -263,6 +270,12 @@ export async function loadTrackPage(
     video: videoOf(track),
     share: shareLinks(track.share, input.origin),
     credits: {
+      /** Who performed and wrote the song, by category (the song's credits call); none when it failed. */
+      people: (songCredits?.data ?? []).map((category) => ({
+        kind: category.attributes.kind,
+        title: category.attributes.title,
+        names: category.relationships["credit-artists"].data.map((artist) => artist.attributes.name),
+      })),
       licence: track.licence.name,
       copyright: track.licence.copyright,
       package: track.source.binaryPackage,

@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { RecognitionPanel } from "~/components/recognition/recognition-panel";
+import { featureEnabledFor } from "~/data/features.server";
 import { requestMeta } from "~/data/meta.server";
 import { recognitionPanelData } from "~/data/recognition-panel.server";
 import { requireKnownLanguage } from "~/http.server";
@@ -8,6 +9,7 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/recognition.css";
+import { featureNames } from "../../rules/feature-flags";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -26,7 +28,11 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   };
   return {
     meta,
-    page: recognitionPanelData(edge, new URL(request.url).searchParams),
+    page: recognitionPanelData(
+      edge,
+      new URL(request.url).searchParams,
+      await featureEnabledFor(context, request, featureNames.webrec),
+    ),
     strings: pickResources(edge.lang, ["recognition"]).recognition,
   };
 }

@@ -14,17 +14,15 @@ export const featureConfigs: Readonly<Record<string, FeatureConfig>> = {
       syncedlyrics: { data: { enabled: true } },
       // Spec 001 §2: "A numeric id or an adam id with alias is accepted depending on a feature switch".
       artistadamidroute: { data: { enabled: true }, control: { rollout: 100 } },
-      // Spec 002 §1: web recognition through the microphone, not inside the native app's webview.
-      webrec: { data: { enabled: true, checkpoints: [3, 6, 9, 12] }, control: { platforms: ["web"] } },
+      // Spec 002 §1: web recognition through the microphone, not inside the native app's webview; on
+      // a phone the page says so and sends the visitor to the app (spec 000 §8 "open the link on a
+      // mobile device with the newest app").
+      webrec: { data: { enabled: true }, control: { platforms: ["web"] } },
       // Spec 001 §1: "The My Library area is announced as soon to be removed from the website".
+      // Announced to the people who have a library: those signed in.
       mylibrarysunset: { data: { enabled: true }, control: { loggedin: true } },
-      // Spec 001 §4 offers: only on matching store-front countries, smartphones only.
-      streamingoffer: {
-        data: { months: { ios: 5, android: 3 } },
-        control: { countries: ["US", "GB", "DE", "FR", "JP", "AU", "CA"], platforms: ["ios", "android"] },
-      },
-      // A staged change: half of the visitors on the beta and development environments.
-      chartsgenretabs: { data: { enabled: true }, control: { environments: ["betasd", "dev"], rollout: 50 } },
+      // Spec 001 §3: the chart page's genre tab (and the genre picker behind it).
+      chartsgenretabs: { data: { enabled: true } },
       // Spec 000 §2 netlog=1 debug logging, internal environments only.
       netlog: { data: { enabled: true }, control: { environments: ["cisd", "dev"] } },
     },

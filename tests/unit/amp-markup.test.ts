@@ -23,6 +23,7 @@ import { ampView as chartAmpView } from "../../app/routes/($lang).top-200.$count
 import { ampView as trackAmpView } from "../../app/routes/($lang).track.$key.$alias/route";
 import { resolveRequest } from "../../edge/request-context";
 import { type Env, readConfig } from "../../rules/env";
+import { featureNames } from "../../rules/feature-flags";
 import { stylesheetFiles, stylesheetText } from "../amp-stylesheets";
 import { describeErrors, validateAmp } from "../amp-validator";
 
@@ -46,7 +47,7 @@ function contextFor(url: string) {
     config: readConfig({ SITE_ORIGIN: "https://www.tunewave.test", MAIL_TRANSPORT: "outbox" } as Env),
     account: null,
   } as unknown as AppLoadContext;
-  return { request, context, root: rootData(context, request) };
+  return { request, context, root: rootData(context, request, [featureNames.search]) };
 }
 
 function image(src: string, srcSet = `${src} 300w`): Image {
@@ -136,6 +137,7 @@ function hostileTrack(): TrackPage {
       url: "https://tunewave.test/x",
     },
     credits: {
+      people: [{ kind: "performer", title: hostileText, names: [hostileText] }],
       licence: hostileText,
       copyright: hostileText,
       package: hostileText,

@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
 import { createNetlog, isNetlogEnabled } from "../../app/client/netlog";
+import { featureNames } from "../../rules/feature-flags";
 
 test.each([
   { url: "https://tunewave.test/track/1?netlog=1", enabled: true },
@@ -7,8 +8,12 @@ test.each([
   { url: "https://tunewave.test/?netlog=0", enabled: false },
   { url: "https://tunewave.test/?netlog=true", enabled: false },
   { url: "https://tunewave.test/", enabled: false },
-])("netlog in $url → $enabled", ({ url, enabled }) => {
-  expect(isNetlogEnabled(url)).toBe(enabled);
+])("netlog in $url, the flag on → $enabled", ({ url, enabled }) => {
+  expect(isNetlogEnabled(url, [featureNames.netlog])).toBe(enabled);
+});
+
+test("netlog=1 does nothing where the netlog flag is off (the served config: internal environments only)", () => {
+  expect(isNetlogEnabled("https://tunewave.test/track/1?netlog=1", [featureNames.search])).toBe(false);
 });
 
 function recordingFetch(fail = false) {

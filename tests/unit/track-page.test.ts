@@ -216,7 +216,12 @@ function catalogue(track: unknown = aTrack(), extra: Record<string, unknown> = {
 
 const now = new Date(Date.UTC(2025, 5, 1, 12));
 
-function load(answers: Record<string, unknown>, query = "", userAgent: string | null = userAgents.windows) {
+function load(
+  answers: Record<string, unknown>,
+  query = "",
+  userAgent: string | null = userAgents.windows,
+  syncedLyrics = true,
+) {
   const edge = resolveRequest(
     new Request(`https://tunewave.test/track/455974326/journeys-end?co=GB${query}`),
     undefined,
@@ -230,6 +235,7 @@ function load(answers: Record<string, unknown>, query = "", userAgent: string | 
       userAgent,
       origin: "https://tunewave.test",
       now,
+      syncedLyrics,
     },
   );
   return { page, asked };
@@ -466,15 +472,44 @@ describe("loadTrackPage", () => {
     expect(result.artist.avatar?.srcSet).toContain("/media/art/artist-1/150x150.jpg 150w");
   });
 
-  test("credits name the licence and the Debian package", async () => {
-    const result = await load(catalogue()).page;
-    expect(result.credits).toEqual({
+  test("credits: who performed and wrote the song (its credits call), the licence and the Debian package", async () => {
+    const person = (roleNames: string[]) => ({
+      id: "9",
+      type: "credit-artists",
+      attributes: { name: "David White", roleNames },
+    });
+    const category = (kind: string, title: string, roleNames: string[]) => ({
+      id: `1490186607-${kind}`,
+      type: "credit-categories",
+      attributes: { title, kind },
+      relationships: { "credit-artists": { data: [person(roleNames)] } },
+    });
+    const { page, asked } = load(
+      catalogue(aTrack(), {
+        "/services/amapi/v1/catalog/gb/songs/1490186607/credits?l=en-US": {
+          data: [
+            category("performer", "Performers", ["Performer"]),
+            category("composer", "Composition & Lyrics", ["Composer"]),
+          ],
+        },
+      }),
+    );
+    expect((await page).credits).toEqual({
+      people: [
+        { kind: "performer", title: "Performers", names: ["David White"] },
+        { kind: "composer", title: "Composition & Lyrics", names: ["David White"] },
+      ],
       licence: "GPL-2+",
       copyright: "2003 - 2009 by David White",
       package: "wesnoth-1.16-music",
       version: "1:1.16.9-1",
       packageHref: "https://packages.debian.org/wesnoth-1.16-music",
     });
+    expect(asked).toContain("/services/amapi/v1/catalog/gb/songs/1490186607/credits?l=en-US");
+  });
+
+  test("a failed credits call leaves the people out, not the page", async () => {
+    expect((await load(catalogue()).page).credits.people).toEqual([]);
   });
 
   test("a release of 90 days ago or less is new (spec 001 §4)", async () => {
@@ -505,6 +540,15 @@ describe("loadTrackPage", () => {
     const result = await load(withLengthCall(catalogue()), query).page;
     expect(result.lyrics?.synced?.initial).toEqual({ shown: true, lineIndex: 0 });
     expect(result.lyrics?.synced?.lines).toHaveLength(2);
+  });
+
+  test("the syncedlyrics flag off: plain lyrics after a web match, and the synced call is not made", async () => {
+    const query = `&startDate=${now.getTime()}&offsetInMilliseconds=43000&trackLength=224009`;
+    const { page, asked } = load(withLengthCall(catalogue()), query, userAgents.windows, false);
+    const result = await page;
+    expect(result.lyrics?.synced).toBeUndefined();
+    expect(result.lyrics).toMatchObject({ provider: "Tunewave demo lyrics" });
+    expect(asked).not.toContain("/services/lyrics/v1/gb/songs/1490186607/synced");
   });
 
   test("no synced lyrics once the heard song is over", async () => {

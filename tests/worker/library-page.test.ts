@@ -70,20 +70,39 @@ const tagIdsOf = (html: string) =>
   [...html.matchAll(/name="tagid" value="([\w-]+)"/g)].map((match) => match[1]);
 
 describe("the library page", () => {
-  test("signed out: a sign-in card that leads back here, the notice, noindex", async () => {
+  test("signed out: a sign-in card that leads back here, noindex; the removal notice is for those with a library", async () => {
     const answer = await browser().fetch("/de/myshazam");
     expect(answer.status).toBe(200);
     const html = await answer.text();
     const { t } = serverStrings("de");
     expect(html).toContain(t("library:signedOutTitle"));
-    expect(html).toContain(t("library:removalNotice"));
+    expect(html).not.toContain(`<p class="library__notice">${t("library:removalNotice")}</p>`);
     expect(html).toContain('href="/de/login?redirect=%2Fde%2Fmyshazam"');
     expect(html).toContain('<meta name="robots" content="noindex"/>');
   });
 
-  test("an empty library sends the person to identify a song", async () => {
+  test("/secure/myshazam: signed out, the sign-in check sends the person to sign in and back", async () => {
+    const answer = await browser().fetch("/de/secure/myshazam");
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("location")).toBe("/de/login?redirect=%2Fde%2Fsecure%2Fmyshazam");
+  });
+
+  test("/secure/myshazam: signed in, the library itself, private, its canonical address /myshazam", async () => {
+    const who = await signedIn();
+    const answer = await who.fetch("/secure/myshazam");
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("Cache-Control")).toMatch(/private/);
+    const html = await answer.text();
+    expect(html).toContain("No songs yet");
+    expect(html).toContain('<link rel="canonical" href="https://tunewave.test/myshazam"/>');
+  });
+
+  test("an empty library sends the person to identify a song, under the removal notice (mylibrarysunset)", async () => {
     const who = await signedIn();
     const html = await (await who.fetch("/myshazam")).text();
+    expect(html).toContain(
+      `<p class="library__notice">${serverStrings("en").t("library:removalNotice")}</p>`,
+    );
     expect(html).toContain("No songs yet");
     expect(html).toContain('href="/identify"');
     expect(html).toContain("0 songs");

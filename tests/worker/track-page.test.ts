@@ -141,6 +141,22 @@ describe("the track page", () => {
     expect(recording.image).toBe(metaContent(page, "property", "og:image"));
   });
 
+  test("the song's credits, from its credits call: who performed it and who wrote it, in the page's language", async () => {
+    const track = await aTrack(true);
+    const artist = await env.DB.prepare(
+      "SELECT a.name AS artist_name FROM tracks t JOIN artists a ON a.id = t.artist_id WHERE t.key = ?",
+    )
+      .bind(track.key)
+      .first<{ artist_name: string }>();
+    const credits = decoded(await html(`/de/track/${track.key}/${track.alias}`)).match(
+      /<dl class="track-credits__people">.*?<\/dl>/,
+    )?.[0];
+    expect(credits).toBe(
+      `<dl class="track-credits__people"><div><dt>Interpreten</dt><dd>${artist?.artist_name}</dd></div>` +
+        `<div><dt>Komposition & Text</dt><dd>${artist?.artist_name}</dd></div></dl>`,
+    );
+  });
+
   test("in another language: strings, numbers and links in that language", async () => {
     const track = await aTrack(true);
     const page = await html(`/de/track/${track.key}/${track.alias}`);

@@ -39,6 +39,8 @@ export type RecognitionPanelProps = {
   capture: CaptureOptions;
   /** Spec 002 §1: recognition in the browser, not inside the native app's webview. */
   inApp: boolean;
+  /** The `webrec` flag: off, the page says recognition is not supported on the website. */
+  webrec: boolean;
   /** The beacon screenname and navigation source of the page the panel is on. */
   screenname: string;
   /** How long a recognition listens at most (the last checkpoint), for the intro text. */
@@ -101,6 +103,7 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
   const cancel = () => recognition.current?.cancel();
 
   if (props.inApp) return <p className="recognition__note">{t("inApp")}</p>;
+  if (!props.webrec) return <p className="recognition__note">{t("common:error.unsupported")}</p>;
 
   const listening = screen.screen === "listening" || screen.screen === "permission";
   let status = "";

@@ -169,9 +169,12 @@ export function VideoSection({ page, play }: { page: TrackPage; play?: ReactNode
   );
 }
 
-/** The recording's free licence and the Debian package it comes from. */
+/**
+ * Who performed and wrote the song (spec 001 §7 songs/{id}/credits, the category named in the
+ * page's language when it is one we know), the recording's free licence and its Debian package.
+ */
 export function Credits({ page }: { page: TrackPage }) {
-  const { t } = useTranslation("track");
+  const { t, strings } = useTranslation("track");
   const { Link } = usePrimitives();
   const { credits } = page;
   return (
@@ -179,6 +182,20 @@ export function Credits({ page }: { page: TrackPage }) {
       <h2 id="track-credits-title" className="visually-hidden">
         {t("credits")}
       </h2>
+      {credits.people.length > 0 ? (
+        <dl className="track-credits__people">
+          {credits.people.map((category) => (
+            <div key={category.kind}>
+              <dt>
+                {strings.exists(`creditKinds.${category.kind}`, "track")
+                  ? t(`creditKinds.${category.kind}`)
+                  : category.title}
+              </dt>
+              <dd>{category.names.join(", ")}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
       <p>
         {t("licence", { licence: credits.licence })}
         {" · "}

@@ -9,12 +9,12 @@ import type { AmpView } from "~/amp-view";
 import { avatarSizes } from "~/components/artist/artist-header";
 import {
   artistPageMeta,
-  featureOptionsOf,
   isAdamIdRouteOn,
   isCanonicalArtistPath,
   loadArtistPage,
   parseArtistRoute,
 } from "~/data/artist.server";
+import { featureOptionsOf } from "~/data/features.server";
 import { loadPage, requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";

@@ -8,11 +8,13 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { useRuntime } from "~/components/runtime";
 import { requireAccount } from "~/data/account.server";
+import { featureEnabledFor } from "~/data/features.server";
 import { changeTag, loadLibrary, tagChangeOf } from "~/data/library.server";
 import { loadPage, readForm, requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import libraryStyles from "~/styles/library.css";
+import { featureNames } from "../../../rules/feature-flags";
 import { localizedPath } from "../../../rules/path";
 import { CloudLibrary } from "./cloud-library";
 import {
@@ -42,6 +44,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     title: t("common:pageTitle.myshazam"),
     description: t("library:description"),
     strings: pickResources(lang, ["library"]).library,
+    sunset: await featureEnabledFor(context, request, featureNames.myLibrarySunset),
     links: {
       identify: localizedPath(lang, "/identify"),
       exportCsv: `${path}/download.csv`,
@@ -78,7 +81,7 @@ export async function action({ params, context, request }: ActionFunctionArgs) {
 }
 
 export default function MyLibrary() {
-  const { library, links, loginHref, strings } = useLoaderData<typeof loader>();
+  const { library, links, loginHref, strings, sunset } = useLoaderData<typeof loader>();
   const notice = useActionData<typeof action>();
   usePageStrings("library", strings);
   const runtime = useRuntime();
@@ -89,7 +92,7 @@ export default function MyLibrary() {
   }, [runtime, count]);
   if (!library) {
     return (
-      <LibraryFrame count={undefined}>
+      <LibraryFrame count={undefined} sunset={sunset}>
         <CloudLibrary
           identifyHref={links.identify}
           fallback={<SignedOutLibrary loginHref={loginHref ?? ""} />}
@@ -98,7 +101,7 @@ export default function MyLibrary() {
     );
   }
   return (
-    <LibraryFrame count={library.count}>
+    <LibraryFrame count={library.count} sunset={sunset}>
       <TagChangeStatus notice={notice} />
       {library.items.length === 0 ? (
         <EmptyLibrary identifyHref={links.identify} />

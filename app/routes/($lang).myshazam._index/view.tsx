@@ -12,8 +12,19 @@ export type TagChangeNotice =
 
 export type LibraryLinks = { identify: string; exportCsv: string; exportJson: string };
 
-/** The library page's frame: its heading, the spec's "soon removed" notice, then the state's content. */
-export function LibraryFrame({ count, children }: { count: number | undefined; children: ReactNode }) {
+/**
+ * The library page's frame: its heading, the spec's "soon removed" notice while the
+ * `mylibrarysunset` flag is on, then the state's content.
+ */
+export function LibraryFrame({
+  count,
+  sunset,
+  children,
+}: {
+  count: number | undefined;
+  sunset: boolean;
+  children: ReactNode;
+}) {
   const { t } = useTranslation("library");
   return (
     <article className="library" aria-labelledby="library-title">
@@ -22,7 +33,7 @@ export function LibraryFrame({ count, children }: { count: number | undefined; c
         {count === undefined ? null : <p className="library__count">{t("count", { count })}</p>}
       </header>
       {/* Spec 001 §1, 002 §1: "My Library is announced as soon to be removed from the website". */}
-      <p className="library__notice">{t("removalNotice")}</p>
+      {sunset ? <p className="library__notice">{t("removalNotice")}</p> : null}
       {children}
     </article>
   );

@@ -8,15 +8,16 @@ import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { ChartPicker } from "~/components/charts/chart-picker";
 import { PickerLink } from "~/components/charts/picker-link";
-import { featureOptionsOf, isAdamIdRouteOn } from "~/data/artist.server";
 import { chartPagePath, chartRouteOf, redirectChartsPrefix } from "~/data/chart-address.server";
 import { chartPageMeta, loadChartPage } from "~/data/chart-page.server";
+import { featureOptionsOf, visitorFeatures } from "~/data/features.server";
 import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings, useTranslation } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
 import { SiteError } from "../../../rules/errors";
+import { featureNames, isFeatureEnabled } from "../../../rules/feature-flags";
 import { chartRowsPageOf, chartRowsPageParam } from "../../../rules/path";
 import { ChartView } from "./view";
 
@@ -36,8 +37,10 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     throwSiteError(new SiteError("invalidparam", `A chart's ${chartRowsPageParam} is a number from 2`));
   const page = await loadPage(async () => {
     const route = chartRouteOf(context, params);
-    const adamIdRoute = await isAdamIdRouteOn(context, featureOptionsOf(context, request));
-    return loadChartPage(context, route, { adamIdRoute, rowsPage }, new Date());
+    const features = await visitorFeatures(context, featureOptionsOf(context, request));
+    const adamIdRoute = isFeatureEnabled(features, featureNames.adamIdRoute);
+    const genreTabs = isFeatureEnabled(features, featureNames.chartsGenreTabs);
+    return loadChartPage(context, route, { adamIdRoute, genreTabs, rowsPage }, new Date());
   });
   // One URL per chart: other spellings (upper case, "Artists") move to the canonical one, and the
   // first page of rows has no page number.

@@ -9,6 +9,7 @@ import { StreamingConnection } from "~/components/streaming-connection";
 import { PlaybackProvider, playbackPrimitives } from "~/components/track/playback";
 import { coverSizes } from "~/components/track/track-hero";
 import { VideoPlay } from "~/components/track/video-play";
+import { featureEnabledFor } from "~/data/features.server";
 import { recognitionPanelData } from "~/data/recognition-panel.server";
 import { loadTrackPage, trackPageMeta } from "~/data/track.server";
 import { loadPage, requireKnownLanguage, siteOriginOf } from "~/http.server";
@@ -18,6 +19,7 @@ import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import recognitionStyles from "~/styles/recognition.css";
 import styles from "~/styles/track.css";
+import { featureNames } from "../../../rules/feature-flags";
 import { TrackView } from "./view";
 
 export const links: LinksFunction = () => [
@@ -46,6 +48,7 @@ export async function trackRouteData(
 ) {
   requireKnownLanguage(params);
   const url = new URL(request.url);
+  const syncedLyrics = await featureEnabledFor(context, request, featureNames.syncedLyrics);
   const page = await loadPage(() =>
     loadTrackPage(context, {
       keySegment,
@@ -53,6 +56,7 @@ export async function trackRouteData(
       userAgent: request.headers.get("user-agent"),
       origin: siteOriginOf(context.config),
       now: new Date(),
+      syncedLyrics,
     }),
   );
   const { t } = serverStrings(context.edge.lang);
@@ -64,7 +68,11 @@ export async function trackRouteData(
     strings: strings.track,
     connectStrings: strings.connect,
     // Spec 002 §2: a match of the track the visitor is on shows the interstitial.
-    listen: recognitionPanelData(context.edge, url.searchParams),
+    listen: recognitionPanelData(
+      context.edge,
+      url.searchParams,
+      await featureEnabledFor(context, request, featureNames.webrec),
+    ),
     recognitionStrings: strings.recognition,
   };
 }
