@@ -122,8 +122,6 @@ async function artistsFor(d1: D1Database, term: string, offset: number, limit: n
 async function correctedTerm(d1: D1Database, term: string): Promise<string | undefined> {
   const queries = termQueries(term);
   if (queries === undefined || (await db.anyMatch(d1, queries))) return undefined;
-  // Built here when a name changed since the last scheduled run (cheap when nothing did).
-  await db.refreshSpellingVariants(d1);
   const words = termWords(term);
   const misspelt = words.flatMap((word, at) => {
     const forms = spellingForms(word);

@@ -476,28 +476,28 @@ const rebuildSpellingVariants = [
    UNION ALL SELECT form, word, documents FROM two`,
 ];
 
-/**
- * Rebuilds the spelling variants when the names changed since they were built (the scheduled run,
- * and the first search that needs them after a change); whether it did.
- */
-export async function refreshSpellingVariants(db: D1Database): Promise<boolean> {
-  const stale = await first(
-    db,
-    v.object({ value: text }),
-    "SELECT value FROM meta WHERE key = 'spelling_stale'",
-  );
-  if (!stale) return false;
-  await db.batch(
+const staleSpelling = "SELECT value FROM meta WHERE key = 'spelling_stale'";
+
+function rebuildSpelling(db: D1Database) {
+  return db.batch(
     rebuildSpellingVariants.map((sql) =>
       sql.includes("?1") ? db.prepare(sql).bind(shortestSpellingWord, twoEditsFrom) : db.prepare(sql),
     ),
   );
+}
+
+/** Rebuilds the spelling variants when the names changed since they were built (the scheduled run); whether it did. */
+export async function refreshSpellingVariants(db: D1Database): Promise<boolean> {
+  if (!(await first(db, v.object({ value: text }), staleSpelling))) return false;
+  await rebuildSpelling(db);
   return true;
 }
 
 /**
  * For each list of forms (a misspelt word and its deletions, origin/search-terms.ts), the words of
- * the names filed under any of them, the commonest first: one D1 round trip for all the words.
+ * the names filed under any of them, the commonest first: one D1 round trip for all the words, which
+ * also asks whether the names changed since the variants were built; then (seldom: the scheduled
+ * run rebuilds them) they are rebuilt and asked again.
  */
 export async function spellingCandidates(
   db: D1Database,
@@ -509,7 +509,16 @@ export async function spellingCandidates(
     `SELECT word FROM spelling_variants WHERE variant IN (SELECT value FROM json_each(?1))
      GROUP BY word ORDER BY MAX(documents) DESC, word LIMIT ?2`,
   );
-  const answers = await db.batch(formLists.map((forms) => statement.bind(JSON.stringify(forms), limit)));
+  const ask = () =>
+    db.batch([
+      db.prepare(staleSpelling),
+      ...formLists.map((forms) => statement.bind(JSON.stringify(forms), limit)),
+    ]);
+  let [stale, ...answers] = await ask();
+  if (stale && stale.results.length > 0) {
+    await rebuildSpelling(db);
+    [stale, ...answers] = await ask();
+  }
   return answers.map((answer) => answer.results.map((row) => v.parse(v.object({ word: text }), row).word));
 }
 
