@@ -40,7 +40,7 @@ export default function Identify() {
     <section className="recognition" aria-labelledby="recognition-title">
       <h1 id="recognition-title">{t("title")}</h1>
       <p className="recognition__intro">{t("intro", { seconds: page.listenSeconds })}</p>
-      <RecognitionPanel {...page} screenname={screenname} strings={strings} />
+      <RecognitionPanel {...page} screenname={screenname} strings={strings} moreInputs />
       <noscript>
         <p className="recognition__note">{t("noscript")}</p>
       </noscript>
