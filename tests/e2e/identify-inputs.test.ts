@@ -4,6 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { trackSchema } from "../../rules/schemas/track";
+import { signInByEmail, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 
@@ -189,5 +190,76 @@ describe("this browser's audio", () => {
       .getByText("No sound was shared. Choose a tab and turn on its audio sharing.")
       .waitFor({ timeout: 10_000 });
     await expect.poll(silent.beaconIds, { timeout: 5_000 }).toContain("webrec.tab.error");
+  });
+});
+
+describe("recent identifications on this device", () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test("three identifications are listed after a reload, and move into the library once on sign-in", async () => {
+    const tracks = await Promise.all([0.1, 0.8, 0.9].map((at) => trackOf(previewTrack(at).key)));
+    const { page, errors } = await openPage(browser, {
+      viewport: viewports.phone,
+      userAgent: personUserAgent,
+    });
+    for (const [index, at] of [0.1, 0.8, 0.9].entries()) {
+      const preview = previewTrack(at);
+      const track = tracks[index];
+      if (!track) throw new Error("no track");
+      await page.goto(`${baseURL}/identify`);
+      await dropFile(page, `${preview.key}.ogg`, readFileSync(preview.file), "audio/ogg");
+      await page.waitForURL((url) => url.pathname === `/track/${track.key}/${track.alias}`, {
+        timeout: 30_000,
+      });
+    }
+    await page.goto(`${baseURL}/identify`);
+    await page.reload();
+    const recent = page.getByRole("region", { name: "Recently identified on this device" });
+    await recent.waitFor();
+    // Newest first.
+    await expect
+      .poll(() => recent.getByRole("listitem").locator("a").allTextContents())
+      .toEqual(tracks.map((track) => track.title).reverse());
+    await screenshot(page, "identify-recent-phone", { fullPage: true });
+
+    await signInByEmail(page, "/identify", uniqueAddress("recent"));
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("webrec.recent") ?? "{}").data?.length))
+      .toBe(0);
+    await expect.poll(() => recent.count()).toBe(0);
+    // A second page signed in finds nothing left to move; the library holds each song once.
+    await page.reload();
+    await page.goto(`${baseURL}/myshazam`);
+    const rows = page.locator(".library-row");
+    await expect.poll(() => rows.count()).toBe(3);
+    for (const track of tracks) expect(await rows.filter({ hasText: track.title }).count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  test("one is removed from the list, and stays removed", async () => {
+    const preview = previewTrack(0.9);
+    const track = await trackOf(preview.key);
+    const { page } = await openPage(browser, { viewport: viewports.desktop, userAgent: personUserAgent });
+    await page.goto(`${baseURL}/identify`);
+    await dropFile(page, `${preview.key}.ogg`, readFileSync(preview.file), "audio/ogg");
+    await page.waitForURL((url) => url.pathname === `/track/${track.key}/${track.alias}`, {
+      timeout: 30_000,
+    });
+    await page.goto(`${baseURL}/identify`);
+    const recent = page.getByRole("region", { name: "Recently identified on this device" });
+    await recent.waitFor();
+    await screenshot(page, "identify-recent-desktop");
+    await page.getByRole("button", { name: `Remove ${track.title}` }).click();
+    await recent.waitFor({ state: "detached" });
+    const kept = await page.evaluate(() => JSON.parse(localStorage.getItem("webrec.recent") ?? "{}").data);
+    expect(kept).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import type { LanguageKey } from "../../../rules/languages";
 import type { WebrecMatch, WebrecMatchResponse, WebrecSignatureSummary } from "../../../rules/schemas/webrec";
 import { type MatchRequestBody, matchRequestBody } from "../../../rules/schemas/webrec";
 import { RECORDING_CHECKPOINTS_SECONDS } from "../../../signature/index";
+import { addRecentIdentification } from "../recent-identifications";
 import type { SiteStorage } from "../storage";
 import type { Microphone } from "./capture";
 import { microphoneFailure, RecognitionFailure, tabAudioFailure } from "./failures";
@@ -182,7 +183,17 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
     // The lookup only adds the title, colours and length: the track page opens without them too.
     const track = await deps.lookupTrack(match.trackId, AbortSignal.timeout(5000)).catch(() => undefined);
     const stored = storedMatchOf(match, { startDate, matchedAt }, track);
-    if (deps.storage) storeMatch(deps.storage, stored);
+    if (deps.storage) {
+      storeMatch(deps.storage, stored);
+      addRecentIdentification(deps.storage, {
+        sessionId: current.sessionId,
+        trackId: stored.trackId,
+        weburl: stored.weburl,
+        title: stored.title,
+        artist: stored.artist,
+        matchedAt: Math.round(matchedAt),
+      });
+    }
     const result = { ...stored, href: trackPageHref(deps.lang, stored) };
     if (isOnTrackPage(deps.currentPath(), deps.lang, match.weburl)) {
       deps.onScreen({ screen: "interstitial", track: result });
