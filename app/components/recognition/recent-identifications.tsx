@@ -61,7 +61,7 @@ export function RecentIdentifications(props: { lang: LanguageKey; strings: Recor
             <li key={entry.sessionId} className="recognition__recent-item">
               <span className="recognition__recent-song">
                 <Link to={localizedPath(props.lang, entry.weburl)}>{title}</Link>
-                {entry.artist ? <span className="muted"> · {entry.artist}</span> : null}
+                {entry.artist ? <span className="muted">{entry.artist}</span> : null}
                 <time className="muted" dateTime={new Date(entry.matchedAt).toISOString()}>
                   {format.format(entry.matchedAt)}
                 </time>
@@ -78,7 +78,9 @@ export function RecentIdentifications(props: { lang: LanguageKey; strings: Recor
           );
         })}
       </ul>
-      <p className="muted">{t("recent.note", { days: storageDefaultExpiryMs / dayMs })}</p>
+      <p className="recognition__recent-note muted">
+        {t("recent.note", { days: storageDefaultExpiryMs / dayMs })}
+      </p>
     </section>
   );
 }
