@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { recentIdentifications } from "../../app/client/recent-identifications";
 import type { Microphone } from "../../app/client/recognition/capture";
 import { RecognitionFailure } from "../../app/client/recognition/failures";
 import type { DecodedFile } from "../../app/client/recognition/file-audio";
@@ -555,6 +556,24 @@ test("without audiocapture nothing goes to returnSig", async () => {
   await w.recognition.start();
   await vi.advanceTimersByTimeAsync(12_000);
   expect(w.returnSigCalls).toEqual([]);
+});
+
+describe("recent identifications (issue 46)", () => {
+  test("each match joins the device's list, under its recognition's session id", async () => {
+    const w = world({ answers: [{ matches: [matchOf()] }] });
+    await w.recognition.start();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(recentIdentifications(w.storage, Date.now())).toEqual([
+      {
+        sessionId: "session-1",
+        trackId: track.key,
+        weburl: `/track/${track.key}/${track.alias}`,
+        title: track.title,
+        artist: track.subtitle,
+        matchedAt: t0 + 3000,
+      },
+    ]);
+  });
 });
 
 describe("a file (issue 46)", () => {
