@@ -102,6 +102,11 @@ export const tagPageTokenSchema = v.pipe(v.string(), v.maxLength(256), v.regex(/
  * app's own id of the recognition, so that telling the service twice tags once.
  */
 export const tagWriteSchema = v.object({
+  /**
+   * Issue 46: `web` is a recognition of this site made before signing in (its session id), moved
+   * into the library on sign-in; the app's own tags say `app` or nothing.
+   */
+  source: v.optional(v.picklist(["app", "web"]), "app"),
   trackKey: digitsSchema,
   recognitionId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9:._-]{1,96}$/, "Invalid recognitionId")),
   tagTime: v.pipe(v.number(), v.integer(), v.minValue(0)),

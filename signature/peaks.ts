@@ -177,7 +177,10 @@ export function spectrogramPeaks(samples: Float32Array): Peaks {
     let prefixReady = false;
     for (let k = MIN_PEAK_BIN; k <= MAX_PEAK_BIN; k++) {
       const value = row[k] as number;
-      if (value < FLOOR || (own[k] as number) > value) continue;
+      // A maximum shared by two neighbouring bins (a tone half-way between them, or two levels
+      // that round to one float) is one peak, at its lower bin: both would interpolate to the
+      // same frequency, which a signature cannot hold twice in one frame.
+      if (value < FLOOR || (own[k] as number) > value || row[k - 1] === value) continue;
       let isMax = true;
       for (let t = haveFrom; t <= haveTo; t++) {
         if (((maxima[t % ringSize] as Float32Array)[k] as number) > value) {

@@ -34,6 +34,7 @@ import { saveAppTag } from "./library";
 import { createListeners } from "./listeners";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
 import { interceptOutboundLinks } from "./outbound";
+import { moveRecentIdentificationsToLibrary } from "./recent-identifications";
 import { requestMatch } from "./recognition/match-service";
 import { watchRipples } from "./ripple";
 import { createRuntimeAuth } from "./runtime-auth";
@@ -215,6 +216,23 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     ...(tagTracker ? [watchVisibility(document, tagTracker), () => tagTracker.dispose()] : []),
     () => bridge.dispose(),
   ];
+
+  // Issue 46: signed in to the account service, the songs identified on this device move into the
+  // library (once: each leaves the list as the service takes it). iCloud's library is not ours to write.
+  let moving = false;
+  cleanups.push(
+    auth.onAuth((state) => {
+      if (moving || state.phase !== "initialized" || !state.login || state.login.method === "icloud") return;
+      moving = true;
+      void moveRecentIdentificationsToLibrary(storage, (input, init) => fetch(input, init), Date.now())
+        .then((outcome) => {
+          if (outcome.signedOut) auth.signOut();
+        })
+        .finally(() => {
+          moving = false;
+        });
+    }),
+  );
 
   let featureFlags: string[] = [];
   void startSite({

@@ -1,5 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { RecentIdentifications } from "~/components/recognition/recent-identifications";
 import { RecognitionPanel } from "~/components/recognition/recognition-panel";
 import { featureEnabledFor } from "~/data/features.server";
 import { requestMeta } from "~/data/meta.server";
@@ -46,7 +47,8 @@ export default function Identify() {
     <section className="recognition" aria-labelledby="recognition-title">
       <h1 id="recognition-title">{t("title")}</h1>
       <p className="recognition__intro">{t("intro", { seconds: page.listenSeconds })}</p>
-      <RecognitionPanel {...page} screenname={screenname} strings={strings} />
+      <RecognitionPanel {...page} screenname={screenname} strings={strings} moreInputs />
+      <RecentIdentifications lang={page.lang} strings={strings} />
       <noscript>
         <p className="recognition__note">{t("noscript")}</p>
       </noscript>

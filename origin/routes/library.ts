@@ -78,7 +78,10 @@ export function registerLibrary(origin: OriginApp) {
     return noStoreJson({ count: await countTags(c.env.DB, account.userId) }, 200);
   });
 
-  /** A tag the app made (the native bridge's tagging): 201 when new, 200 when it was made before. */
+  /**
+   * A tag the app made (the native bridge's tagging), or a recognition of this site made before
+   * signing in (issue 46): 201 when new, 200 when it was made before.
+   */
   origin.post("/account/tags", async (c) => {
     const account = await signedInAccount(c);
     if ("refused" in account) return account.refused;
@@ -93,7 +96,8 @@ export function registerLibrary(origin: OriginApp) {
       c.env.DB,
       account.userId,
       {
-        recognitionId: `app:${write.recognitionId}`,
+        // A web recognition is the tag tagRecognition makes when signed in: moved twice, kept once.
+        recognitionId: `${write.source}:${write.recognitionId}`,
         trackKey,
         tagTime: write.tagTime,
         location: { country: null, lat: write.lat ?? null, lng: write.lng ?? null },
@@ -101,7 +105,9 @@ export function registerLibrary(origin: OriginApp) {
       now,
     );
     // The app's identification, once: a retried request finds its tag and is not counted again.
-    if (added.created) await recordIdentification(c, { trackKey, country: undefined });
+    // A web recognition was counted when it matched.
+    if (added.created && write.source === "app")
+      await recordIdentification(c, { trackKey, country: undefined });
     const count = await countTags(c.env.DB, account.userId);
     return noStoreJson({ tagid: added.id, count }, added.created ? 201 : 200);
   });

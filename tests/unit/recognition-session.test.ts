@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { recentIdentifications } from "../../app/client/recent-identifications";
 import type { Microphone } from "../../app/client/recognition/capture";
 import { RecognitionFailure } from "../../app/client/recognition/failures";
+import type { DecodedFile } from "../../app/client/recognition/file-audio";
 import type { TrackLookup } from "../../app/client/recognition/match-service";
 import type { StoredMatch } from "../../app/client/recognition/outcome";
 import {
@@ -59,6 +61,8 @@ function world(
     answers?: Answer[];
     labelled?: boolean;
     microphone?: Error;
+    tab?: Error;
+    file?: DecodedFile | Error;
     signatureFailsAt?: number;
     lookup?: TrackLookup | Error;
     currentPath?: string;
@@ -99,6 +103,14 @@ function world(
     screenname: "identify",
     audioCapture: options.audioCapture ?? false,
     hasLabelledAudioInput: async () => options.labelled ?? true,
+    async openTabAudio(onSamples) {
+      if (options.tab) throw options.tab;
+      return deps.openMicrophone(onSamples);
+    },
+    async decodeFile() {
+      if (options.file instanceof Error || !options.file) throw options.file;
+      return options.file;
+    },
     async openMicrophone(onSamples) {
       if (options.microphone) throw options.microphone;
       feed = onSamples;
@@ -420,19 +432,19 @@ describe("errors", () => {
     [
       "no microphone",
       new DOMException("none", "NotFoundError"),
-      { screen: "error", failure: "nomicrophone" },
+      { screen: "error", failure: "nomicrophone", input: "microphone" },
       "nomicrophone",
     ],
     [
       "a microphone in use",
       new DOMException("busy", "NotReadableError"),
-      { screen: "error", failure: "microphoneunavailable" },
+      { screen: "error", failure: "microphoneunavailable", input: "microphone" },
       "microphoneunavailable",
     ],
     [
       "no audio support",
       RecognitionFailure.recording("unsupported"),
-      { screen: "error", failure: "unsupported" },
+      { screen: "error", failure: "unsupported", input: "microphone" },
       "audiounsupported",
     ],
   ])("%s: its screen and the recording error statistic", async (_name, error, screen, statistic) => {
@@ -453,7 +465,7 @@ describe("errors", () => {
     const w = world({ signatureFailsAt: 1 });
     await w.recognition.start();
     await vi.advanceTimersByTimeAsync(6000);
-    expect(w.last()).toEqual({ screen: "error", failure: "worker" });
+    expect(w.last()).toEqual({ screen: "error", failure: "worker", input: "microphone" });
     expect(w.beacons.find((beacon) => beacon.beaconId === "webrec.error")?.errordesc).toBe("workerfailure");
     expect(w.state.microphoneStopped).toBe(true);
     await vi.advanceTimersByTimeAsync(60_000);
@@ -485,7 +497,7 @@ describe("errors", () => {
     const w = world({ answers: [{ matches: [] }, error] });
     await w.recognition.start();
     await vi.advanceTimersByTimeAsync(6000);
-    expect(w.last()).toEqual({ screen: "error", failure: "service" });
+    expect(w.last()).toEqual({ screen: "error", failure: "service", input: "microphone" });
     expect(w.beacons.find((beacon) => beacon.beaconId === "webrec.error")).toMatchObject({
       beaconType: "error",
       errorcode: "serviceerror",
@@ -544,4 +556,89 @@ test("without audiocapture nothing goes to returnSig", async () => {
   await w.recognition.start();
   await vi.advanceTimersByTimeAsync(12_000);
   expect(w.returnSigCalls).toEqual([]);
+});
+
+describe("recent identifications (issue 46)", () => {
+  test("each match joins the device's list, under its recognition's session id", async () => {
+    const w = world({ answers: [{ matches: [matchOf()] }] });
+    await w.recognition.start();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(recentIdentifications(w.storage, Date.now())).toEqual([
+      {
+        sessionId: "session-1",
+        trackId: track.key,
+        weburl: `/track/${track.key}/${track.alias}`,
+        title: track.title,
+        artist: track.subtitle,
+        matchedAt: t0 + 3000,
+      },
+    ]);
+  });
+});
+
+describe("a file (issue 46)", () => {
+  const file = new Blob(["audio"]);
+  const decoded = (seconds: number): DecodedFile => ({
+    samples: new Float32Array(seconds * 8000).fill(0.1),
+    sampleRate: 8000,
+  });
+
+  test("its first 3, 6, 9 and 12 s are matched at once, one after the other, without the microphone", async () => {
+    const w = world({ file: decoded(40) });
+    await w.recognition.start({ kind: "file", file });
+    expect(w.matchCalls.map((call) => call.at)).toEqual([0, 0, 0, 0]);
+    expect(w.state.started).toBe(8000);
+    expect(w.pushed.map((samples) => samples.length)).toEqual([24_000, 24_000, 24_000, 24_000]);
+    expect(w.last()).toEqual({ screen: "nomatch" });
+    expect(w.beaconIds()).toEqual(["webrec.file.start", "webrec.file.nomatch"]);
+  });
+
+  test("a file shorter than 12 s is tried at the checkpoints it holds, then whole", async () => {
+    const w = world({ file: decoded(7) });
+    await w.recognition.start({ kind: "file", file });
+    expect(w.pushed.map((samples) => samples.length)).toEqual([24_000, 24_000, 8000]);
+    expect(w.last()).toEqual({ screen: "nomatch" });
+  });
+
+  test("a match stops at its checkpoint, counted as the file's", async () => {
+    const w = world({ file: decoded(40), answers: [{ matches: [] }, { matches: [matchOf()] }] });
+    await w.recognition.start({ kind: "file", file });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(w.matchCalls).toHaveLength(2);
+    expect(w.navigations).toHaveLength(1);
+    expect(w.beaconIds()).toEqual(["webrec.file.start", "webrec.file.match"]);
+  });
+
+  test("an undecodable file: its error screen and statistic, nothing matched", async () => {
+    const w = world({ file: RecognitionFailure.recording("fileunreadable", "EncodingError") });
+    await w.recognition.start({ kind: "file", file });
+    expect(w.last()).toEqual({ screen: "error", failure: "fileunreadable", input: "file" });
+    expect(w.beacons.find((beacon) => beacon.beaconId === "webrec.file.error")?.errordesc).toBe(
+      "fileunreadable",
+    );
+    expect(w.matchCalls).toEqual([]);
+  });
+});
+
+describe("this browser's audio (issue 46)", () => {
+  test("a shared tab is heard as the microphone is, at the same checkpoints, counted apart", async () => {
+    const w = world();
+    await w.recognition.start({ kind: "tab" });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(w.matchCalls.map((call) => call.at)).toEqual(RECORDING_CHECKPOINTS_SECONDS.map((s) => s * 1000));
+    expect(w.beaconIds()).toEqual(["webrec.tab.start", "webrec.tab.nomatch"]);
+  });
+
+  test.each([
+    ["a refused share", new DOMException("denied", "NotAllowedError"), "tabdenied", "tabaudiodenied"],
+    ["a share without sound", RecognitionFailure.recording("notabaudio"), "notabaudio", "notabaudio"],
+  ])(
+    "%s: its error screen, not the microphone's permission screen",
+    async (_name, error, failure, statistic) => {
+      const w = world({ tab: error });
+      await w.recognition.start({ kind: "tab" });
+      expect(w.last()).toEqual({ screen: "error", failure, input: "tab" });
+      expect(w.beacons.find((beacon) => beacon.beaconId === "webrec.tab.error")?.errordesc).toBe(statistic);
+    },
+  );
 });

@@ -194,6 +194,7 @@ describe("writing tags", () => {
     ["a recognition id with spaces", { trackKey: "1", recognitionId: "a b", tagTime: sane }, 400],
     ["a negative time", { trackKey: "1", recognitionId: "x", tagTime: -5 }, 400],
     ["a latitude off the globe", { trackKey: "1", recognitionId: "x", tagTime: sane, lat: 91, lng: 0 }, 400],
+    ["an unknown source", { source: "cd", trackKey: "1", recognitionId: "x", tagTime: sane }, 400],
   ])("%s is refused with %i", async (_name, body, status) => {
     const who = await signedIn();
     const answer = await who.fetch("/services/account/tags", {
@@ -228,10 +229,27 @@ describe("writing tags", () => {
     expect(Math.abs((tags[0]?.timestamp ?? 0) - Date.now())).toBeLessThan(60_000);
     await match("session-two", who);
     expect(await count(who)).toBe(2);
+    // Issue 46: a recognition made before signing in, moved into the library on sign-in (twice, as
+    // two tabs would), is one tag; a session already tagged signed in is not tagged again.
+    const moved = (sessionId: string) =>
+      who.fetch("/services/account/tags", {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({
+          source: "web",
+          trackKey: probe.trackKey,
+          recognitionId: sessionId,
+          tagTime: sane,
+        }),
+      });
+    expect((await moved("session-before")).status).toBe(201);
+    expect((await moved("session-before")).status).toBe(200);
+    expect((await moved("session-one")).status).toBe(200);
+    expect(await count(who)).toBe(3);
     // Without a session the match is the same and tags nothing.
     const anonymous = await match("session-three", browser());
     expect(v.parse(webrecMatchResponseSchema, await anonymous.json()).matches).toHaveLength(1);
-    expect(await count(who)).toBe(2);
+    expect(await count(who)).toBe(3);
   });
 });
 

@@ -134,6 +134,19 @@ describe("POST /services/webrec/match", () => {
     ["empty data", request("")],
     ["base64 that is not a signature", request(btoa("RIFF....WAVEfmt garbage"))],
     ["a truncated signature", request((probes[0]?.data ?? "").slice(0, 40))],
+    [
+      "two peaks of one frame at one frequency",
+      request(
+        encodeSignatureBase64({
+          sampleRate: 8000,
+          fftSize: 1024,
+          hop: 256,
+          frameCount: 10,
+          frames: Uint32Array.of(2, 2),
+          bins: Uint16Array.of(400, 400),
+        }),
+      ),
+    ],
     ["a bad session id", { ...request(probes[0]?.data ?? ""), sessionId: "a b" }],
     ["an unknown language", { ...request(probes[0]?.data ?? ""), lang: "xx" }],
     ["an unknown country", { ...request(probes[0]?.data ?? ""), country: "ZZ" }],

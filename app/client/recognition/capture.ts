@@ -1,6 +1,7 @@
 import type { CaptureOptions } from "~/capture-options";
 import { AUDIO_BUFFER_SIZE, AUDIO_CHANNELS } from "../../../signature/index";
-import { microphoneFailure, RecognitionFailure } from "./failures";
+import { microphoneFailure, RecognitionFailure, tabAudioFailure } from "./failures";
+import { canShareTabAudio } from "./input-support";
 
 /**
  * The microphone (spec 002 §4 Recording, §5, §9): mono capture through a ScriptProcessorNode with
@@ -42,6 +43,13 @@ export type Microphone = {
 
 type AudioContextConstructor = new () => AudioContext;
 
+function audioContextConstructor(): AudioContextConstructor | undefined {
+  return (
+    (globalThis as { AudioContext?: AudioContextConstructor }).AudioContext ??
+    (globalThis as { webkitAudioContext?: AudioContextConstructor }).webkitAudioContext
+  );
+}
+
 /**
  * Opens the microphone and calls `onSamples` with each buffer of mono samples (a copy the caller
  * owns). Fails with a RecognitionFailure (microphone denied, no microphone, unsupported...).
@@ -52,9 +60,7 @@ export async function openMicrophone(
   now: () => number = Date.now,
 ): Promise<Microphone> {
   const mediaDevices = globalThis.navigator?.mediaDevices;
-  const Context =
-    (globalThis as { AudioContext?: AudioContextConstructor }).AudioContext ??
-    (globalThis as { webkitAudioContext?: AudioContextConstructor }).webkitAudioContext;
+  const Context = audioContextConstructor();
   if (!mediaDevices?.getUserMedia || !Context) {
     throw RecognitionFailure.recording("unsupported", "No getUserMedia or AudioContext");
   }
@@ -64,6 +70,52 @@ export async function openMicrophone(
   } catch (error) {
     throw microphoneFailure(error);
   }
+  return listenToStream(stream, Context, onSamples, now, microphoneFailure);
+}
+
+/**
+ * Issue 46: this browser's audio, shared through the browser's picker (getDisplayMedia asks for
+ * video too: Chromium refuses audio alone). The video track is stopped at once; a share without
+ * sound (a window, or "share audio" left unticked) fails as "no tab audio".
+ */
+export async function openTabAudio(
+  onSamples: (samples: Float32Array) => void,
+  now: () => number = Date.now,
+): Promise<Microphone> {
+  const mediaDevices = globalThis.navigator?.mediaDevices;
+  const Context = audioContextConstructor();
+  if (!mediaDevices || !canShareTabAudio(mediaDevices) || !Context) {
+    throw RecognitionFailure.recording("unsupported", "No getDisplayMedia audio");
+  }
+  let stream: MediaStream;
+  try {
+    stream = await mediaDevices.getDisplayMedia({
+      video: true,
+      audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+      // The shared tab keeps playing aloud while it is heard.
+      suppressLocalAudioPlayback: false,
+      preferCurrentTab: false,
+      selfBrowserSurface: "exclude",
+    } as DisplayMediaStreamOptions);
+  } catch (error) {
+    throw tabAudioFailure(error);
+  }
+  for (const track of stream.getVideoTracks()) track.stop();
+  if (stream.getAudioTracks().length === 0) {
+    for (const track of stream.getTracks()) track.stop();
+    throw RecognitionFailure.recording("notabaudio", "The shared surface has no audio track");
+  }
+  return listenToStream(new MediaStream(stream.getAudioTracks()), Context, onSamples, now, tabAudioFailure);
+}
+
+/** Mono buffers of a stream through a ScriptProcessorNode with the spec's buffer size. */
+async function listenToStream(
+  stream: MediaStream,
+  Context: AudioContextConstructor,
+  onSamples: (samples: Float32Array) => void,
+  now: () => number,
+  failure: (error: unknown) => RecognitionFailure,
+): Promise<Microphone> {
   let context: AudioContext | undefined;
   try {
     context = new Context();
@@ -100,7 +152,7 @@ export async function openMicrophone(
   } catch (error) {
     for (const track of stream.getTracks()) track.stop();
     void context?.close().catch(() => {});
-    throw microphoneFailure(error);
+    throw failure(error);
   }
 }
 

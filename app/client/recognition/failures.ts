@@ -13,6 +13,11 @@ export type FailureKind =
   | "microphoneunavailable"
   | "unsupported"
   | "worker"
+  | "tabdenied"
+  | "notabaudio"
+  | "fileunreadable"
+  | "fileempty"
+  | "filetoolong"
   | "service";
 
 /** The description of each recording error, as the statistic reads it once lowercased. */
@@ -22,6 +27,12 @@ const recordingDescriptions = {
   microphoneunavailable: "Microphone unavailable",
   unsupported: "Audio unsupported",
   worker: "Worker failure",
+  // Issue 46: this browser's audio (a shared tab) and a file.
+  tabdenied: "Tab audio denied",
+  notabaudio: "No tab audio",
+  fileunreadable: "File unreadable",
+  fileempty: "File empty",
+  filetoolong: "File too long",
 } as const satisfies Partial<Record<FailureKind, string>>;
 
 /** Spec 002 §8: "Recording errors (mic denied, worker failure): statistic with a lowercased, space-free description". */
@@ -81,6 +92,18 @@ function safeJson(text: string | undefined): unknown {
  * Capture spec): refused permission, no device, a device that cannot be opened, no support.
  */
 export function microphoneFailure(error: unknown): RecognitionFailure {
+  return captureFailure(error, "microphonedenied");
+}
+
+/**
+ * A getDisplayMedia failure: the visitor closing the picker or refusing is NotAllowedError, like a
+ * refused microphone; the rest reads as for the microphone.
+ */
+export function tabAudioFailure(error: unknown): RecognitionFailure {
+  return captureFailure(error, "tabdenied");
+}
+
+function captureFailure(error: unknown, denied: "microphonedenied" | "tabdenied"): RecognitionFailure {
   if (error instanceof RecognitionFailure) return error;
   const name = error instanceof Error || error instanceof DOMException ? error.name : "";
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -88,7 +111,7 @@ export function microphoneFailure(error: unknown): RecognitionFailure {
     case "NotAllowedError":
     case "PermissionDeniedError":
     case "SecurityError":
-      return RecognitionFailure.recording("microphonedenied", detail);
+      return RecognitionFailure.recording(denied, detail);
     case "NotFoundError":
     case "DevicesNotFoundError":
     case "OverconstrainedError":

@@ -1,7 +1,8 @@
 import type { CaptureOptions } from "~/capture-options";
 import type { LanguageKey } from "../../../rules/languages";
 import type { SiteRuntime } from "../runtime";
-import { hasLabelledAudioInput, openMicrophone, pausePageMedia } from "./capture";
+import { hasLabelledAudioInput, openMicrophone, openTabAudio, pausePageMedia } from "./capture";
+import { decodeRecognitionFile } from "./file-audio";
 import { lookupTrack, requestMatch, requestReturnSig } from "./match-service";
 import { type CapturedCheckpoint, createRecognition, type RecognitionScreen } from "./session";
 import { createSignatureWorker, type WorkerLike } from "./signature-worker-client";
@@ -30,6 +31,8 @@ export function createPageRecognition(options: {
     audioCapture: capture.audioCapture,
     hasLabelledAudioInput: () => hasLabelledAudioInput(navigator.mediaDevices),
     openMicrophone: (onSamples) => openMicrophone(capture, onSamples),
+    openTabAudio: (onSamples) => openTabAudio(onSamples),
+    decodeFile: (file) => decodeRecognitionFile(file),
     createSignatureWorker: () =>
       createSignatureWorker(() => new Worker(signatureWorkerUrl) as unknown as WorkerLike),
     match: (body, signal) => requestMatch(body, { signal }),

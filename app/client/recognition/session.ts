@@ -4,9 +4,11 @@ import type { LanguageKey } from "../../../rules/languages";
 import type { WebrecMatch, WebrecMatchResponse, WebrecSignatureSummary } from "../../../rules/schemas/webrec";
 import { type MatchRequestBody, matchRequestBody } from "../../../rules/schemas/webrec";
 import { RECORDING_CHECKPOINTS_SECONDS } from "../../../signature/index";
+import { addRecentIdentification } from "../recent-identifications";
 import type { SiteStorage } from "../storage";
 import type { Microphone } from "./capture";
-import { microphoneFailure, RecognitionFailure } from "./failures";
+import { microphoneFailure, RecognitionFailure, tabAudioFailure } from "./failures";
+import { type DecodedFile, fileCheckpointSeconds } from "./file-audio";
 import type { TrackLookup } from "./match-service";
 import {
   isOnTrackPage,
@@ -33,6 +35,21 @@ export type ListeningMessage = (typeof listeningMessages)[number];
 
 export type MatchedTrack = StoredMatch & { href: string };
 
+/**
+ * Where the audio comes from (issue 46): the microphone, this browser's audio (a shared tab), or a
+ * file, which is heard at the same checkpoints without waiting for them.
+ */
+export type RecognitionInput = { kind: "microphone" } | { kind: "tab" } | { kind: "file"; file: Blob };
+export type RecognitionInputKind = RecognitionInput["kind"];
+
+/**
+ * The statistics of each input count apart: the microphone keeps the spec's `webrec.*` ids, the
+ * others add their kind (`webrec.file.match`, `webrec.tab.error`...).
+ */
+export function recognitionBeaconId(kind: RecognitionInputKind, event: string): string {
+  return kind === "microphone" ? `webrec.${event}` : `webrec.${kind}.${event}`;
+}
+
 export type RecognitionScreen =
   | { screen: "idle" }
   /** Spec: "microphone permission needed"; `denied` once the visitor or the browser said no. */
@@ -43,7 +60,7 @@ export type RecognitionScreen =
   /** A match of the track page the visitor is on (spec 002 §2 /track/webrec/interstitial). */
   | { screen: "interstitial"; track: MatchedTrack }
   | { screen: "nomatch" }
-  | { screen: "error"; failure: RecognitionFailure["kind"] };
+  | { screen: "error"; failure: RecognitionFailure["kind"]; input: RecognitionInputKind };
 
 /** With audiocapture=1: the audio of a checkpoint and what returnSig made of its signature. */
 export type CapturedCheckpoint = {
@@ -60,6 +77,8 @@ export type RecognitionDeps = {
   audioCapture: boolean;
   hasLabelledAudioInput(): Promise<boolean>;
   openMicrophone(onSamples: (samples: Float32Array) => void): Promise<Microphone>;
+  openTabAudio(onSamples: (samples: Float32Array) => void): Promise<Microphone>;
+  decodeFile(file: Blob): Promise<DecodedFile>;
   createSignatureWorker(): SignatureWorker;
   match(body: MatchRequestBody, signal: AbortSignal): Promise<WebrecMatchResponse>;
   returnSig(body: MatchRequestBody, signal: AbortSignal): Promise<WebrecSignatureSummary>;
@@ -77,8 +96,8 @@ export type RecognitionDeps = {
 };
 
 export type Recognition = {
-  /** Starts listening (ignored while a recognition runs). */
-  start(): Promise<void>;
+  /** Starts listening to the input, the microphone by default (ignored while a recognition runs). */
+  start(input?: RecognitionInput): Promise<void>;
   /** Stops listening; records the time spent. */
   cancel(): void;
   /** Stops everything without a statistic (the page goes away). */
@@ -92,6 +111,7 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
   let run: Run | undefined;
 
   type Run = {
+    input: RecognitionInputKind;
     sessionId: string;
     pressedAt: number;
     finished: boolean;
@@ -104,8 +124,12 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
     openedAt: number;
   };
 
-  function beacon(params: BeaconParams) {
-    deps.sendBeacon({ screenname: deps.screenname, ...params });
+  function beacon(current: Run, event: string, params: Omit<BeaconParams, "beaconId">) {
+    deps.sendBeacon({
+      screenname: deps.screenname,
+      beaconId: recognitionBeaconId(current.input, event),
+      ...params,
+    });
   }
 
   /** Stops capture, worker, timers and requests of a run; true when it was still going. */
@@ -123,9 +147,8 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
   function fail(current: Run, error: unknown) {
     if (!finish(current)) return;
     const failure = error instanceof RecognitionFailure ? error : RecognitionFailure.service(error);
-    beacon({
+    beacon(current, "error", {
       beaconType: "error",
-      beaconId: "webrec.error",
       errorcode: failure.kind === "service" ? "serviceerror" : "recording",
       errordesc: failure.statistic,
       timespent: deps.now() - current.pressedAt,
@@ -133,15 +156,14 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
     deps.onScreen(
       failure.kind === "microphonedenied"
         ? { screen: "permission", denied: true }
-        : { screen: "error", failure: failure.kind },
+        : { screen: "error", failure: failure.kind, input: current.input },
     );
   }
 
   function noMatch(current: Run) {
     if (!finish(current)) return;
-    beacon({
+    beacon(current, "nomatch", {
       beaconType: "userevent",
-      beaconId: "webrec.nomatch",
       timespent: deps.now() - current.pressedAt,
     });
     deps.onScreen({ screen: "nomatch" });
@@ -151,9 +173,8 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
     const startDate = current.microphone?.startedAt() ?? current.openedAt;
     if (!finish(current)) return;
     const matchedAt = deps.now();
-    beacon({
+    beacon(current, "match", {
       beaconType: "userevent",
-      beaconId: "webrec.match",
       trackid: match.trackId,
       timespent: matchedAt - current.pressedAt,
     });
@@ -162,7 +183,17 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
     // The lookup only adds the title, colours and length: the track page opens without them too.
     const track = await deps.lookupTrack(match.trackId, AbortSignal.timeout(5000)).catch(() => undefined);
     const stored = storedMatchOf(match, { startDate, matchedAt }, track);
-    if (deps.storage) storeMatch(deps.storage, stored);
+    if (deps.storage) {
+      storeMatch(deps.storage, stored);
+      addRecentIdentification(deps.storage, {
+        sessionId: current.sessionId,
+        trackId: stored.trackId,
+        weburl: stored.weburl,
+        title: stored.title,
+        artist: stored.artist,
+        matchedAt: Math.round(matchedAt),
+      });
+    }
     const result = { ...stored, href: trackPageHref(deps.lang, stored) };
     if (isOnTrackPage(deps.currentPath(), deps.lang, match.weburl)) {
       deps.onScreen({ screen: "interstitial", track: result });
@@ -171,10 +202,8 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
     }
   }
 
-  async function checkpoint(current: Run, index: number) {
+  async function checkpoint(current: Run, index: number, seconds: number, final: boolean) {
     if (current.finished || !current.worker) return;
-    const seconds = RECORDING_CHECKPOINTS_SECONDS[index] as number;
-    const final = index === lastCheckpoint;
     deps.onScreen({
       screen: "listening",
       message: listeningMessages[Math.min(index + 1, lastCheckpoint)] ?? "tough",
@@ -213,14 +242,42 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
     if (current.finalAnswered && current.pending === 0) noMatch(current);
   }
 
+  /** A file: decoded, then its checkpoints one after the other, as soon as each answers. */
+  async function hearFile(current: Run, worker: SignatureWorker, file: Blob) {
+    deps.onScreen({ screen: "listening", message: listeningMessages[0] });
+    let decoded: DecodedFile;
+    try {
+      decoded = await deps.decodeFile(file);
+    } catch (error) {
+      fail(
+        current,
+        error instanceof RecognitionFailure ? error : RecognitionFailure.recording("fileunreadable"),
+      );
+      return;
+    }
+    if (current.finished) return;
+    current.openedAt = deps.now();
+    worker.start(decoded.sampleRate);
+    const lengths = fileCheckpointSeconds(decoded.samples.length / decoded.sampleRate);
+    let pushed = 0;
+    for (const [index, seconds] of lengths.entries()) {
+      if (current.finished) return;
+      const end = Math.min(decoded.samples.length, Math.round(seconds * decoded.sampleRate));
+      worker.push(decoded.samples.slice(pushed, end));
+      pushed = end;
+      await checkpoint(current, index, seconds, index === lengths.length - 1);
+    }
+  }
+
   return {
     get active() {
       return run !== undefined;
     },
 
-    async start() {
+    async start(input = { kind: "microphone" }) {
       if (run) return;
       const current: Run = {
+        input: input.kind,
         sessionId: deps.randomId(),
         pressedAt: deps.now(),
         finished: false,
@@ -233,7 +290,7 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
         openedAt: 0,
       };
       run = current;
-      beacon({ beaconType: "userevent", beaconId: "webrec.start" });
+      beacon(current, "start", { beaconType: "userevent" });
       deps.pauseMedia();
       try {
         current.worker = deps.createSignatureWorker();
@@ -241,18 +298,24 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
         fail(current, error instanceof RecognitionFailure ? error : RecognitionFailure.worker(String(error)));
         return;
       }
-      if (!(await deps.hasLabelledAudioInput())) {
+      if (input.kind === "file") {
+        await hearFile(current, current.worker, input.file);
+        return;
+      }
+      if (input.kind === "microphone" && !(await deps.hasLabelledAudioInput())) {
         if (current.finished) return;
         deps.onScreen({ screen: "permission", denied: false });
       }
       if (current.finished) return;
       let microphone: Microphone;
+      const onSamples = (samples: Float32Array) => {
+        if (!current.finished) current.worker?.push(samples);
+      };
       try {
-        microphone = await deps.openMicrophone((samples) => {
-          if (!current.finished) current.worker?.push(samples);
-        });
+        microphone =
+          input.kind === "tab" ? await deps.openTabAudio(onSamples) : await deps.openMicrophone(onSamples);
       } catch (error) {
-        fail(current, microphoneFailure(error));
+        fail(current, input.kind === "tab" ? tabAudioFailure(error) : microphoneFailure(error));
         return;
       }
       if (current.finished) {
@@ -264,16 +327,15 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
       current.worker.start(microphone.sampleRate);
       deps.onScreen({ screen: "listening", message: listeningMessages[0] });
       current.timers = RECORDING_CHECKPOINTS_SECONDS.map((seconds, index) =>
-        setTimeout(() => void checkpoint(current, index), seconds * 1000),
+        setTimeout(() => void checkpoint(current, index, seconds, index === lastCheckpoint), seconds * 1000),
       );
     },
 
     cancel() {
       const current = run;
       if (!current || !finish(current)) return;
-      beacon({
+      beacon(current, "cancel", {
         beaconType: "userevent",
-        beaconId: "webrec.cancel",
         timespent: deps.now() - current.pressedAt,
       });
       deps.onScreen({ screen: "idle" });

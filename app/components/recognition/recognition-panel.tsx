@@ -1,7 +1,13 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { type ComponentProps, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import type { CaptureOptions } from "~/capture-options";
-import type { CapturedCheckpoint, Recognition, RecognitionScreen } from "~/client/recognition/session";
+import { canShareTabAudio, FILE_MAX_BYTES, FILE_MAX_SECONDS } from "~/client/recognition/input-support";
+import type {
+  CapturedCheckpoint,
+  Recognition,
+  RecognitionInput,
+  RecognitionScreen,
+} from "~/client/recognition/session";
 import { useRuntime } from "~/components/runtime";
 import { usePageStrings } from "~/strings";
 import type { LanguageKey } from "../../../rules/languages";
@@ -46,7 +52,12 @@ export type RecognitionPanelProps = {
   /** How long a recognition listens at most (the last checkpoint), for the intro text. */
   listenSeconds: number;
   strings: Record<string, unknown>;
+  /** Issue 46: also a file and this browser's audio (the identify page). */
+  moreInputs?: boolean;
 };
+
+/** Issue 46: the limits of a file, as its message names them. */
+const fileLimits = { minutes: FILE_MAX_SECONDS / 60, megabytes: FILE_MAX_BYTES / (1024 * 1024) };
 
 /**
  * The web recognition screen (spec 001 §4, 002 §2): the listen button, the four progressive
@@ -95,11 +106,14 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
   }
 
   // A failed load has told the visitor through the info bar; the button stays for another try.
-  const listen = () =>
+  const listen = (input?: RecognitionInput) =>
     void recognitionOf().then(
-      (started) => started.start(),
+      (started) => started.start(input),
       () => {},
     );
+  const [tabAudio, setTabAudio] = useState(false);
+  useEffect(() => setTabAudio(canShareTabAudio(navigator.mediaDevices)), []);
+  const [dropping, setDropping] = useState(false);
   const cancel = () => recognition.current?.cancel();
 
   if (props.inApp) return <p className="recognition__note">{t("inApp")}</p>;
@@ -116,7 +130,7 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
       <Panel heading={t("permission.title")} headingRef={headingRef} tone="notice">
         <p>{screen.denied ? t("permission.denied") : t("permission.prompt")}</p>
         {screen.denied ? (
-          <button type="button" className="button" onClick={listen}>
+          <button type="button" className="button" onClick={() => listen()}>
             {t("tryAgain")}
           </button>
         ) : null}
@@ -129,7 +143,21 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
         <p>
           <Link to={localizedPath(props.lang, "/charts")}>{t("noMatch.charts")}</Link>
         </p>
-        <button type="button" className="button" onClick={listen}>
+        <button type="button" className="button" onClick={() => setScreen({ screen: "idle" })}>
+          {t("tryAgain")}
+        </button>
+      </Panel>
+    );
+  } else if (
+    screen.screen === "error" &&
+    screen.input !== "microphone" &&
+    inputFailures.has(screen.failure)
+  ) {
+    // What the visitor can put right (another file, sharing the tab's sound): back to the choices.
+    panel = (
+      <Panel heading={t("error.title")} headingRef={headingRef} tone="error">
+        <p>{t(`error.${screen.failure}`, fileLimits)}</p>
+        <button type="button" className="button" onClick={() => setScreen({ screen: "idle" })}>
           {t("tryAgain")}
         </button>
       </Panel>
@@ -158,6 +186,11 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
     screen.screen !== "nomatch" &&
     screen.screen !== "error" &&
     !(screen.screen === "permission" && screen.denied);
+  const idle = screen.screen === "idle";
+  const chooseFile = (files: FileList | null) => {
+    const file = files?.[0];
+    if (file) listen({ kind: "file", file });
+  };
   return (
     <div className="recognition__stage" data-screen={screen.screen}>
       {showButton ? (
@@ -165,13 +198,56 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
           type="button"
           className="recognition__button"
           data-listening={listening ? "true" : undefined}
-          onClick={listening ? cancel : listen}
+          onClick={listening ? cancel : () => listen()}
           disabled={!ready || screen.screen === "matched" || screen.screen === "interstitial"}
           aria-describedby="recognition-status"
         >
           <span className="recognition__mark" aria-hidden="true" />
           <span className="recognition__button-label">{listening ? t("stop") : t("listen")}</span>
         </button>
+      ) : null}
+      {props.moreInputs && idle ? (
+        <fieldset
+          className="recognition__inputs"
+          data-dropping={dropping ? "true" : undefined}
+          onDragOver={(event) => {
+            if (!ready) return;
+            event.preventDefault();
+            setDropping(true);
+          }}
+          onDragLeave={() => setDropping(false)}
+          onDrop={(event) => {
+            event.preventDefault();
+            setDropping(false);
+            if (ready) chooseFile(event.dataTransfer.files);
+          }}
+        >
+          <legend className="visually-hidden">{t("inputs")}</legend>
+          {tabAudio ? (
+            <button
+              type="button"
+              className="button recognition__input"
+              disabled={!ready}
+              onClick={() => listen({ kind: "tab" })}
+            >
+              {t("tab.listen")}
+            </button>
+          ) : null}
+          <label className="button recognition__input" data-disabled={ready ? undefined : "true"}>
+            {t("file.choose")}
+            <input
+              type="file"
+              className="visually-hidden"
+              accept="audio/*,video/*"
+              disabled={!ready}
+              onChange={(event) => {
+                chooseFile(event.currentTarget.files);
+                event.currentTarget.value = "";
+              }}
+            />
+          </label>
+          <p className="recognition__drop muted">{t("file.drop")}</p>
+        </fieldset>
       ) : null}
       <p id="recognition-status" className="recognition__status" role="status" aria-live="polite">
         {status}
@@ -215,6 +291,9 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
     </div>
   );
 }
+
+/** Failures of a file or a shared tab that the visitor can put right, each with its own message. */
+const inputFailures = new Set(["tabdenied", "notabaudio", "fileunreadable", "fileempty", "filetoolong"]);
 
 function Panel(props: {
   heading: string;
