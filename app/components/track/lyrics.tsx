@@ -1,4 +1,3 @@
-import { useLocation } from "@remix-run/react";
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { DemoBadge } from "~/components/demo-badge";
 import { usePrimitives } from "~/components/primitives";
@@ -54,21 +53,21 @@ function useCenteredLine(list: RefObject<HTMLOListElement | null>, lineIndex: nu
 /**
  * The line a search result opened the page at (#lyrics-line-N), marked and brought into view.
  * `:target` marks it on a page load, before any script; but a client-side navigation (the search
- * page's link, history.pushState) never updates `:target`, so once hydrated the page marks the line
- * itself. Set in an effect: the server never sees the fragment, and the first render must match it.
+ * page's link, history.pushState) never updates `:target`, so once mounted the page marks the line
+ * itself. Read from the address in an effect: the server never sees the fragment (the first render
+ * must match its HTML), and the AMP page, drawn by the same component, has no router.
  */
 function useFoundLine(): number {
-  const { hash } = useLocation();
   const [found, setFound] = useState(-1);
   useEffect(() => {
-    const index = lyricsLineIndex(hash);
+    const index = lyricsLineIndex(window.location.hash);
     setFound(index);
     if (index < 0) return;
     // After the render that unfolds the lyrics (their fold opens for a found line).
     requestAnimationFrame(() =>
       document.getElementById(lyricsLineId(index))?.scrollIntoView({ block: "start" }),
     );
-  }, [hash]);
+  }, []);
   return found;
 }
 
