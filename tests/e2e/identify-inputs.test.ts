@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { trackSchema } from "../../rules/schemas/track";
 import { signInByEmail, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import { longRecording } from "./microphone";
 import { screenshot } from "./screenshot";
 
 // Issue 46: the other inputs of /identify. A catalogue preview dropped as a file, an undecodable
@@ -13,19 +14,9 @@ import { screenshot } from "./screenshot";
 
 const baseURL = inject("baseURL");
 
-const manifestSchema = v.object({ tracks: v.array(v.object({ key: v.number(), durationMs: v.number() })) });
-
 /** A catalogue track with a preview file, one no other recognition test identifies. */
 function previewTrack(at: number): { key: string; file: string } {
-  const manifest = v.parse(
-    manifestSchema,
-    JSON.parse(
-      readFileSync(path.join(import.meta.dirname, "../../origin/catalog/dist/catalog.json"), "utf8"),
-    ),
-  );
-  const long = manifest.tracks.filter((track) => track.durationMs > 60_000).sort((a, b) => a.key - b.key);
-  const chosen = long[Math.floor(long.length * at)];
-  if (!chosen) throw new Error("no recording of a minute or more in the catalogue");
+  const chosen = longRecording(at);
   return {
     key: String(chosen.key),
     file: path.join(import.meta.dirname, `../../public/media/previews/${chosen.key}.ogg`),

@@ -28,12 +28,8 @@ export function microphoneFlags(wavFile: string): string[] {
   ];
 }
 
-/**
- * A catalogue recording, and 15 s from its middle as a noisy WAV. `at` picks it among the
- * recordings of a minute or more, by key: 0.5 (default) the middle one; a test that counts a
- * song's identifications takes one no other test identifies.
- */
-export async function catalogueExcerpt(at = 0.5) {
+/** The catalogue recording at `at` (0 to 1) among those of a minute or more, by key. */
+export function longRecording(at: number) {
   const manifest = v.parse(
     manifestSchema,
     JSON.parse(
@@ -43,6 +39,16 @@ export async function catalogueExcerpt(at = 0.5) {
   const long = manifest.tracks.filter((track) => track.durationMs > 60_000).sort((a, b) => a.key - b.key);
   const chosen = long[Math.floor(long.length * at)];
   if (!chosen) throw new Error("no recording of a minute or more in the catalogue");
+  return chosen;
+}
+
+/**
+ * A catalogue recording, and 15 s from its middle as a noisy WAV. `at` picks it among the
+ * recordings of a minute or more, by key: 0.5 (default) the middle one; a test that counts a
+ * song's identifications takes one no other test identifies.
+ */
+export async function catalogueExcerpt(at = 0.5) {
+  const chosen = longRecording(at);
   const { samples, sampleRate } = await decodeAudioFile(chosen.audioFile);
   const length = excerptSeconds * sampleRate;
   const from = Math.floor((samples.length - length) / 2);
