@@ -126,8 +126,9 @@ const browserClock = {
 
 /**
  * Starts the browser runtime once per document, in the spec's order: storage and visitor id,
- * the native bridge (beacons go over it inside the app), beacons, then start-up (locale, user,
- * feature flags and product config → ready → preload statistic). Runs only in an effect.
+ * the native bridge (beacons go over it inside the app), beacons, then start-up (user and feature
+ * flags → ready → preload statistic; the locale and base config came with the document). Runs only
+ * in an effect.
  */
 export function startRuntime(options: RuntimeOptions): SiteRuntime {
   const storage = createSiteStorage();
@@ -374,12 +375,10 @@ function startSite({
   sendPreloadStatistic: (timespent: number) => unknown;
 }) {
   return startApp({
-    loadLocale: async () => {},
     cookiesEnabled: () =>
       cookiesEnabled({ cookieEnabled: navigator.cookieEnabled, storageWorks: storage.isAvailable }),
     loadUser,
     loadFeatures: () => loadBrowserFeatureConfig(),
-    loadProductConfig: async () => ({}),
     ready: (ok) => {
       document.documentElement.dataset.ready = String(ok);
     },

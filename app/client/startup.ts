@@ -5,21 +5,20 @@ import { SiteError } from "../../rules/errors";
  * beforeReady fires; then ready; then a preload statistic is sent. A failed setup still notifies
  * ready with a false flag. The app fails at start without cookie parameters."
  *
- * Order: the locale first (every later message, the no-cookies one included, needs strings); then
- * the cookie check; then the user (flag conditions read the login state); then feature flags and
- * product config together. Each step is injected, so the order itself is what is tested here.
+ * The locale and the product config (the base config: sections, frames) come with the document:
+ * the edge chose the language and rendered the page's strings into it, and Remix's route manifest
+ * is the base config. Nothing of the site runs between "loaded" and "ready", so there are no
+ * beforeReady hooks (decision 046). What the browser loads is, in order: the cookie check, the
+ * user (flag conditions read the login state), the feature flags. Each step is injected, so the
+ * order itself is what is tested here.
  */
 
-export type StartupSteps<User, Features, ProductConfig> = {
-  loadLocale: () => Promise<void>;
+export type StartupSteps<User, Features> = {
   /** Whether cookies and local storage work (see `cookiesEnabled` in environment.ts). */
   cookiesEnabled: () => boolean;
   loadUser: () => Promise<User>;
   /** Must not fail for a failed config load: it answers the default config instead. */
   loadFeatures: (user: User) => Promise<Features>;
-  loadProductConfig: () => Promise<ProductConfig>;
-  /** Run in order after everything loaded and before `ready`. */
-  beforeReady?: ReadonlyArray<(loaded: Loaded<User, Features, ProductConfig>) => void | Promise<void>>;
   /** Called exactly once: true when the app is ready, false when set-up failed. */
   ready: (ok: boolean) => void;
   /** The preload statistic, sent after a successful `ready` with ms since `startedAt`. */
@@ -30,37 +29,25 @@ export type StartupSteps<User, Features, ProductConfig> = {
   now?: () => number;
 };
 
-export type Loaded<User, Features, ProductConfig> = {
-  user: User;
-  features: Features;
-  productConfig: ProductConfig;
-};
-
-export type StartupState<User, Features, ProductConfig> =
-  | ({ status: "ready"; timespent: number } & Loaded<User, Features, ProductConfig>)
+export type StartupState<User, Features> =
+  | { status: "ready"; timespent: number; user: User; features: Features }
   /** Cookies or local storage are disabled: the UI shows the no-cookies notice. */
   | { status: "nocookies" }
   | { status: "failed"; error: SiteError };
 
-export async function startApp<User, Features, ProductConfig>(
-  steps: StartupSteps<User, Features, ProductConfig>,
-): Promise<StartupState<User, Features, ProductConfig>> {
+export async function startApp<User, Features>(
+  steps: StartupSteps<User, Features>,
+): Promise<StartupState<User, Features>> {
   const now = steps.now ?? Date.now;
   const startedAt = steps.startedAt ?? now();
-  let loaded: Loaded<User, Features, ProductConfig>;
+  let loaded: { user: User; features: Features };
   try {
-    await steps.loadLocale();
     if (!steps.cookiesEnabled()) {
       steps.ready(false);
       return { status: "nocookies" };
     }
     const user = await steps.loadUser();
-    const [features, productConfig] = await Promise.all([
-      steps.loadFeatures(user),
-      steps.loadProductConfig(),
-    ]);
-    loaded = { user, features, productConfig };
-    for (const hook of steps.beforeReady ?? []) await hook(loaded);
+    loaded = { user, features: await steps.loadFeatures(user) };
   } catch (error) {
     steps.ready(false);
     return { status: "failed", error: asSiteError(error) };

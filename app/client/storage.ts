@@ -35,22 +35,23 @@ export const cloudLibraryKey = "library.cloud";
 
 /**
  * Kept when the store is cleared on first use of format version 2 (spec 000 §4, which keys: not
- * shown). Only the two visitor identities survive: clearing the web id would count every returning
- * visitor as new and move them to another feature-flag rollout bucket, and the install id ties the
- * website to the app install. Everything else is a cache, a preference or session state that the
- * site rebuilds, and old sign-in or connection tokens must not outlive a format change.
+ * shown). Only the visitor's web id survives: clearing it would count every returning visitor as
+ * new and move them to another feature-flag rollout bucket. Everything else is a cache, a
+ * preference or session state that the site rebuilds, and old sign-in or connection tokens must
+ * not outlive a format change. The install id (`inid`) is not a key here: the edge keeps it in a
+ * cookie (decision 046).
  */
-export const legacyKeysKept = ["webId", "inid"] as const;
+export const legacyKeysKept = ["webId"] as const;
 
 const latLng = v.object({ lat: v.number(), lng: v.number() });
 
-/** Data schema of each key (000 §3, 002 §3). */
+/**
+ * Data schema of each key (000 §3, 002 §3). The spec's `inid`, `inapp`, `amconnect` and
+ * `first_visit.{timestamp}` are not kept here: the same facts have one home each (decision 046).
+ */
 const dataSchemas = {
   "search.recents": v.array(v.string()),
   webId: v.pipe(v.string(), v.minLength(1)),
-  inid: v.pipe(v.string(), v.minLength(1)),
-  inapp: v.boolean(),
-  amconnect: v.boolean(),
   // The pending streaming-service connect attempt: its state and PKCE verifier, for the callback.
   _checkstate: checkStateSchema,
   loggedin: v.boolean(),
@@ -73,14 +74,9 @@ const dataSchemas = {
   shazamcount: v.pipe(v.number(), v.integer(), v.minValue(0)),
 } satisfies Record<string, v.GenericSchema>;
 
-type FixedKey = keyof typeof dataSchemas;
-/** Spec 002 §3: "first_visit.{timestamp}". */
-type FirstVisitKey = `first_visit.${number}`;
-export type StorageKey = FixedKey | FirstVisitKey;
+export type StorageKey = keyof typeof dataSchemas;
 
-export type StorageData<K extends StorageKey> = K extends FixedKey
-  ? v.InferOutput<(typeof dataSchemas)[K]>
-  : boolean;
+export type StorageData<K extends StorageKey> = v.InferOutput<(typeof dataSchemas)[K]>;
 
 export type StorageFailure = { ok: false; error: SiteError };
 export type StorageResult<T> = { ok: true; value: T } | StorageFailure;
@@ -184,7 +180,7 @@ export function createSiteStorage(options: SiteStorageOptions = {}): SiteStorage
     },
     set(key, data, setOptions = {}) {
       if (!key) return missingKey();
-      const checked = v.safeParse(schemaOf(key), data);
+      const checked = v.safeParse(dataSchemas[key], data);
       if (!checked.success) {
         return {
           ok: false,
@@ -257,10 +253,6 @@ export function createSiteStorage(options: SiteStorageOptions = {}): SiteStorage
   };
 }
 
-function schemaOf(key: StorageKey): v.GenericSchema {
-  return key in dataSchemas ? dataSchemas[key as FixedKey] : v.boolean();
-}
-
 /**
  * Reads a live record. An expired, malformed or foreign record is removed and reads as absent:
  * nothing can repair it, and leaving it would make every later read fail the same way.
@@ -282,7 +274,7 @@ function parseRecord(raw: string, key: StorageKey, now: number): unknown {
   }
   const record = v.safeParse(recordSchema, json);
   if (!record.success || record.output.expires <= now) return undefined;
-  const data = v.safeParse(schemaOf(key), record.output.data);
+  const data = v.safeParse(dataSchemas[key], record.output.data);
   return data.success ? data.output : undefined;
 }
 
@@ -296,11 +288,10 @@ function migrate(storage: Storage, now: number) {
   for (const key of legacyKeysKept) {
     const raw = storage.getItem(key);
     if (raw === null) continue;
-    const lifetime = key === "webId" ? webIdLifetimeMs : storageDefaultExpiryMs;
     const asRecord = parseRecord(raw, key, now);
     if (asRecord !== undefined) kept.set(key, raw);
     else if (/^[A-Za-z0-9-]{1,100}$/.test(raw))
-      kept.set(key, JSON.stringify({ data: raw, expires: now + lifetime }));
+      kept.set(key, JSON.stringify({ data: raw, expires: now + webIdLifetimeMs }));
   }
   const keys: string[] = [];
   for (let index = 0; index < storage.length; index++) {

@@ -7,7 +7,8 @@ import type { Bridge } from "./bridge";
  * Native tagging support and tag tracking (spec 002 §3 tag context and match, §4 "Tag tracking
  * (native)", §5, §8, §9): inside the app the page keeps a tag (an identified song) in sync with
  * what is playing. The app records audio samples and answers with their signatures over the
- * bridge; each signature is matched (by the server or a client worker) and the match tells where
+ * bridge; each signature is matched by the site's matcher (server mode: a client worker that matches
+ * in the page is not built, decision 046) and the match tells where
  * in the track the music is. Tracking stops when the music is out of sync or matching keeps failing.
  */
 
@@ -17,8 +18,6 @@ export const tagTiming = {
   offsetAdjustmentMs: 150,
   /** "server interval 6000 ms": between sync checks matched by the server. */
   serverIntervalMs: 6000,
-  /** "client interval … default 200 ms": between sync checks matched by a client worker. */
-  clientIntervalMs: 200,
   /** "drift limit 500 ms" (002 §5: synced only if the session start differs by less). */
   driftLimitMs: 500,
   /** "error threshold 3" (002 §4 errorThreshold). */
@@ -168,7 +167,7 @@ export type TagTrackingLimits = { driftLimitMs: number; errorThreshold: number }
  * - background: tracking → interrupted. foreground: interrupted → tracking.
  * - matched while tracking: out of sync (other track, or drift at or over the limit) → stopped
  *   (outofsync) at once; else the check is collected and the context takes the match's time and skews.
- * - failed while tracking: outofsync → stopped at once; jserror (a client worker failure) → stopped;
+ * - failed while tracking: outofsync → stopped at once; jserror (the page's own failure) → stopped;
  *   any other error is collected, and the threshold rule may stop with syncerror.
  * Everything else leaves the state as it is (a late result after an interruption or stop is ignored).
  */
@@ -224,11 +223,9 @@ export type TagTrackerOptions = {
   requestSig: () => Promise<SignatureSample>;
   /** Matches a sample; throws `SiteError` notfound ('No match') when nothing matches. */
   match: (sample: SignatureSample) => Promise<TagMatch>;
-  /** Spec 002 §4 "Tagging is either server-matched or client-worker-matched". Default server. */
-  mode?: "server" | "client";
   /** Called after every change of state. */
   onChange?: (state: TagTrackingState) => void;
-  /** Called when tracking stops with an error, for the error statistic (spec 002 §8 client worker jserror). */
+  /** Called when tracking stops with an error, for the error statistic (spec 002 §8). */
   onError?: (error: SiteError, reason: TagStopReason) => void;
   limits?: Partial<TagTrackingLimits>;
 };
@@ -256,7 +253,7 @@ function asSiteError(error: unknown): SiteError {
  */
 export function createTagTracker(options: TagTrackerOptions): TagTracker {
   const limits: TagTrackingLimits = { ...tagTiming, ...options.limits };
-  const intervalMs = options.mode === "client" ? tagTiming.clientIntervalMs : tagTiming.serverIntervalMs;
+  const intervalMs = tagTiming.serverIntervalMs;
   let state = initialTagTrackingState;
   let generation = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;

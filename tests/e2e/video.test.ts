@@ -115,6 +115,36 @@ test("play opens the overlay, the embed plays with picture and sound, reports 25
   expect(errors).toEqual([]);
 });
 
+test("a video that cannot be fetched says so, links to the watch page and sends one error statistic", async () => {
+  const { page, errors } = await openTrack(viewports.desktop);
+  // The embed fetches the art track itself; a failed fetch is the failure a person meets offline.
+  await page.route(`**/media/videos/${track.key}.webm`, (route) => route.abort("failed"));
+  await page.getByRole("button", { name: `Play the art track of ${track.title}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Art track of ${track.title}` });
+  await page.waitForFunction(
+    () =>
+      document
+        .querySelector(".video-overlay__state")
+        ?.textContent?.startsWith("The video stopped answering.") === true,
+  );
+  await expect(
+    dialog
+      .getByRole("link", { name: `Watch the art track of ${track.title} on the video site` })
+      .getAttribute("href"),
+  ).resolves.toContain(`/services/video/watch/${track.key}`);
+  await page.waitForFunction(() =>
+    (window as unknown as { statsSeen: Seen[] }).statsSeen.some((b) => b.query.beaconId === "video.error"),
+  );
+  const failures = (await page.evaluate(() => (window as unknown as { statsSeen: Seen[] }).statsSeen)).filter(
+    (b) => b.query.beaconId === "video.error",
+  );
+  expect(failures).toHaveLength(1);
+  expect(failures[0]?.query).toMatchObject({ beaconType: "error", errorcode: "dataerror" });
+  expect(failures[0]?.query.trackid ?? failures[0]?.query.trackkey).toBe(track.key);
+  // The aborted fetch is the test's own doing; nothing else may fail.
+  expect(errors.filter((error) => !error.includes("ERR_FAILED"))).toEqual([]);
+});
+
 test("on a phone, play opens the video site's embed address with autoplay", async () => {
   const { page, errors } = await openTrack(viewports.phone);
   await page.getByRole("button", { name: `Play the art track of ${track.title}` }).click();

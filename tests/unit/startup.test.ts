@@ -3,16 +3,13 @@ import { type StartupSteps, startApp } from "../../app/client/startup";
 import { SiteError } from "../../rules/errors";
 
 type User = { loggedin: boolean };
-type Steps = StartupSteps<User, Record<string, unknown>, { sections: string[] }>;
+type Steps = StartupSteps<User, Record<string, unknown>>;
 
 /** Steps that record the order they ran in; each can be overridden to fail. */
 function recordingSteps(overrides: Partial<Steps> = {}) {
   const order: string[] = [];
   let time = 1000;
   const steps: Steps = {
-    loadLocale: async () => {
-      order.push("locale");
-    },
     cookiesEnabled: () => {
       order.push("cookies");
       return true;
@@ -25,18 +22,6 @@ function recordingSteps(overrides: Partial<Steps> = {}) {
       order.push(`features(loggedin=${user.loggedin})`);
       return { lyrics: true };
     },
-    loadProductConfig: async () => {
-      order.push("config");
-      return { sections: ["main"] };
-    },
-    beforeReady: [
-      async () => {
-        order.push("beforeReady 1");
-      },
-      () => {
-        order.push("beforeReady 2");
-      },
-    ],
     ready: (ok) => {
       order.push(`ready(${ok})`);
       time += 250;
@@ -51,34 +36,21 @@ function recordingSteps(overrides: Partial<Steps> = {}) {
   return { steps, order };
 }
 
-test("start-up runs locale, user, flags and config, then beforeReady, ready and the preload statistic", async () => {
+test("start-up checks cookies, loads the user then the flags, then ready and the preload statistic", async () => {
   const { steps, order } = recordingSteps();
   const state = await startApp(steps);
-  expect(order).toEqual([
-    "locale",
-    "cookies",
-    "user",
-    "features(loggedin=true)",
-    "config",
-    "beforeReady 1",
-    "beforeReady 2",
-    "ready(true)",
-    "preload(350)",
-  ]);
+  expect(order).toEqual(["cookies", "user", "features(loggedin=true)", "ready(true)", "preload(350)"]);
   expect(state).toEqual({
     status: "ready",
     timespent: 350,
     user: { loggedin: true },
     features: { lyrics: true },
-    productConfig: { sections: ["main"] },
   });
 });
 
 test.each([
-  { step: "loadLocale", stoppedAfter: [] as string[] },
-  { step: "loadUser", stoppedAfter: ["locale", "cookies"] },
-  { step: "loadFeatures", stoppedAfter: ["locale", "cookies", "user", "config"] },
-  { step: "loadProductConfig", stoppedAfter: ["locale", "cookies", "user", "features(loggedin=true)"] },
+  { step: "loadUser", stoppedAfter: ["cookies"] },
+  { step: "loadFeatures", stoppedAfter: ["cookies", "user"] },
 ] as const)(
   "a failed $step still signals ready(false) and sends no preload statistic",
   async ({ step, stoppedAfter }) => {
@@ -97,13 +69,11 @@ test.each([
   },
 );
 
-test("a failing beforeReady hook fails the set-up with a jserror", async () => {
+test("a step failing in the page's own code fails the set-up with a jserror", async () => {
   const { steps, order } = recordingSteps({
-    beforeReady: [
-      () => {
-        throw new TypeError("x is undefined");
-      },
-    ],
+    loadFeatures: () => {
+      throw new TypeError("x is undefined");
+    },
   });
   const state = await startApp(steps);
   expect(order.slice(-1)).toEqual(["ready(false)"]);
@@ -113,7 +83,7 @@ test("a failing beforeReady hook fails the set-up with a jserror", async () => {
 test("without cookies the app says so: nocookies, ready(false), nothing else loaded", async () => {
   const { steps, order } = recordingSteps({ cookiesEnabled: () => false });
   expect(await startApp(steps)).toEqual({ status: "nocookies" });
-  expect(order).toEqual(["locale", "ready(false)"]);
+  expect(order).toEqual(["ready(false)"]);
 });
 
 test("a failing preload statistic does not undo a started app", async () => {

@@ -140,19 +140,12 @@ test.each([
   expect(storage.getItem("search.recents")).toBeNull();
 });
 
-test("first_visit.{timestamp} keys hold a flag", () => {
-  const storage = memoryStorage(migrated);
-  const site = createSiteStorage({ storage: () => storage });
-  expect(site.set("first_visit.1700000000000", true).ok).toBe(true);
-  expect(site.get("first_visit.1700000000000")).toEqual({ ok: true, value: true });
-});
-
 test("format version 2: first use clears everything but the kept legacy keys", () => {
   const now = 1_700_000_000_000;
   const webIdRecord = JSON.stringify({ data: "web-1", expires: now + 1000 });
   const storage = memoryStorage({
     webId: webIdRecord,
-    inid: "install-7", // a bare id of an older format is kept, wrapped into a record
+    inid: "install-7", // the install id lives in a cookie now (decision 046)
     loggedin: JSON.stringify({ data: true, expires: now + 1000 }),
     [connectionKey]: JSON.stringify({
       data: { access_token: "t", expiresAt: now + 1000 },
@@ -164,14 +157,20 @@ test("format version 2: first use clears everything but the kept legacy keys", (
   });
   const site = createSiteStorage({ storage: () => storage, now: () => now });
   expect(site.get("webId")).toEqual({ ok: true, value: "web-1" });
-  expect(site.get("inid")).toEqual({ ok: true, value: "install-7" });
   const keys = Array.from({ length: storage.length }, (_, index) => storage.key(index)).sort();
-  expect(keys).toEqual(["inid", storageVersionKey, "webId"]);
+  expect(keys).toEqual([storageVersionKey, "webId"]);
   expect(storage.getItem(storageVersionKey)).toBe("2");
   expect(storage.getItem("webId")).toBe(webIdRecord);
-  expect(JSON.parse(storage.getItem("inid") ?? "")).toEqual({
-    data: "install-7",
-    expires: now + storageDefaultExpiryMs,
+});
+
+test("format version 2: a bare web id of an older format is kept, wrapped into a record", () => {
+  const now = 1_700_000_000_000;
+  const storage = memoryStorage({ webId: "web-7", [storageVersionKey]: "1" });
+  const site = createSiteStorage({ storage: () => storage, now: () => now });
+  expect(site.get("webId")).toEqual({ ok: true, value: "web-7" });
+  expect(JSON.parse(storage.getItem("webId") ?? "")).toEqual({
+    data: "web-7",
+    expires: now + webIdLifetimeMs,
   });
 });
 

@@ -317,7 +317,7 @@ describe("tag tracker (timers)", () => {
   type Step = { sig?: SignatureSample | SiteError | Error; match?: TagMatch | SiteError | Error };
 
   /** A tracker whose sync checks play `steps` in order, then keep matching in sync. */
-  function trackerOf(steps: Step[], options: { mode?: "server" | "client" } = {}) {
+  function trackerOf(steps: Step[]) {
     const requestSig = vi.fn(async (): Promise<SignatureSample> => {
       const step = steps[0];
       if (step?.sig instanceof Error) {
@@ -333,7 +333,7 @@ describe("tag tracker (timers)", () => {
     });
     const onChange = vi.fn();
     const onError = vi.fn();
-    const tracker = createTagTracker({ requestSig, match: matchFn, onChange, onError, mode: options.mode });
+    const tracker = createTagTracker({ requestSig, match: matchFn, onChange, onError });
     return { tracker, requestSig, matchFn, onChange, onError };
   }
 
@@ -352,14 +352,6 @@ describe("tag tracker (timers)", () => {
     await vi.advanceTimersByTimeAsync(tagTiming.serverIntervalMs * 2);
     expect(requestSig).toHaveBeenCalledTimes(3);
     expect(tracker.state().status).toBe("tracking");
-  });
-
-  test("client-worker matching checks every 200 ms", async () => {
-    startAt();
-    const { tracker, requestSig } = trackerOf([], { mode: "client" });
-    tracker.start(tagContext());
-    await vi.advanceTimersByTimeAsync(tagTiming.clientIntervalMs * 5);
-    expect(requestSig).toHaveBeenCalledTimes(5);
   });
 
   test("out of sync stops at once: no further checks, an error reported", async () => {
@@ -414,11 +406,11 @@ describe("tag tracker (timers)", () => {
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ type: "network" }), "syncerror");
   });
 
-  test("a client worker failure (a plain error) stops tracking as jserror", async () => {
+  test("a failure of the page's own code (a plain error) stops tracking as jserror", async () => {
     startAt();
-    const { tracker, onError } = trackerOf([{ match: new Error("worker crashed") }], { mode: "client" });
+    const { tracker, onError } = trackerOf([{ match: new Error("x is undefined") }]);
     tracker.start(tagContext());
-    await vi.advanceTimersByTimeAsync(tagTiming.clientIntervalMs);
+    await vi.advanceTimersByTimeAsync(tagTiming.serverIntervalMs);
     expect(tracker.state()).toMatchObject({ status: "stopped", stopReason: "jserror" });
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ type: "jserror" }), "jserror");
   });

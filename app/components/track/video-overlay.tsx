@@ -17,6 +17,9 @@ export function progressBeaconId(point: ProgressPoint): string {
   return `video.progress.${point}`;
 }
 
+/** Spec 001 §8: the video failure's error statistic. */
+export const videoErrorBeaconId = "video.error";
+
 /**
  * The video player in an overlay (loaded on demand): the video site's embed page in an iframe,
  * started as soon as it is ready (after the offset's delay), with its state said in a live region.
@@ -38,6 +41,7 @@ export default function VideoOverlay({ video, title, trackKey, onClose }: VideoO
     const element = frame.current;
     if (!element) return;
     let started = false;
+    let failed = false;
     const connected = connectVideoPlayer({
       frame: element,
       window,
@@ -50,6 +54,18 @@ export default function VideoOverlay({ video, title, trackKey, onClose }: VideoO
       },
       onState(next) {
         setState(next);
+        // Spec 001 §8 "Album, playlist and video failures send an error beacon": the only failure
+        // the page sees is the embed reporting an error or no longer answering; it is counted once.
+        if (next === "error" && !failed) {
+          failed = true;
+          void runtime?.beacons.send({
+            beaconType: "error",
+            beaconId: videoErrorBeaconId,
+            trackkey: trackKey,
+            errorcode: "dataerror",
+            errordesc: "The video stopped answering",
+          });
+        }
         if (next === "ready" && !started) {
           started = true;
           connected.play();
