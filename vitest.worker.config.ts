@@ -66,6 +66,7 @@ export default defineWorkersConfig(async () => {
     name: string,
     files: { include: string[]; exclude?: string[] },
     undeliveredQueues: Record<string, { queueName: string }> = {},
+    extraBindings: Record<string, string> = {},
   ) =>
     defineWorkersProject({
       test: {
@@ -111,6 +112,7 @@ export default defineWorkersConfig(async () => {
                 SITE_ORIGIN: "https://tunewave.test",
                 // The local outbox, asked for by name: no deployment gets it by default.
                 MAIL_TRANSPORT: "outbox",
+                ...extraBindings,
               },
             },
           },
@@ -123,18 +125,33 @@ export default defineWorkersConfig(async () => {
     "tests/worker/origin-sinks.test.ts",
     "tests/worker/visit-params.test.ts",
   ];
+  // The file about the sign-in's robot check, with Turnstile configured (its testing keys); every
+  // other file signs in without one.
+  const robotCheckFiles = ["tests/worker/robot-check.test.ts"];
   return {
     test: {
       projects: [
         workersProject(
           "worker",
-          { include: ["tests/worker/**/*.test.ts"], exclude: queueFiles },
+          { include: ["tests/worker/**/*.test.ts"], exclude: [...queueFiles, ...robotCheckFiles] },
           {
             IDENTIFICATIONS: { queueName: "tunewave-identifications-undelivered" },
             BEACONS: { queueName: "tunewave-beacons-undelivered" },
           },
         ),
         workersProject("worker-queues", { include: queueFiles }),
+        workersProject(
+          "worker-robot-check",
+          { include: robotCheckFiles },
+          {
+            IDENTIFICATIONS: { queueName: "tunewave-identifications-undelivered" },
+            BEACONS: { queueName: "tunewave-beacons-undelivered" },
+          },
+          {
+            TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
+            TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA",
+          },
+        ),
       ],
     },
   };

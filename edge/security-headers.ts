@@ -29,11 +29,19 @@ const common = {
   "Permissions-Policy": "microphone=(self), geolocation=(self), camera=(), payment=(), usb=()",
 };
 
-/** The Content-Security-Policy of a React page with this nonce (none: a page without inline scripts). */
-export function pagePolicy(nonce: string | undefined): string {
+/** Where Cloudflare Turnstile's script and challenge frame come from (the sign-in's robot check). */
+export const robotCheckOrigin = "https://challenges.cloudflare.com";
+
+/**
+ * The Content-Security-Policy of a React page with this nonce (none: a page without inline
+ * scripts). With the robot check configured, every page allows Turnstile's script and frame: the
+ * login page may be reached by a client-side navigation, which keeps the first page's policy.
+ */
+export function pagePolicy(nonce: string | undefined, options: { robotCheck?: boolean } = {}): string {
+  const robotCheck = options.robotCheck ? ` ${robotCheckOrigin}` : "";
   return [
     "default-src 'self'",
-    nonce === undefined ? "script-src 'self'" : `script-src 'self' 'nonce-${nonce}'`,
+    (nonce === undefined ? "script-src 'self'" : `script-src 'self' 'nonce-${nonce}'`) + robotCheck,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "media-src 'self' blob: https:",
@@ -41,7 +49,7 @@ export function pagePolicy(nonce: string | undefined): string {
     "connect-src 'self' https://api.apple-cloudkit.com",
     "worker-src 'self'",
     // The video site's embed page (origin/routes/video.ts), served by the site's own origin.
-    "frame-src 'self'",
+    `frame-src 'self'${robotCheck}`,
     "object-src 'none'",
     "base-uri 'none'",
     // A form (and the redirects after it) goes to this site only: an injected form cannot post away.
@@ -69,12 +77,12 @@ export const ampPolicy = [
  */
 export function withSecurityHeaders(
   response: Response,
-  options: { nonce: string | undefined; https: boolean; amp: boolean },
+  options: { nonce: string | undefined; https: boolean; amp: boolean; robotCheck?: boolean },
 ): Response {
   if (!/^text\/html\b/i.test(response.headers.get("content-type") ?? "")) return withNosniff(response);
   const answer = new Response(response.body, response);
   for (const [name, value] of Object.entries(common)) answer.headers.set(name, value);
-  const policy = options.amp ? ampPolicy : pagePolicy(options.nonce);
+  const policy = options.amp ? ampPolicy : pagePolicy(options.nonce, options);
   answer.headers.append("Content-Security-Policy", policy);
   if (options.https) answer.headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   return answer;

@@ -302,3 +302,8 @@ export function readWebProviderCookie(header: string | null | undefined): WebPro
     return undefined;
   }
 }
+
+/** The form field Cloudflare Turnstile's widget puts its token in (the e-mail sign-in's robot check). */
+export const robotCheckField = "cf-turnstile-response";
+/** The widget's action, checked in siteverify's answer: a token made for another form is refused. */
+export const robotCheckAction = "login";

@@ -33,6 +33,9 @@ export type Env = {
   /** The streaming-service connection: the site's client id and the provider's authorization page. */
   STREAMING_CLIENT_ID?: string;
   STREAMING_AUTHORIZE_URL?: string;
+  /** The e-mail sign-in's robot check (Cloudflare Turnstile): both keys, or neither for none. */
+  TURNSTILE_SITE_KEY?: string;
+  TURNSTILE_SECRET_KEY?: string;
   /** Issue 43: identification events (wrangler.toml queues), consumed by this worker's `queue`. */
   IDENTIFICATIONS: Queue;
   /** Issue 43: beacons and logs, stored in batches by this worker's `queue`. */
@@ -51,6 +54,9 @@ const mailTransportSchema = v.picklist(
   ["send_email", "outbox"],
   'MAIL_TRANSPORT is required: "send_email" (the MAIL binding and MAIL_FROM) or "outbox" (local only)',
 );
+
+/** Turnstile's keys: "0x4AAAA…", or its testing keys "1x00000000000000000000AA" and the like. */
+const turnstileKey = /^[0-9]x[\w-]{10,100}$/;
 
 const configSchema = v.object({
   /** Remote origin of `/services`; empty means the embedded origin. */
@@ -84,6 +90,9 @@ const configSchema = v.object({
    * /applemusic/signin/mockactivate, backed by the embedded origin's authorization server.
    */
   STREAMING_AUTHORIZE_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())]), ""),
+  /** Turnstile's widget key (public, in the login page) and its secret (for siteverify); unset: no check. */
+  TURNSTILE_SITE_KEY: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(turnstileKey))]), ""),
+  TURNSTILE_SECRET_KEY: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(turnstileKey))]), ""),
 });
 
 export type SiteConfig = v.InferOutput<typeof configSchema>;
@@ -95,6 +104,12 @@ export function cloudKitConfigOf(config: SiteConfig): CloudKitConfig | null {
     apiToken: config.ICLOUD_API_TOKEN,
     environment: config.ICLOUD_ENVIRONMENT,
   };
+}
+
+/** The robot check of the e-mail sign-in (decision 042), or null where Turnstile is not configured. */
+export function robotCheckOf(config: SiteConfig): { siteKey: string; secretKey: string } | null {
+  if (!config.TURNSTILE_SITE_KEY || !config.TURNSTILE_SECRET_KEY) return null;
+  return { siteKey: config.TURNSTILE_SITE_KEY, secretKey: config.TURNSTILE_SECRET_KEY };
 }
 
 export function streamingConfigOf(config: SiteConfig): StreamingConfig {
@@ -117,10 +132,16 @@ export function readConfig(env: Env): SiteConfig {
     ICLOUD_ENVIRONMENT: env.ICLOUD_ENVIRONMENT,
     STREAMING_CLIENT_ID: env.STREAMING_CLIENT_ID,
     STREAMING_AUTHORIZE_URL: env.STREAMING_AUTHORIZE_URL,
+    TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY,
+    TURNSTILE_SECRET_KEY: env.TURNSTILE_SECRET_KEY,
   });
   if (!parsed.success) throw new Error(`Invalid environment: ${v.summarize(parsed.issues)}`);
   if (parsed.output.MAIL_TRANSPORT === "send_email" && (!env.MAIL || !env.MAIL_FROM)) {
     throw new Error("Invalid environment: MAIL_TRANSPORT send_email needs the MAIL binding and MAIL_FROM");
+  }
+  // Half a robot check would either show a widget nobody verifies or verify tokens nobody can make.
+  if (!parsed.output.TURNSTILE_SITE_KEY !== !parsed.output.TURNSTILE_SECRET_KEY) {
+    throw new Error("Invalid environment: TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY go together");
   }
   return parsed.output;
 }

@@ -3,6 +3,7 @@ import {
   cloudKitConfigOf,
   type Env,
   readConfig,
+  robotCheckOf,
   siteOriginOf,
   siteUrl,
   streamingConfigOf,
@@ -29,6 +30,15 @@ test.each([
   [{ SITE_ORIGIN: "www.tunewave.example" }, /SITE_ORIGIN/],
   [{ SITE_ORIGIN: "https://www.tunewave.example/" }, /SITE_ORIGIN/],
   [{ SITE_ORIGIN: "https://www.tunewave.example/en" }, /SITE_ORIGIN/],
+  [
+    { TURNSTILE_SITE_KEY: "1x00000000000000000000AA" },
+    /TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY go together/,
+  ],
+  [{ TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA" }, /go together/],
+  [
+    { TURNSTILE_SITE_KEY: "<script>", TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA" },
+    /TURNSTILE_SITE_KEY/,
+  ],
 ] as const)("a bad environment %j fails loudly at the first request", (vars, message) => {
   expect(() => readConfig(env(vars))).toThrow(message);
 });
@@ -46,8 +56,11 @@ test("defaults: the embedded origin, 8 s upstream timeout, no cloud sign-in, the
     ICLOUD_ENVIRONMENT: "production",
     STREAMING_CLIENT_ID: "tunewave-web",
     STREAMING_AUTHORIZE_URL: "",
+    TURNSTILE_SITE_KEY: "",
+    TURNSTILE_SECRET_KEY: "",
   });
   expect(cloudKitConfigOf(config)).toBeNull();
+  expect(robotCheckOf(config)).toBeNull();
   expect(streamingConfigOf(config)).toEqual({
     clientId: "tunewave-web",
     authorizeUrl: "/applemusic/signin/mockactivate",
@@ -136,4 +149,17 @@ test.each([
   ],
 ] as const)("%s fails the first request with a configuration error", (_name, vars, message) => {
   expect(() => readConfig(vars as Env)).toThrow(message);
+});
+
+test("both Turnstile keys configure the sign-in's robot check", () => {
+  const config = readConfig(
+    env({
+      TURNSTILE_SITE_KEY: "0x4AAAAAAAB1cDeFgHiJkLmN",
+      TURNSTILE_SECRET_KEY: "0x4AAAAAAAB1cDeFgHiJkLmN_secret-Value",
+    }),
+  );
+  expect(robotCheckOf(config)).toEqual({
+    siteKey: "0x4AAAAAAAB1cDeFgHiJkLmN",
+    secretKey: "0x4AAAAAAAB1cDeFgHiJkLmN_secret-Value",
+  });
 });

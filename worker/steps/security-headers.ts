@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { createNonce, withSecurityHeaders } from "../../edge/security-headers";
+import { robotCheckOf } from "../../rules/env";
 import { replaceAnswer, type WorkerEnv } from "../pipeline";
 
 /**
@@ -11,5 +12,6 @@ export const securityHeaders = createMiddleware<WorkerEnv>(async (c, next) => {
   c.set("nonce", nonce);
   await next();
   const https = new URL(c.req.url).protocol === "https:";
-  replaceAnswer(c, withSecurityHeaders(c.res, { nonce, https, amp: c.var.edge.isAmp }));
+  const robotCheck = robotCheckOf(c.var.isolate.config) !== null;
+  replaceAnswer(c, withSecurityHeaders(c.res, { nonce, https, amp: c.var.edge.isAmp, robotCheck }));
 });

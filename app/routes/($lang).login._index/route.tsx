@@ -12,12 +12,14 @@ import { onSignInMessage, openLoginPopup } from "~/client/login-popup";
 import { AccountScreen } from "~/components/account-screen";
 import { useRuntime } from "~/components/runtime";
 import { cookieHeaders, requestEmailLink, signInProviders } from "~/data/account.server";
+import { checkRobot } from "~/data/robot-check.server";
 import { cloudKitConfigOf, readForm, requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
-import { emailLinkLifetimeMs, emailSchema, safeRedirectPath } from "../../../rules/account";
+import { emailLinkLifetimeMs, emailSchema, robotCheckAction, safeRedirectPath } from "../../../rules/account";
+import { robotCheckOf } from "../../../rules/env";
 import { localizedPath } from "../../../rules/path";
 
 // The e-mail entry screen and, once the link is sent, "check your email" (spec 000 §2 login
@@ -38,6 +40,9 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     googleAvailable: providers.google,
     icloudAvailable: cloudKitConfigOf(context.config) !== null,
     returnPath: returnPath ?? null,
+    // Turnstile's public widget key where the robot check is configured (decision 042).
+    robotCheckSiteKey: robotCheckOf(context.config)?.siteKey ?? null,
+    robotCheckLanguage: context.edge.locale,
     facebookHref: localizedPath(lang, "/login/facebook"),
     googleHref: localizedPath(lang, "/login/google"),
     strings: pickResources(lang, ["account"]).account,
@@ -48,9 +53,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? unlistedP
 
 type ActionResult =
   | { outcome: "sent"; email: string }
-  | { outcome: "invalid" | "noaccount" | "limited" | "failed"; email: string };
+  | {
+      outcome: "invalid" | "noaccount" | "limited" | "failed" | "robot" | "robotunavailable";
+      email: string;
+    };
 
-const statusOf = { invalid: 400, noaccount: 404, limited: 429, failed: 502 } as const;
+const statusOf = {
+  invalid: 400,
+  noaccount: 404,
+  limited: 429,
+  failed: 502,
+  robot: 403,
+  robotunavailable: 503,
+} as const;
 
 export async function action({ params, context, request }: ActionFunctionArgs) {
   requireKnownLanguage(params);
@@ -60,6 +75,19 @@ export async function action({ params, context, request }: ActionFunctionArgs) {
   const email = v.safeParse(emailSchema, typed);
   if (!email.success) {
     return data<ActionResult>({ outcome: "invalid", email: typed }, { status: 400 });
+  }
+  const robotCheck = robotCheckOf(context.config);
+  if (robotCheck) {
+    const checked = await checkRobot(
+      context.config,
+      robotCheck.secretKey,
+      form,
+      request.headers.get("cf-connecting-ip"),
+    );
+    if (checked !== "passed") {
+      const outcome = checked === "robot" ? "robot" : "robotunavailable";
+      return data<ActionResult>({ outcome, email: typed }, { status: statusOf[outcome] });
+    }
   }
   const { outcome, setCookies } = await requestEmailLink(context, request, {
     email: email.output,
@@ -76,7 +104,42 @@ const messageKeys = {
   noaccount: "errors.noAccount",
   limited: "errors.tooMany",
   failed: "errors.sendFailed",
+  robot: "errors.robot",
+  robotunavailable: "errors.robotUnavailable",
 } as const;
+
+/**
+ * Cloudflare Turnstile's widget (decision 042). Its script is added by an effect, not rendered:
+ * React does not run a `<script>` it inserts on a client-side navigation. The script renders every
+ * `.cf-turnstile` element when it loads, or this one on a later visit of the page; the widget puts
+ * its token in the form's `cf-turnstile-response` field.
+ */
+function RobotCheck({ siteKey, language }: { siteKey: string; language: string }) {
+  const widget = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const turnstile = (window as { turnstile?: { render(element: HTMLElement): unknown } }).turnstile;
+    if (turnstile && widget.current) {
+      turnstile.render(widget.current);
+      return;
+    }
+    if (document.querySelector(`script[src="${turnstileScript}"]`)) return;
+    const script = document.createElement("script");
+    script.src = turnstileScript;
+    script.async = true;
+    document.head.appendChild(script);
+  }, []);
+  return (
+    <div
+      ref={widget}
+      className="cf-turnstile account-robot-check"
+      data-sitekey={siteKey}
+      data-action={robotCheckAction}
+      data-language={language}
+    />
+  );
+}
+
+const turnstileScript = "https://challenges.cloudflare.com/turnstile/v0/api.js";
 
 /**
  * "Continue with iCloud": Apple's sign-in in the login popup (spec 002 §9 600×500), its outcome
@@ -131,8 +194,16 @@ function CloudSignIn({
 }
 
 export default function Login() {
-  const { strings, returnPath, facebookHref, googleHref, googleAvailable, icloudAvailable } =
-    useLoaderData<typeof loader>();
+  const {
+    strings,
+    returnPath,
+    facebookHref,
+    googleHref,
+    googleAvailable,
+    icloudAvailable,
+    robotCheckSiteKey,
+    robotCheckLanguage,
+  } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const { t } = usePageStrings("account", strings);
@@ -172,7 +243,8 @@ export default function Login() {
   return (
     <AccountScreen title={t("login.title")}>
       <p>{t("login.intro")}</p>
-      <Form method="post" className="account-form" noValidate>
+      {/* With the robot check, each try posts the whole page: a Turnstile token is good for one try. */}
+      <Form method="post" className="account-form" noValidate reloadDocument={robotCheckSiteKey !== null}>
         <label htmlFor="login-email">{t("login.emailLabel")}</label>
         <input
           ref={emailRef}
@@ -197,6 +269,7 @@ export default function Login() {
           </p>
         )}
         {returnPath ? <input type="hidden" name="redirect" value={returnPath} /> : null}
+        {robotCheckSiteKey ? <RobotCheck siteKey={robotCheckSiteKey} language={robotCheckLanguage} /> : null}
         <button type="submit" className="button" disabled={sending}>
           {sending ? t("login.sending") : t("login.submit")}
         </button>
