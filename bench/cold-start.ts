@@ -52,6 +52,9 @@ export async function measureColdStart(snapshot: Snapshot): Promise<ColdStart> {
       })),
     modulesRoot: snapshot.workerDir,
     assets: undefined,
+    // wrangler.toml names no mail transport (a deployment must choose one, decision 030): without
+    // one the site's first answer is the configuration error, not a page.
+    bindings: { ...workerOptions.bindings, MAIL_TRANSPORT: "outbox" },
   } as WorkerOptions;
   const emptyDir = path.join(snapshot.dir, "empty-worker");
   mkdirSync(emptyDir, { recursive: true });

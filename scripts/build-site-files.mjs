@@ -6,12 +6,14 @@
  * - worker/build-time.generated.ts, the time of this build, from which security.txt counts its
  *   expiry (a deployed build keeps one expiry; the next build moves it on);
  * - app/data/developer-kit-example.generated.ts, the text of tools/developer-kit/example.ts, which
- *   /developers shows: the page shows the file people run, never a copy of it.
+ *   /developers shows: the page shows the file people run, never a copy of it;
+ * - locales/strings.generated.ts, each language's strings as one JSON text (scripts/locales-index.mjs).
  * All of them are gitignored: `npm run build` (and so `npm start` and `npm test`) writes them.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { drawIcons } from "./icons.mjs";
+import { writeLocaleTexts } from "./locales-index.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const started = Date.now();
@@ -39,6 +41,7 @@ fs.writeFileSync(
 export const developerKitExample = ${JSON.stringify(example)};
 `,
 );
+const texts = writeLocaleTexts();
 process.stderr.write(
-  `site files: ${icons.length} icons from public/favicon.svg, built at ${builtAt} (${Date.now() - started} ms)\n`,
+  `site files: ${icons.length} icons from public/favicon.svg, strings of ${texts.languages} languages, built at ${builtAt} (${Date.now() - started} ms)\n`,
 );

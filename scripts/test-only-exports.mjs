@@ -1,7 +1,7 @@
 // Issue 25's "No runtime module or export is used only by tests", as a lint step (npm run lint).
 //
 // Runtime code is what the deployed worker and the browser run: app/ rules/ edge/ amp/ worker/ origin/
-// signature/ (locales/ is JSON, no exports), but not origin/catalog/, the catalogue builder that
+// signature/ and locales/ (its JSON files are data the build reads), but not origin/catalog/, the catalogue builder that
 // `npm run catalog` runs and the worker never imports. Its users are runtime code and the build tooling that
 // makes what ships (scripts/, tools/: the catalogue, site files, the recognition worker's bundle).
 // tests/ and bench/ are not users: a value the bench alone needs is a seam for measuring, not part
@@ -63,6 +63,9 @@ const kindOf = (file) => {
   // The catalogue builder (`npm run catalog`, vite-node) lives beside the origin it fills, but the
   // worker never imports it: build tooling, like scripts/.
   if (path.relative(root, file).startsWith(`origin${path.sep}catalog${path.sep}`)) return "tooling";
+  // The strings' JSON files are data the build reads (scripts/locales-index.mjs), not modules:
+  // a test may import one to name a string as a person sees it.
+  if (folder === "locales" && file.endsWith(".json")) return "data";
   if (runtimeFolders.includes(folder) || folder === "locales") return "runtime";
   if (toolingFolders.includes(folder) || !path.relative(root, file).includes(path.sep)) return "tooling";
   return "test"; // tests/ and bench/
