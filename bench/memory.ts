@@ -4,12 +4,13 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as v from "valibot";
 import { recognitionProbesSchema } from "../origin/recognition-index";
-import { root, type Snapshot, startSite } from "../scripts/site";
+import { root, type Snapshot } from "../scripts/site";
 import { productionHeapLimit, productionHeapLimitMb } from "../scripts/v8-flags";
 import { atMost, type Row } from "./budgets";
 import { freePort } from "./free-port";
 import { type GcEvent, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
 import { type HeapUsage, inspectHeap } from "./heap";
+import { startOwnOriginSite } from "./own-origin-site";
 import { findPages, headersOf } from "./pages";
 
 /**
@@ -121,7 +122,8 @@ export async function measureMemory(
   const inspectorPort = await freePort();
   const heapLimitMb = heapLimit ? productionHeapLimitMb : undefined;
   const collections: GcEvent[] = [];
-  const site = await startSite(snapshot, {
+  // Its own origin: findPages signs a visitor in, and the link must point back to this site.
+  const site = await startOwnOriginSite(snapshot, {
     inspectorPort,
     recognition: true,
     v8Flags: ["--trace-gc", ...(heapLimit ? productionHeapLimit : [])],
