@@ -1,15 +1,18 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import * as v from "valibot";
+
+/**
+ * The library and its certificate parsers (ASN.1, X.509, a dependency-injection container) are
+ * loaded on first use: only the offers' device check needs them, and evaluated at start-up they
+ * were a cost every new isolate paid (issue 45, cold start).
+ */
+const library = () => import("@simplewebauthn/server");
+const helpers = () => import("@simplewebauthn/server/helpers");
 
 /**
  * The offers' device check (decision 022, "Device check and farming limits") on
@@ -34,10 +37,11 @@ const algorithms = [-7, -257];
  * Attestation is asked for (`direct`), so an authenticator that has a statement sends it and it
  * is verified; one that has none (most passkey providers) sends `none`, which is accepted.
  */
-export function registrationOptions(
+export async function registrationOptions(
   rp: RelyingParty,
   input: { userName: string; timeoutMs: number },
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await library();
   return generateRegistrationOptions({
     rpName: "Tunewave",
     rpID: rp.rpId,
@@ -55,10 +59,11 @@ export function registrationOptions(
 }
 
 /** An assertion with a credential this account registered before (and has had no code for). */
-export function authenticationOptions(
+export async function authenticationOptions(
   rp: RelyingParty,
   input: { timeoutMs: number; allow: readonly string[] },
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await library();
   return generateAuthenticationOptions({
     rpID: rp.rpId,
     timeout: input.timeoutMs,
@@ -103,7 +108,8 @@ export const credentialResponseSchema = v.union([
 export type CredentialResponse = v.InferOutput<typeof credentialResponseSchema>;
 
 /** The challenge the answer's client data names, to look the issued one up; undefined if unreadable. */
-export function challengeOf(answer: CredentialResponse): string | undefined {
+export async function challengeOf(answer: CredentialResponse): Promise<string | undefined> {
+  const { isoBase64URL } = await helpers();
   try {
     const { challenge } = JSON.parse(isoBase64URL.toUTF8String(answer.response.clientDataJSON)) as {
       challenge?: unknown;
@@ -148,6 +154,10 @@ export async function checkCredential(
   known: readonly StoredCredential[],
 ): Promise<DeviceCheck> {
   const expected = { expectedChallenge, expectedOrigin: rp.origin, expectedRPID: rp.rpId };
+  const [{ verifyRegistrationResponse, verifyAuthenticationResponse }, { isoBase64URL }] = await Promise.all([
+    library(),
+    helpers(),
+  ]);
   try {
     if ("attestationObject" in answer.response) {
       const verified = await verifyRegistrationResponse({

@@ -198,7 +198,7 @@ export function registerOffers(origin: OriginApp) {
     if (before === "redeemed") return noStoreJson(offers.code, 200);
     if (before !== "available" || !campaign) return refusal(before === "available" ? "noOffer" : before);
 
-    const challenge = challengeOf(body.credential);
+    const challenge = await challengeOf(body.credential);
     const issued = challenge
       ? await takeChallenge(c.env.DB, {
           value: challenge,
