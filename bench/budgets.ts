@@ -35,6 +35,12 @@ export const budgets = {
   coalescedUpstreamCalls: 1,
   /** Issue 27: "First-visit JS ≤ 95 KB gzip on every page (framework floor + ≤ 10 KB)". */
   firstVisitJsGzipBytes: 95 * KB,
+  /**
+   * Issue 45: the JavaScript a first visit really downloads, from the browser's own network record
+   * (transfer bytes, headers included, as served), "≤ 110 KB every page". It exceeds the manifest's
+   * figure by the runtime's chunks fetched after hydration and the responses' headers (bench/downloaded-js.ts).
+   */
+  firstVisitDownloadedJsBytes: 110 * KB,
   /** "CSS ≤ 15 KB gzip" (held to by every page). */
   cssGzipBytes: 15 * KB,
   /** "AMP page ≤ 40 KB" (the document as served, uncompressed). */

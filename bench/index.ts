@@ -28,6 +28,7 @@ import {
 import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verdict } from "./budgets";
 import { readManifest, scriptsOf, sizesOf, splitByOwner, stylesheetsOf } from "./bytes";
 import { measureColdStart } from "./cold-start";
+import { compareWithManifest, launchBenchBrowser, measureDownloadedJs } from "./downloaded-js";
 import { type LighthouseResult, lighthouseCategories, runLighthouse } from "./lighthouse";
 import { measureLiveNumbers } from "./live-numbers";
 import { measureMemory } from "./memory";
@@ -296,43 +297,65 @@ async function measureBytes(site: Site, snapshot: Snapshot, pages: Page[], rows:
   // Chunk names carry their content's hash: a chunk missing from the metafile means a build ran since.
   const metafile = readClientMetafile(root);
   const firstVisit: Record<string, unknown>[] = [];
-  for (const page of pages) {
-    if (!reactPages.includes(page.name) || page.state !== "ok") continue;
-    const pathname = new URL(page.path, site.url).pathname;
-    const html = await (await fetch(site.url + page.path, { headers: headersOf(page) })).text();
-    const scripts = scriptsOf(manifest, pathname);
-    const stylesheets = stylesheetsOf(manifest, pathname, html);
-    const js = sizesOf(snapshot.publicDir, scripts);
-    const css = sizesOf(snapshot.publicDir, stylesheets);
-    const split = splitByOwner(metafile, js);
-    firstVisit.push({
-      page: page.name,
-      path: page.path,
-      js,
-      css,
-      framework: split.framework,
-      site: split.site,
-    });
-    const siteChunks = split.chunks
-      .filter((chunk) => chunk.kind === "site")
-      .slice(0, 3)
-      .map((chunk) => `${chunk.owners[0]?.replace(/^.*\//, "")} ${kb(chunk.gzipBytes)}`);
-    rows.push(
-      {
-        area,
-        item: `${page.name} JS (first visit)`,
-        figure: `${kb(js.gzipBytes)} gzip = framework ${kb(split.framework)} + site ${kb(split.site)} in ${js.files} files (${siteChunks.join(", ")}, …)`,
-        budget: `≤ ${kb(budgets.firstVisitJsGzipBytes)} gzip`,
-        verdict: atMost(js.gzipBytes, budgets.firstVisitJsGzipBytes),
-      },
-      {
-        area,
-        item: `${page.name} CSS (first visit)`,
-        figure: `${kb(css.gzipBytes)} gzip, ${kb(css.rawBytes)} raw, ${css.files} files`,
-        budget: `≤ ${kb(budgets.cssGzipBytes)} gzip`,
-        verdict: atMost(css.gzipBytes, budgets.cssGzipBytes),
-      },
-    );
+  const browser = await launchBenchBrowser();
+  try {
+    for (const page of pages) {
+      if (!reactPages.includes(page.name) || page.state !== "ok") continue;
+      const pathname = new URL(page.path, site.url).pathname;
+      const html = await (await fetch(site.url + page.path, { headers: headersOf(page) })).text();
+      const scripts = scriptsOf(manifest, pathname);
+      const stylesheets = stylesheetsOf(manifest, pathname, html);
+      const js = sizesOf(snapshot.publicDir, scripts);
+      const css = sizesOf(snapshot.publicDir, stylesheets);
+      const split = splitByOwner(metafile, js);
+      const downloaded = await measureDownloadedJs(
+        browser,
+        site.url + page.path,
+        page.cookie ? { cookie: page.cookie } : undefined,
+      );
+      const beyondManifest = compareWithManifest(downloaded, scripts);
+      firstVisit.push({
+        page: page.name,
+        path: page.path,
+        js,
+        css,
+        framework: split.framework,
+        site: split.site,
+        downloaded: { ...downloaded, ...beyondManifest },
+      });
+      const siteChunks = split.chunks
+        .filter((chunk) => chunk.kind === "site")
+        .slice(0, 3)
+        .map((chunk) => `${chunk.owners[0]?.replace(/^.*\//, "")} ${kb(chunk.gzipBytes)}`);
+      rows.push(
+        {
+          area,
+          item: `${page.name} JS by the manifest (first visit)`,
+          figure: `${kb(js.gzipBytes)} gzip = framework ${kb(split.framework)} + site ${kb(split.site)} in ${js.files} files (${siteChunks.join(", ")}, …)`,
+          budget: `≤ ${kb(budgets.firstVisitJsGzipBytes)} gzip`,
+          verdict: atMost(js.gzipBytes, budgets.firstVisitJsGzipBytes),
+        },
+        {
+          area,
+          item: `${page.name} JS downloaded (first visit)`,
+          figure: `${kb(downloaded.transferBytes)} in ${downloaded.scripts.length} files = the manifest's ${beyondManifest.listed.files} ${kb(beyondManifest.listed.bodyBytes)} + their headers ${kb(beyondManifest.listed.headerBytes)} + ${beyondManifest.unlisted.length} more after hydration ${kb(beyondManifest.unlistedBytes)} (${beyondManifest.unlisted
+            .slice(0, 3)
+            .map((script) => `${script.url.replace(/^.*\//, "")} ${kb(script.transferBytes)}`)
+            .join(", ")}, …)`,
+          budget: `≤ ${kb(budgets.firstVisitDownloadedJsBytes)} transfer`,
+          verdict: atMost(downloaded.transferBytes, budgets.firstVisitDownloadedJsBytes),
+        },
+        {
+          area,
+          item: `${page.name} CSS (first visit)`,
+          figure: `${kb(css.gzipBytes)} gzip, ${kb(css.rawBytes)} raw, ${css.files} files`,
+          budget: `≤ ${kb(budgets.cssGzipBytes)} gzip`,
+          verdict: atMost(css.gzipBytes, budgets.cssGzipBytes),
+        },
+      );
+    }
+  } finally {
+    await browser.close();
   }
   for (const page of pages) {
     if (reactPages.includes(page.name) && page.state !== "ok") {
