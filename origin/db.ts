@@ -283,16 +283,22 @@ export const walkFrom = 400;
  * One tier of songsByName: its songs (`t.key`) sorted whole (`few`: FROM … WHERE …) when `size` (a
  * column of the `size` row) is under the walk threshold (`?6`), else walked from the most popular
  * song (`p`, its track `t`, then `joins`) to the `?5 * 2` first that are `found` (twice the page: a
- * song also found in a better tier counts there).
+ * song also found in a better tier counts there). The choice is each branch's LIMIT (0 for the one
+ * not taken), decided once before its loop: as a WHERE term, a subquery is tested on every row, and
+ * the walk not taken read all of track_popularity (4–8 ms a search at 1 000x).
  */
 const tierBranch = (tier: number, size: string, few: string, found: string, joins = "") => `
-       SELECT t.key AS track_key, ${tier} AS tier ${few} AND (SELECT ${size} FROM size) < ?6
+       SELECT * FROM (
+         SELECT t.key AS track_key, ${tier} AS tier ${few}
+         LIMIT CASE WHEN (SELECT ${size} FROM size) < ?6 THEN -1 ELSE 0 END
+       )
        UNION ALL
        SELECT * FROM (
          SELECT p.track_key, ${tier} FROM track_popularity p INDEXED BY track_popularity_order
            JOIN tracks t ON t.key = p.track_key${joins}
-         WHERE (SELECT ${size} FROM size) >= ?6 AND ${found}
-         ORDER BY p.total DESC, p.track_key LIMIT ?5 * 2
+         WHERE ${found}
+         ORDER BY p.total DESC, p.track_key
+         LIMIT CASE WHEN (SELECT ${size} FROM size) >= ?6 THEN ?5 * 2 ELSE 0 END
        )`;
 
 /**
