@@ -257,8 +257,8 @@ function songMatchOf({
   return { row, tier: match_tier, lineId: match_line_id };
 }
 
-/** The best `limit` of ranked songs (`ranked`: track_key, tier, line_id), with their rows, by popularity within a tier. */
-const rankedSongsPage = (ranked: string, limit: string) => `
+/** The best `limit` of ranked songs (`ranked`: track_key, tier, line_id), by popularity within a tier. */
+const rankedSongsCte = (ranked: string, limit: string) => `
      page AS (
        SELECT r.track_key, r.tier, r.line_id, COALESCE(c.total, 0) + COALESCE(lc.total, 0) AS popularity
        FROM ${ranked} r
@@ -266,9 +266,16 @@ const rankedSongsPage = (ranked: string, limit: string) => `
        LEFT JOIN live_tag_counts lc ON lc.track_key = r.track_key
        ORDER BY r.tier, popularity DESC, r.track_key
        LIMIT ${limit}
-     )
-     SELECT ${trackColumns}, p.tier AS match_tier, p.line_id AS match_line_id
-     FROM page p JOIN tracks t ON t.key = p.track_key ${trackJoins}
+     )`;
+
+/** The rows of rankedSongsCte's page, in its order. */
+const rankedSongsRows = `
+     SELECT ${trackColumns}, p.tier AS match_tier, p.line_id AS match_line_id, p.popularity AS match_popularity
+     FROM page p JOIN tracks t ON t.key = p.track_key ${trackJoins}`;
+
+/** The best `limit` of ranked songs (rankedSongsCte), with their rows. */
+const rankedSongsPage = (ranked: string, limit: string) => `${rankedSongsCte(ranked, limit)}
+     ${rankedSongsRows}
      ORDER BY p.tier, p.popularity DESC, p.track_key`;
 
 /**
@@ -302,29 +309,17 @@ const tierBranch = (tier: number, size: string, few: string, found: string, join
        )`;
 
 /**
- * The first `limit` songs found by a name, best first: by tier (title 0–2, by its artist's name
- * 3–5, its album's title 6), then by popularity (tag count, seeded + live), then key; with their
- * rows, in one D1 round trip. Every read is an index's or a key's: no scan of the catalogue, and a
- * tier of many songs is walked in popularity order only as far as the page (`walkFrom`).
+ * songsByName's CTEs (`?1`–`?6` its queries, limit and walk threshold): `hit` the names holding
+ * the term, `best` each song found by a name with its best tier.
  */
-export async function songsByName(
-  db: D1Database,
-  queries: TermQueries,
-  limit: number,
-  walkThreshold = walkFrom,
-): Promise<SongMatch[]> {
-  const rows = await all(
-    db,
-    songMatchSchema,
-    `WITH hit AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?1),
+const songsByNameCtes = `hit AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?1),
      starting AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?2),
-     later AS MATERIALIZED (SELECT id FROM hit EXCEPT SELECT id FROM starting),
      size AS MATERIALIZED (
        SELECT
          (SELECT count(*) FROM starting WHERE id % 8 = 0) AS title_start,
-         (SELECT count(*) FROM later WHERE id % 8 = 0) AS title_later,
+         (SELECT count(*) FROM hit WHERE id % 8 = 0) AS title_later,
          (SELECT count(*) FROM starting s JOIN tracks t ON t.artist_id = s.id / 8 WHERE s.id % 8 = 1) AS artist_start,
-         (SELECT count(*) FROM later lt JOIN tracks t ON t.artist_id = lt.id / 8 WHERE lt.id % 8 = 1) AS artist_later,
+         (SELECT count(*) FROM hit h JOIN tracks t ON t.artist_id = h.id / 8 WHERE h.id % 8 = 1) AS artist_later,
          (SELECT count(*) FROM hit h JOIN albums al ON al.rowid = h.id / 8 JOIN tracks t ON t.album_id = al.id
           WHERE h.id % 8 = 2) AS album
      ),
@@ -338,7 +333,8 @@ export async function songsByName(
        FROM search_names w JOIN artists a ON a.id = w.rowid / 8 JOIN tracks t ON t.artist_id = a.id
        WHERE search_names MATCH ?3 AND w.rowid % 8 = 1 AND length(a.name) = ?4
      ),
-     -- One statement per tier: D1 allows few terms in one compound SELECT.
+     -- One statement per tier: D1 allows few terms in one compound SELECT. A "later" tier reads every
+     -- name holding the term (no EXCEPT of those starting with it): a song in both keeps the better tier.
      title_start AS (${tierBranch(
        1,
        "title_start",
@@ -348,8 +344,8 @@ export async function songsByName(
      title_later AS (${tierBranch(
        2,
        "title_later",
-       "FROM later lt JOIN tracks t ON t.key = lt.id / 8 WHERE lt.id % 8 = 0",
-       "t.key * 8 IN later",
+       "FROM hit h JOIN tracks t ON t.key = h.id / 8 WHERE h.id % 8 = 0",
+       "t.key * 8 IN hit",
      )}),
      artist_start AS (${tierBranch(
        songTiers.artist + 1,
@@ -360,8 +356,8 @@ export async function songsByName(
      artist_later AS (${tierBranch(
        songTiers.artist + 2,
        "artist_later",
-       "FROM later lt JOIN tracks t ON t.artist_id = lt.id / 8 WHERE lt.id % 8 = 1",
-       "t.artist_id * 8 + 1 IN later",
+       "FROM hit h JOIN tracks t ON t.artist_id = h.id / 8 WHERE h.id % 8 = 1",
+       "t.artist_id * 8 + 1 IN hit",
      )}),
      album AS (${tierBranch(
        songTiers.album,
@@ -377,7 +373,24 @@ export async function songsByName(
        SELECT * FROM artist_start UNION ALL SELECT * FROM artist_later UNION ALL SELECT * FROM album
      ),
      song AS (SELECT * FROM by_title UNION ALL SELECT * FROM by_artist_or_album),
-     best AS (SELECT track_key, MIN(tier) AS tier, NULL AS line_id FROM song GROUP BY track_key),
+     best AS (SELECT track_key, MIN(tier) AS tier, NULL AS line_id FROM song GROUP BY track_key)`;
+
+/**
+ * The first `limit` songs found by a name, best first: by tier (title 0–2, by its artist's name
+ * 3–5, its album's title 6), then by popularity (tag count, seeded + live), then key; with their
+ * rows, in one D1 round trip. Every read is an index's or a key's: no scan of the catalogue, and a
+ * tier of many songs is walked in popularity order only as far as the page (`walkFrom`).
+ */
+export async function songsByName(
+  db: D1Database,
+  queries: TermQueries,
+  limit: number,
+  walkThreshold = walkFrom,
+): Promise<SongMatch[]> {
+  const rows = await all(
+    db,
+    songMatchSchema,
+    `WITH ${songsByNameCtes},
      ${rankedSongsPage("best", "?5")}`,
     queries.names,
     queries.starting,
@@ -416,6 +429,49 @@ export async function songsByLyrics(
     limit,
   );
   return rows.map(songMatchOf);
+}
+
+/** songsFound's row of nulls (no song found): its `key` null, with `names_found`. */
+const noSongFoundSchema = v.object({ key: v.null(), names_found: int });
+
+/**
+ * songsByName's songs, then, when they do not fill the `limit`, songsByLyrics's (other songs, by a
+ * lyric line): the same answer in one D1 round trip; the lines are not read when the names fill the
+ * page. `anyMatch`: whether anything holds the term as typed (a song found, or a name, even one of
+ * no song): what the spelling fallback asks (catalogue-search.ts), without a round trip of its own.
+ */
+export async function songsFound(
+  db: D1Database,
+  queries: TermQueries,
+  limit: number,
+): Promise<{ matches: SongMatch[]; anyMatch: boolean }> {
+  const { results } = await db
+    .prepare(
+      `WITH ${songsByNameCtes},
+     named AS MATERIALIZED (SELECT * FROM best),
+     line AS MATERIALIZED (
+       SELECT rowid AS id FROM search_lyrics WHERE search_lyrics MATCH ?7
+       LIMIT CASE WHEN (SELECT count(*) FROM named) < ?5 THEN -1 ELSE 0 END
+     ),
+     by_line AS (
+       SELECT id / 8192 AS track_key, ${songTiers.lyric} AS tier, MIN(id) AS line_id FROM line
+       WHERE id / 8192 NOT IN (SELECT track_key FROM named)
+       GROUP BY id / 8192
+     ),
+     found AS (SELECT * FROM named UNION ALL SELECT * FROM by_line),
+     ${rankedSongsCte("found", "?5")}
+     -- One row of nulls when no song is found, to carry names_found.
+     SELECT r.*, x.names_found
+     FROM (SELECT EXISTS (SELECT 1 FROM hit) AS names_found) x LEFT JOIN (${rankedSongsRows}) r ON 1
+     ORDER BY r.match_tier, r.match_popularity DESC, r.key`,
+    )
+    .bind(queries.names, queries.starting, queries.whole, queries.termLength, limit, walkFrom, queries.lyrics)
+    .all();
+  const [none] = results;
+  if (results.length === 1 && v.is(noSongFoundSchema, none)) {
+    return { matches: [], anyMatch: none.names_found === 1 };
+  }
+  return { matches: results.map((row) => songMatchOf(v.parse(songMatchSchema, row))), anyMatch: true };
 }
 
 const lyricMatchSchema = v.object({ line_id: int, marked: text, offset_ms: v.nullable(int) });
