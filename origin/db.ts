@@ -287,7 +287,7 @@ const rankedSongsPage = (ranked: string, limit: string) => `${rankedSongsCte(ran
 export const walkFrom = 400;
 
 /**
- * One tier of songsByName: its songs (`t.key`) sorted whole (`few`: FROM … WHERE …) when `size` (a
+ * One tier of songsByName: its songs (`t.key`) sorted whole (`few`: FROM …) when `size` (a
  * column of the `size` row) is under the walk threshold (`?6`), else walked from the most popular
  * song (`p`, its track `t`, then `joins`) to the `?5 * 2` first that are `found` (twice the page: a
  * song also found in a better tier counts there). The choice is each branch's LIMIT (0 for the one
@@ -314,14 +314,18 @@ const tierBranch = (tier: number, size: string, few: string, found: string, join
  */
 const songsByNameCtes = `hit AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?1),
      starting AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?2),
+     -- The few artist and album names apart: each tier of theirs reads them, not every match again.
+     artist_hit AS MATERIALIZED (SELECT id FROM hit WHERE id % 8 = 1),
+     artist_starting AS MATERIALIZED (SELECT id FROM starting WHERE id % 8 = 1),
+     album_hit AS MATERIALIZED (SELECT id FROM hit WHERE id % 8 = 2),
      size AS MATERIALIZED (
        SELECT
          (SELECT count(*) FROM starting WHERE id % 8 = 0) AS title_start,
          (SELECT count(*) FROM hit WHERE id % 8 = 0) AS title_later,
-         (SELECT count(*) FROM starting s JOIN tracks t ON t.artist_id = s.id / 8 WHERE s.id % 8 = 1) AS artist_start,
-         (SELECT count(*) FROM hit h JOIN tracks t ON t.artist_id = h.id / 8 WHERE h.id % 8 = 1) AS artist_later,
-         (SELECT count(*) FROM hit h JOIN albums al ON al.rowid = h.id / 8 JOIN tracks t ON t.album_id = al.id
-          WHERE h.id % 8 = 2) AS album
+         (SELECT count(*) FROM artist_starting s JOIN tracks t ON t.artist_id = s.id / 8) AS artist_start,
+         (SELECT count(*) FROM artist_hit h JOIN tracks t ON t.artist_id = h.id / 8) AS artist_later,
+         (SELECT count(*) FROM album_hit h JOIN albums al ON al.rowid = h.id / 8 JOIN tracks t ON t.album_id = al.id)
+         AS album
      ),
      -- The term whole: a title or name as long as the term, from the few that are it without spaces.
      whole AS (
@@ -350,20 +354,20 @@ const songsByNameCtes = `hit AS MATERIALIZED (SELECT rowid AS id FROM search_nam
      artist_start AS (${tierBranch(
        songTiers.artist + 1,
        "artist_start",
-       "FROM starting s JOIN tracks t ON t.artist_id = s.id / 8 WHERE s.id % 8 = 1",
-       "t.artist_id * 8 + 1 IN starting",
+       "FROM artist_starting s JOIN tracks t ON t.artist_id = s.id / 8",
+       "t.artist_id * 8 + 1 IN artist_starting",
      )}),
      artist_later AS (${tierBranch(
        songTiers.artist + 2,
        "artist_later",
-       "FROM hit h JOIN tracks t ON t.artist_id = h.id / 8 WHERE h.id % 8 = 1",
-       "t.artist_id * 8 + 1 IN hit",
+       "FROM artist_hit h JOIN tracks t ON t.artist_id = h.id / 8",
+       "t.artist_id * 8 + 1 IN artist_hit",
      )}),
      album AS (${tierBranch(
        songTiers.album,
        "album",
-       "FROM hit h JOIN albums al ON al.rowid = h.id / 8 JOIN tracks t ON t.album_id = al.id WHERE h.id % 8 = 2",
-       "al.rowid * 8 + 2 IN hit",
+       "FROM album_hit h JOIN albums al ON al.rowid = h.id / 8 JOIN tracks t ON t.album_id = al.id",
+       "al.rowid * 8 + 2 IN album_hit",
        " JOIN albums al ON al.id = t.album_id",
      )}),
      by_title AS (
