@@ -6,7 +6,7 @@
  */
 import { seededRandom } from "../origin/catalog/audio-degrade";
 import { SearchTerm, searchArtists, searchSongs } from "../origin/catalogue-search";
-import { refreshSpellingVariants, songsByLyrics, songsByName } from "../origin/db";
+import { refreshSpellingVariants, songsFound } from "../origin/db";
 import { termQueries } from "../origin/search-terms";
 
 type Env = { DB: D1Database };
@@ -148,7 +148,7 @@ async function searchCall(db: D1Database, term: string) {
   return songs.hits.length + artists.hits.length;
 }
 
-/** The query plans of the songs queries (by name, by lyrics) for a term, recorded from the origin's own statements. */
+/** The query plan of the songs query (by name, then lyrics) for a term, recorded from the origin's own statement. */
 async function songsPlan(db: D1Database, term: string): Promise<string[]> {
   const prepared: { sql: string; params: unknown[] }[] = [];
   const recording = {
@@ -161,8 +161,7 @@ async function songsPlan(db: D1Database, term: string): Promise<string[]> {
   } as unknown as D1Database;
   const queries = termQueries(term);
   if (!queries) return [];
-  await songsByName(recording, queries, 4);
-  await songsByLyrics(recording, queries, [], 4);
+  await songsFound(recording, queries, 4);
   const plans: string[] = [];
   for (const statement of prepared) {
     const { results } = await db

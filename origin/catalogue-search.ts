@@ -25,15 +25,32 @@ const spellingCandidateCount = 24;
  */
 export class SearchTerm {
   #corrected: Promise<string | undefined> | undefined;
+  #matchedAsTyped: Promise<boolean> | undefined;
 
   constructor(
     readonly d1: D1Database,
     readonly text: string,
   ) {}
 
+  /**
+   * Whether anything in the indexes holds the term as typed: told by the songs' search, which reads
+   * it in its own round trip, when that started first (the search call starts it before the
+   * artists'); else asked.
+   */
+  matchedAsTyped(): Promise<boolean> {
+    this.#matchedAsTyped ??= matchesAsTyped(this.d1, this.text);
+    return this.#matchedAsTyped;
+  }
+
+  /** What the songs' search found out (see matchedAsTyped); a failure is the search's to report. */
+  tellMatchedAsTyped(matched: Promise<boolean>) {
+    matched.catch(() => undefined);
+    this.#matchedAsTyped ??= matched;
+  }
+
   /** The term with its misspelt words corrected, or undefined (see correctedTerm). */
   corrected(): Promise<string | undefined> {
-    this.#corrected ??= correctedTerm(this.d1, this.text);
+    this.#corrected ??= correctedTerm(this.d1, this.text, this.matchedAsTyped());
     return this.#corrected;
   }
 }
@@ -44,7 +61,9 @@ export async function searchSongs(
   offset: number,
   limit: number,
 ): Promise<SearchPage<SongHit>> {
-  const found = await songsFor(term.d1, term.text, offset, limit);
+  const asTyped = songsFor(term.d1, term.text, offset, limit);
+  term.tellMatchedAsTyped(asTyped.then((found) => found.anyMatch));
+  const found = await asTyped;
   if (found.hits.length > 0) return found;
   const corrected = await term.corrected();
   return corrected === undefined ? found : songsFor(term.d1, corrected, offset, limit);
@@ -69,27 +88,24 @@ export function artistIsTopResult(artist: ArtistHit | undefined, song: SongHit |
 
 /**
  * Songs found by a name first, then by a lyric line: the lyrics are read only when the names do
- * not fill the page (a common word is in far more lines than names).
+ * not fill the page (a common word is in far more lines than names); one round trip
+ * (db.songsFound), which also says whether anything holds the term (`anyMatch`).
  */
-async function songsFor(d1: D1Database, term: string, offset: number, limit: number) {
+async function songsFor(
+  d1: D1Database,
+  term: string,
+  offset: number,
+  limit: number,
+): Promise<SearchPage<SongHit> & { anyMatch: boolean }> {
   const queries = termQueries(term);
-  if (queries === undefined) return { hits: [], more: false };
-  const wanted = offset + limit + 1;
-  const byName = await db.songsByName(d1, queries, wanted);
-  const matches =
-    byName.length < wanted
-      ? [
-          ...byName,
-          ...(await db.songsByLyrics(
-            d1,
-            queries,
-            byName.map((match) => match.row.key),
-            wanted - byName.length,
-          )),
-        ]
-      : byName;
+  if (queries === undefined) return { hits: [], more: false, anyMatch: false };
+  const { matches, anyMatch } = await db.songsFound(d1, queries, offset + limit + 1);
   const page = matches.slice(offset, offset + limit);
-  return { hits: await withLyricLines(d1, queries, page), more: matches.length > offset + limit };
+  return {
+    hits: await withLyricLines(d1, queries, page),
+    more: matches.length > offset + limit,
+    anyMatch,
+  };
 }
 
 /** The songs of a page, each found by its lyrics with its matched line, marked (one more round trip, only then). */
@@ -119,9 +135,12 @@ async function artistsFor(d1: D1Database, term: string, offset: number, limit: n
  * from eight letters), when nothing in the indexes matches it as typed (an artist search finding
  * no name, while a lyric line holds the term, is not a misspelling); undefined when no word changes.
  */
-async function correctedTerm(d1: D1Database, term: string): Promise<string | undefined> {
-  const queries = termQueries(term);
-  if (queries === undefined || (await db.anyMatch(d1, queries))) return undefined;
+async function correctedTerm(
+  d1: D1Database,
+  term: string,
+  matchedAsTyped: Promise<boolean>,
+): Promise<string | undefined> {
+  if (await matchedAsTyped) return undefined;
   const words = termWords(term);
   const misspelt = words.flatMap((word, at) => {
     const forms = spellingForms(word);
@@ -137,6 +156,12 @@ async function correctedTerm(d1: D1Database, term: string): Promise<string | und
     corrected[at] = closestWord(words[at] ?? "", candidates[i] ?? []) ?? words[at] ?? "";
   }
   return corrected.some((word, i) => word !== words[i]) ? corrected.join(" ") : undefined;
+}
+
+/** Whether anything in the indexes holds the term as typed (false for a term of no word). */
+async function matchesAsTyped(d1: D1Database, term: string): Promise<boolean> {
+  const queries = termQueries(term);
+  return queries !== undefined && (await db.anyMatch(d1, queries));
 }
 
 /** A lyric line as the index marked it (char(1) … char(2) around each matched word), in parts. */

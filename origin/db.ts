@@ -257,8 +257,8 @@ function songMatchOf({
   return { row, tier: match_tier, lineId: match_line_id };
 }
 
-/** The best `limit` of ranked songs (`ranked`: track_key, tier, line_id), with their rows, by popularity within a tier. */
-const rankedSongsPage = (ranked: string, limit: string) => `
+/** The best `limit` of ranked songs (`ranked`: track_key, tier, line_id), by popularity within a tier. */
+const rankedSongsCte = (ranked: string, limit: string) => `
      page AS (
        SELECT r.track_key, r.tier, r.line_id, COALESCE(c.total, 0) + COALESCE(lc.total, 0) AS popularity
        FROM ${ranked} r
@@ -266,9 +266,16 @@ const rankedSongsPage = (ranked: string, limit: string) => `
        LEFT JOIN live_tag_counts lc ON lc.track_key = r.track_key
        ORDER BY r.tier, popularity DESC, r.track_key
        LIMIT ${limit}
-     )
-     SELECT ${trackColumns}, p.tier AS match_tier, p.line_id AS match_line_id
-     FROM page p JOIN tracks t ON t.key = p.track_key ${trackJoins}
+     )`;
+
+/** The rows of rankedSongsCte's page, in its order. */
+const rankedSongsRows = `
+     SELECT ${trackColumns}, p.tier AS match_tier, p.line_id AS match_line_id, p.popularity AS match_popularity
+     FROM page p JOIN tracks t ON t.key = p.track_key ${trackJoins}`;
+
+/** The best `limit` of ranked songs (rankedSongsCte), with their rows. */
+const rankedSongsPage = (ranked: string, limit: string) => `${rankedSongsCte(ranked, limit)}
+     ${rankedSongsRows}
      ORDER BY p.tier, p.popularity DESC, p.track_key`;
 
 /**
@@ -280,20 +287,97 @@ const rankedSongsPage = (ranked: string, limit: string) => `
 export const walkFrom = 400;
 
 /**
- * One tier of songsByName: its songs (`t.key`) sorted whole (`few`: FROM … WHERE …) when `size` (a
+ * One tier of songsByName: its songs (`t.key`) sorted whole (`few`: FROM …) when `size` (a
  * column of the `size` row) is under the walk threshold (`?6`), else walked from the most popular
  * song (`p`, its track `t`, then `joins`) to the `?5 * 2` first that are `found` (twice the page: a
- * song also found in a better tier counts there).
+ * song also found in a better tier counts there). The choice is each branch's LIMIT (0 for the one
+ * not taken), decided once before its loop: as a WHERE term, a subquery is tested on every row, and
+ * the walk not taken read all of track_popularity (4–8 ms a search at 1 000x).
  */
 const tierBranch = (tier: number, size: string, few: string, found: string, joins = "") => `
-       SELECT t.key AS track_key, ${tier} AS tier ${few} AND (SELECT ${size} FROM size) < ?6
+       SELECT * FROM (
+         SELECT t.key AS track_key, ${tier} AS tier ${few}
+         LIMIT CASE WHEN (SELECT ${size} FROM size) < ?6 THEN -1 ELSE 0 END
+       )
        UNION ALL
        SELECT * FROM (
          SELECT p.track_key, ${tier} FROM track_popularity p INDEXED BY track_popularity_order
            JOIN tracks t ON t.key = p.track_key${joins}
-         WHERE (SELECT ${size} FROM size) >= ?6 AND ${found}
-         ORDER BY p.total DESC, p.track_key LIMIT ?5 * 2
+         WHERE ${found}
+         ORDER BY p.total DESC, p.track_key
+         LIMIT CASE WHEN (SELECT ${size} FROM size) >= ?6 THEN ?5 * 2 ELSE 0 END
        )`;
+
+/**
+ * songsByName's CTEs (`?1`–`?6` its queries, limit and walk threshold): `hit` the names holding
+ * the term, `best` each song found by a name with its best tier.
+ */
+const songsByNameCtes = `hit AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?1),
+     starting AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?2),
+     -- The few artist and album names apart: each tier of theirs reads them, not every match again.
+     artist_hit AS MATERIALIZED (SELECT id FROM hit WHERE id % 8 = 1),
+     artist_starting AS MATERIALIZED (SELECT id FROM starting WHERE id % 8 = 1),
+     album_hit AS MATERIALIZED (SELECT id FROM hit WHERE id % 8 = 2),
+     size AS MATERIALIZED (
+       SELECT
+         (SELECT count(*) FROM starting WHERE id % 8 = 0) AS title_start,
+         (SELECT count(*) FROM hit WHERE id % 8 = 0) AS title_later,
+         (SELECT count(*) FROM artist_starting s JOIN tracks t ON t.artist_id = s.id / 8) AS artist_start,
+         (SELECT count(*) FROM artist_hit h JOIN tracks t ON t.artist_id = h.id / 8) AS artist_later,
+         (SELECT count(*) FROM album_hit h JOIN albums al ON al.rowid = h.id / 8 JOIN tracks t ON t.album_id = al.id)
+         AS album
+     ),
+     -- The term whole: a title or name as long as the term, from the few that are it without spaces.
+     whole AS (
+       SELECT t.key AS track_key, 0 AS tier
+       FROM search_names w JOIN tracks t ON t.key = w.rowid / 8
+       WHERE search_names MATCH ?3 AND w.rowid % 8 = 0 AND length(t.title) = ?4
+       UNION ALL
+       SELECT t.key, ${songTiers.artist}
+       FROM search_names w JOIN artists a ON a.id = w.rowid / 8 JOIN tracks t ON t.artist_id = a.id
+       WHERE search_names MATCH ?3 AND w.rowid % 8 = 1 AND length(a.name) = ?4
+     ),
+     -- One statement per tier: D1 allows few terms in one compound SELECT. A "later" tier reads every
+     -- name holding the term (no EXCEPT of those starting with it): a song in both keeps the better tier.
+     title_start AS (${tierBranch(
+       1,
+       "title_start",
+       "FROM starting s JOIN tracks t ON t.key = s.id / 8 WHERE s.id % 8 = 0",
+       "t.key * 8 IN starting",
+     )}),
+     title_later AS (${tierBranch(
+       2,
+       "title_later",
+       "FROM hit h JOIN tracks t ON t.key = h.id / 8 WHERE h.id % 8 = 0",
+       "t.key * 8 IN hit",
+     )}),
+     artist_start AS (${tierBranch(
+       songTiers.artist + 1,
+       "artist_start",
+       "FROM artist_starting s JOIN tracks t ON t.artist_id = s.id / 8",
+       "t.artist_id * 8 + 1 IN artist_starting",
+     )}),
+     artist_later AS (${tierBranch(
+       songTiers.artist + 2,
+       "artist_later",
+       "FROM artist_hit h JOIN tracks t ON t.artist_id = h.id / 8",
+       "t.artist_id * 8 + 1 IN artist_hit",
+     )}),
+     album AS (${tierBranch(
+       songTiers.album,
+       "album",
+       "FROM album_hit h JOIN albums al ON al.rowid = h.id / 8 JOIN tracks t ON t.album_id = al.id",
+       "al.rowid * 8 + 2 IN album_hit",
+       " JOIN albums al ON al.id = t.album_id",
+     )}),
+     by_title AS (
+       SELECT * FROM whole UNION ALL SELECT * FROM title_start UNION ALL SELECT * FROM title_later
+     ),
+     by_artist_or_album AS (
+       SELECT * FROM artist_start UNION ALL SELECT * FROM artist_later UNION ALL SELECT * FROM album
+     ),
+     song AS (SELECT * FROM by_title UNION ALL SELECT * FROM by_artist_or_album),
+     best AS (SELECT track_key, MIN(tier) AS tier, NULL AS line_id FROM song GROUP BY track_key)`;
 
 /**
  * The first `limit` songs found by a name, best first: by tier (title 0–2, by its artist's name
@@ -310,68 +394,7 @@ export async function songsByName(
   const rows = await all(
     db,
     songMatchSchema,
-    `WITH hit AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?1),
-     starting AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?2),
-     later AS MATERIALIZED (SELECT id FROM hit EXCEPT SELECT id FROM starting),
-     size AS MATERIALIZED (
-       SELECT
-         (SELECT count(*) FROM starting WHERE id % 8 = 0) AS title_start,
-         (SELECT count(*) FROM later WHERE id % 8 = 0) AS title_later,
-         (SELECT count(*) FROM starting s JOIN tracks t ON t.artist_id = s.id / 8 WHERE s.id % 8 = 1) AS artist_start,
-         (SELECT count(*) FROM later lt JOIN tracks t ON t.artist_id = lt.id / 8 WHERE lt.id % 8 = 1) AS artist_later,
-         (SELECT count(*) FROM hit h JOIN albums al ON al.rowid = h.id / 8 JOIN tracks t ON t.album_id = al.id
-          WHERE h.id % 8 = 2) AS album
-     ),
-     -- The term whole: a title or name as long as the term, from the few that are it without spaces.
-     whole AS (
-       SELECT t.key AS track_key, 0 AS tier
-       FROM search_names w JOIN tracks t ON t.key = w.rowid / 8
-       WHERE search_names MATCH ?3 AND w.rowid % 8 = 0 AND length(t.title) = ?4
-       UNION ALL
-       SELECT t.key, ${songTiers.artist}
-       FROM search_names w JOIN artists a ON a.id = w.rowid / 8 JOIN tracks t ON t.artist_id = a.id
-       WHERE search_names MATCH ?3 AND w.rowid % 8 = 1 AND length(a.name) = ?4
-     ),
-     -- One statement per tier: D1 allows few terms in one compound SELECT.
-     title_start AS (${tierBranch(
-       1,
-       "title_start",
-       "FROM starting s JOIN tracks t ON t.key = s.id / 8 WHERE s.id % 8 = 0",
-       "t.key * 8 IN starting",
-     )}),
-     title_later AS (${tierBranch(
-       2,
-       "title_later",
-       "FROM later lt JOIN tracks t ON t.key = lt.id / 8 WHERE lt.id % 8 = 0",
-       "t.key * 8 IN later",
-     )}),
-     artist_start AS (${tierBranch(
-       songTiers.artist + 1,
-       "artist_start",
-       "FROM starting s JOIN tracks t ON t.artist_id = s.id / 8 WHERE s.id % 8 = 1",
-       "t.artist_id * 8 + 1 IN starting",
-     )}),
-     artist_later AS (${tierBranch(
-       songTiers.artist + 2,
-       "artist_later",
-       "FROM later lt JOIN tracks t ON t.artist_id = lt.id / 8 WHERE lt.id % 8 = 1",
-       "t.artist_id * 8 + 1 IN later",
-     )}),
-     album AS (${tierBranch(
-       songTiers.album,
-       "album",
-       "FROM hit h JOIN albums al ON al.rowid = h.id / 8 JOIN tracks t ON t.album_id = al.id WHERE h.id % 8 = 2",
-       "al.rowid * 8 + 2 IN hit",
-       " JOIN albums al ON al.id = t.album_id",
-     )}),
-     by_title AS (
-       SELECT * FROM whole UNION ALL SELECT * FROM title_start UNION ALL SELECT * FROM title_later
-     ),
-     by_artist_or_album AS (
-       SELECT * FROM artist_start UNION ALL SELECT * FROM artist_later UNION ALL SELECT * FROM album
-     ),
-     song AS (SELECT * FROM by_title UNION ALL SELECT * FROM by_artist_or_album),
-     best AS (SELECT track_key, MIN(tier) AS tier, NULL AS line_id FROM song GROUP BY track_key),
+    `WITH ${songsByNameCtes},
      ${rankedSongsPage("best", "?5")}`,
     queries.names,
     queries.starting,
@@ -410,6 +433,49 @@ export async function songsByLyrics(
     limit,
   );
   return rows.map(songMatchOf);
+}
+
+/** songsFound's row of nulls (no song found): its `key` null, with `names_found`. */
+const noSongFoundSchema = v.object({ key: v.null(), names_found: int });
+
+/**
+ * songsByName's songs, then, when they do not fill the `limit`, songsByLyrics's (other songs, by a
+ * lyric line): the same answer in one D1 round trip; the lines are not read when the names fill the
+ * page. `anyMatch`: whether anything holds the term as typed (a song found, or a name, even one of
+ * no song): what the spelling fallback asks (catalogue-search.ts), without a round trip of its own.
+ */
+export async function songsFound(
+  db: D1Database,
+  queries: TermQueries,
+  limit: number,
+): Promise<{ matches: SongMatch[]; anyMatch: boolean }> {
+  const { results } = await db
+    .prepare(
+      `WITH ${songsByNameCtes},
+     named AS MATERIALIZED (SELECT * FROM best),
+     line AS MATERIALIZED (
+       SELECT rowid AS id FROM search_lyrics WHERE search_lyrics MATCH ?7
+       LIMIT CASE WHEN (SELECT count(*) FROM named) < ?5 THEN -1 ELSE 0 END
+     ),
+     by_line AS (
+       SELECT id / 8192 AS track_key, ${songTiers.lyric} AS tier, MIN(id) AS line_id FROM line
+       WHERE id / 8192 NOT IN (SELECT track_key FROM named)
+       GROUP BY id / 8192
+     ),
+     found AS (SELECT * FROM named UNION ALL SELECT * FROM by_line),
+     ${rankedSongsCte("found", "?5")}
+     -- One row of nulls when no song is found, to carry names_found.
+     SELECT r.*, x.names_found
+     FROM (SELECT EXISTS (SELECT 1 FROM hit) AS names_found) x LEFT JOIN (${rankedSongsRows}) r ON 1
+     ORDER BY r.match_tier, r.match_popularity DESC, r.key`,
+    )
+    .bind(queries.names, queries.starting, queries.whole, queries.termLength, limit, walkFrom, queries.lyrics)
+    .all();
+  const [none] = results;
+  if (results.length === 1 && v.is(noSongFoundSchema, none)) {
+    return { matches: [], anyMatch: none.names_found === 1 };
+  }
+  return { matches: results.map((row) => songMatchOf(v.parse(songMatchSchema, row))), anyMatch: true };
 }
 
 const lyricMatchSchema = v.object({ line_id: int, marked: text, offset_ms: v.nullable(int) });

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
-import { songsByLyrics, songsByName } from "../../origin/db";
+import { anyMatch, songsByLyrics, songsByName, songsFound } from "../../origin/db";
 import { termQueries } from "../../origin/search-terms";
 import { searchResultsSchema } from "../../rules/schemas/amapi";
 import { searchResponseSchema } from "../../rules/schemas/search";
@@ -204,6 +204,37 @@ describe("full-text search", () => {
     }
   });
 
+  test("one round trip (songsFound) answers as the names, then the lyrics for the rest, and says whether anything matched", async () => {
+    const terms = ["the", "wan", "siege of", "beyonce", "lupus", "a", "wandrer", "zzzqx", "Земф", "戦場"];
+    const lines = await env.DB.prepare("SELECT json_extract(lines, '$[1]') AS line FROM lyrics LIMIT 3").all<{
+      line: string;
+    }>();
+    for (const term of [...terms, ...lines.results.map((row) => row.line)]) {
+      const queries = termQueries(term);
+      if (!queries) throw new Error(`no queries for ${term}`);
+      for (const limit of [1, 4, 11, 40]) {
+        const byName = await songsByName(env.DB, queries, limit);
+        const byLyrics =
+          byName.length < limit
+            ? await songsByLyrics(
+                env.DB,
+                queries,
+                byName.map((match) => match.row.key),
+                limit - byName.length,
+              )
+            : [];
+        const found = await songsFound(env.DB, queries, limit);
+        const key = (match: { row: { key: number }; tier: number; lineId: number | null }) => [
+          match.row.key,
+          match.tier,
+          match.lineId,
+        ];
+        expect(found.matches.map(key), `${term}, ${limit}`).toEqual([...byName, ...byLyrics].map(key));
+        expect(found.anyMatch, `${term}, ${limit}`).toBe(await anyMatch(env.DB, queries));
+      }
+    }
+  });
+
   test("the order a tier is walked in follows the tag counts, seeded and live", async () => {
     const popularity = async (key: number) =>
       (await env.DB.prepare(
@@ -246,7 +277,8 @@ describe("full-text search", () => {
     if (!queries) throw new Error("no queries for a word");
     await songsByName(recording, queries, 10);
     await songsByLyrics(recording, queries, [1], 10);
-    expect(prepared).toHaveLength(2);
+    await songsFound(recording, queries, 10);
+    expect(prepared).toHaveLength(3);
     for (const statement of prepared) {
       const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
         .bind(...statement.params)
