@@ -273,11 +273,6 @@ const rankedSongsRows = `
      SELECT ${trackColumns}, p.tier AS match_tier, p.line_id AS match_line_id, p.popularity AS match_popularity
      FROM page p JOIN tracks t ON t.key = p.track_key ${trackJoins}`;
 
-/** The best `limit` of ranked songs (rankedSongsCte), with their rows. */
-const rankedSongsPage = (ranked: string, limit: string) => `${rankedSongsCte(ranked, limit)}
-     ${rankedSongsRows}
-     ORDER BY p.tier, p.popularity DESC, p.track_key`;
-
 /**
  * A way of finding songs (a tier) holding at least this many songs is walked in popularity order
  * (track_popularity) until the page's songs are found, instead of being sorted whole: a common word
@@ -287,7 +282,7 @@ const rankedSongsPage = (ranked: string, limit: string) => `${rankedSongsCte(ran
 export const walkFrom = 400;
 
 /**
- * One tier of songsByName: its songs (`t.key`) sorted whole (`few`: FROM …) when `size` (a
+ * One tier of songsFound's names: its songs (`t.key`) sorted whole (`few`: FROM …) when `size` (a
  * column of the `size` row) is under the walk threshold (`?6`), else walked from the most popular
  * song (`p`, its track `t`, then `joins`) to the `?5 * 2` first that are `found` (twice the page: a
  * song also found in a better tier counts there). The choice is each branch's LIMIT (0 for the one
@@ -309,10 +304,10 @@ const tierBranch = (tier: number, size: string, few: string, found: string, join
        )`;
 
 /**
- * songsByName's CTEs (`?1`–`?6` its queries, limit and walk threshold): `hit` the names holding
+ * songsFound's name CTEs (`?1`–`?6` its queries, limit and walk threshold): `hit` the names holding
  * the term, `best` each song found by a name with its best tier.
  */
-const songsByNameCtes = `hit AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?1),
+const namesCtes = `hit AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?1),
      starting AS MATERIALIZED (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?2),
      -- The few artist and album names apart: each tier of theirs reads them, not every match again.
      artist_hit AS MATERIALIZED (SELECT id FROM hit WHERE id % 8 = 1),
@@ -379,79 +374,27 @@ const songsByNameCtes = `hit AS MATERIALIZED (SELECT rowid AS id FROM search_nam
      song AS (SELECT * FROM by_title UNION ALL SELECT * FROM by_artist_or_album),
      best AS (SELECT track_key, MIN(tier) AS tier, NULL AS line_id FROM song GROUP BY track_key)`;
 
-/**
- * The first `limit` songs found by a name, best first: by tier (title 0–2, by its artist's name
- * 3–5, its album's title 6), then by popularity (tag count, seeded + live), then key; with their
- * rows, in one D1 round trip. Every read is an index's or a key's: no scan of the catalogue, and a
- * tier of many songs is walked in popularity order only as far as the page (`walkFrom`).
- */
-export async function songsByName(
-  db: D1Database,
-  queries: TermQueries,
-  limit: number,
-  walkThreshold = walkFrom,
-): Promise<SongMatch[]> {
-  const rows = await all(
-    db,
-    songMatchSchema,
-    `WITH ${songsByNameCtes},
-     ${rankedSongsPage("best", "?5")}`,
-    queries.names,
-    queries.starting,
-    queries.whole,
-    queries.termLength,
-    limit,
-    walkThreshold,
-  );
-  return rows.map(songMatchOf);
-}
-
-/**
- * The first `limit` songs found by a lyric line, other than the songs `excluded` (found by a name
- * already), by popularity; `line_id` is each one's first matching line.
- */
-export async function songsByLyrics(
-  db: D1Database,
-  queries: TermQueries,
-  excluded: readonly number[],
-  limit: number,
-): Promise<SongMatch[]> {
-  const rows = await all(
-    db,
-    songMatchSchema,
-    `WITH line AS MATERIALIZED (
-       SELECT rowid AS id FROM search_lyrics WHERE search_lyrics MATCH ?1
-     ),
-     best AS (
-       SELECT id / 8192 AS track_key, ${songTiers.lyric} AS tier, MIN(id) AS line_id FROM line
-       WHERE id / 8192 NOT IN (SELECT value FROM json_each(?2))
-       GROUP BY id / 8192
-     ),
-     ${rankedSongsPage("best", "?3")}`,
-    queries.lyrics,
-    JSON.stringify(excluded),
-    limit,
-  );
-  return rows.map(songMatchOf);
-}
-
 /** songsFound's row of nulls (no song found): its `key` null, with `names_found`. */
 const noSongFoundSchema = v.object({ key: v.null(), names_found: int });
 
 /**
- * songsByName's songs, then, when they do not fill the `limit`, songsByLyrics's (other songs, by a
- * lyric line): the same answer in one D1 round trip; the lines are not read when the names fill the
- * page. `anyMatch`: whether anything holds the term as typed (a song found, or a name, even one of
+ * The first `limit` songs found by a name, best first: by tier (title 0–2, by its artist's name
+ * 3–5, its album's title 6), then by popularity (tag count, seeded + live), then key; then, when
+ * they do not fill the `limit`, other songs found by a lyric line (`line_id`: each one's first
+ * matching line), by popularity. One D1 round trip; the lines are not read when the names fill the
+ * page. Every read is an index's or a key's: no scan of the catalogue, and a tier of many songs is
+ * walked in popularity order only as far as the page (`walkThreshold`, default `walkFrom`). `anyMatch`: whether anything holds the term as typed (a song found, or a name, even one of
  * no song): what the spelling fallback asks (catalogue-search.ts), without a round trip of its own.
  */
 export async function songsFound(
   db: D1Database,
   queries: TermQueries,
   limit: number,
+  walkThreshold = walkFrom,
 ): Promise<{ matches: SongMatch[]; anyMatch: boolean }> {
   const { results } = await db
     .prepare(
-      `WITH ${songsByNameCtes},
+      `WITH ${namesCtes},
      named AS MATERIALIZED (SELECT * FROM best),
      line AS MATERIALIZED (
        SELECT rowid AS id FROM search_lyrics WHERE search_lyrics MATCH ?7
@@ -469,7 +412,15 @@ export async function songsFound(
      FROM (SELECT EXISTS (SELECT 1 FROM hit) AS names_found) x LEFT JOIN (${rankedSongsRows}) r ON 1
      ORDER BY r.match_tier, r.match_popularity DESC, r.key`,
     )
-    .bind(queries.names, queries.starting, queries.whole, queries.termLength, limit, walkFrom, queries.lyrics)
+    .bind(
+      queries.names,
+      queries.starting,
+      queries.whole,
+      queries.termLength,
+      limit,
+      walkThreshold,
+      queries.lyrics,
+    )
     .all();
   const [none] = results;
   if (results.length === 1 && v.is(noSongFoundSchema, none)) {

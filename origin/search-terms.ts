@@ -28,7 +28,7 @@ export function ftsQuery(term: string): string | undefined {
     .join(" ");
 }
 
-/** What a search asks the indexes for a term (origin/db.ts songsByName, songsByLyrics, artistMatches). */
+/** What a search asks the indexes for a term (origin/db.ts songsFound, artistMatches). */
 export type TermQueries = {
   /** Titles, names and album titles holding the term (search_names; `{artist}`: names only). */
   names: string;

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
-import { anyMatch, songsByLyrics, songsByName, songsFound } from "../../origin/db";
+import { anyMatch, songsFound } from "../../origin/db";
 import { termQueries } from "../../origin/search-terms";
 import { searchResultsSchema } from "../../rules/schemas/amapi";
 import { searchResponseSchema } from "../../rules/schemas/search";
@@ -196,7 +196,10 @@ describe("full-text search", () => {
       if (!queries) throw new Error(`no queries for ${term}`);
       for (const limit of [1, 4, 11]) {
         const keys = async (threshold: number) =>
-          (await songsByName(env.DB, queries, limit, threshold)).map((match) => [match.row.key, match.tier]);
+          (await songsFound(env.DB, queries, limit, threshold)).matches.map((match) => [
+            match.row.key,
+            match.tier,
+          ]);
         const sorted = await keys(Number.MAX_SAFE_INTEGER);
         expect(await keys(0), `${term}, ${limit}`).toEqual(sorted);
         expect(sorted.length, `${term}, ${limit}`).toBeGreaterThan(0);
@@ -204,33 +207,31 @@ describe("full-text search", () => {
     }
   });
 
-  test("one round trip (songsFound) answers as the names, then the lyrics for the rest, and says whether anything matched", async () => {
+  test("songsFound: the songs found by a name first, then by a lyric line, each once; a page starts the longer one; and whether anything matched", async () => {
     const terms = ["the", "wan", "siege of", "beyonce", "lupus", "a", "wandrer", "zzzqx", "Земф", "戦場"];
     const lines = await env.DB.prepare("SELECT json_extract(lines, '$[1]') AS line FROM lyrics LIMIT 3").all<{
       line: string;
     }>();
+    const key = (match: { row: { key: number }; tier: number; lineId: number | null }) => [
+      match.row.key,
+      match.tier,
+      match.lineId,
+    ];
     for (const term of [...terms, ...lines.results.map((row) => row.line)]) {
       const queries = termQueries(term);
       if (!queries) throw new Error(`no queries for ${term}`);
-      for (const limit of [1, 4, 11, 40]) {
-        const byName = await songsByName(env.DB, queries, limit);
-        const byLyrics =
-          byName.length < limit
-            ? await songsByLyrics(
-                env.DB,
-                queries,
-                byName.map((match) => match.row.key),
-                limit - byName.length,
-              )
-            : [];
+      const longest = await songsFound(env.DB, queries, 40);
+      const byLine = longest.matches.map((match) => match.lineId !== null);
+      // Names first: no song found by a name comes after one found by a lyric line.
+      expect(byLine.indexOf(true) === -1 || !byLine.slice(byLine.indexOf(true)).includes(false), term).toBe(
+        true,
+      );
+      const keys = longest.matches.map((match) => match.row.key);
+      expect(new Set(keys).size, term).toBe(keys.length);
+      expect(longest.anyMatch, term).toBe(await anyMatch(env.DB, queries));
+      for (const limit of [1, 4, 11]) {
         const found = await songsFound(env.DB, queries, limit);
-        const key = (match: { row: { key: number }; tier: number; lineId: number | null }) => [
-          match.row.key,
-          match.tier,
-          match.lineId,
-        ];
-        expect(found.matches.map(key), `${term}, ${limit}`).toEqual([...byName, ...byLyrics].map(key));
-        expect(found.anyMatch, `${term}, ${limit}`).toBe(await anyMatch(env.DB, queries));
+        expect(found.matches.map(key), `${term}, ${limit}`).toEqual(longest.matches.slice(0, limit).map(key));
       }
     }
   });
@@ -275,9 +276,10 @@ describe("full-text search", () => {
     } as unknown as D1Database;
     const queries = termQueries("the");
     if (!queries) throw new Error("no queries for a word");
-    await songsByName(recording, queries, 10);
-    await songsByLyrics(recording, queries, [1], 10);
+    // A page the names fill, and one they do not (the lyric index is read then), walked and sorted.
     await songsFound(recording, queries, 10);
+    await songsFound(recording, queries, 400);
+    await songsFound(recording, queries, 10, 0);
     expect(prepared).toHaveLength(3);
     for (const statement of prepared) {
       const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
