@@ -5,6 +5,7 @@
  * match latency.
  *
  *   npx vite-node bench/recognition.ts [--audio-dir DIR] [--excerpts N] [--jobs N] [--seed N]
+ *     [--conditions all|issue48] [--cache]
  *
  * Without --audio-dir the Debian packages in ~/.cache/tunewave/debs are unpacked once into
  * ~/.cache/tunewave/audio/<package>/. The work is shared by --jobs processes (default 2): each decodes and
@@ -43,6 +44,7 @@ import {
   createIndexBuilder,
   FFT_SIZE,
   HOP_SIZE,
+  INDEX_PARAMETERS_CHECKSUM,
   loadIndex,
   matchSignature,
   RECORDING_CHECKPOINTS_SECONDS,
@@ -86,7 +88,15 @@ const SHARED_MATERIAL = [
 const AUDIO_EXTENSIONS = [".ogg", ".oga", ".opus", ".mp3", ".flac", ".wav"];
 const TARGETS = { accuracy3sAt0dB: 0.95, accuracy6sAt0dB: 0.99, falseMatchRate: 0.005, p50Ms: 20 };
 
-type Options = { audioDir: string | undefined; excerpts: number; seed: number; jobs: number };
+type Options = {
+  audioDir: string | undefined;
+  excerpts: number;
+  seed: number;
+  jobs: number;
+  conditions: string;
+  /** Keep the decoded catalogue (signatures and excerpts) between runs of one process. */
+  cache: boolean;
+};
 
 function parseOptions(argv: string[]): Options & { worker: number | undefined } {
   const options: Options & { worker: number | undefined } = {
@@ -94,6 +104,8 @@ function parseOptions(argv: string[]): Options & { worker: number | undefined } 
     excerpts: 2,
     seed: 20030101,
     jobs: 2,
+    conditions: "all",
+    cache: false,
     worker: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -103,8 +115,12 @@ function parseOptions(argv: string[]): Options & { worker: number | undefined } 
     else if (name === "--excerpts") options.excerpts = Number(value);
     else if (name === "--seed") options.seed = Number(value);
     else if (name === "--jobs") options.jobs = Number(value);
+    else if (name === "--conditions" && value && value in SELECTIONS) options.conditions = value;
     else if (name === "--worker") options.worker = Number(value);
-    else throw new Error(`Unknown option ${name}`);
+    else if (name === "--cache") {
+      options.cache = true;
+      continue;
+    } else throw new Error(`Unknown option ${name}`);
     i++;
   }
   for (const key of ["excerpts", "jobs"] as const) {
@@ -239,15 +255,64 @@ const CONDITIONS: Condition[] = [
     name: "room: reverb + phone + pink 5 dB",
     degrade: (s, r) => addNoise(bandPass(reverberate(s, room), BENCH_RATE), BENCH_RATE, 5, "pink", r),
   },
+  // The rows of issue 48: a noisy bar and a phone's speaker.
+  { name: "pink noise -5 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, -5, "pink", r) },
+  {
+    name: "phone band + reverb + pink 0 dB",
+    degrade: (s, r) => addNoise(bandPass(reverberate(s, room), BENCH_RATE), BENCH_RATE, 0, "pink", r),
+  },
+  {
+    name: "speed +2 % + pink 5 dB",
+    degrade: (s, r) => addNoise(changeSpeed(s, BENCH_RATE, 1.02), BENCH_RATE, 5, "pink", r),
+  },
 ];
-/** Conditions the held-out excerpts are tried in, for false matches. */
-const NEGATIVE_CONDITIONS = [
+
+/** What a run queries: its conditions, those the held-out excerpts are tried in, its checkpoints. */
+type Selection = {
+  conditions: Condition[];
+  negativeConditions: readonly string[];
+  checkpoints: readonly number[];
+};
+
+function conditionsNamed(names: readonly string[]): Condition[] {
+  return names.map((name) => {
+    const condition = CONDITIONS.find((known) => known.name === name);
+    if (!condition) throw new Error(`No condition ${name}`);
+    return condition;
+  });
+}
+
+const ISSUE_48_CONDITIONS = [
   "clean",
-  "pink noise 5 dB",
-  "phone band 300-3400 Hz",
-  "speed +2 %",
-  "reverb (RT60 0.6 s, DRR 0 dB)",
+  "pink noise 0 dB",
+  "pink noise -5 dB",
+  "phone band + reverb + pink 0 dB",
+  "speed +2 % + pink 5 dB",
 ];
+
+/**
+ * `--conditions all` (the default) or `--conditions issue48`: the five rows of issue 48 at 3, 6
+ * and 12 s, the held-out excerpts tried in each of them, small enough to compare matchers in
+ * minutes.
+ */
+const SELECTIONS: Record<string, Selection> = {
+  all: {
+    conditions: CONDITIONS,
+    negativeConditions: [
+      "clean",
+      "pink noise 5 dB",
+      "phone band 300-3400 Hz",
+      "speed +2 %",
+      "reverb (RT60 0.6 s, DRR 0 dB)",
+    ],
+    checkpoints: RECORDING_CHECKPOINTS_SECONDS,
+  },
+  issue48: {
+    conditions: conditionsNamed(ISSUE_48_CONDITIONS),
+    negativeConditions: ISSUE_48_CONDITIONS,
+    checkpoints: [3, 6, 12],
+  },
+};
 
 /** The first `seconds` of the excerpt under the condition (cut from a little more, for speed changes). */
 function queryAudio(
@@ -263,6 +328,8 @@ function queryAudio(
 
 type QueryResult = {
   condition: string;
+  /** The recording the query was cut from (held out or not), or the synthetic signal. */
+  heard: string;
   seconds: number;
   trackKey: string | null;
   matchedKey: string | null;
@@ -271,6 +338,8 @@ type QueryResult = {
   matchMs: number;
   signatureMs: number;
   bestVotes: number;
+  /** The next track's votes when nothing matched: how far the query was from a match. */
+  secondVotes: number;
   /**
    * The track the matcher ranked first, sure or not: how often it is the right one is the ceiling
    * any decision rule (thresholds, margins) could reach with this fingerprint.
@@ -285,7 +354,7 @@ function runQuery(
   index: TrackIndex,
   samples: Float32Array,
   keep?: Signature[],
-): Pick<QueryResult, "signatureMs" | "matchMs" | "bestVotes" | "rankedKey"> & {
+): Pick<QueryResult, "signatureMs" | "matchMs" | "bestVotes" | "secondVotes" | "rankedKey"> & {
   match: ReturnType<typeof matchSignature>;
 } {
   let start = performance.now();
@@ -295,10 +364,12 @@ function runQuery(
   start = performance.now();
   const match = matchSignature(index, signature);
   const matchMs = performance.now() - start;
-  const unsure = match ? undefined : rankSignature(index, signature).best;
+  const ranking = match ? undefined : rankSignature(index, signature);
+  const unsure = ranking?.best;
   const bestVotes = match ? match.score : (unsure?.votes ?? 0);
+  const secondVotes = ranking?.second?.votes ?? 0;
   const rankedKey = match ? match.trackKey : unsure ? (index.trackKeys[unsure.track] ?? null) : null;
-  return { match, signatureMs, matchMs, bestVotes, rankedKey };
+  return { match, signatureMs, matchMs, bestVotes, secondVotes, rankedKey };
 }
 
 /** Every query of these excerpts: the indexed ones in every condition, the held-out ones in a few. */
@@ -306,23 +377,29 @@ function queryExcerpts(
   index: TrackIndex,
   excerpts: readonly Excerpt[],
   seed: number,
+  selection: Selection,
   keep?: Signature[],
 ): QueryResult[] {
   const results: QueryResult[] = [];
   let count = 0;
-  for (const condition of CONDITIONS) {
-    const forHeldOut = NEGATIVE_CONDITIONS.includes(condition.name);
+  for (const condition of selection.conditions) {
+    const forHeldOut = selection.negativeConditions.includes(condition.name);
     for (const excerpt of excerpts) {
       if (excerpt.heldOut && !forHeldOut) continue;
       const random = seededRandom(seed + nameHash(condition.name + excerpt.trackKey + excerpt.startSeconds));
-      for (const seconds of RECORDING_CHECKPOINTS_SECONDS) {
+      for (const seconds of selection.checkpoints) {
         const sample = count++ % LATENCY_SAMPLE === 0 ? keep : undefined;
         const audio = queryAudio(excerpt.samples, seconds, condition, random);
-        const { match, signatureMs, matchMs, bestVotes, rankedKey } = runQuery(index, audio, sample);
+        const { match, signatureMs, matchMs, bestVotes, secondVotes, rankedKey } = runQuery(
+          index,
+          audio,
+          sample,
+        );
         results.push({
           condition: condition.name,
           seconds,
           trackKey: excerpt.heldOut ? null : excerpt.trackKey,
+          heard: excerpt.trackKey,
           matchedKey: match?.trackKey ?? null,
           score: match?.score ?? 0,
           offsetErrorMs:
@@ -332,6 +409,7 @@ function queryExcerpts(
           matchMs,
           signatureMs,
           bestVotes,
+          secondVotes,
           rankedKey,
         });
       }
@@ -486,6 +564,23 @@ async function catalogueShare(
   return items;
 }
 
+/**
+ * The main process's share of the catalogue; with --cache and --jobs 1, read from or written to a
+ * file named by what shapes it (the seed, the excerpts, the index's signature parameters), so that
+ * runs comparing matchers skip the decoding.
+ */
+async function ownShare(files: string[], audioDir: string, options: Options): Promise<Catalogued[]> {
+  if (!options.cache || options.jobs !== 1) return catalogueShare(files, audioDir, 0, options);
+  const path = join(
+    tmpdir(),
+    `tunewave-bench-catalogue-${options.seed}-${options.excerpts}-${INDEX_PARAMETERS_CHECKSUM}-${files.length}.bin`,
+  );
+  if (existsSync(path) && existsSync(`${path}.json`)) return readCatalogue(path);
+  const items = await catalogueShare(files, audioDir, 0, options);
+  writeCatalogue(path, items);
+  return items;
+}
+
 async function workerMain(worker: number, options: Options): Promise<void> {
   const audioDir = options.audioDir ?? defaultAudioDir();
   const dir = process.env.BENCH_DIR ?? "";
@@ -499,6 +594,7 @@ async function workerMain(worker: number, options: Options): Promise<void> {
       index,
       items.flatMap((item) => item.excerpts),
       options.seed,
+      selectionOf(options),
     );
     writeFileSync(join(dir, `results-${worker}.json`), JSON.stringify(results));
     console.log("done");
@@ -517,7 +613,14 @@ function startWorker(worker: number, options: Options, dir: string) {
     "--excerpts",
     String(options.excerpts),
   ];
-  args.push("--seed", String(options.seed), "--jobs", String(options.jobs));
+  args.push(
+    "--seed",
+    String(options.seed),
+    "--jobs",
+    String(options.jobs),
+    "--conditions",
+    options.conditions,
+  );
   if (options.audioDir) args.push("--audio-dir", options.audioDir);
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, BENCH_DIR: dir },
@@ -551,6 +654,15 @@ function startWorker(worker: number, options: Options, dir: string) {
   };
 }
 
+/** (best - second) / sqrt(second + 1): the margin a rule would need to match the query. */
+function leadOf(result: QueryResult): number {
+  return (result.bestVotes - result.secondVotes) / Math.sqrt(result.secondVotes + 1);
+}
+
+function selectionOf(options: Options): Selection {
+  return SELECTIONS[options.conditions] as Selection;
+}
+
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
@@ -573,7 +685,7 @@ async function main(): Promise<void> {
   const workers = Array.from({ length: options.jobs - 1 }, (_, j) => startWorker(j + 1, options, dir));
   try {
     console.log(`${files.length} recordings in ${audioDir}; ${options.jobs} processes`);
-    const own = await catalogueShare(files, audioDir, 0, options);
+    const own = await ownShare(files, audioDir, options);
     await Promise.all(workers.map((worker) => worker.next()));
     const shares = [own, ...workers.map((_, j) => readCatalogue(join(dir, `catalogue-${j + 1}.bin`)))];
     const all = shares.flat().sort((a, b) => (a.trackKey < b.trackKey ? -1 : 1));
@@ -606,6 +718,7 @@ async function main(): Promise<void> {
       index,
       own.flatMap((item) => item.excerpts),
       options.seed,
+      selectionOf(options),
       sampled,
     );
     await Promise.all(workers.map((worker) => worker.next()));
@@ -614,13 +727,14 @@ async function main(): Promise<void> {
       results.push(...(JSON.parse(readFileSync(join(dir, `results-${j}.json`), "utf8")) as QueryResult[]));
     }
     for (const negative of syntheticNegatives(seededRandom(options.seed + 1), 60)) {
-      for (const seconds of RECORDING_CHECKPOINTS_SECONDS) {
-        const { match, signatureMs, matchMs, bestVotes, rankedKey } = runQuery(
+      for (const seconds of selectionOf(options).checkpoints) {
+        const { match, signatureMs, matchMs, bestVotes, secondVotes, rankedKey } = runQuery(
           index,
           negative.samples.subarray(0, seconds * BENCH_RATE),
         );
         results.push({
           condition: `synthetic: ${negative.name}`,
+          heard: negative.name,
           seconds,
           trackKey: null,
           matchedKey: match?.trackKey ?? null,
@@ -629,6 +743,7 @@ async function main(): Promise<void> {
           matchMs,
           signatureMs,
           bestVotes,
+          secondVotes,
           rankedKey,
         });
       }
@@ -683,13 +798,14 @@ function sourceOf(trackKey: string, keys: readonly string[]): string {
 
 function report(options: Options, run: Run): void {
   const { results, index, indexBytes, hours } = run;
+  const { conditions, negativeConditions, checkpoints } = selectionOf(options);
   const positives = results.filter((r) => r.trackKey !== null);
   const negatives = results.filter((r) => r.trackKey === null);
-  const rows = CONDITIONS.map((condition) => {
+  const rows = conditions.map((condition) => {
     const accuracy: Record<string, number> = {};
     const rankedFirst: Record<string, number> = {};
     const wrong: Record<string, number> = {};
-    for (const seconds of RECORDING_CHECKPOINTS_SECONDS) {
+    for (const seconds of checkpoints) {
       const cell = positives.filter((r) => r.condition === condition.name && r.seconds === seconds);
       accuracy[`${seconds}s`] =
         cell.filter((r) => r.matchedKey === r.trackKey).length / Math.max(1, cell.length);
@@ -705,7 +821,7 @@ function report(options: Options, run: Run): void {
   const matchTimes = run.alone;
   const parallelMatchTimes = results.map((r) => r.matchMs);
   const offsetErrors = positives.flatMap((r) => (r.offsetErrorMs === null ? [] : [r.offsetErrorMs]));
-  const zeroDb = rows.filter((row) => row.condition.endsWith(" 0 dB"));
+  const zeroDb = rows.filter((row) => /^(white|pink) noise 0 dB$/.test(row.condition));
   const worst = (key: string, of: "accuracy" | "rankedFirst" = "accuracy") =>
     Math.min(...zeroDb.map((row) => row[of][key] ?? 0));
   const keys = index.trackKeys;
@@ -748,22 +864,24 @@ function report(options: Options, run: Run): void {
       negatives.map((r) => r.bestVotes),
       99,
     ),
+    /** The largest lead of a negative's best track over its next, in Poisson deviations. */
+    closestNegativeMargin: Math.max(0, ...negatives.map((r) => leadOf(r))),
   };
   const seconds = (performance.now() - run.started) / 1000;
 
   console.log("");
-  console.log(`| condition | ${RECORDING_CHECKPOINTS_SECONDS.map((s) => `${s} s`).join(" | ")} |`);
-  console.log(`|---|${RECORDING_CHECKPOINTS_SECONDS.map(() => "---:").join("|")}|`);
+  console.log(`| condition | ${checkpoints.map((s) => `${s} s`).join(" | ")} |`);
+  console.log(`|---|${checkpoints.map(() => "---:").join("|")}|`);
   for (const row of rows) {
     console.log(
-      `| ${row.condition} | ${RECORDING_CHECKPOINTS_SECONDS.map((s) => pct(row.accuracy[`${s}s`] ?? 0)).join(" | ")} |`,
+      `| ${row.condition} | ${checkpoints.map((s) => pct(row.accuracy[`${s}s`] ?? 0)).join(" | ")} |`,
     );
   }
   console.log("");
-  for (const row of zeroDb) {
+  for (const row of rows) {
     console.log(
       `${row.condition}, right track ranked first, sure or not (the ceiling of any threshold): ` +
-        RECORDING_CHECKPOINTS_SECONDS.map((s) => `${s} s ${pct(row.rankedFirst[`${s}s`] ?? 0)}`).join(", "),
+        checkpoints.map((s) => `${s} s ${pct(row.rankedFirst[`${s}s`] ?? 0)}`).join(", "),
     );
   }
   console.log(
@@ -778,11 +896,14 @@ function report(options: Options, run: Run): void {
   }
   console.log(
     `false matches: ${falseMatches.length} of ${negatives.length} queries (${pct(falseMatchRate)}): ` +
-      `${run.heldOutExcerpts} excerpts of ${run.heldOutCount} held-out recordings x ${NEGATIVE_CONDITIONS.length} conditions, ` +
-      `and 61 synthetic signals, each at ${RECORDING_CHECKPOINTS_SECONDS.join("/")} s`,
+      `${run.heldOutExcerpts} excerpts of ${run.heldOutCount} held-out recordings x ${negativeConditions.length} conditions, ` +
+      `and 61 synthetic signals, each at ${checkpoints.join("/")} s`,
   );
   for (const r of falseMatches)
-    console.log(`  false match: ${r.condition}, ${r.seconds} s -> ${r.matchedKey} (${r.score})`);
+    console.log(`  false match: ${r.condition}, ${r.seconds} s, ${r.heard} -> ${r.matchedKey} (${r.score})`);
+  console.log(
+    `closest negative: its best track ${summary.closestNegativeMargin.toFixed(2)} deviations above the next`,
+  );
   console.log(
     `wrong track on indexed queries: ${wrongTrack.length} of ${positives.length} (${pct(summary.wrongTrackRate)})`,
   );
@@ -851,6 +972,7 @@ function report(options: Options, run: Run): void {
     negatives: { queries: negatives.length, falseMatches },
     summary,
     targets: TARGETS,
+    queries: results,
     seconds,
   };
   writeFileSync(join(resultsDir, "recognition.json"), `${JSON.stringify(json, null, 2)}\n`);

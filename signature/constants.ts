@@ -112,6 +112,18 @@ export const MATCH_MIN_COMMON_BUCKET = 64;
  * what a query holds the same whatever the index's size (docs/decisions/029-recognition-store.md).
  */
 export const MATCH_STEP_ENTRIES = 2 ** 19;
+/**
+ * Verification: when the scan singles out no track, the best cells of this many tracks are scored
+ * again on the query's pairs found in the track within MATCH_OFFSET_TOLERANCE_FRAMES of its line,
+ * each peak also a bin off (LandmarkPeaks.neighbours), a pair counted once
+ * (docs/decisions/043-recognition-accuracy.md).
+ */
+export const MATCH_VERIFY_CANDIDATES = 4;
+/**
+ * The verified best must be the scan's best and stand this far above the next verified track
+ * (b + 5 sqrt(b + 1)): at 3.5, as the scan, steady tones and noise matched (043).
+ */
+export const MATCH_VERIFY_MARGIN = 5;
 /** A match this sure ends the skew scan early (SKEW_FACTORS are tried in order, 1 first). */
 export const MATCH_SURE_ALIGNED = 24;
 

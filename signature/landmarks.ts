@@ -26,6 +26,11 @@ export type LandmarkPeaks = {
   times: Float64Array;
   /** Frequencies in hash units (HASH_FREQUENCY_BINS FFT bins). */
   frequencies: Int32Array;
+  /**
+   * The hash unit next to each peak's on the side its frequency is nearer (a unit is two bins, so
+   * a peak a bin off, as noise moves them, may fall in it): where a verification also looks.
+   */
+  neighbours: Int32Array;
 };
 
 /**
@@ -36,28 +41,36 @@ export type LandmarkPeaks = {
 export function landmarkPeaks(frames: Uint32Array, bins: Uint16Array, speed = 1): LandmarkPeaks {
   const times = new Float64Array(frames.length);
   const frequencies = new Int32Array(frames.length);
+  const neighbours = new Int32Array(frames.length);
   for (let i = 0; i < frames.length; i++) {
     times[i] = (frames[i] as number) * speed;
-    frequencies[i] = Math.floor((bins[i] as number) / speed / FREQUENCY_UNIT);
+    const units = (bins[i] as number) / speed / FREQUENCY_UNIT;
+    const unit = Math.floor(units);
+    frequencies[i] = unit;
+    neighbours[i] = units - unit < 0.5 ? unit - 1 : unit + 1;
   }
-  return { times, frequencies };
+  return { times, frequencies, neighbours };
 }
 
 /**
  * The pairs of Wang 2003: each peak (the anchor) is paired with the next `fanout` peaks of its
  * target zone (PAIR_MIN_FRAMES to PAIR_MAX_FRAMES later, within PAIR_MAX_FREQUENCY_DELTA), and
- * each pair is hashed as (f1, f2 - f1, dt) into HASH_BITS bits. `visit` gets the hash and the
- * anchor's index. With `dtTolerance`, each pair is also hashed with dt that many frames shorter
- * and longer: a peak of a sustained note often moves by a frame under noise or reverberation.
+ * each pair is hashed as (f1, f2 - f1, dt) into HASH_BITS bits. `visit` gets the hash, the
+ * anchor's index and the pair's number. With `dtTolerance`, each pair is also hashed with dt that
+ * many frames shorter and longer: a peak of a sustained note often moves by a frame under noise or
+ * reverberation. With `frequencyTolerance`, also with f1 and f2 each in its peak's neighbouring
+ * unit (LandmarkPeaks.neighbours): a peak moves by a bin as well.
  */
 export function forEachLandmark(
   peaks: LandmarkPeaks,
   fanout: number,
-  visit: (hash: number, anchor: number) => void,
+  visit: (hash: number, anchor: number, pair: number) => void,
   dtTolerance = 0,
+  frequencyTolerance = false,
 ): void {
-  const { times, frequencies } = peaks;
+  const { times, frequencies, neighbours } = peaks;
   const count = times.length;
+  let pairs = 0;
   for (let i = 0; i < count; i++) {
     const t1 = times[i] as number;
     const f1 = frequencies[i] as number;
@@ -67,13 +80,37 @@ export function forEachLandmark(
       const dt = Math.round((times[j] as number) - t1);
       if (dt > MAX_FRAMES) break;
       if (dt < MIN_FRAMES) continue;
-      const df = (frequencies[j] as number) - f1;
+      const f2 = frequencies[j] as number;
+      const df = f2 - f1;
       if (df > MAX_DELTA || df < -MAX_DELTA) continue;
-      const base = (f1 << (DT_BITS + DF_BITS)) | ((df + MAX_DELTA) << DT_BITS);
       const from = Math.max(MIN_FRAMES, dt - dtTolerance);
       const to = Math.min(MAX_FRAMES, dt + dtTolerance);
-      for (let probe = from; probe <= to; probe++) visit(base | (probe - MIN_FRAMES), i);
+      hashPair(f1, f2, from, to, i, pairs, visit);
+      if (frequencyTolerance) {
+        const n1 = neighbours[i] as number;
+        const n2 = neighbours[j] as number;
+        hashPair(n1, f2, from, to, i, pairs, visit);
+        hashPair(f1, n2, from, to, i, pairs, visit);
+        hashPair(n1, n2, from, to, i, pairs, visit);
+      }
       paired++;
+      pairs++;
     }
   }
+}
+
+/** Visits the hashes of one pair with its frequencies in these units and dt from `from` to `to`. */
+function hashPair(
+  f1: number,
+  f2: number,
+  from: number,
+  to: number,
+  anchor: number,
+  pair: number,
+  visit: (hash: number, anchor: number, pair: number) => void,
+): void {
+  const df = f2 - f1;
+  if (f1 < 0 || f1 >= F1_LEVELS || df > MAX_DELTA || df < -MAX_DELTA) return;
+  const base = (f1 << (DT_BITS + DF_BITS)) | ((df + MAX_DELTA) << DT_BITS);
+  for (let probe = from; probe <= to; probe++) visit(base | (probe - MIN_FRAMES), anchor, pair);
 }

@@ -7,6 +7,8 @@ import {
   MATCH_SHARED_MARGIN,
   MATCH_STEP_ENTRIES,
   MATCH_SURE_ALIGNED,
+  MATCH_VERIFY_CANDIDATES,
+  MATCH_VERIFY_MARGIN,
   PEAK_BIN_FRACTION,
   QUERY_DT_TOLERANCE_FRAMES,
   QUERY_FANOUT,
@@ -359,7 +361,105 @@ function* rankSteps(signature: Signature): Steps<Ranking> {
     cells.push(...scanned);
     if (isMatch(podium(cells), MATCH_SURE_ALIGNED, MATCH_MARGIN)) break;
   }
-  return judge(atCatalogueSpeed, cells);
+  const ranking = judge(atCatalogueSpeed, cells);
+  if (ranking.isMatch) return ranking;
+  return confirmed(ranking, judgeVerified(yield* verify(signature, leaders(cells, MATCH_VERIFY_CANDIDATES))));
+}
+
+/** The verification confirms the scan's best track; it never answers another (a wrong song). */
+export function confirmed(scan: Ranking, verified: Ranking): Ranking {
+  return verified.best?.track === scan.best?.track ? verified : { ...verified, isMatch: false };
+}
+
+/** The best cell of each of the `count` tracks whose best cells rank first. */
+export function leaders(cells: readonly Candidate[], count: number): Candidate[] {
+  const bestOfTrack = new Map<number, Candidate>();
+  for (const cell of cells) {
+    if (outranks(cell, bestOfTrack.get(cell.track) ?? null)) bestOfTrack.set(cell.track, cell);
+  }
+  return [...bestOfTrack.values()].sort((a, b) => (outranks(a, b) ? -1 : 1)).slice(0, count);
+}
+
+/**
+ * The verified podium decides alone: the best must have MATCH_MIN_ALIGNED verified pairs and stand
+ * MATCH_VERIFY_MARGIN above the next (no shared recording: a few candidates are no podium of the
+ * catalogue).
+ */
+export function judgeVerified(verified: readonly Candidate[]): Ranking {
+  const [best, second, third] = podium(verified);
+  const matched =
+    best !== null &&
+    best.votes >= MATCH_MIN_ALIGNED &&
+    isAhead(best.votes, second?.votes ?? 0, MATCH_VERIFY_MARGIN);
+  return { best, second, third, isMatch: matched };
+}
+
+/**
+ * Scores each candidate again (MATCH_VERIFY_CANDIDATES): the query's pairs at the candidate's
+ * speed, with a frame and a bin of jitter, found in the candidate's track within
+ * MATCH_OFFSET_TOLERANCE_FRAMES of its offset; a pair counts once whatever its hashes found, and
+ * not again within QUERY_REPEAT_FRAMES. One step for every candidate, under the vote's rules (no
+ * common bucket, MATCH_STEP_ENTRIES): the sizes of their hashes, then the rarest postings.
+ */
+function* verify(signature: Signature, candidates: readonly Candidate[]): Steps<Candidate[]> {
+  if (candidates.length === 0) return [];
+  const speeds = [...new Set(candidates.map((candidate) => candidate.speed))];
+  const bySpeed = new Map<number, { hashes: number[]; times: number[]; pairs: number[] }>();
+  const hashes: number[] = [];
+  for (const speed of speeds) {
+    const peaks = landmarkPeaks(signature.frames, signature.bins, speed);
+    const query = { hashes: [] as number[], times: [] as number[], pairs: [] as number[] };
+    // A pair repeated within QUERY_REPEAT_FRAMES counts once, as in the vote: a steady tone
+    // repeats its pairs all along. A pair is known by its first hash.
+    const lastSeen = new Map<number, number>();
+    let current = -1;
+    let repeated = false;
+    forEachLandmark(
+      peaks,
+      QUERY_FANOUT,
+      (hash, anchor, pair) => {
+        const time = peaks.times[anchor] as number;
+        if (pair !== current) {
+          current = pair;
+          const seen = lastSeen.get(hash);
+          repeated = seen !== undefined && time - seen < QUERY_REPEAT_FRAMES;
+          if (!repeated) lastSeen.set(hash, time);
+        }
+        if (repeated) return;
+        query.hashes.push(hash);
+        query.times.push(time);
+        query.pairs.push(pair);
+      },
+      QUERY_DT_TOLERANCE_FRAMES,
+      true,
+    );
+    bySpeed.set(speed, query);
+    hashes.push(...query.hashes);
+  }
+  // As in the vote, the commonest buckets do not count, and a bucket counts once a listing.
+  const { lists, read } = yield* rarest(hashes, true);
+  const { timeBits } = lists;
+  const frameMask = 2 ** timeBits - 1;
+  return candidates.map((candidate) => {
+    const query = bySpeed.get(candidate.speed) as { hashes: number[]; times: number[]; pairs: number[] };
+    const found = new Set<number>();
+    for (let q = 0; q < query.hashes.length; q++) {
+      const pair = query.pairs[q] as number;
+      const hash = query.hashes[q] as number;
+      if (found.has(pair) || !read.has(hash)) continue;
+      const expected = (query.times[q] as number) + candidate.offset;
+      const postings = lists.postings(hash);
+      for (let e = 0; e < postings.length; e++) {
+        const entry = postings[e] as number;
+        if (entry >>> timeBits !== candidate.track) continue;
+        if (Math.abs((entry & frameMask) - expected) <= TOLERANCE + 0.5) {
+          found.add(pair);
+          break;
+        }
+      }
+    }
+    return { ...candidate, votes: found.size };
+  });
 }
 
 /** A match with the index's track number, before the store names its track. */

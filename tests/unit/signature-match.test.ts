@@ -13,7 +13,16 @@ import {
   SignatureError,
   trackIndexStore,
 } from "../../signature/index";
-import { type Candidate, judge, rarestWithin } from "../../signature/match";
+import { forEachLandmark, landmarkPeaks } from "../../signature/landmarks";
+import {
+  type Candidate,
+  confirmed,
+  judge,
+  judgeVerified,
+  leaders,
+  type Ranking,
+  rarestWithin,
+} from "../../signature/match";
 import { buildIndex, composeTrack, renderTrack, whiteNoise } from "./signature-music";
 
 const TRACK_SECONDS = 40;
@@ -307,5 +316,121 @@ describe("judge", () => {
     const ranking = judge(atCatalogueSpeed, [...atCatalogueSpeed, ...otherSpeeds]);
     expect(ranking.isMatch ? ranking.best?.track : null).toBe(track);
     if (track !== null) expect(ranking.best?.speed).toBe(speed);
+  });
+});
+
+describe("verification", () => {
+  const cell = (track: number, votes: number, speed = 1, offset = 100): Candidate => ({
+    track,
+    votes,
+    speed,
+    offset,
+  });
+
+  // [case, peak frequency in eighths of a bin, its hash unit (two bins), the unit next to it].
+  const units: [string, number, number, number][] = [
+    ["low in its unit: the unit below", 33, 2, 1],
+    ["just under the middle: below", 39, 2, 1],
+    ["at the middle: above", 40, 2, 3],
+    ["high in its unit: the unit above", 47, 2, 3],
+  ];
+  test.each(units)("%s", (_, bin, unit, neighbour) => {
+    const peaks = landmarkPeaks(new Uint32Array([0]), new Uint16Array([bin]));
+    expect([peaks.frequencies[0], peaks.neighbours[0]]).toEqual([unit, neighbour]);
+  });
+
+  const hash = (f1: number, f2: number, dt: number) => (f1 << 13) | ((f2 - f1 + 63) << 6) | (dt - 1);
+  // [case, frequency tolerance, dt tolerance, the hashes of one pair: peaks at frame 0, unit 2
+  // (neighbour 1), and frame 5, unit 4 (neighbour 5)].
+  const pairs: [string, boolean, number, number[]][] = [
+    ["the index's hash", false, 0, [hash(2, 4, 5)]],
+    ["dt a frame either side", false, 1, [hash(2, 4, 4), hash(2, 4, 5), hash(2, 4, 6)]],
+    [
+      "each peak in its unit and the one next to it",
+      true,
+      0,
+      [hash(2, 4, 5), hash(1, 4, 5), hash(2, 5, 5), hash(1, 5, 5)],
+    ],
+  ];
+  test.each(pairs)("a pair hashed: %s", (_, frequencyTolerance, dtTolerance, expected) => {
+    const peaks = landmarkPeaks(new Uint32Array([0, 5]), new Uint16Array([33, 76]));
+    const visited: [number, number, number][] = [];
+    forEachLandmark(
+      peaks,
+      10,
+      (h, anchor, pair) => visited.push([h, anchor, pair]),
+      dtTolerance,
+      frequencyTolerance,
+    );
+    expect(visited).toEqual(expected.map((h) => [h, 0, 0]));
+  });
+
+  // [case, scanned cells, how many, the leaders' tracks and votes].
+  const leading: [string, Candidate[], number, [number, number][]][] = [
+    [
+      "each track once, at its best cell",
+      [cell(0, 5), cell(0, 9, 1.01), cell(1, 7)],
+      4,
+      [
+        [0, 9],
+        [1, 7],
+      ],
+    ],
+    [
+      "no more than asked",
+      [cell(0, 5), cell(1, 9), cell(2, 7)],
+      2,
+      [
+        [1, 9],
+        [2, 7],
+      ],
+    ],
+    [
+      "ties to the lower track",
+      [cell(3, 5), cell(1, 5)],
+      2,
+      [
+        [1, 5],
+        [3, 5],
+      ],
+    ],
+    ["nothing scanned", [], 4, []],
+  ];
+  test.each(leading)("leaders: %s", (_, cells, count, expected) => {
+    expect(leaders(cells, count).map((c) => [c.track, c.votes])).toEqual(expected);
+  });
+
+  // [case, verified candidates, matched track or null]. 30 ≥ 10 + 3.5√11 = 21.6; 20 < 21.6.
+  const verdicts: [string, Candidate[], number | null][] = [
+    ["a verified lead", [cell(0, 30), cell(1, 10), cell(2, 4)], 0],
+    ["a lead too small", [cell(0, 20), cell(1, 10)], null],
+    ["the verification reorders", [cell(0, 10), cell(1, 30)], 1],
+    ["alone, but too few pairs", [cell(0, 7)], null],
+    ["alone, with enough", [cell(0, 8)], 0],
+    // Two close tracks are never answered: the shared-recording rule needs the whole catalogue.
+    ["two tracks far above the rest", [cell(0, 40), cell(1, 38), cell(2, 2)], null],
+    ["no candidate", [], null],
+  ];
+  test.each(verdicts)("judgeVerified: %s", (_, verified, track) => {
+    const ranking = judgeVerified(verified);
+    expect(ranking.isMatch ? ranking.best?.track : null).toBe(track);
+  });
+
+  const ranked = (track: number | null, isMatch: boolean): Ranking => ({
+    best: track === null ? null : cell(track, 30),
+    second: null,
+    third: null,
+    isMatch,
+  });
+  // [case, the scan's best track, the verified best track, whether the verification matched, the answer].
+  const confirmations: [string, number | null, number | null, boolean, number | null][] = [
+    ["the scan's best, verified", 0, 0, true, 0],
+    ["another track, verified: no answer", 0, 1, true, null],
+    ["the scan's best, not verified", 0, 0, false, null],
+    ["nothing scanned", null, null, false, null],
+  ];
+  test.each(confirmations)("confirmed: %s", (_, scanned, verifiedTrack, verifiedMatch, track) => {
+    const ranking = confirmed(ranked(scanned, false), ranked(verifiedTrack, verifiedMatch));
+    expect(ranking.isMatch ? ranking.best?.track : null).toBe(track);
   });
 });
