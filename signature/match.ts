@@ -213,15 +213,24 @@ function queryAt(signature: Signature, speed: number): Query {
     QUERY_FANOUT,
     (hash, anchor) => {
       const time = peaks.times[anchor] as number;
-      const seen = lastSeen.get(hash);
-      if (seen !== undefined && time - seen < QUERY_REPEAT_FRAMES) return;
-      lastSeen.set(hash, time);
+      if (repeats(lastSeen, hash, time)) return;
       hashes.push(hash);
       times.push(time);
     },
     QUERY_DT_TOLERANCE_FRAMES,
   );
   return { hashes, times };
+}
+
+/**
+ * Whether `key` was heard less than QUERY_REPEAT_FRAMES before `time` (a steady tone repeats its
+ * hashes all along); if not, it is remembered as heard at `time`.
+ */
+function repeats(lastSeen: Map<number, number>, key: number, time: number): boolean {
+  const seen = lastSeen.get(key);
+  if (seen !== undefined && time - seen < QUERY_REPEAT_FRAMES) return true;
+  lastSeen.set(key, time);
+  return false;
 }
 
 /** The query's hashes that were read, each with its time. */
@@ -421,9 +430,7 @@ function* verify(signature: Signature, candidates: readonly Candidate[]): Steps<
         const time = peaks.times[anchor] as number;
         if (pair !== current) {
           current = pair;
-          const seen = lastSeen.get(hash);
-          repeated = seen !== undefined && time - seen < QUERY_REPEAT_FRAMES;
-          if (!repeated) lastSeen.set(hash, time);
+          repeated = repeats(lastSeen, hash, time);
         }
         if (repeated) return;
         query.hashes.push(hash);
