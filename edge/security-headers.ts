@@ -1,3 +1,4 @@
+import { robotCheckOrigin } from "../rules/account";
 /**
  * Security headers of the site's HTML (issue 28, docs/decisions/028-hardening.md).
  *
@@ -28,9 +29,6 @@ const common = {
   // The microphone for recognition and the location for concerts near you, on the site only.
   "Permissions-Policy": "microphone=(self), geolocation=(self), camera=(), payment=(), usb=()",
 };
-
-/** Where Cloudflare Turnstile's script and challenge frame come from (the sign-in's robot check). */
-export const robotCheckOrigin = "https://challenges.cloudflare.com";
 
 /**
  * The Content-Security-Policy of a React page with this nonce (none: a page without inline

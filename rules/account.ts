@@ -303,6 +303,8 @@ export function readWebProviderCookie(header: string | null | undefined): WebPro
   }
 }
 
+/** Where Cloudflare Turnstile (the e-mail sign-in's robot check) serves its script, frame and siteverify. */
+export const robotCheckOrigin = "https://challenges.cloudflare.com";
 /** The form field Cloudflare Turnstile's widget puts its token in (the e-mail sign-in's robot check). */
 export const robotCheckField = "cf-turnstile-response";
 /** The widget's action, checked in siteverify's answer: a token made for another form is refused. */

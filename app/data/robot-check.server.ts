@@ -1,6 +1,5 @@
 import * as v from "valibot";
-import { robotCheckOrigin } from "../../edge/security-headers";
-import { robotCheckAction, robotCheckField } from "../../rules/account";
+import { robotCheckAction, robotCheckField, robotCheckOrigin } from "../../rules/account";
 import { siteOriginOf } from "../../rules/env";
 
 /**
@@ -19,7 +18,6 @@ const siteverifySchema = v.object({
   success: v.boolean(),
   hostname: v.optional(v.string()),
   action: v.optional(v.string()),
-  "error-codes": v.optional(v.array(v.string())),
 });
 
 /** passed; robot: no token, or one Turnstile refuses; unavailable: Turnstile could not be asked. */

@@ -18,7 +18,13 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { unlistedPageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import accountStyles from "~/styles/account.css";
-import { emailLinkLifetimeMs, emailSchema, robotCheckAction, safeRedirectPath } from "../../../rules/account";
+import {
+  emailLinkLifetimeMs,
+  emailSchema,
+  robotCheckAction,
+  robotCheckOrigin,
+  safeRedirectPath,
+} from "../../../rules/account";
 import { robotCheckOf } from "../../../rules/env";
 import { localizedPath } from "../../../rules/path";
 
@@ -139,7 +145,7 @@ function RobotCheck({ siteKey, language }: { siteKey: string; language: string }
   );
 }
 
-const turnstileScript = "https://challenges.cloudflare.com/turnstile/v0/api.js";
+const turnstileScript = `${robotCheckOrigin}/turnstile/v0/api.js`;
 
 /**
  * "Continue with iCloud": Apple's sign-in in the login popup (spec 002 §9 600×500), its outcome
