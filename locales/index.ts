@@ -17,78 +17,16 @@ const parsed = new Map<string, LanguageResources>();
 function language(key: string): LanguageResources {
   let strings = parsed.get(key);
   if (strings === undefined) {
-    strings = JSON.parse(texts[key] ?? "{}") as LanguageResources;
+    strings = JSON.parse(texts[key] as string) as LanguageResources;
     parsed.set(key, strings);
   }
   return strings;
 }
 
 /** Every interface language's strings, by language key (rules/languages.ts) and namespace. */
-export const resources: Readonly<Record<string, LanguageResources>> = {
-  get cs() {
-    return language("cs");
-  },
-  get de() {
-    return language("de");
-  },
-  get el() {
-    return language("el");
-  },
-  get en() {
-    return language("en");
-  },
-  get es() {
-    return language("es");
-  },
-  get "es-es"() {
-    return language("es-es");
-  },
-  get "es-mx"() {
-    return language("es-mx");
-  },
-  get fr() {
-    return language("fr");
-  },
-  get gb() {
-    return language("gb");
-  },
-  get hi() {
-    return language("hi");
-  },
-  get id() {
-    return language("id");
-  },
-  get it() {
-    return language("it");
-  },
-  get ja() {
-    return language("ja");
-  },
-  get ko() {
-    return language("ko");
-  },
-  get nl() {
-    return language("nl");
-  },
-  get pl() {
-    return language("pl");
-  },
-  get pt() {
-    return language("pt");
-  },
-  get "pt-br"() {
-    return language("pt-br");
-  },
-  get ru() {
-    return language("ru");
-  },
-  get tr() {
-    return language("tr");
-  },
-  get "zh-cn"() {
-    return language("zh-cn");
-  },
-  get "zh-tw"() {
-    return language("zh-tw");
-  },
-};
+export const resources: Readonly<Record<string, LanguageResources>> = Object.defineProperties(
+  {},
+  Object.fromEntries(
+    Object.keys(texts).map((key) => [key, { enumerable: true, get: () => language(key) }]),
+  ),
+);
