@@ -23,19 +23,27 @@ import { median, round } from "./stats";
 
 const staticAsset = "/favicon.svg";
 
-/** The workerd processes running now (Miniflare starts one per site). */
-function workerdPids(): Set<number> {
-  const pids = new Set<number>();
+/** The workerd processes this one started (Miniflare starts one per site), found by parent. */
+function ownWorkerdPids(): Set<number> {
+  const parentOf = new Map<number, number>();
+  const workerd = new Set<number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parentOf.set(Number(entry), Number(stat.replace(/^.*\) /, "").split(" ")[1]));
       if (readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")[0]?.endsWith("workerd"))
-        pids.add(Number(entry));
+        workerd.add(Number(entry));
     } catch {
       // gone meanwhile
     }
   }
-  return pids;
+  const descends = (pid: number): boolean => {
+    for (let at: number | undefined = pid; at !== undefined && at > 1; at = parentOf.get(at))
+      if (at === process.pid) return true;
+    return false;
+  };
+  return new Set([...workerd].filter(descends));
 }
 
 /** CPU time a process has used, user and system, in ms (clock ticks of 10 ms). */
@@ -83,11 +91,11 @@ async function main(): Promise<void> {
   if (!first || !second) throw new Error("usage: render-pair.ts keep | <before> <after> [rounds] [page …]");
   const rounds = Number(roundsArg ?? 3);
   // Each site's workerd: its CPU time is the load-independent figure (decision 027's second pass).
-  const running = workerdPids();
+  const running = ownWorkerdPids();
   const before = await startOwnOriginSite(readSnapshot(first));
-  const beforePids = [...workerdPids()].filter((pid) => !running.has(pid));
+  const beforePids = [...ownWorkerdPids()].filter((pid) => !running.has(pid));
   const after = await startOwnOriginSite(readSnapshot(second));
-  const afterPids = [...workerdPids()].filter((pid) => !running.has(pid) && !beforePids.includes(pid));
+  const afterPids = [...ownWorkerdPids()].filter((pid) => !running.has(pid) && !beforePids.includes(pid));
   if (beforePids.length !== 1 || afterPids.length !== 1)
     throw new Error("cannot tell the sites' workerd apart");
   const sites = [before, after] as const;
