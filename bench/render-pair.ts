@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   const sites = [before, after] as const;
   const pids = [beforePids[0], afterPids[0]] as [number, number];
   try {
-    const found = await Promise.all(sites.map((site) => findPages(site.url)));
+    const found = [await findPages(before.url), await findPages(after.url)] as const;
     const names = found[0].pages
       .filter((page) => page.state === "ok" && (wanted.length === 0 || wanted.includes(page.name)))
       .map((page) => page.name);
