@@ -88,6 +88,11 @@ export default defineWorkersConfig(async () => {
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               queueProducers: undeliveredQueues,
+              // Databases for the recognition store in 2 and 3 shards (tests/worker/webrec.test.ts),
+              // beside wrangler.toml's: RECOGNITION_SHARDS is unset, so the site reads RECOGNITION alone.
+              d1Databases: Object.fromEntries(
+                [1, 2, 3].map((shard) => [`RECOGNITION_${shard}`, { id: `test-recognition-${shard}` }]),
+              ),
               // The pool does not give the worker wrangler.toml's `[[ratelimits]]` (vitest-pool-workers
               // 0.8): the same limiters, read from it, so the tests meet the deployed numbers.
               ratelimits: Object.fromEntries(

@@ -8,7 +8,10 @@
  * bench/results/recognition-scale-<scales>.json.
  *
  *   npx vite-node bench/recognition-scale.ts [--scales 1,10,100] [--store-scales 1,10,100]
- *     [--memory-scales 1] [--runs N]
+ *     [--memory-scales 1] [--shards 1,2,4] [--runs N]
+ *
+ * The store runs once for each shard count of --shards (default 1): Miniflare with that many D1
+ * databases (RECOGNITION, RECOGNITION_1, …), each grown through its binding from its own rows.
  *
  * The in-memory index runs in Node at every scale; in a workerd isolate at --memory-scales (the
  * isolate holds it, 230 MiB at 10×). The store runs in a workerd isolate (bench/recognition-worker.ts,
@@ -50,6 +53,8 @@ function listOption(name: string, fallback: number[]): number[] {
 const scales = listOption("--scales", [1, 10, 100]);
 const storeScales = new Set(listOption("--store-scales", [1, 10, 100]));
 const memoryScales = new Set(listOption("--memory-scales", [1]));
+/** The store split over this many databases, one store run each (decision 029, "Past one database"). */
+const shardCounts = listOption("--shards", [1]);
 const RATE = 16000;
 const EXCERPT_SECONDS = 6;
 const POSITIVES = 12;
@@ -231,17 +236,29 @@ async function measure(
 }
 
 const workerName = "recognition-bench";
-/** The store's database, apart from the one `npm start` uses; deleted after the run (2.3 GB at 100×). */
+/** The store's databases, apart from the one `npm start` uses; deleted after the run (2.3 GB at 100×). */
 const persistTo = path.join(root, `.wrangler/bench-recognition-scale-${process.pid}`);
 
-function bench(script: string, inspectorPort?: number, takeLine?: (line: string) => boolean): Miniflare {
+/** The store's bindings in `shards` databases: RECOGNITION, RECOGNITION_1, … (rules/env.ts recognitionShards). */
+function shardBindings(shards: number): string[] {
+  return Array.from({ length: shards }, (_, shard) => (shard === 0 ? "RECOGNITION" : `RECOGNITION_${shard}`));
+}
+
+function bench(
+  script: string,
+  shards: number,
+  inspectorPort?: number,
+  takeLine?: (line: string) => boolean,
+): Miniflare {
   return new Miniflare({
     name: workerName,
     modules: true,
     script,
     compatibilityDate: "2025-07-01",
-    d1Databases: ["RECOGNITION"],
-    d1Persist: path.join(persistTo, "d1"),
+    d1Databases: shardBindings(shards),
+    bindings: { RECOGNITION_SHARDS: String(shards) },
+    // Each shard count its own store, grown scale after scale.
+    d1Persist: path.join(persistTo, `shards-${shards}`, "d1"),
     inspectorPort,
     handleRuntimeStdio: takeLine
       ? (stdout, stderr) => forwardRuntimeOutput(stdout, stderr, takeLine)
@@ -276,30 +293,33 @@ const generationRange = 2 ** 14;
  */
 async function growStore(
   script: string,
+  shards: number,
   from: number,
   k: number,
   published: Uint8Array,
   sha: string,
   scaled: TrackIndex,
-): Promise<void> {
-  const mf = bench(script);
+): Promise<number> {
+  const mf = bench(script, shards);
   try {
     const started = performance.now();
     const grownFrom = from;
     let generation = { k, timeBits: scaled.timeBits, trackFrames: [] as number[] };
     if (from === 0) {
-      const db = (await mf.getD1Database("RECOGNITION")) as unknown as D1Database;
       const migration = readFileSync(
         path.join(root, "origin/recognition-migrations/0001_recognition_store.sql"),
         "utf8",
       );
-      await db.batch(
-        migration
-          .split(";")
-          .map((statement) => statement.replace(/--.*$/gm, "").trim())
-          .filter((statement) => statement.length > 0)
-          .map((statement) => db.prepare(statement)),
-      );
+      for (const binding of shardBindings(shards)) {
+        const db = (await mf.getD1Database(binding)) as unknown as D1Database;
+        await db.batch(
+          migration
+            .split(";")
+            .map((statement) => statement.replace(/--.*$/gm, "").trim())
+            .filter((statement) => statement.length > 0)
+            .map((statement) => db.prepare(statement)),
+        );
+      }
       await post(mf, `/load?sha=${sha}`, published);
       from = 1;
     }
@@ -319,9 +339,9 @@ async function growStore(
         JSON.stringify({ generation, commonBucketSize: scaled.commonBucketSize }),
       );
     }
-    console.error(
-      `${k}×: store grown from ${grownFrom}× in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
+    const seconds = (performance.now() - started) / 1000;
+    console.error(`${k}×: store in ${shards} shard(s) grown from ${grownFrom}× in ${seconds.toFixed(1)} s`);
+    return seconds;
   } finally {
     await mf.dispose();
   }
@@ -343,7 +363,7 @@ async function isolateMemory(inspector: Inspector): Promise<number> {
  * from V8's --trace-gc while they ran: what it held live and its high point (bench/gc-trace.ts).
  * Cold start: the first query (with the index's upload and load, in memory).
  */
-async function inIsolate(script: string, queries: Query[], held?: Uint8Array): Promise<Measured> {
+async function inIsolate(script: string, queries: Query[], held?: Uint8Array, shards = 1): Promise<Measured> {
   const inspectorPort = await freePort();
   const collections: GcEvent[] = [];
   const takeLine = (line: string) => {
@@ -356,7 +376,7 @@ async function inIsolate(script: string, queries: Query[], held?: Uint8Array): P
   // (230 MiB at 10×), and runs without one.
   const flags = ["--trace-gc", ...(held ? [] : productionHeapLimit)];
   const mf = await startWithV8Flags(flags, async () => {
-    const started = bench(script, inspectorPort, takeLine);
+    const started = bench(script, shards, inspectorPort, takeLine);
     await started.ready;
     return started;
   });
@@ -402,7 +422,8 @@ type Entry = {
   megabytes: number;
   node?: Measured;
   memory?: Measured;
-  store?: Measured;
+  /** The store by shard count, with the seconds its growth to this scale took. */
+  stores?: Record<number, Measured & { grownSeconds: number }>;
 };
 
 async function main(): Promise<void> {
@@ -413,7 +434,7 @@ async function main(): Promise<void> {
   const results: Record<string, Entry> = {};
   const script = await bundleBenchWorker("recognition-worker.ts");
   rmSync(persistTo, { recursive: true, force: true });
-  let storeScale = 0;
+  const storeScale = new Map<number, number>();
   try {
     for (const k of scales) {
       const bytes = k === 1 ? publishedBytes : scaledIndexBytes(published.index, k);
@@ -443,10 +464,22 @@ async function main(): Promise<void> {
         console.error(`${k}×: in memory (workerd) p50 ${entry.memory.p50Ms.toFixed(1)} ms`);
       }
       if (storeScales.has(k)) {
-        await growStore(script, storeScale, k, publishedBytes, sha, index);
-        storeScale = k;
-        entry.store = await inIsolate(script, queries);
-        console.error(`${k}×: D1 store (workerd) p50 ${entry.store.p50Ms.toFixed(1)} ms`);
+        entry.stores = {};
+        for (const shards of shardCounts) {
+          const grownSeconds = await growStore(
+            script,
+            shards,
+            storeScale.get(shards) ?? 0,
+            k,
+            publishedBytes,
+            sha,
+            index,
+          );
+          storeScale.set(shards, k);
+          const store = { ...(await inIsolate(script, queries, undefined, shards)), grownSeconds };
+          entry.stores[shards] = store;
+          console.error(`${k}×: D1 store in ${shards} shard(s) (workerd) p50 ${store.p50Ms.toFixed(1)} ms`);
+        }
       }
       results[`${k}x`] = entry;
       // Each scale's rows as soon as they are measured: the next scale takes long, and may fail.
@@ -491,7 +524,10 @@ function report(results: Record<string, Entry>) {
     for (const [name, m] of [
       ["in memory, Node", entry.node],
       ["in memory, workerd", entry.memory],
-      ["D1 store, workerd", entry.store],
+      ...Object.entries(entry.stores ?? {}).map(
+        ([shards, store]) =>
+          [`D1 store, ${shards} shard${shards === "1" ? "" : "s"}, workerd`, store] as const,
+      ),
     ] as const) {
       if (!m) continue;
       console.log(

@@ -6,6 +6,7 @@
  * proxy from Node takes twenty minutes and more).
  */
 import { loadStore, recognitionStore, storeRows, writePostings } from "../origin/recognition-store";
+import { type RecognitionShardBindings, recognitionShards } from "../rules/env";
 import {
   decodeSignatureBase64,
   loadIndex,
@@ -16,7 +17,8 @@ import {
 } from "../signature/index";
 import { type Generation, generatedTrackCount, scaledBucket } from "./scaled-postings";
 
-type Env = { RECOGNITION: D1Database };
+/** The store's databases: RECOGNITION, and RECOGNITION_1 … when RECOGNITION_SHARDS says so. */
+type Env = { RECOGNITION: D1Database; RECOGNITION_SHARDS?: string } & RecognitionShardBindings;
 
 /** The index posted to /memory, held between requests as the match service once held it. */
 let held: TrackIndex | undefined;
@@ -46,8 +48,9 @@ function counted(store: PostingsStore) {
 const hexValue = (code: number) => (code <= 57 ? code - 48 : (code & 0xdf) - 55);
 
 /**
- * Generates the store k times as large from the one `from` times as large, for hashes in
- * [start, end): each bucket's first size/from entries are the real ones (bench/scaled-postings.ts).
+ * Generates a shard of the store k times as large from the one `from` times as large, for its
+ * hashes in [start, end): each bucket's first size/from entries are the real ones
+ * (bench/scaled-postings.ts).
  */
 async function generate(db: D1Database, start: number, end: number, from: number, generation: Generation) {
   const { results } = await db
@@ -71,14 +74,15 @@ async function generate(db: D1Database, start: number, end: number, from: number
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
-    const db = env.RECOGNITION;
+    const shards = recognitionShards(env);
+    const [db] = shards as [D1Database];
     switch (url.pathname) {
       case "/load": {
         // The published index (posted), loaded into the store as `npm start` loads it.
         const index = loadIndex(new Uint8Array(await request.arrayBuffer()));
         const { hashes } = await loadStore(
-          db,
-          storeRows(index, url.searchParams.get("sha") ?? "", "scale 1"),
+          shards,
+          storeRows(index, url.searchParams.get("sha") ?? "", "scale 1", shards.length),
         );
         return Response.json({ hashes, trackFrames: index.trackFrames, timeBits: index.timeBits });
       }
@@ -89,7 +93,11 @@ export default {
           from: number;
           generation: Generation;
         };
-        return Response.json({ hashes: await generate(db, start, end, from, generation) });
+        // Each shard grows its own rows, at once.
+        const counts = await Promise.all(
+          shards.map((shard) => generate(shard, start, end, from, generation)),
+        );
+        return Response.json({ hashes: counts.reduce((sum, n) => sum + n, 0) });
       }
       case "/generated-tracks": {
         // The generated tracks' keys and the layout of the index k times as large, written last.
@@ -110,14 +118,16 @@ export default {
             .bind(JSON.stringify(keys.slice(at, at + 20_000)))
             .run();
         }
-        await db.batch([
-          db
-            .prepare("UPDATE recognition_meta SET value = ?1 WHERE key = 'common_bucket_size'")
-            .bind(String(commonBucketSize)),
-          db
-            .prepare("UPDATE recognition_meta SET value = ?1 WHERE key = 'catalog_version'")
-            .bind(`scale ${generation.k}`),
-        ]);
+        for (const shard of shards) {
+          await shard.batch([
+            shard
+              .prepare("UPDATE recognition_meta SET value = ?1 WHERE key = 'common_bucket_size'")
+              .bind(String(commonBucketSize)),
+            shard
+              .prepare("UPDATE recognition_meta SET value = ?1 WHERE key = 'catalog_version'")
+              .bind(`scale ${generation.k}`),
+          ]);
+        }
         return Response.json({ tracks: keys.length });
       }
       case "/memory": {
@@ -128,7 +138,7 @@ export default {
         const signature = decodeSignatureBase64(await request.text());
         const inMemory = url.searchParams.get("store") === "memory";
         if (inMemory && !held) return new Response("no index held", { status: 409 });
-        const { store, tally } = counted(inMemory && held ? trackIndexStore(held) : recognitionStore(db));
+        const { store, tally } = counted(inMemory && held ? trackIndexStore(held) : recognitionStore(shards));
         const match = await matchSignatureIn(store, signature);
         return Response.json({ trackKey: match?.trackKey ?? null, ...tally });
       }

@@ -9,8 +9,10 @@ import {
 
 /**
  * The recognition store: the index's postings in D1 (binding RECOGNITION), one row a hash, so that
- * no isolate loads the index whole (docs/decisions/029-recognition-store.md). The builder's index
- * is written out as rows by storeRows; the match service reads them through recognitionStore.
+ * no isolate loads the index whole (docs/decisions/029-recognition-store.md). Past one database the
+ * rows are split by hash over N databases, the shards (shardOf); the track keys stay in shard 0.
+ * The builder's index is written out as rows by storeRows; the match service reads them through
+ * recognitionStore.
  */
 
 /** Keys of recognition_meta. */
@@ -19,7 +21,15 @@ const metaKeys = {
   catalogVersion: "catalog_version",
   timeBits: "time_bits",
   commonBucketSize: "common_bucket_size",
+  /** This database's shard number and the shard count (absent in a store loaded before shards: 0 of 1). */
+  shard: "shard",
+  shards: "shards",
 } as const;
+
+/** The shard that holds a hash's row, of `shards`. */
+function shardOf(hash: number, shards: number): number {
+  return hash % shards;
+}
 
 /**
  * Hashes a lookup sends as one JSON array bound to one parameter (D1 binds at most 100). The
@@ -78,25 +88,62 @@ function entriesOf(
   return { buffer, found };
 }
 
-function layoutOf(rows: readonly { key: string; value: string }[]): PostingsLayout {
-  const meta = new Map(rows.map((row) => [row.key, row.value]));
-  const timeBits = Number(meta.get(metaKeys.timeBits));
-  const commonBucketSize = Number(meta.get(metaKeys.commonBucketSize));
-  if (!Number.isInteger(timeBits) || !Number.isInteger(commonBucketSize) || timeBits < 1) {
-    throw new Error("recognition store: not loaded (no layout in recognition_meta)");
+/**
+ * The layout the shards' recognition_meta agree on. Each must hold one index (the same SHA-256 and
+ * layout) and name itself shard `i` of as many as there are: shards of two loads, or a database
+ * bound as the wrong shard, would answer another index's postings, so they answer an error instead.
+ */
+function layoutOf(shardsMeta: readonly (readonly { key: string; value: string }[])[]): PostingsLayout {
+  let first: { sha256: string | undefined; timeBits: number; commonBucketSize: number } | undefined;
+  for (const [shard, rows] of shardsMeta.entries()) {
+    const meta = new Map(rows.map((row) => [row.key, row.value]));
+    const timeBits = Number(meta.get(metaKeys.timeBits));
+    const commonBucketSize = Number(meta.get(metaKeys.commonBucketSize));
+    if (!Number.isInteger(timeBits) || !Number.isInteger(commonBucketSize) || timeBits < 1) {
+      throw new Error(`recognition store: shard ${shard} not loaded (no layout in recognition_meta)`);
+    }
+    if (
+      Number(meta.get(metaKeys.shard) ?? 0) !== shard ||
+      Number(meta.get(metaKeys.shards) ?? 1) !== shardsMeta.length
+    ) {
+      throw new Error(
+        `recognition store: database ${shard} holds shard ${meta.get(metaKeys.shard) ?? 0} of ${meta.get(metaKeys.shards) ?? 1}, not of ${shardsMeta.length}`,
+      );
+    }
+    const layout = { sha256: meta.get(metaKeys.sha256), timeBits, commonBucketSize };
+    first ??= layout;
+    if (
+      layout.sha256 !== first.sha256 ||
+      layout.timeBits !== first.timeBits ||
+      layout.commonBucketSize !== first.commonBucketSize
+    ) {
+      throw new Error(`recognition store: shard ${shard} holds another index than shard 0`);
+    }
   }
-  return { timeBits, commonBucketSize };
+  if (!first) throw new Error("recognition store: no database");
+  return { timeBits: first.timeBits, commonBucketSize: first.commonBucketSize };
+}
+
+/** The hashes of a request by shard, in the request's order. */
+function hashesByShard(hashes: readonly number[], shards: number): number[][] {
+  if (shards === 1) return [hashes as number[]];
+  const split: number[][] = Array.from({ length: shards }, () => []);
+  for (const hash of hashes) split[shardOf(hash, shards)]?.push(hash);
+  return split;
 }
 
 /**
- * The store as the matcher reads it, for one match: each lookup is one query (the first also
- * reads the layout, in the same batch), the sizes of buckets or the postings the matcher chose
- * from them. Each answer replaces the last, in the same buffer: a match holds one step's postings
- * at a time (at most MATCH_STEP_ENTRIES), and nothing outlives the request, so the isolate's
- * memory does not grow with the index. Make one a match: matches running at once in an isolate
- * must not share it.
+ * The store as the matcher reads it, for one match: each lookup is one wave of queries, one a
+ * shard holding some of its hashes, sent at once (the first also reads every shard's layout, in
+ * the same batch), the sizes of buckets or the postings the matcher chose from them; the shards'
+ * answers are merged. Each answer replaces the last, in the same buffer: a match holds one step's
+ * postings at a time (at most MATCH_STEP_ENTRIES), and nothing outlives the request, so the
+ * isolate's memory does not grow with the index. Make one a match: matches running at once in an
+ * isolate must not share it.
  */
-export function recognitionStore(db: D1Database): PostingsStore {
+export function recognitionStore(shards: readonly D1Database[]): PostingsStore {
+  const [trackShard] = shards;
+  if (!trackShard) throw new Error("recognition store: no database");
   let layout: PostingsLayout | undefined;
   const none = new Map<number, never>();
   // One buffer for every step's postings (a step asks at most MATCH_STEP_ENTRIES): each answer
@@ -105,20 +152,30 @@ export function recognitionStore(db: D1Database): PostingsStore {
   let postings: Uint32Array = new Uint32Array(0);
   return {
     async lookup({ hashes, read }: PostingsRequest): Promise<PostingLists> {
-      const statement = db
-        .prepare(read === "sizes" ? sizesStatement : lookupStatement)
-        .bind(JSON.stringify(hashes));
-      let rows: readonly Record<string, unknown>[] = [];
+      const sql = read === "sizes" ? sizesStatement : lookupStatement;
+      const split = hashesByShard(hashes, shards.length);
+      let answers: (readonly Record<string, unknown>[])[];
       if (!layout) {
-        const [meta, answer] = await db.batch<Record<string, unknown>>([
-          db.prepare("SELECT key, value FROM recognition_meta"),
-          statement,
-        ]);
-        layout = layoutOf((meta?.results ?? []) as { key: string; value: string }[]);
-        rows = answer?.results ?? [];
-      } else if (hashes.length > 0) {
-        rows = (await statement.all<Record<string, unknown>>()).results;
+        const batches = await Promise.all(
+          shards.map((db, shard) =>
+            db.batch<Record<string, unknown>>([
+              db.prepare("SELECT key, value FROM recognition_meta"),
+              db.prepare(sql).bind(JSON.stringify(split[shard])),
+            ]),
+          ),
+        );
+        layout = layoutOf(batches.map(([meta]) => (meta?.results ?? []) as { key: string; value: string }[]));
+        answers = batches.map(([, answer]) => answer?.results ?? []);
+      } else {
+        answers = await Promise.all(
+          shards.map(async (db, shard) => {
+            const own = split[shard] ?? [];
+            if (own.length === 0) return [];
+            return (await db.prepare(sql).bind(JSON.stringify(own)).all<Record<string, unknown>>()).results;
+          }),
+        );
       }
+      const rows = answers.length === 1 ? (answers[0] ?? []) : answers.flat();
       if (read === "sizes") {
         return fetchedPostings(
           layout,
@@ -131,7 +188,7 @@ export function recognitionStore(db: D1Database): PostingsStore {
       return fetchedPostings(layout, none, decoded.found);
     },
     async trackKey(track: number): Promise<string | undefined> {
-      const row = await db
+      const row = await trackShard
         .prepare("SELECT track_key FROM recognition_tracks WHERE track = ?")
         .bind(track)
         .first<{ track_key: string }>();
@@ -140,36 +197,57 @@ export function recognitionStore(db: D1Database): PostingsStore {
   };
 }
 
-/** Which index a store holds, or null when it holds none. */
-export async function storedIndexSha(db: D1Database): Promise<string | null> {
-  const row = await db
-    .prepare("SELECT value FROM recognition_meta WHERE key = ?")
-    .bind(metaKeys.sha256)
-    .first<{ value: string }>();
-  return row?.value ?? null;
+/** Which index a database holds, and as which shard of how many; null when it holds none. */
+export async function storedIndex(
+  db: D1Database,
+): Promise<{ sha256: string; shard: number; shards: number } | null> {
+  const { results } = await db
+    .prepare("SELECT key, value FROM recognition_meta WHERE key IN (?1, ?2, ?3)")
+    .bind(metaKeys.sha256, metaKeys.shard, metaKeys.shards)
+    .all<{ key: string; value: string }>();
+  const meta = new Map(results.map((row) => [row.key, row.value]));
+  const sha256 = meta.get(metaKeys.sha256);
+  if (sha256 === undefined) return null;
+  return {
+    sha256,
+    shard: Number(meta.get(metaKeys.shard) ?? 0),
+    shards: Number(meta.get(metaKeys.shards) ?? 1),
+  };
 }
 
-/** What loading an index into the store writes, table by table. */
+/** What loading an index into one shard of the store writes, table by table. */
 export type StoreRows = {
   meta: [key: string, value: string][];
+  /** Every track's key in shard 0, none in the others. */
   tracks: [track: number, trackKey: string][];
-  /** Every hash with entries, in hash order, and its entries' bytes. */
+  /** Every hash of this shard with entries, in hash order, and its entries' bytes. */
   postings(): Generator<[hash: number, entries: Uint8Array]>;
 };
 
-/** The store's rows for a loaded index; the postings are views on the index's bytes. */
-export function storeRows(index: TrackIndex, sha256: string, catalogVersion: string): StoreRows {
+/**
+ * The store's rows for a loaded index, one StoreRows a shard (one for one database); the postings
+ * are views on the index's bytes.
+ */
+export function storeRows(
+  index: TrackIndex,
+  sha256: string,
+  catalogVersion: string,
+  shards = 1,
+): StoreRows[] {
   const { offsets, entries } = index;
-  return {
+  return Array.from({ length: shards }, (_, shard) => ({
     meta: [
       [metaKeys.sha256, sha256],
       [metaKeys.catalogVersion, catalogVersion],
       [metaKeys.timeBits, String(index.timeBits)],
       [metaKeys.commonBucketSize, String(index.commonBucketSize)],
+      [metaKeys.shard, String(shard)],
+      [metaKeys.shards, String(shards)],
     ],
-    tracks: index.trackKeys.map((key, track) => [track, key]),
+    tracks: shard === 0 ? index.trackKeys.map((key, track) => [track, key]) : [],
     *postings() {
       for (let hash = 0; hash + 1 < offsets.length; hash++) {
+        if (shardOf(hash, shards) !== shard) continue;
         const start = offsets[hash] as number;
         const end = offsets[hash + 1] as number;
         if (end > start) {
@@ -177,7 +255,7 @@ export function storeRows(index: TrackIndex, sha256: string, catalogVersion: str
         }
       }
     },
-  };
+  }));
 }
 
 /** The tables a load empties first: a store holds one index. */
@@ -190,29 +268,39 @@ const hexCodes = new TextEncoder().encode("0123456789abcdef");
 const ascii = new TextDecoder();
 
 /**
- * Loads an index into a store through a D1 binding (wrangler's local database for `npm start`, the
- * worker tests' own, the scale bench's): the tables emptied, then the postings as JSON objects of
- * hash to hex bound to one parameter each (D1 binds at most 100 parameters a statement, and a value
- * of up to 2 MB), then the tracks, and the meta last: a store whose load stopped half way has no
- * layout and answers nothing, rather than wrong. Deploy loads the same rows from
+ * Loads an index into a store through its D1 bindings, one a shard (wrangler's local database for
+ * `npm start`, the worker tests' own, the scale bench's), `rows` from storeRows for as many
+ * shards: every shard's tables emptied first, then in each the postings as JSON objects of hash to
+ * hex bound to one parameter each (D1 binds at most 100 parameters a statement, and a value of up
+ * to 2 MB), then the tracks, and the meta last: a store whose load stopped half way has a shard
+ * with no layout and answers nothing, rather than wrong. Deploy loads the same rows from
  * recognition-store.sql instead. Every statement can run twice (OR REPLACE), so that a caller whose
  * connection dropped before the answer can send it again (the scale bench, through Miniflare's
  * proxy). Each object is written as ASCII into one buffer and decoded once:
  * appending two characters a byte to a string took most of a load's time (83 s of 128 s at 10×).
  */
-export async function loadStore(db: D1Database, rows: StoreRows): Promise<{ hashes: number }> {
-  await db.batch(storeTables.map((table) => db.prepare(`DELETE FROM ${table}`)));
-  const hashes = await writePostings(db, rows.postings());
-  await db.batch([
-    ...rows.tracks.map(([track, key]) =>
-      db
-        .prepare("INSERT OR REPLACE INTO recognition_tracks (track, track_key) VALUES (?, ?)")
-        .bind(track, key),
-    ),
-    ...rows.meta.map(([key, value]) =>
-      db.prepare("INSERT OR REPLACE INTO recognition_meta (key, value) VALUES (?, ?)").bind(key, value),
-    ),
-  ]);
+export async function loadStore(
+  shards: readonly D1Database[],
+  rows: readonly StoreRows[],
+): Promise<{ hashes: number }> {
+  if (rows.length !== shards.length)
+    throw new Error(`${rows.length} shards of rows for ${shards.length} databases`);
+  for (const db of shards) await db.batch(storeTables.map((table) => db.prepare(`DELETE FROM ${table}`)));
+  let hashes = 0;
+  for (const [shard, db] of shards.entries()) {
+    const own = rows[shard] as StoreRows;
+    hashes += await writePostings(db, own.postings());
+    await db.batch([
+      ...own.tracks.map(([track, key]) =>
+        db
+          .prepare("INSERT OR REPLACE INTO recognition_tracks (track, track_key) VALUES (?, ?)")
+          .bind(track, key),
+      ),
+      ...own.meta.map(([key, value]) =>
+        db.prepare("INSERT OR REPLACE INTO recognition_meta (key, value) VALUES (?, ?)").bind(key, value),
+      ),
+    ]);
+  }
   return { hashes };
 }
 

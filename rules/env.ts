@@ -8,41 +8,87 @@ export type Env = {
   DB: D1Database;
   /** The recognition store (origin/recognition-store.ts), read by the embedded origin's match service. */
   RECOGNITION: D1Database;
-  SERVICES_ORIGIN?: string;
-  SERVICES_TIMEOUT_MS?: string;
-  SITE_ENV?: string;
-  SITE_ORIGIN?: string;
-  /**
-   * How mail leaves: "send_email" (the MAIL binding, from MAIL_FROM) or "outbox" (the local outbox
-   * that /dev/outbox shows, asked for by `npm start` and the tests). Required: a deployment that
-   * names none fails its first request instead of publishing every sign-in link (issue 41).
-   */
-  MAIL_TRANSPORT?: string;
-  /** Cloudflare's `send_email` binding (wrangler.toml `[[send_email]]`), used by the embedded origin. */
-  MAIL?: { send(message: unknown): Promise<unknown> };
-  /** The sender of the sign-in mail; without it (or MAIL) mail goes to the local outbox. */
-  MAIL_FROM?: string;
-  /** The web sign-in provider's OAuth client (Google), read by the account service. */
-  GOOGLE_CLIENT_ID?: string;
-  GOOGLE_CLIENT_SECRET?: string;
-  OIDC_ISSUER?: string;
-  /** The device maker's cloud (CloudKit): container, API token and environment, for the browser. */
-  ICLOUD_CONTAINER?: string;
-  ICLOUD_API_TOKEN?: string;
-  ICLOUD_ENVIRONMENT?: string;
-  /** The streaming-service connection: the site's client id and the provider's authorization page. */
-  STREAMING_CLIENT_ID?: string;
-  STREAMING_AUTHORIZE_URL?: string;
-  /** The e-mail sign-in's robot check (Cloudflare Turnstile): both keys, or neither for none. */
-  TURNSTILE_SITE_KEY?: string;
-  TURNSTILE_SECRET_KEY?: string;
-  /** Issue 43: identification events (wrangler.toml queues), consumed by this worker's `queue`. */
-  IDENTIFICATIONS: Queue;
-  /** Issue 43: beacons and logs, stored in batches by this worker's `queue`. */
-  BEACONS: Queue;
-  /** The sinks' per-address limit against abuse (wrangler.toml `[[ratelimits]]`). */
-  SINK_LIMIT: RateLimit;
-};
+  /** Its shard count (default 1); shards past the first are RECOGNITION_1, RECOGNITION_2, … (recognitionShards). */
+  RECOGNITION_SHARDS?: string;
+} & RecognitionShardBindings & {
+    SERVICES_ORIGIN?: string;
+    SERVICES_TIMEOUT_MS?: string;
+    SITE_ENV?: string;
+    SITE_ORIGIN?: string;
+    /**
+     * How mail leaves: "send_email" (the MAIL binding, from MAIL_FROM) or "outbox" (the local outbox
+     * that /dev/outbox shows, asked for by `npm start` and the tests). Required: a deployment that
+     * names none fails its first request instead of publishing every sign-in link (issue 41).
+     */
+    MAIL_TRANSPORT?: string;
+    /** Cloudflare's `send_email` binding (wrangler.toml `[[send_email]]`), used by the embedded origin. */
+    MAIL?: { send(message: unknown): Promise<unknown> };
+    /** The sender of the sign-in mail; without it (or MAIL) mail goes to the local outbox. */
+    MAIL_FROM?: string;
+    /** The web sign-in provider's OAuth client (Google), read by the account service. */
+    GOOGLE_CLIENT_ID?: string;
+    GOOGLE_CLIENT_SECRET?: string;
+    OIDC_ISSUER?: string;
+    /** The device maker's cloud (CloudKit): container, API token and environment, for the browser. */
+    ICLOUD_CONTAINER?: string;
+    ICLOUD_API_TOKEN?: string;
+    ICLOUD_ENVIRONMENT?: string;
+    /** The streaming-service connection: the site's client id and the provider's authorization page. */
+    STREAMING_CLIENT_ID?: string;
+    STREAMING_AUTHORIZE_URL?: string;
+    /** The e-mail sign-in's robot check (Cloudflare Turnstile): both keys, or neither for none. */
+    TURNSTILE_SITE_KEY?: string;
+    TURNSTILE_SECRET_KEY?: string;
+    /** Issue 43: identification events (wrangler.toml queues), consumed by this worker's `queue`. */
+    IDENTIFICATIONS: Queue;
+    /** Issue 43: beacons and logs, stored in batches by this worker's `queue`. */
+    BEACONS: Queue;
+    /** The sinks' per-address limit against abuse (wrangler.toml `[[ratelimits]]`). */
+    SINK_LIMIT: RateLimit;
+  };
+
+/** The recognition store's shards past the first (wrangler.toml explains how to add them). */
+export type RecognitionShardBindings = { [binding: `RECOGNITION_${number}`]: D1Database | undefined };
+
+/** Databases the recognition index may be split over (docs/decisions/029-recognition-store.md). */
+export const MAX_RECOGNITION_SHARDS = 16;
+
+const recognitionShardsSchema = v.optional(
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, "RECOGNITION_SHARDS is a whole number"),
+    v.transform(Number),
+    v.integer(),
+    v.minValue(1),
+    v.maxValue(MAX_RECOGNITION_SHARDS),
+  ),
+  "1",
+);
+
+/** RECOGNITION_SHARDS read: 1 when unset; anything but a whole number 1..16 throws the configuration error. */
+export function recognitionShardCount(value: string | undefined): number {
+  const count = v.safeParse(recognitionShardsSchema, value);
+  if (!count.success)
+    throw new Error(`Invalid environment: RECOGNITION_SHARDS: ${v.summarize(count.issues)}`);
+  return count.output;
+}
+
+/**
+ * The recognition store's databases, in shard order: RECOGNITION, then RECOGNITION_1 … up to
+ * RECOGNITION_SHARDS - 1. A bad count or a missing binding throws the configuration error (readConfig
+ * runs it at the first request; the match service builds its store from it).
+ */
+export function recognitionShards(
+  env: { RECOGNITION?: D1Database; RECOGNITION_SHARDS?: string } & RecognitionShardBindings,
+): D1Database[] {
+  const count = recognitionShardCount(env.RECOGNITION_SHARDS);
+  return Array.from({ length: count }, (_, shard) => {
+    const name = shard === 0 ? "RECOGNITION" : `RECOGNITION_${shard}`;
+    const db = shard === 0 ? env.RECOGNITION : env[`RECOGNITION_${shard}`];
+    if (!db) throw new Error(`Invalid environment: RECOGNITION_SHARDS=${count} needs the D1 binding ${name}`);
+    return db;
+  });
+}
 
 const siteOriginSchema = v.pipe(
   v.string("SITE_ORIGIN is required: the site's own origin, https://host"),
@@ -143,6 +189,8 @@ export function readConfig(env: Env): SiteConfig {
   if (!parsed.output.TURNSTILE_SITE_KEY !== !parsed.output.TURNSTILE_SECRET_KEY) {
     throw new Error("Invalid environment: TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY go together");
   }
+  // The embedded origin answers the match service from the recognition store: its shards must all be bound.
+  if (!parsed.output.SERVICES_ORIGIN) recognitionShards(env);
   return parsed.output;
 }
 

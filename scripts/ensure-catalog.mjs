@@ -11,8 +11,9 @@
  *   3. applies the D1 migrations to the local database;
  *   4. loads the seed when the local database holds another catalogue version (the seed deletes
  *      before it inserts, so loading it twice is harmless), and empties the local Cache API;
- *   5. applies the recognition store's migrations to its local database and loads the published
- *      index into it when it holds another one (tools/recognition-store/load-local.ts).
+ *   5. applies the recognition store's migrations to its local database (to each of its shards' when
+ *      wrangler.toml splits it, RECOGNITION_SHARDS) and loads the published index into them when they
+ *      hold another one (tools/recognition-store/load-local.ts).
  * `--files-only` stops after step 2 (the worker tests load the seed into their own D1).
  */
 import { spawnSync } from "node:child_process";
@@ -28,7 +29,6 @@ const stampFile = path.join(distDir, "inputs.sha256");
 const indexStampFile = path.join(distDir, "index-inputs.sha256");
 const indexManifestFile = path.join(root, "public/media/recognition/manifest.json");
 const database = "tunewave-catalog";
-const recognitionDatabase = "tunewave-recognition";
 /** Where wrangler's local runtime keeps the Cache API (its default persistence directory). */
 const localCacheDir = path.join(root, ".wrangler/state/v3/cache");
 /** The default packages (origin/catalog/sources.ts defaultPackageNames) and the extra ones asked for. */
@@ -250,9 +250,29 @@ function ensureLoaded() {
   log("emptied the local edge cache of the previous catalogue's answers");
 }
 
-function ensureStoreLoaded() {
-  log("applying the recognition store's migrations to its local database");
-  run("npx", ["wrangler", "d1", "migrations", "apply", recognitionDatabase, "--local"]);
+/**
+ * The recognition store's databases in wrangler.toml, shard 0 first: RECOGNITION, then
+ * RECOGNITION_1 … as many as RECOGNITION_SHARDS counts (the Worker checks the count; a binding
+ * missing here stops the load).
+ */
+async function recognitionDatabases() {
+  const { unstable_readConfig } = await import("wrangler");
+  const config = unstable_readConfig({ config: path.join(root, "wrangler.toml") });
+  const shards = Number(config.vars?.RECOGNITION_SHARDS ?? 1);
+  return Array.from({ length: shards }, (_, shard) => {
+    const binding = shard === 0 ? "RECOGNITION" : `RECOGNITION_${shard}`;
+    const database = config.d1_databases.find((d1) => d1.binding === binding);
+    if (!database)
+      throw new Error(`wrangler.toml: RECOGNITION_SHARDS=${shards} needs the D1 binding ${binding}`);
+    return database.database_name;
+  });
+}
+
+async function ensureStoreLoaded() {
+  for (const name of await recognitionDatabases()) {
+    log(`applying the recognition store's migrations to its local database ${name}`);
+    run("npx", ["wrangler", "d1", "migrations", "apply", name, "--local"]);
+  }
   run("npx", ["vite-node", "tools/recognition-store/load-local.ts"]);
 }
 
@@ -261,7 +281,7 @@ try {
   ensureIndex();
   if (!process.argv.includes("--files-only")) {
     ensureLoaded();
-    ensureStoreLoaded();
+    await ensureStoreLoaded();
   }
 } catch (error) {
   log(error instanceof Error ? error.message : String(error));

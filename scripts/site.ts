@@ -254,7 +254,7 @@ async function loadRecognition(miniflare: Miniflare): Promise<void> {
     await db.batch(migration.queries.map((query) => db.prepare(query)));
   }
   const loaded = await readPublishedIndex();
-  await loadStore(db, storeRows(loaded.index, loaded.sha256, loaded.catalogVersion));
+  await loadStore([db], storeRows(loaded.index, loaded.sha256, loaded.catalogVersion));
 }
 
 export function removeSnapshot(snapshot: Snapshot): void {

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import * as v from "valibot";
+import { recognitionShards } from "../../rules/env";
 import { SiteError } from "../../rules/errors";
 import { readBody } from "../../rules/http-body";
 import {
@@ -89,15 +90,15 @@ export function registerWebrec(origin: OriginApp) {
   origin.post("/webrec/match", async (c) => {
     const parsed = await readMatchRequest(c);
     if ("refused" in parsed) return parsed.refused;
-    // The postings come from the recognition store, a lookup a step: the isolate holds none of the index.
-    const match = await matchSignatureIn(recognitionStore(c.env.RECOGNITION), parsed.signature).catch(
-      (error: unknown) => {
-        throw new SiteError(
-          "serviceerror",
-          `Recognition store unavailable: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      },
-    );
+    // The postings come from the recognition store, a lookup a step (one query a shard, at once):
+    // the isolate holds none of the index.
+    const store = recognitionStore(recognitionShards(c.env));
+    const match = await matchSignatureIn(store, parsed.signature).catch((error: unknown) => {
+      throw new SiteError(
+        "serviceerror",
+        `Recognition store unavailable: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
     const body: WebrecMatchResponse = { matches: [] };
     if (match) {
       const [track] = await db.tracksByKeys(c.env.DB, [Number(match.trackKey)]);

@@ -44,7 +44,11 @@ function contextFor(url: string) {
   // rootData and requestMeta read the edge only.
   const context = {
     edge,
-    config: readConfig({ SITE_ORIGIN: "https://www.tunewave.test", MAIL_TRANSPORT: "outbox" } as Env),
+    config: readConfig({
+      SITE_ORIGIN: "https://www.tunewave.test",
+      MAIL_TRANSPORT: "outbox",
+      RECOGNITION: {},
+    } as Env),
     account: null,
   } as unknown as AppLoadContext;
   return { request, context, root: rootData(context, request, [featureNames.search]) };

@@ -3,15 +3,26 @@ import {
   cloudKitConfigOf,
   type Env,
   readConfig,
+  recognitionShards,
   robotCheckOf,
   siteOriginOf,
   siteUrl,
   streamingConfigOf,
 } from "../../rules/env";
 
+/** A stand-in D1 binding: the configuration only asks that it is there. */
+function database(name: string): D1Database {
+  return { name } as unknown as D1Database;
+}
+
 /** A deployment's bindings: the two required settings, and `vars` over them. */
 function env(vars: Partial<Env>): Env {
-  return { SITE_ORIGIN: "https://www.tunewave.example", MAIL_TRANSPORT: "outbox", ...vars } as Env;
+  return {
+    SITE_ORIGIN: "https://www.tunewave.example",
+    MAIL_TRANSPORT: "outbox",
+    RECOGNITION: database("tunewave-recognition"),
+    ...vars,
+  } as Env;
 }
 
 test.each([
@@ -162,4 +173,44 @@ test("both Turnstile keys configure the sign-in's robot check", () => {
     siteKey: "0x4AAAAAAAB1cDeFgHiJkLmN",
     secretKey: "0x4AAAAAAAB1cDeFgHiJkLmN_secret-Value",
   });
+});
+
+test("the recognition store is one database unless RECOGNITION_SHARDS names more, each bound", () => {
+  const first = database("tunewave-recognition");
+  const second = database("tunewave-recognition-1");
+  const third = database("tunewave-recognition-2");
+  expect(recognitionShards(env({}))).toHaveLength(1);
+  expect(recognitionShards({ RECOGNITION: first })).toEqual([first]);
+  expect(
+    recognitionShards({
+      RECOGNITION: first,
+      RECOGNITION_1: second,
+      RECOGNITION_2: third,
+      RECOGNITION_SHARDS: "3",
+    }),
+  ).toEqual([first, second, third]);
+  // A shard bound but not counted is not read.
+  expect(recognitionShards({ RECOGNITION: first, RECOGNITION_1: second, RECOGNITION_SHARDS: "1" })).toEqual([
+    first,
+  ]);
+});
+
+test.each([
+  [{ RECOGNITION_SHARDS: "0" }, /RECOGNITION_SHARDS/],
+  [{ RECOGNITION_SHARDS: "17" }, /RECOGNITION_SHARDS/],
+  [{ RECOGNITION_SHARDS: "two" }, /RECOGNITION_SHARDS/],
+  [{ RECOGNITION_SHARDS: "1.5" }, /RECOGNITION_SHARDS/],
+  [{ RECOGNITION_SHARDS: "2" }, /needs the D1 binding RECOGNITION_1/],
+  [{ RECOGNITION_SHARDS: "3", RECOGNITION_1: database("tunewave-recognition-1") }, /RECOGNITION_2/],
+  [{ RECOGNITION: undefined }, /needs the D1 binding RECOGNITION\b/],
+] as const)("a recognition store configured as %j fails the first request", (vars, message) => {
+  expect(() => readConfig(env(vars as Partial<Env>))).toThrow(message);
+});
+
+test("a remote origin answers the match service: the recognition store is not read, nor checked", () => {
+  expect(() =>
+    readConfig(
+      env({ SERVICES_ORIGIN: "https://origin.example", RECOGNITION: undefined } as unknown as Partial<Env>),
+    ),
+  ).not.toThrow();
 });

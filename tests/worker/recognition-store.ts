@@ -11,7 +11,12 @@ export function publishedIndex(): Promise<LoadedRecognitionIndex> {
  * Loads the published index into this test file's recognition store, as `npm start`'s local load
  * does (tools/recognition-store/load-local.ts): for the files whose tests match recordings.
  */
-export async function loadRecognitionStore(): Promise<void> {
+export function loadRecognitionStore(): Promise<void> {
+  return loadRecognitionShards([env.RECOGNITION]);
+}
+
+/** Loads the published index split over these databases, shard 0 first. */
+export async function loadRecognitionShards(shards: readonly D1Database[]): Promise<void> {
   const loaded = await publishedIndex();
-  await loadStore(env.RECOGNITION, storeRows(loaded.index, loaded.sha256, loaded.catalogVersion));
+  await loadStore(shards, storeRows(loaded.index, loaded.sha256, loaded.catalogVersion, shards.length));
 }

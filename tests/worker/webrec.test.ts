@@ -1,9 +1,9 @@
-import { env, SELF } from "cloudflare:test";
+import { applyD1Migrations, env, SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
 import { recognitionProbesSchema } from "../../origin/recognition-index";
-import { recognitionStore, storedIndexSha } from "../../origin/recognition-store";
+import { recognitionStore, storedIndex } from "../../origin/recognition-store";
 import { webrecMaxBodyBytes } from "../../origin/routes/webrec";
 import { serviceErrorSchema } from "../../rules/schemas/common";
 import { trackSchema } from "../../rules/schemas/track";
@@ -24,7 +24,7 @@ import {
   SIGNATURE_VERSION,
   SKEW_FACTORS,
 } from "../../signature/index";
-import { loadRecognitionStore, publishedIndex } from "./recognition-store";
+import { loadRecognitionShards, loadRecognitionStore, publishedIndex } from "./recognition-store";
 
 // The match service through the whole site: the Worker's /services proxy, then the embedded origin
 // answering from the recognition store (D1, loaded from the index the builder published).
@@ -168,9 +168,12 @@ describe("POST /services/webrec/match", () => {
 });
 
 describe("the recognition store", () => {
-  /** The store over RECOGNITION, counting its calls: each is one query (a batch, for the first). */
-  function countingStore() {
-    const store = recognitionStore(env.RECOGNITION);
+  /**
+   * The store over RECOGNITION (or over these shards), counting its calls: each is one wave of
+   * queries, one a shard (a batch, for the first).
+   */
+  function countingStore(shards: readonly D1Database[] = [env.RECOGNITION]) {
+    const store = recognitionStore(shards);
     const trips = { count: 0 };
     const counted: PostingsStore = {
       lookup: (request) => {
@@ -187,7 +190,7 @@ describe("the recognition store", () => {
 
   test("holds the index the builder published", async () => {
     const published = await publishedIndex();
-    expect(await storedIndexSha(env.RECOGNITION)).toBe(published.sha256);
+    expect(await storedIndex(env.RECOGNITION)).toEqual({ sha256: published.sha256, shard: 0, shards: 1 });
   });
 
   test("answers every probe as the index loaded whole does, in a bounded number of round trips", async () => {
@@ -222,7 +225,7 @@ describe("the recognition store", () => {
       if (n === 0 && absent < 0) absent = hash;
     }
     expect(Math.min(kept, left, absent)).toBeGreaterThanOrEqual(0);
-    const store = recognitionStore(env.RECOGNITION);
+    const store = recognitionStore([env.RECOGNITION]);
     const sized = await store.lookup({ hashes: [kept, left, absent], read: "sizes" });
     expect([kept, left, absent].map((hash) => sized.size(hash))).toEqual([size(kept), size(left), 0]);
     expect(sized.postings(kept)).toHaveLength(0);
@@ -232,6 +235,63 @@ describe("the recognition store", () => {
     // An answer replaces the last: a match holds one step's postings at a time.
     const next = await store.lookup({ hashes: [left], read: "postings" });
     expect(next.postings(kept)).toHaveLength(0);
+  });
+
+  describe("split by hash over several databases", () => {
+    const spare = () => [env.RECOGNITION_1, env.RECOGNITION_2, env.RECOGNITION_3];
+    beforeAll(async () => {
+      for (const db of spare()) await applyD1Migrations(db, env.TEST_RECOGNITION_MIGRATIONS);
+    });
+    const signatures = () => [
+      ...probes.map((probe) => decodeSignatureBase64(probe.data)),
+      computeSignature(unknownAudio(12, 16000), 16000),
+      computeSignature(unknownAudio(3, 16000), 16000),
+    ];
+
+    test.each([2, 3])(
+      "in %d shards answers every probe as one database and the index loaded whole do, in as many waves",
+      async (count) => {
+        const { index } = await publishedIndex();
+        const shards = spare().slice(0, count);
+        await loadRecognitionShards(shards);
+        expect(await Promise.all(shards.map(storedIndex))).toEqual(
+          shards.map((_, shard) => ({ sha256: expect.any(String), shard, shards: count })),
+        );
+        for (const signature of signatures()) {
+          const one = countingStore();
+          const split = countingStore(shards);
+          const answer = await matchSignatureIn(split.store, signature);
+          expect(answer).toEqual(await matchSignatureIn(one.store, signature));
+          expect(answer).toEqual(matchSignature(index, signature));
+          expect(split.trips.count).toBe(one.trips.count);
+        }
+      },
+      120_000,
+    );
+
+    test("shards of another index, or of another count, or not loaded, answer an error, never a match", async () => {
+      const [first, second, third] = spare() as [D1Database, D1Database, D1Database];
+      await loadRecognitionShards([first, second]);
+      const signature = decodeSignatureBase64(probes[0]?.data ?? "");
+      expect(await matchSignatureIn(recognitionStore([first, second]), signature)).not.toBeNull();
+      const setMeta = (db: D1Database, key: string, value: string) =>
+        db.prepare("UPDATE recognition_meta SET value = ?2 WHERE key = ?1").bind(key, value).run();
+      const refused = (shards: D1Database[], message: RegExp) =>
+        expect(matchSignatureIn(recognitionStore(shards), signature)).rejects.toThrow(message);
+      // Two shards read as one store of three (a third database bound), or in the wrong order.
+      await refused([first, second, third], /shard 0 of 2, not of 3|not loaded/);
+      await refused([second, first], /holds shard 1 of 2/);
+      await refused([first], /holds shard 0 of 2, not of 1/);
+      // A shard of another index.
+      await setMeta(second, "sha256", "0".repeat(64));
+      await refused([first, second], /another index/);
+      // A shard that says it is one of three.
+      await setMeta(second, "shards", "3");
+      await refused([first, second], /shard 1 of 3, not of 2/);
+      // A shard whose load stopped before its meta.
+      await second.prepare("DELETE FROM recognition_meta").run();
+      await refused([first, second], /shard 1 not loaded/);
+    }, 60_000);
   });
 
   test("a store that holds no index is a service error, not a 500 or a false answer", async () => {
