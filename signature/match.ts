@@ -116,16 +116,20 @@ function accumulate(counts: Uint32Array, length: number): void {
 type Steps<T> = Generator<PostingsRequest, T, PostingLists>;
 
 /**
- * The hashes one step reads, rarest first (ascending bucket size, then hash), of those in the
- * index and no larger than `largest`, until MATCH_STEP_ENTRIES: a bucket's entries count once for
- * each time its hash is listed. Rare hashes tell tracks apart most; whatever the index's size, a
- * step reads a bounded number of entries, and as the index grows it reads fewer of the query's
- * hashes, not more.
+ * The hashes one step reads, those in `first` before the others and each group rarest first
+ * (ascending bucket size, then hash), of those in the index and no larger than `largest`, until
+ * MATCH_STEP_ENTRIES: a bucket's entries count once for each time its hash is listed. Rare hashes
+ * tell tracks apart most; whatever the index's size, a step reads a bounded number of entries, and
+ * as the index grows it reads fewer of the query's hashes, not more. The vote puts first its
+ * pairs' hashes at their own dt: the variants a frame off (QUERY_DT_TOLERANCE_FRAMES) stand for a
+ * peak that moved, and, rarest first among all, filled a step at 100× the index with hashes the
+ * recording does not share (docs/decisions/043-recognition-accuracy.md).
  */
 export function rarestWithin(
   hashes: readonly number[],
   size: (hash: number) => number,
   largest: number,
+  first: ReadonlySet<number> = new Set(),
 ): number[] {
   const listed = new Map<number, number>();
   for (const hash of hashes) listed.set(hash, (listed.get(hash) ?? 0) + 1);
@@ -133,7 +137,8 @@ export function rarestWithin(
     const entries = size(hash);
     return entries > 0 && entries <= largest;
   });
-  present.sort((a, b) => size(a) - size(b) || a - b);
+  const group = (hash: number) => (first.has(hash) ? 0 : 1);
+  present.sort((a, b) => group(a) - group(b) || size(a) - size(b) || a - b);
   const read: number[] = [];
   let entries = 0;
   for (const hash of present) {
@@ -148,18 +153,20 @@ export function rarestWithin(
  * The postings one step reads (`rarestWithin`). The vote (`voting`) leaves out the catalogue's
  * commonest buckets and counts a bucket once for each time its hash occurs in the query, since
  * each occurrence votes with every entry: the vote then holds at most MATCH_STEP_ENTRIES votes,
- * where counting each bucket once let it grow to four times that at 100× the index. An alignment keeps only the candidate track's entries, so it counts each bucket once.
+ * where counting each bucket once let it grow to four times that at 100× the index. An alignment
+ * keeps only the candidate track's entries, so it counts each bucket once.
  * Two round trips: the sizes, then the postings of the hashes chosen. Returns the lists and the
  * hashes read: the others count as absent, in memory as in a store.
  */
 function* rarest(
   hashes: readonly number[],
   voting: boolean,
+  first?: ReadonlySet<number>,
 ): Steps<{ lists: PostingLists; read: Set<number> }> {
   const distinct = [...new Set(hashes)];
   const sized = yield { hashes: distinct, read: "sizes" };
   const largest = voting ? sized.commonBucketSize : Number.POSITIVE_INFINITY;
-  const read = rarestWithin(voting ? hashes : distinct, (hash) => sized.size(hash), largest);
+  const read = rarestWithin(voting ? hashes : distinct, (hash) => sized.size(hash), largest, first);
   const lists = yield { hashes: read, read: "postings" };
   return { lists, read: new Set(read) };
 }
@@ -171,7 +178,7 @@ type Query = { hashes: number[]; times: number[] };
  * A hash value votes once per QUERY_REPEAT_FRAMES: a steady tone repeats the same hashes all along
  * and would otherwise line up with any sustained note.
  */
-function queryAt(signature: Signature, speed: number): Query {
+function queryAt(signature: Signature, speed: number): Query & { exact: Set<number> } {
   const peaks = landmarkPeaks(signature.frames, signature.bins, speed);
   const hashes: number[] = [];
   const times: number[] = [];
@@ -187,7 +194,10 @@ function queryAt(signature: Signature, speed: number): Query {
     },
     QUERY_DT_TOLERANCE_FRAMES,
   );
-  return { hashes, times };
+  // The pairs' hashes at their own dt, which the vote reads first (rarestWithin).
+  const exact = new Set<number>();
+  forEachLandmark(peaks, QUERY_FANOUT, (hash) => exact.add(hash));
+  return { hashes, times, exact };
 }
 
 /**
@@ -378,7 +388,7 @@ function* rankSteps(signature: Signature): Steps<Ranking> {
   let atCatalogueSpeed: Candidate[] = [];
   for (const speed of SKEW_FACTORS) {
     const query = queryAt(signature, speed);
-    const { lists, read } = yield* rarest(query.hashes, true);
+    const { lists, read } = yield* rarest(query.hashes, true, query.exact);
     const scanned = vote(lists, only(query, read), speed);
     if (speed === 1) atCatalogueSpeed = scanned;
     cells.push(...scanned);
