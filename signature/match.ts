@@ -66,78 +66,47 @@ const SKEW_MIN_FREQUENCY = (600 / (SIGNATURE_SAMPLE_RATE / FFT_SIZE)) * PEAK_BIN
 const OFFSET_BIAS = 4096;
 
 /**
- * Counts votes per (track, offset) key in an open-addressing table. One table is kept and cleared
- * between uses (only its used slots), so a match allocates nothing in proportion to the index.
+ * The vote's scratch, kept between matches: a vote's track and offset, ordered by offset (a
+ * counting sort), then the offsets ordered by track (a second, stable one), so that each track's
+ * votes lie together in ascending offset (back in `offsets`). Two passes in proportion to the
+ * votes, where a hash table paid random reads a vote and three a key for its window (three
+ * quarters of a match's time at 100× the index). At most MATCH_STEP_ENTRIES votes: 8 MiB, and the
+ * counts.
  */
-class VoteTable {
-  private keys = new Float64Array(0);
-  private counts = new Uint32Array(0);
-  private used = new Int32Array(0);
-  private usedCount = 0;
-  private shift = 32;
-  private mask = 0;
-
-  /** Empties the table and makes room for `expected` keys at most half full. */
-  reset(expected: number): void {
-    const bits = Math.max(10, Math.ceil(Math.log2(Math.max(1, expected) * 2)));
-    if (this.keys.length < 2 ** bits) {
-      this.keys = new Float64Array(2 ** bits).fill(-1);
-      this.counts = new Uint32Array(2 ** bits);
-      this.used = new Int32Array(2 ** bits);
-    } else {
-      for (let i = 0; i < this.usedCount; i++) {
-        const at = this.used[i] as number;
-        this.keys[at] = -1;
-        this.counts[at] = 0;
-      }
-    }
-    this.usedCount = 0;
-    const size = this.keys.length;
-    this.shift = 32 - Math.log2(size);
-    this.mask = size - 1;
-  }
-
-  private slot(key: number): number {
-    const low = key % 4294967296;
-    const high = Math.floor(key / 4294967296);
-    let at = Math.imul(low ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
-    for (;;) {
-      const found = this.keys[at] as number;
-      if (found === key || found === -1) return at;
-      at = (at + 1) & this.mask;
-    }
-  }
-
-  add(key: number): void {
-    const at = this.slot(key);
-    if (this.keys[at] === -1) {
-      this.keys[at] = key;
-      this.used[this.usedCount++] = at;
-    }
-    this.counts[at] = (this.counts[at] as number) + 1;
-  }
-
-  get(key: number): number {
-    return this.counts[this.slot(key)] as number;
-  }
-
-  /** Votes within TOLERANCE of the key's offset. */
-  window(key: number): number {
-    let sum = this.get(key);
-    for (let d = 1; d <= TOLERANCE; d++) sum += this.get(key - d) + this.get(key + d);
-    return sum;
-  }
-
-  forEachKey(visit: (key: number) => void): void {
-    for (let i = 0; i < this.usedCount; i++) visit(this.keys[this.used[i] as number] as number);
-  }
-}
+type VoteScratch = {
+  tracks: Uint32Array;
+  offsets: Uint32Array;
+  byOffsetTracks: Uint32Array;
+  byOffsetOffsets: Uint32Array;
+  offsetStarts: Uint32Array;
+  trackStarts: Uint32Array;
+};
 
 /*
  * Made on the first match, not when the module loads: a module-level `new` is a side effect the
  * bundler must keep, which put the matcher into the browser's signature worker, which never matches.
  */
-let sharedTable: VoteTable | undefined;
+let scratch: VoteScratch | undefined;
+
+function voteScratch(votes: number, span: number): VoteScratch {
+  const grown = (array: Uint32Array | undefined, length: number) =>
+    array && array.length >= length ? array : new Uint32Array(length);
+  const s = scratch;
+  scratch = {
+    tracks: grown(s?.tracks, votes),
+    offsets: grown(s?.offsets, votes),
+    byOffsetTracks: grown(s?.byOffsetTracks, votes),
+    byOffsetOffsets: grown(s?.byOffsetOffsets, votes),
+    offsetStarts: grown(s?.offsetStarts, span + 1),
+    trackStarts: s?.trackStarts ?? new Uint32Array(0),
+  };
+  return scratch;
+}
+
+/** Counts (at i + 1) become starts (at i): each one the sum of the counts before it. */
+function accumulate(counts: Uint32Array, length: number): void {
+  for (let i = 0; i < length; i++) counts[i + 1] = (counts[i + 1] as number) + (counts[i] as number);
+}
 
 /**
  * The matcher as steps: each yields the hashes whose postings it reads next and is resumed with
@@ -147,16 +116,20 @@ let sharedTable: VoteTable | undefined;
 type Steps<T> = Generator<PostingsRequest, T, PostingLists>;
 
 /**
- * The hashes one step reads, rarest first (ascending bucket size, then hash), of those in the
- * index and no larger than `largest`, until MATCH_STEP_ENTRIES: a bucket's entries count once for
- * each time its hash is listed. Rare hashes tell tracks apart most; whatever the index's size, a
- * step reads a bounded number of entries, and as the index grows it reads fewer of the query's
- * hashes, not more.
+ * The hashes one step reads, those in `first` before the others and each group rarest first
+ * (ascending bucket size, then hash), of those in the index and no larger than `largest`, until
+ * MATCH_STEP_ENTRIES: a bucket's entries count once for each time its hash is listed. Rare hashes
+ * tell tracks apart most; whatever the index's size, a step reads a bounded number of entries, and
+ * as the index grows it reads fewer of the query's hashes, not more. The vote puts first its
+ * pairs' hashes at their own dt: the variants a frame off (QUERY_DT_TOLERANCE_FRAMES) stand for a
+ * peak that moved, and, rarest first among all, filled a step at 100× the index with hashes the
+ * recording does not share (docs/decisions/043-recognition-accuracy.md).
  */
 export function rarestWithin(
   hashes: readonly number[],
   size: (hash: number) => number,
   largest: number,
+  first: ReadonlySet<number> = new Set(),
 ): number[] {
   const listed = new Map<number, number>();
   for (const hash of hashes) listed.set(hash, (listed.get(hash) ?? 0) + 1);
@@ -164,7 +137,8 @@ export function rarestWithin(
     const entries = size(hash);
     return entries > 0 && entries <= largest;
   });
-  present.sort((a, b) => size(a) - size(b) || a - b);
+  const group = (hash: number) => (first.has(hash) ? 0 : 1);
+  present.sort((a, b) => group(a) - group(b) || size(a) - size(b) || a - b);
   const read: number[] = [];
   let entries = 0;
   for (const hash of present) {
@@ -178,20 +152,21 @@ export function rarestWithin(
 /**
  * The postings one step reads (`rarestWithin`). The vote (`voting`) leaves out the catalogue's
  * commonest buckets and counts a bucket once for each time its hash occurs in the query, since
- * each occurrence votes with every entry: the vote table then holds at most MATCH_STEP_ENTRIES
- * votes (16 MiB), where counting each bucket once let it grow to four times that at 100× the
- * index. An alignment keeps only the candidate track's entries, so it counts each bucket once.
+ * each occurrence votes with every entry: the vote then holds at most MATCH_STEP_ENTRIES votes,
+ * where counting each bucket once let it grow to four times that at 100× the index. An alignment
+ * keeps only the candidate track's entries, so it counts each bucket once.
  * Two round trips: the sizes, then the postings of the hashes chosen. Returns the lists and the
  * hashes read: the others count as absent, in memory as in a store.
  */
 function* rarest(
   hashes: readonly number[],
   voting: boolean,
+  first?: ReadonlySet<number>,
 ): Steps<{ lists: PostingLists; read: Set<number> }> {
   const distinct = [...new Set(hashes)];
   const sized = yield { hashes: distinct, read: "sizes" };
   const largest = voting ? sized.commonBucketSize : Number.POSITIVE_INFINITY;
-  const read = rarestWithin(voting ? hashes : distinct, (hash) => sized.size(hash), largest);
+  const read = rarestWithin(voting ? hashes : distinct, (hash) => sized.size(hash), largest, first);
   const lists = yield { hashes: read, read: "postings" };
   return { lists, read: new Set(read) };
 }
@@ -203,7 +178,7 @@ type Query = { hashes: number[]; times: number[] };
  * A hash value votes once per QUERY_REPEAT_FRAMES: a steady tone repeats the same hashes all along
  * and would otherwise line up with any sustained note.
  */
-function queryAt(signature: Signature, speed: number): Query {
+function queryAt(signature: Signature, speed: number): Query & { exact: Set<number> } {
   const peaks = landmarkPeaks(signature.frames, signature.bins, speed);
   const hashes: number[] = [];
   const times: number[] = [];
@@ -219,7 +194,10 @@ function queryAt(signature: Signature, speed: number): Query {
     },
     QUERY_DT_TOLERANCE_FRAMES,
   );
-  return { hashes, times };
+  // The pairs' hashes at their own dt, which the vote reads first (rarestWithin).
+  const exact = new Set<number>();
+  forEachLandmark(peaks, QUERY_FANOUT, (hash) => exact.add(hash));
+  return { hashes, times, exact };
 }
 
 /**
@@ -256,9 +234,9 @@ function vote(lists: PostingLists, { hashes, times }: Query, speed: number): Can
   const frameMask = 2 ** timeBits - 1;
   let expected = 0;
   for (const hash of hashes) expected += lists.postings(hash).length;
-  sharedTable ??= new VoteTable();
-  const table = sharedTable;
-  table.reset(expected);
+  const v = voteScratch(expected, span);
+  let count = 0;
+  let trackCount = 0;
   for (let q = 0; q < hashes.length; q++) {
     const postings = lists.postings(hashes[q] as number);
     if (postings.length > commonBucketSize) continue;
@@ -266,21 +244,67 @@ function vote(lists: PostingLists, { hashes, times }: Query, speed: number): Can
     for (let e = 0; e < postings.length; e++) {
       const entry = postings[e] as number;
       const offset = Math.round((entry & frameMask) - time) + OFFSET_BIAS;
-      if (offset >= 0) table.add((entry >>> timeBits) * span + offset);
+      if (offset < 0) continue;
+      const track = entry >>> timeBits;
+      if (track >= trackCount) trackCount = track + 1;
+      v.tracks[count] = track;
+      v.offsets[count++] = offset;
     }
   }
-  // Each track's best cell: the podium compares tracks.
-  const bestOfTrack = new Map<number, Candidate>();
-  table.forEachKey((key) => {
-    const votes = table.window(key);
-    const track = Math.floor(key / span);
-    const offset = (key % span) - OFFSET_BIAS;
-    const known = bestOfTrack.get(track);
-    if (!known || votes > known.votes || (votes === known.votes && offset < known.offset)) {
-      bestOfTrack.set(track, { track, offset, speed, votes });
+  if (v.trackStarts.length <= trackCount) v.trackStarts = new Uint32Array(trackCount + 1);
+  // By offset, then (stable) by track: each track's offsets together, ascending.
+  const { offsetStarts, trackStarts } = v;
+  offsetStarts.fill(0, 0, span + 1);
+  trackStarts.fill(0, 0, trackCount + 1);
+  for (let i = 0; i < count; i++) {
+    const o = (v.offsets[i] as number) + 1;
+    const t = (v.tracks[i] as number) + 1;
+    offsetStarts[o] = (offsetStarts[o] as number) + 1;
+    trackStarts[t] = (trackStarts[t] as number) + 1;
+  }
+  accumulate(offsetStarts, span);
+  accumulate(trackStarts, trackCount);
+  for (let i = 0; i < count; i++) {
+    const o = v.offsets[i] as number;
+    const at = offsetStarts[o] as number;
+    offsetStarts[o] = at + 1;
+    v.byOffsetTracks[at] = v.tracks[i] as number;
+    v.byOffsetOffsets[at] = v.offsets[i] as number;
+  }
+  // trackStarts[t] becomes the end of track t's votes; its start is then trackStarts[t - 1].
+  for (let i = 0; i < count; i++) {
+    const t = v.byOffsetTracks[i] as number;
+    const at = trackStarts[t] as number;
+    trackStarts[t] = at + 1;
+    v.offsets[at] = v.byOffsetOffsets[i] as number;
+  }
+  // Each track's best cell (the podium compares tracks): the most votes within TOLERANCE of an
+  // offset, the earliest offset of those.
+  const offsets = v.offsets;
+  const found: Candidate[] = [];
+  for (let track = 0, start = 0; track < trackCount; start = trackStarts[track++] as number) {
+    const end = trackStarts[track] as number;
+    if (end === start) continue;
+    let bestVotes = 0;
+    let bestOffset = 0;
+    let low = start;
+    let high = start;
+    for (let from = start; from < end; ) {
+      const offset = offsets[from] as number;
+      let to = from + 1;
+      while (to < end && offsets[to] === offset) to++;
+      while ((offsets[low] as number) < offset - TOLERANCE) low++;
+      if (high < to) high = to;
+      while (high < end && (offsets[high] as number) <= offset + TOLERANCE) high++;
+      if (high - low > bestVotes) {
+        bestVotes = high - low;
+        bestOffset = offset;
+      }
+      from = to;
     }
-  });
-  return [...bestOfTrack.values()];
+    found.push({ track, offset: bestOffset - OFFSET_BIAS, speed, votes: bestVotes });
+  }
+  return found;
 }
 
 function outranks(a: Candidate, b: Candidate | null): boolean {
@@ -364,7 +388,7 @@ function* rankSteps(signature: Signature): Steps<Ranking> {
   let atCatalogueSpeed: Candidate[] = [];
   for (const speed of SKEW_FACTORS) {
     const query = queryAt(signature, speed);
-    const { lists, read } = yield* rarest(query.hashes, true);
+    const { lists, read } = yield* rarest(query.hashes, true, query.exact);
     const scanned = vote(lists, only(query, read), speed);
     if (speed === 1) atCatalogueSpeed = scanned;
     cells.push(...scanned);

@@ -237,11 +237,18 @@ describe("what a match step reads", () => {
       for (const { sizes, read } of steps) {
         const entries = read.hashes.reduce((sum, hash) => sum + size(hash), 0);
         expect(entries).toBeLessThanOrEqual(MATCH_STEP_ENTRIES);
-        const largestRead = Math.max(0, ...read.hashes.map(size));
-        const left = sizes.hashes.filter((hash) => size(hash) > 0 && !read.hashes.includes(hash));
-        // Nothing left unread is rarer than what was read.
-        for (const hash of left) expect(size(hash)).toBeGreaterThanOrEqual(largestRead);
-        if (factor === 1) expect(read.hashes.length).toBeGreaterThan(0);
+        // Rarest first: in ascending size, once over for the vote's two groups (the pairs' own
+        // hashes, then the variants a frame off; the table below tests which is read).
+        const readSizes = read.hashes.map(size);
+        const descents = readSizes.filter((entries, at) => at > 0 && entries < (readSizes[at - 1] as number));
+        expect(descents.length).toBeLessThanOrEqual(1);
+        if (factor === 1) {
+          // The budget does not bind: nothing in the index below the common size is left unread.
+          const left = sizes.hashes.filter((hash) => size(hash) > 0 && !read.hashes.includes(hash));
+          const largestRead = Math.max(0, ...readSizes);
+          for (const hash of left) expect(size(hash)).toBeGreaterThanOrEqual(largestRead);
+          expect(read.hashes.length).toBeGreaterThan(0);
+        }
       }
       // Once the budget binds, a step reads fewer hashes than its query has in the index.
       if (factor === 30_000)
@@ -250,9 +257,10 @@ describe("what a match step reads", () => {
   );
 
   // [case, the hashes listed (a vote lists a hash once per occurrence in the query), bucket sizes
-  // by hash, largest, hashes read]. A bucket counts once for each time its hash is listed.
+  // by hash, largest, hashes read, hashes read first]. A bucket counts once for each time its
+  // hash is listed.
   const half = MATCH_STEP_ENTRIES / 2;
-  const choices: [string, number[], Record<number, number>, number, number[]][] = [
+  const choices: [string, number[], Record<number, number>, number, number[], number[]?][] = [
     ["rarest first, then by hash", [5, 3, 4], { 3: 10, 4: 2, 5: 2 }, Infinity, [4, 5, 3]],
     ["absent hashes are not read", [1, 2], { 2: 7 }, Infinity, [2]],
     ["buckets above the largest are not read", [1, 2], { 1: 5, 2: 50 }, 10, [1]],
@@ -260,9 +268,25 @@ describe("what a match step reads", () => {
     ["a repeated hash counts each time", [1, 1, 2], { 1: half + 1, 2: half + 2 }, Infinity, []],
     ["one occurrence fits where two do not", [1, 2], { 1: half, 2: half }, Infinity, [1, 2]],
     ["the step stops at the first bucket over", [1, 2, 2, 3], { 1: 1, 2: half, 3: half }, Infinity, [1]],
+    [
+      "those read first, rarest first, then the others",
+      [5, 3, 4],
+      { 3: 10, 4: 2, 5: 2 },
+      Infinity,
+      [3, 4, 5],
+      [3],
+    ],
+    [
+      "a rarer other waits for those read first",
+      [1, 2, 3],
+      { 1: 1, 2: half, 3: half },
+      Infinity,
+      [2, 3],
+      [2, 3],
+    ],
   ];
-  test.each(choices)("%s", (_, hashes, sizes, largest, read) => {
-    expect(rarestWithin(hashes, (hash) => sizes[hash] ?? 0, largest)).toEqual(read);
+  test.each(choices)("%s", (_, hashes, sizes, largest, read, first) => {
+    expect(rarestWithin(hashes, (hash) => sizes[hash] ?? 0, largest, new Set(first))).toEqual(read);
   });
 
   test("read whole, the index in memory and the steps give the same match", async () => {
