@@ -4,9 +4,11 @@
  * with PASS/FAIL per budget line and writes the same figures to bench/results/site.json. Exits 0
  * whatever the verdicts; 1 only when the bench itself cannot run.
  *
- *   npx vite-node bench/index.ts [--skip-build] [--skip-lighthouse]
+ *   npx vite-node bench/index.ts [--skip-build] [--skip-lighthouse] [--only=render,bytes,…]
  *
  * --skip-build serves the build already in build/ and public/build (after `npm run build`).
+ * --only runs just the named sections (edge, render, proxy, bytes, cold start as `cold-start`,
+ * memory, live-numbers, lighthouse): one change's figures without the whole hour.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -82,6 +84,11 @@ const reactPages: readonly PageName[] = [
 const resultsDir = path.join(root, "bench/results");
 
 const args = new Set(process.argv.slice(2));
+const onlySections = process.argv
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",")
+  .map((name) => name.trim().replaceAll("-", " "));
 const started = performance.now();
 
 function log(message: string): void {
@@ -105,6 +112,10 @@ function messageOf(error: unknown): string {
 
 /** A section that fails is one `error` line of the table, not the end of the run. */
 async function section<T>(area: string, rows: Row[], measure: () => Promise<T>): Promise<T | undefined> {
+  if (onlySections && !onlySections.includes(area)) {
+    rows.push({ area, item: "", figure: "not in --only", budget: "", verdict: "not run" });
+    return undefined;
+  }
   try {
     return await measure();
   } catch (error) {
@@ -528,10 +539,14 @@ async function main(): Promise<void> {
     const proxy = await section("proxy", rows, () => measureProxies(site as Site, chartListPath, rows));
     const bytes = await section("bytes", rows, () => measureBytes(site as Site, snapshot, pages, rows));
     const coldStart = await section("cold start", rows, () => measureColdStartRow(snapshot, rows));
-    log("memory: a site of its own with the recognition store, its isolate's heap under load");
-    const memory = await section("memory", rows, () => measureMemory(snapshot, rows));
-    log("live numbers: identification events and beacons through the queues, in bursts");
-    const liveNumbers = await section("live numbers", rows, () => measureLiveNumbers(snapshot, rows));
+    const memory = await section("memory", rows, () => {
+      log("memory: a site of its own with the recognition store, its isolate's heap under load");
+      return measureMemory(snapshot, rows);
+    });
+    const liveNumbers = await section("live numbers", rows, () => {
+      log("live numbers: identification events and beacons through the queues, in bursts");
+      return measureLiveNumbers(snapshot, rows);
+    });
     let lighthouse: Awaited<ReturnType<typeof measureLighthouse>> | undefined;
     if (args.has("--skip-lighthouse"))
       rows.push({
