@@ -3,7 +3,7 @@ import { FooterLinks } from "../app/components/footer-links";
 import { LanguagePicker } from "../app/components/language-picker";
 import type { RootData } from "../app/root-data.server";
 import { useTranslation } from "../app/strings";
-import { featureNames } from "../rules/feature-flags";
+import { featureNames } from "../rules/feature-names";
 
 /**
  * The site's header and footer, as the root renders them, from the root's own data. The search

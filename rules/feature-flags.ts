@@ -157,18 +157,6 @@ export function isFeatureOn(features: Features, name: string): boolean {
   return Object.hasOwn(features, name);
 }
 
-/** The flags the site reads, by the names the served config gives them (origin/catalog/features.ts). */
-export const featureNames = {
-  search: "search",
-  syncedLyrics: "syncedlyrics",
-  adamIdRoute: "artistadamidroute",
-  webrec: "webrec",
-  myLibrarySunset: "mylibrarysunset",
-  chartsGenreTabs: "chartsgenretabs",
-  netlog: "netlog",
-} as const;
-export type FeatureName = (typeof featureNames)[keyof typeof featureNames];
-
 const enabledDataSchema = v.object({ enabled: v.boolean() });
 
 /** On, and not switched off by its data: `{ "enabled": false }` turns a flag off wherever it is on. */

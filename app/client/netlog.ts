@@ -5,7 +5,7 @@
  * fire-and-forget: a logger that fails has nowhere to report to, so its failures are swallowed.
  */
 
-import { featureNames } from "../../rules/feature-flags";
+import { featureNames } from "../../rules/feature-names";
 
 export const netlogPath = "/services/log";
 

@@ -5,7 +5,7 @@ import { LanguagePicker } from "~/components/language-picker";
 import { SearchBox } from "~/components/search-box";
 import type { RootData } from "~/root-data";
 import { useTranslation } from "~/strings";
-import { featureNames } from "../../rules/feature-flags";
+import { featureNames } from "../../rules/feature-names";
 
 export function SiteHeader({ data }: { data: RootData }) {
   const { t } = useTranslation("common");

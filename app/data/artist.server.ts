@@ -1,12 +1,8 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { catalogueImageWidths, darkenForWhiteText } from "../../rules/content-rules";
 import { SiteError } from "../../rules/errors";
-import {
-  type FeatureEnvironment,
-  type FeaturePlatform,
-  featureNames,
-  isFeatureEnabled,
-} from "../../rules/feature-flags";
+import { type FeatureEnvironment, type FeaturePlatform, isFeatureEnabled } from "../../rules/feature-flags";
+import { featureNames } from "../../rules/feature-names";
 import { dateTimeFormat } from "../../rules/intl";
 import type { LanguageKey } from "../../rules/languages";
 import { localizedPath } from "../../rules/path";

@@ -4,14 +4,17 @@ import {
   enabledFeatureNames,
   evaluateFeatures,
   type FeatureEnvironment,
-  type FeatureName,
   type FeaturePlatform,
   type Features,
   featuresPath,
   isFeatureEnabled,
   loadFeatureConfig,
 } from "../../rules/feature-flags";
+import type { FeatureName } from "../../rules/feature-names";
 import { platformOf } from "../../rules/user-agent";
+
+// For route modules: their loaders read a flag's data without the schemas in their browser chunk.
+export { isFeatureEnabled };
 
 type Context = Pick<AppLoadContext, "edge" | "services" | "account">;
 

@@ -10,7 +10,7 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import styles from "~/styles/recognition.css";
-import { featureNames } from "../../rules/feature-flags";
+import { featureNames } from "../../rules/feature-names";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

@@ -23,7 +23,7 @@ import { ampView as chartAmpView } from "../../app/routes/($lang).top-200.$count
 import { ampView as trackAmpView } from "../../app/routes/($lang).track.$key.$alias/route";
 import { resolveRequest } from "../../edge/request-context";
 import { type Env, readConfig } from "../../rules/env";
-import { featureNames } from "../../rules/feature-flags";
+import { featureNames } from "../../rules/feature-names";
 import { stylesheetFiles, stylesheetText } from "../amp-stylesheets";
 import { describeErrors, validateAmp } from "../amp-validator";
 

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { createNetlog, isNetlogEnabled } from "../../app/client/netlog";
-import { featureNames } from "../../rules/feature-flags";
+import { featureNames } from "../../rules/feature-names";
 
 test.each([
   { url: "https://tunewave.test/track/1?netlog=1", enabled: true },

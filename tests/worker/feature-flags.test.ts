@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, test } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
-import { featureNames } from "../../rules/feature-flags";
+import { featureNames } from "../../rules/feature-names";
 
 /**
  * Every served flag gates what its name says, on the page where the server reads it. The config

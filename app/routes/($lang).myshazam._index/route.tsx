@@ -14,7 +14,7 @@ import { loadPage, readForm, requireKnownLanguage } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { usePageStrings } from "~/strings";
 import libraryStyles from "~/styles/library.css";
-import { featureNames } from "../../../rules/feature-flags";
+import { featureNames } from "../../../rules/feature-names";
 import { localizedPath } from "../../../rules/path";
 import { CloudLibrary } from "./cloud-library";
 import {

@@ -10,14 +10,14 @@ import { ChartPicker } from "~/components/charts/chart-picker";
 import { PickerLink } from "~/components/charts/picker-link";
 import { chartPagePath, chartRouteOf, redirectChartsPrefix } from "~/data/chart-address.server";
 import { chartPageMeta, loadChartPage } from "~/data/chart-page.server";
-import { featureOptionsOf, visitorFeatures } from "~/data/features.server";
+import { featureOptionsOf, isFeatureEnabled, visitorFeatures } from "~/data/features.server";
 import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings, useTranslation } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
 import { SiteError } from "../../../rules/errors";
-import { featureNames, isFeatureEnabled } from "../../../rules/feature-flags";
+import { featureNames } from "../../../rules/feature-names";
 import { chartRowsPageOf, chartRowsPageParam } from "../../../rules/path";
 import { ChartView } from "./view";
 

@@ -19,7 +19,7 @@ import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import recognitionStyles from "~/styles/recognition.css";
 import styles from "~/styles/track.css";
-import { featureNames } from "../../../rules/feature-flags";
+import { featureNames } from "../../../rules/feature-names";
 import { TrackView } from "./view";
 
 export const links: LinksFunction = () => [
