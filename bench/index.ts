@@ -67,6 +67,8 @@ const lighthousePages: readonly PageName[] = [
 ];
 /** Issue 27: Lighthouse counts on a machine whose 1-minute load is below 1; above it, it runs again. */
 const maxLighthouseLoad = 1;
+/** Lighthouse runs a page, the median kept. */
+const lighthouseRuns = 3;
 /** Pages whose first-visit JS and CSS are counted: the React pages (AMP pages load no site JS). */
 const reactPages: readonly PageName[] = [
   "home",
@@ -456,17 +458,23 @@ async function measureLighthouse(site: Site, pages: Page[], rows: Row[]) {
         );
         return { load, result };
       };
-      // Issue 27: the budget holds on a machine whose load is below 1; above it, run again (up to
-      // twice more, after a pause) and keep the run with the best performance score.
-      const runs = [await lighthouseOnce()];
-      while ((runs.at(-1)?.load ?? 0) > maxLighthouseLoad && runs.length < 3) {
-        await new Promise((resolve) => setTimeout(resolve, 15_000));
+      // Three runs, the median kept (Lighthouse's own advice for a noisy metric). Its simulated first
+      // paint is two-valued on our pages: Lantern counts the high-priority scripts that finished
+      // before the paint it observed, and Chromium paints at about DOMContentLoaded, so a run where
+      // the scripts came in first scores 95-97 and one where they did not 98-100 (decision 050).
+      // Above the load budget (issue 27), wait before the next run.
+      const first = await lighthouseOnce();
+      const runs = [first];
+      while (runs.length < lighthouseRuns) {
+        if ((runs.at(-1)?.load ?? 0) > maxLighthouseLoad)
+          await new Promise((resolve) => setTimeout(resolve, 15_000));
         runs.push(await lighthouseOnce());
       }
-      const best = runs.reduce((a, b) =>
-        (b.result.scores.performance ?? 0) > (a.result.scores.performance ?? 0) ? b : a,
+      const byScore = [...runs].sort(
+        (a, b) => (a.result.scores.performance ?? 0) - (b.result.scores.performance ?? 0),
       );
-      const result = best.result;
+      const median = byScore[Math.floor(byScore.length / 2)] ?? first;
+      const result = median.result;
       const loads = runs.map((run) => run.load.toFixed(2)).join(", ");
       // A noindex page (internal search results, a signed-in person's own) loses SEO's is-crawlable audit on purpose.
       const html = await (await fetch(site.url + page.path, { headers: headersOf(page) })).text();
@@ -475,7 +483,7 @@ async function measureLighthouse(site: Site, pages: Page[], rows: Row[]) {
       rows.push({
         area,
         item: `${page.name} machine load`,
-        figure: `1-minute load ${loads} (${runs.length} run${runs.length === 1 ? "" : "s"}; the best kept)`,
+        figure: `1-minute load ${loads}; performance ${runs.map((run) => run.result.scores.performance ?? "none").join(", ")}, first contentful paint ${runs.map((run) => (run.result.firstContentfulPaintMs === undefined ? "?" : ms(run.result.firstContentfulPaintMs))).join(", ")} (the median run kept)`,
         budget: `< ${maxLighthouseLoad}`,
         verdict: "info",
       });

@@ -34,6 +34,7 @@ const reportSchema = v.object({
       title: v.string(),
       score: v.nullable(v.number()),
       scoreDisplayMode: v.string(),
+      numericValue: v.optional(v.number()),
       details: v.optional(v.unknown()),
     }),
   ),
@@ -51,6 +52,8 @@ export type LighthouseResult = {
   failing: { category: LighthouseCategory; id: string; title: string; score: number }[];
   /** Script bytes the page really transferred (resource-summary), a check on the manifest's figure. */
   scriptTransferBytes: number | undefined;
+  /** The simulated first contentful paint (ms), the metric our pages lose points on. */
+  firstContentfulPaintMs: number | undefined;
 };
 
 /** One page with the lighthouse CLI (mobile preset, the default), in a Chromium of its own. */
@@ -101,7 +104,13 @@ export async function runLighthouse(
     const scripts = summary.success
       ? summary.output.items.find((item) => item.resourceType === "script")
       : undefined;
-    return { url, scores, failing, scriptTransferBytes: scripts?.transferSize };
+    return {
+      url,
+      scores,
+      failing,
+      scriptTransferBytes: scripts?.transferSize,
+      firstContentfulPaintMs: report.audits["first-contentful-paint"]?.numericValue,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
