@@ -169,14 +169,41 @@ async function userIdFor(db: D1Database, email: string, now: number): Promise<st
 
 export type SessionLookup = { outcome: "active"; userId: string; state: LoginState } | { outcome: "ended" };
 
-/** The session a cookie names: active, or ended (signed out, expired, or its account closed). */
-export async function findSession(db: D1Database, session: string, now: number): Promise<SessionLookup> {
+type ActiveSession = Extract<SessionLookup, { outcome: "active" }>;
+
+/**
+ * Active sessions this isolate looked up lately, by the cookie's hash (decision 048). A signed-in
+ * page asks the account service three times (its status, then the page's reads in parallel), and
+ * each asked D1 for the session. Only reads may use a remembered answer, for at most
+ * `sessionReuseMs`: a write (a tag, a removal, a deletion, a sign-out) always asks D1, so nothing is
+ * ever written for a session that has ended. Signing out or deleting the account through this
+ * isolate forgets at once; through another isolate, a copy of the cookie can read for at most
+ * `sessionReuseMs` more here, what it could read the moment before.
+ */
+const rememberedSessions = new Map<string, { session: ActiveSession; until: number }>();
+export const sessionReuseMs = 10_000;
+/** Enough for every session an isolate serves in `sessionReuseMs`; the oldest go first. */
+const rememberedSessionsLimit = 1_000;
+
+/**
+ * The session a cookie names: active, or ended (signed out, expired, or its account closed).
+ * `reuse: "recent"` (reads only) may answer from this isolate's lookups of the last `sessionReuseMs`.
+ */
+export async function findSession(
+  db: D1Database,
+  session: string,
+  now: number,
+  reuse: "recent" | "none" = "none",
+): Promise<SessionLookup> {
+  const idHash = await sha256(session);
+  const remembered = rememberedSessions.get(idHash);
+  if (reuse === "recent" && remembered && now < remembered.until) return remembered.session;
   const row = await db
     .prepare(
       `SELECT sessions.user_id, sessions.method, sessions.expires_at, users.email, users.closed_at
        FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.id_hash = ?`,
     )
-    .bind(await sha256(session))
+    .bind(idHash)
     .first<{
       user_id: string;
       method: SignInMethod;
@@ -184,15 +211,32 @@ export async function findSession(db: D1Database, session: string, now: number):
       email: string;
       closed_at: number | null;
     }>();
+  rememberedSessions.delete(idHash);
   if (!row || now >= row.expires_at || row.closed_at !== null) return { outcome: "ended" };
-  return { outcome: "active", userId: row.user_id, state: loginStateOf(row.email, row.method) };
+  const active: ActiveSession = {
+    outcome: "active",
+    userId: row.user_id,
+    state: loginStateOf(row.email, row.method),
+  };
+  rememberedSessions.set(idHash, { session: active, until: Math.min(now + sessionReuseMs, row.expires_at) });
+  if (rememberedSessions.size > rememberedSessionsLimit) {
+    const oldest = rememberedSessions.keys().next().value;
+    if (oldest !== undefined) rememberedSessions.delete(oldest);
+  }
+  return active;
+}
+
+/** Forgets this isolate's remembered sessions of an account that is being deleted. */
+export function forgetSessionsOf(userId: string): void {
+  for (const [idHash, { session }] of rememberedSessions) {
+    if (session.userId === userId) rememberedSessions.delete(idHash);
+  }
 }
 
 export async function endSession(db: D1Database, session: string): Promise<void> {
-  await db
-    .prepare("DELETE FROM sessions WHERE id_hash = ?")
-    .bind(await sha256(session))
-    .run();
+  const idHash = await sha256(session);
+  await db.prepare("DELETE FROM sessions WHERE id_hash = ?").bind(idHash).run();
+  rememberedSessions.delete(idHash);
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   dataExportPreparingMs,
   expiredExportRecordMs,
 } from "../rules/privacy";
-import { randomToken, sha256 } from "./accounts";
+import { forgetSessionsOf, randomToken, sha256 } from "./accounts";
 import { shownTagTime } from "./library";
 
 // The privacy flows' D1 records (migration 0005): data downloads, everything held on one account
@@ -348,4 +348,6 @@ export async function deleteAccount(
     db.prepare("DELETE FROM outbox WHERE to_address = ?").bind(email),
     db.prepare("DELETE FROM users WHERE id = ?").bind(userId),
   ]);
+  // After the batch: a read that looked the session up while it ran cannot leave it remembered.
+  forgetSessionsOf(userId);
 }

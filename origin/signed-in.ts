@@ -28,7 +28,9 @@ export async function signedInAccount(
       refused: noStoreJson({ error: "unauthorized", redirectUrl: "/login?redirect={redirectPath}" }, 401),
     };
   }
-  const found = await findSession(c.env.DB, session, Date.now());
+  // Reads may take this isolate's recent lookup of the session; writes always ask D1 (decision 048).
+  const reading = c.req.method === "GET" || c.req.method === "HEAD";
+  const found = await findSession(c.env.DB, session, Date.now(), reading ? "recent" : "none");
   if (found.outcome === "ended") {
     return {
       refused: noStoreJson({ error: "unauthorized", message: "The session has ended" }, sessionEndedStatus, [
