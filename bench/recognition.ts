@@ -566,14 +566,15 @@ async function catalogueShare(
 
 /**
  * The main process's share of the catalogue; with --cache and --jobs 1, read from or written to a
- * file named by what shapes it (the seed, the excerpts, the index's signature parameters), so that
- * runs comparing matchers skip the decoding.
+ * file named by what shapes it (the seed, the excerpts, the index's signature parameters, the
+ * recordings held out), so that runs comparing matchers skip the decoding.
  */
 async function ownShare(files: string[], audioDir: string, options: Options): Promise<Catalogued[]> {
   if (!options.cache || options.jobs !== 1) return catalogueShare(files, audioDir, 0, options);
+  const heldOut = nameHash([...heldOutKeys(files.map((path) => relative(audioDir, path)))].sort().join("\n"));
   const path = join(
     tmpdir(),
-    `tunewave-bench-catalogue-${options.seed}-${options.excerpts}-${INDEX_PARAMETERS_CHECKSUM}-${files.length}.bin`,
+    `tunewave-bench-catalogue-${options.seed}-${options.excerpts}-${INDEX_PARAMETERS_CHECKSUM}-${files.length}-${heldOut}.bin`,
   );
   if (existsSync(path) && existsSync(`${path}.json`)) return readCatalogue(path);
   const items = await catalogueShare(files, audioDir, 0, options);
