@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { campaignNameSchema } from "../rules/offers";
+import { campaignNameSchema } from "../rules/campaign-name";
 
 /**
  * The native-app bridge protocol (spec 000 §3 "Native bridge message", §4, §8; spec 002 §3, §5,

@@ -3,13 +3,15 @@
  * (bench/bytes.ts). Why the two disagree by 40–50 KB (measured 2026-11-28 on fa3cc2f, every bench
  * page: manifest 101.5–112.7 KB, downloaded 142.2–159.4 KB):
  *
- * - ≈ 35–39 KB, 17–20 files: the browser runtime. `RuntimeProvider` (app/components/runtime.tsx)
+ * - ≈ 35–39 KB, 17–20 files (on fa3cc2f): the browser runtime. `RuntimeProvider` (app/components/runtime.tsx)
  *   imports `~/client/runtime` after hydration (beacons' page view, bridge, storage, auth, in-app
  *   flags); its chunk (`runtime-*.js`, 11 KB: runtime, tagging, bridge) and the shared chunks it
- *   imports (bridge commands, environment, storage, countries 3 KB, oauth4webapi + streaming 2.3 KB,
- *   account, cloud auth, offers, match service…) are a dynamic import, which the manifest does not
- *   list. The track and offer pages add the streaming connection section (lazy, once the runtime is
- *   there) and the overlay.
+ *   imports are a dynamic import, which the manifest does not list. Since decision 027 part 4
+ *   (94ebbec) the runtime no longer reaches oauth4webapi, the match service, the offers schemas or
+ *   the country list: ≈ 26–28 KB in 13–16 files on most pages (environment, storage, account, cloud
+ *   auth, bridge schema and commands, request, feature flags…). The track and offer pages add the
+ *   streaming connection section (lazy, once the runtime is there, with the connect flow) and the
+ *   overlay; the offer page its offers schemas and country list.
  * - ≈ 5–8 KB: the responses' headers (≈ 230 B a file, 21–35 files the manifest lists): the manifest
  *   counts bodies only. The bodies themselves match its level-9 gzip within 0.6 KB.
  * - Nothing else: no route's module is prefetched (no `<Link prefetch>` in the site), no service

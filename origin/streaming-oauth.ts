@@ -1,11 +1,12 @@
 import * as v from "valibot";
-import { codeVerifierSchema, randomUrlToken, s256Challenge } from "../rules/pkce";
+import { randomUrlToken, s256Challenge } from "../rules/pkce";
 import {
   type AuthorizationQuery,
   accessTokenLifetimeSeconds,
   callbackPath,
   challengeMethod,
   codeLifetimeMs,
+  codeVerifierSchema,
   connectScope,
   consentLifetimeMs,
   defaultClientId,

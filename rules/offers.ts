@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { campaignNameSchema } from "./campaign-name";
 import { findCountry } from "./countries";
 import { offerMonths, offerPlatforms, offerStates } from "./offer-state";
 
@@ -8,17 +9,8 @@ import { offerMonths, offerPlatforms, offerStates } from "./offer-state";
  * page shows is rules/offer-state.ts, re-exported here. Reasons: docs/decisions/022-offers.md.
  */
 
+export { campaignNameSchema } from "./campaign-name";
 export * from "./offer-state";
-
-/**
- * A campaign's name, as it appears in `/campaign/{name}` and as the beacons' `exp_name` (spec 000
- * §2): lower-case letters, digits and hyphens, at most 20 (the beacon sanitiser's length, so the
- * statistic names the whole campaign).
- */
-export const campaignNameSchema = v.pipe(
-  v.string(),
-  v.regex(/^[a-z0-9](?:[a-z0-9-]{0,18}[a-z0-9])?$/, "Malformed offer name"),
-);
 
 const instant = v.pipe(v.string(), v.isoTimestamp("Not an ISO timestamp"));
 const countryCode = v.pipe(

@@ -1,5 +1,4 @@
 import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4webapi";
-import * as v from "valibot";
 
 /**
  * PKCE (RFC 7636) and the random values of an OAuth 2.0 flow, through oauth4webapi: the web
@@ -16,9 +15,3 @@ export function randomUrlToken(): string {
 export function s256Challenge(verifier: string): Promise<string> {
   return calculatePKCECodeChallenge(verifier);
 }
-
-/** RFC 7636 §4.1: 43 to 128 characters of [A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~". */
-export const codeVerifierSchema = v.pipe(
-  v.string(),
-  v.regex(/^[A-Za-z0-9._~-]{43,128}$/, "Invalid code_verifier"),
-);

@@ -1,5 +1,4 @@
 import * as v from "valibot";
-import { codeVerifierSchema } from "./pkce";
 
 /**
  * The streaming-service connection (spec 000 §3–§4, 001 §4, 002 §3–§9): an OAuth 2.0 authorization
@@ -153,6 +152,16 @@ export const tokenErrorSchema = v.object({
   error: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   error_description: v.optional(v.string()),
 });
+
+/**
+ * RFC 7636 §4.1: 43 to 128 characters of [A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~". Here rather
+ * than in pkce.ts: every page's storage reads the connect attempt's record, and pkce.ts brings
+ * oauth4webapi, which only the connect flow runs (issue 45).
+ */
+export const codeVerifierSchema = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9._~-]{43,128}$/, "Invalid code_verifier"),
+);
 
 /** The token request the site sends (RFC 6749 §4.1.3 with RFC 7636 §4.5's code_verifier). */
 export const tokenRequestSchema = v.object({

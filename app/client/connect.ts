@@ -4,11 +4,9 @@ import { randomUrlToken, s256Challenge } from "../../rules/pkce";
 import {
   authorizationUrl,
   type CheckState,
-  type ConnectionState,
   callbackPath,
   challengeMethod,
   checkStateLifetimeMs,
-  connectionStateOf,
   connectPopup,
   connectScope,
   connectState,
@@ -33,11 +31,6 @@ import { connectionKey, type SiteStorage } from "./storage";
  */
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
-
-export function connectionState(storage: SiteStorage, now = Date.now()): ConnectionState {
-  const record = storage.get(connectionKey);
-  return connectionStateOf(record.ok ? record.value : undefined, now);
-}
 
 /**
  * Starts a connect attempt: a fresh verifier and its S256 challenge (RFC 7636 §4.1–§4.2), the

@@ -17,7 +17,6 @@ import {
 import { type Bridge, installBridge } from "./bridge";
 import { beaconOverBridge, registerAppCommands, type SharePopup } from "./bridge-commands";
 import type { CloudProvider } from "./cloud-auth";
-import { connectionState } from "./connect";
 import {
   cookiesEnabled,
   describeBrowser,
@@ -30,16 +29,13 @@ import { loadBrowserFeatureConfig } from "./features";
 import { reportDnsHealth } from "./health";
 import { inAppSupportNotice, interceptDeepLinks, type UserFlags, userFlagsOf } from "./in-app";
 import { createImporter, createInfoBar, type InfoMessage } from "./info-bar";
-import { saveAppTag } from "./library";
 import { createListeners } from "./listeners";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
 import { interceptOutboundLinks } from "./outbound";
-import { moveRecentIdentificationsToLibrary } from "./recent-identifications";
-import { requestMatch } from "./recognition/match-service";
 import { watchRipples } from "./ripple";
 import { createRuntimeAuth } from "./runtime-auth";
 import { startApp } from "./startup";
-import { createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
+import { connectionState, createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
 import { createTagClient, createTagTracker, tagMatchOf, watchVisibility } from "./tagging";
 import { browserVisibilityObserver, createFirstShowWatcher } from "./visibility";
 
@@ -175,13 +171,19 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       },
       openPopup: options.openPopup,
       tagTracker,
-      // Signed in to the account service: the app's tags go to the library; a 456 signs out.
+      // Signed in to the account service: the app's tags go to the library; a 456 signs out. The
+      // library client loads with the first tag (issue 45); a failed load is a failed save.
       onAppTag: options.account
         ? (context) =>
-            void saveAppTag((input, init) => fetch(input, init), context).then((saved) => {
-              if (saved.outcome === "signedout") auth.signOut();
-              if (saved.outcome === "saved") storage.set("shazamcount", saved.count);
-            })
+            void import("./library")
+              .then(
+                ({ saveAppTag }) => saveAppTag((input, init) => fetch(input, init), context),
+                () => ({ outcome: "failed" as const }),
+              )
+              .then((saved) => {
+                if (saved.outcome === "signedout") auth.signOut();
+                if (saved.outcome === "saved") storage.set("shazamcount", saved.count);
+              })
         : undefined,
     }),
     interceptDeepLinks(document, {
@@ -225,10 +227,17 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     auth.onAuth((state) => {
       if (moving || state.phase !== "initialized" || !state.login || state.login.method === "icloud") return;
       moving = true;
-      void moveRecentIdentificationsToLibrary(storage, (input, init) => fetch(input, init), Date.now())
-        .then((outcome) => {
-          if (outcome.signedOut) auth.signOut();
-        })
+      // Loaded only for a signed-in visitor (issue 45); a failed load moves nothing this time.
+      void import("./recent-identifications")
+        .then(({ moveRecentIdentificationsToLibrary }) =>
+          moveRecentIdentificationsToLibrary(storage, (input, init) => fetch(input, init), Date.now()),
+        )
+        .then(
+          (outcome) => {
+            if (outcome.signedOut) auth.signOut();
+          },
+          () => undefined,
+        )
         .finally(() => {
           moving = false;
         });
@@ -408,6 +417,8 @@ function startTagTracking(bridge: Bridge, options: RuntimeOptions, beacons: Beac
   const tracker = createTagTracker({
     requestSig: () => client.requestSig(),
     match: async (sample) => {
+      // Only the app's tags are matched here: the match service loads with the first one (issue 45).
+      const { requestMatch } = await import("./recognition/match-service");
       const answer = await requestMatch({
         data: sample.signature,
         sessionId,

@@ -3,6 +3,7 @@ import { SiteError } from "../../rules/errors";
 import { libraryTagSchema } from "../../rules/library";
 import {
   type ConnectionRecord,
+  type ConnectionState,
   checkStateSchema,
   connectionRecordSchema,
   connectionStateOf,
@@ -341,4 +342,10 @@ export function ensureWebId(
   if (webId === stored) return { webId, newuser: false, stored: true };
   const saved = storage.set("webId", webId);
   return { webId, newuser: stored === undefined, stored: saved.ok };
+}
+
+/** Spec 001 §4: the streaming-service connection as the stored record says (read on every page, so not in connect.ts). */
+export function connectionState(storage: SiteStorage, now = Date.now()): ConnectionState {
+  const record = storage.get(connectionKey);
+  return connectionStateOf(record.ok ? record.value : undefined, now);
 }

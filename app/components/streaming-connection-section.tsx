@@ -1,13 +1,8 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { type ReactElement, useEffect, useState } from "react";
-import {
-  beginConnect,
-  type ConnectOutcome,
-  connectionState,
-  disconnect,
-  onConnectMessage,
-} from "~/client/connect";
+import { beginConnect, type ConnectOutcome, disconnect, onConnectMessage } from "~/client/connect";
 import { membershipOf } from "~/client/in-app";
+import { connectionState } from "~/client/storage";
 import { Overlay } from "~/components/overlay";
 import { useRuntime, useUserFlags } from "~/components/runtime";
 import type { RootData } from "~/root-data";

@@ -1,6 +1,11 @@
 import { expect, test } from "vitest";
-import { completeConnect, connectionState, connectStatistic } from "../../app/client/connect";
-import { connectionKey, createSiteStorage, type SiteStorage } from "../../app/client/storage";
+import { completeConnect, connectStatistic } from "../../app/client/connect";
+import {
+  connectionKey,
+  connectionState,
+  createSiteStorage,
+  type SiteStorage,
+} from "../../app/client/storage";
 import type { CheckState } from "../../rules/streaming";
 import { memoryStorage } from "./memory-storage";
 
