@@ -8,7 +8,7 @@ import {
   tagTimeLeewayMs,
 } from "../rules/library";
 import { randomToken } from "./accounts";
-import { type TrackRow, tracksByKeys } from "./db";
+import { type TrackRow, tracksSelectedBy } from "./db";
 
 // My Library's D1 records (migration 0004): a signed-in person's tags, newest first. A page is a
 // range of the (user_id, tag_time DESC, id DESC) index, found from the last tag of the page before,
@@ -139,24 +139,20 @@ export async function listTags(
   cursor: Cursor | undefined,
 ): Promise<TagPage> {
   const after = cursor ? "AND (t.tag_time < ?3 OR (t.tag_time = ?3 AND t.id < ?4))" : "";
-  const { results } = await db
-    .prepare(
-      `SELECT t.id, t.track_key, t.tag_time, t.country, t.lat, t.lng, t.created_at FROM tags t
-       WHERE t.user_id = ?1 AND ${shown} ${after}
-       ORDER BY t.tag_time DESC, t.id DESC LIMIT ?2`,
-    )
-    .bind(userId, limit + 1, ...(cursor ? [cursor.t, cursor.id] : []))
-    .all<TagRow>();
+  const pageOf = `FROM tags t WHERE t.user_id = ?1 AND ${shown} ${after} ORDER BY t.tag_time DESC, t.id DESC LIMIT ?2`;
+  const params = [userId, limit + 1, ...(cursor ? [cursor.t, cursor.id] : [])];
+  // The page's tags and their tracks in one round trip (issue 45: a library view's D1 waits).
+  const tracksOfPage = tracksSelectedBy(db, `SELECT t.track_key ${pageOf}`, ...params);
+  const [tagRows, trackRows] = await db.batch([
+    db
+      .prepare(`SELECT t.id, t.track_key, t.tag_time, t.country, t.lat, t.lng, t.created_at ${pageOf}`)
+      .bind(...params),
+    tracksOfPage.statement,
+  ]);
+  const results = (tagRows?.results ?? []) as TagRow[];
   const page = results.slice(0, limit);
   const rows = page.map(storedTagOf);
-  const tracks = new Map(
-    (
-      await tracksByKeys(
-        db,
-        rows.map((row) => row.trackKey),
-      )
-    ).map((row) => [row.key, row]),
-  );
+  const tracks = new Map(tracksOfPage.read(trackRows as D1Result).map((row) => [row.key, row]));
   const tags = rows.flatMap((tag) => {
     const track = tracks.get(tag.trackKey);
     return track ? [{ tag, track }] : [];
