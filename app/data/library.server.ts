@@ -7,6 +7,7 @@ import { csvContentType, csvRow } from "../../rules/csv";
 import { siteOriginOf } from "../../rules/env";
 import { SiteError, statusOfError } from "../../rules/errors";
 import { visitorTimeZoneOf } from "../../rules/events";
+import { dateTimeFormat } from "../../rules/intl";
 import { languageOf } from "../../rules/languages";
 import {
   type LibraryExportFormat,
@@ -87,7 +88,7 @@ export async function loadLibrary(context: Context, request: Request): Promise<L
     accountJson(context, request, `tags${query}`, tagListSchema),
     accountJson(context, request, "tags/count", libraryCountSchema),
   ]);
-  const format = new Intl.DateTimeFormat(languageOf(lang).locale, {
+  const format = dateTimeFormat(languageOf(lang).locale, {
     dateStyle: "medium",
     timeStyle: "short",
     timeZone: visitorTimeZoneOf(context.cloudflare.cf),

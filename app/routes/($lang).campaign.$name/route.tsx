@@ -17,6 +17,7 @@ import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import offersStyles from "~/styles/offers.css";
 import { SiteError } from "../../../rules/errors";
+import { dateTimeFormat, numberFormat } from "../../../rules/intl";
 import {
   type DeviceAuth,
   type OfferState,
@@ -57,7 +58,7 @@ function redemption() {
 }
 
 function monthsIn(locale: string, months: number): string {
-  return new Intl.NumberFormat(locale, { style: "unit", unit: "month", unitDisplay: "long" }).format(months);
+  return numberFormat(locale, { style: "unit", unit: "month", unitDisplay: "long" }).format(months);
 }
 
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
@@ -78,7 +79,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     ? {
         service: campaign.service,
         duration: monthsIn(locale, offerAccount.months ?? offerMonthsOn(campaign, device.platform)),
-        endsOn: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
+        endsOn: dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
           new Date(campaign.endsAt),
         ),
         smartphoneOnly: campaign.smartphoneOnly,

@@ -7,6 +7,7 @@ import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { careersRolesSchema } from "../../../rules/careers";
+import { dateTimeFormat } from "../../../rules/intl";
 import { CareersView } from "./view";
 
 // Spec 000 §2 page type `careers`: the open roles, from the embedded origin (migration 0008's
@@ -24,7 +25,7 @@ export function loader({ params, context, request }: LoaderFunctionArgs) {
     const { roles } = await loadPage(() =>
       context.services.getJson("/services/careers/roles", careersRolesSchema),
     );
-    const dates = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" });
+    const dates = dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" });
     // The site's own domain, as security.txt's contact is (app/crawler-files.ts).
     const domain = new URL(siteOriginOf(context.config)).hostname;
     return {

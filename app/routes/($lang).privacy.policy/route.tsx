@@ -7,6 +7,7 @@ import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import privacyStyles from "~/styles/privacy.css";
+import { dateTimeFormat } from "../../../rules/intl";
 import { legalTextsUpdated } from "../../../rules/legal";
 import { localizedPath } from "../../../rules/path";
 import { PrivacyPolicyView } from "./view";
@@ -30,7 +31,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     return {
       hrefs,
       sections: privacyPolicySections({ ...hrefs, terms: localizedPath(lang, "/terms") }),
-      updated: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
+      updated: dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
         new Date(legalTextsUpdated),
       ),
     };

@@ -9,6 +9,7 @@ import { pickResources, serverStrings } from "~/i18n.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import chartsStyles from "~/styles/charts.css";
+import { dateTimeFormat, numberFormat } from "../../../rules/intl";
 import { localizedPath } from "../../../rules/path";
 import { radioChartSchema, radioSpinsPath } from "../../../rules/radio";
 import { RadioSpinsView } from "./view";
@@ -37,9 +38,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     throw redirect(localizedPath(lang, radioSpinsPath(chart.genre.urlName)), 301);
   const { t } = serverStrings(lang);
   const title = t("radio:title", { genre: chart.genre.name });
-  const week = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
-    new Date(chart.week),
-  );
+  const week = dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(chart.week));
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: `${title} | Tunewave`,
@@ -52,7 +51,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
       numTracks: chart.entries.length,
     },
   };
-  const numbers = new Intl.NumberFormat(locale);
+  const numbers = numberFormat(locale);
   const page = {
     title,
     week,

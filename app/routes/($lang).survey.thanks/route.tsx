@@ -11,6 +11,7 @@ import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { surveyReceiptOf } from "../../../rules/forms";
+import { dateTimeFormat } from "../../../rules/intl";
 import { localizedPath } from "../../../rules/path";
 import { SurveyThanksView } from "./view";
 
@@ -34,9 +35,7 @@ export function loader({ params, context, request }: LoaderFunctionArgs) {
     if (!answer) throw redirect(localizedPath(lang, "/survey"), { status: 303 });
     return {
       answer,
-      answeredOn: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
-        answer.createdAt,
-      ),
+      answeredOn: dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(answer.createdAt),
       homeHref: localizedPath(lang, "/"),
     };
   });

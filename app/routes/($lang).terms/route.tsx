@@ -6,6 +6,7 @@ import { frenchTermsId, frenchTermsSections, termsSections } from "~/legal/terms
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
+import { dateTimeFormat } from "../../../rules/intl";
 import { legalTextsUpdated } from "../../../rules/legal";
 import { localizedPath } from "../../../rules/path";
 import { TermsView } from "./view";
@@ -26,7 +27,7 @@ export function loader({ params, context, request }: LoaderFunctionArgs) {
     return {
       sections: termsSections(hrefs),
       french: { id: frenchTermsId, sections: frenchTermsSections(hrefs) },
-      updated: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
+      updated: dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
         new Date(legalTextsUpdated),
       ),
     };

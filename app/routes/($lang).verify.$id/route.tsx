@@ -9,6 +9,7 @@ import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { SiteError } from "../../../rules/errors";
 import { verificationIdSchema } from "../../../rules/forms";
+import { dateTimeFormat } from "../../../rules/intl";
 import { localizedPath } from "../../../rules/path";
 import { VerificationReceivedView } from "./view";
 
@@ -32,9 +33,7 @@ export function loader({ params, context, request }: LoaderFunctionArgs) {
     if (!stored) throwSiteError(new SiteError("notfound", "no such verification request"));
     return {
       request: stored,
-      receivedOn: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
-        stored.createdAt,
-      ),
+      receivedOn: dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(stored.createdAt),
       homeHref: localizedPath(lang, "/"),
     };
   });
