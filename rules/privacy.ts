@@ -1,6 +1,5 @@
 import * as v from "valibot";
 import { emailSchema } from "./account";
-import { dateTimeFormat, numberFormat } from "./intl";
 
 /**
  * The privacy flows (spec 000 §1, §5, §8, §9; 001 §5, §9; issue 21): the data download, account
@@ -131,7 +130,7 @@ export type DataCategories = v.InferOutput<typeof dataCategoriesSchema>;
  * (the service does not know the reader's time zone, and a mail is read anywhere).
  */
 export function formatPrivacyDate(locale: string, epochMs: number): string {
-  return dateTimeFormat(locale, {
+  return new Intl.DateTimeFormat(locale, {
     year: "numeric",
     month: "long",
     day: "numeric",
@@ -153,7 +152,9 @@ export function formatDuration(locale: string, ms: number): string {
     ["minute", 60 * 1000],
   ] as const;
   const [unit, size] = units.find(([, size]) => ms % size === 0) ?? units[2];
-  return numberFormat(locale, { style: "unit", unit, unitDisplay: "long" }).format(Math.round(ms / size));
+  return new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "long" }).format(
+    Math.round(ms / size),
+  );
 }
 
 export const dayMs = 24 * 60 * 60 * 1000;

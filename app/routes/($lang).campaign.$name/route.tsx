@@ -12,12 +12,12 @@ import { requestMeta } from "~/data/meta.server";
 import { signInHref } from "~/data/privacy.server";
 import { loadPage, requireKnownLanguage, siteOriginOf, throwSiteError } from "~/http.server";
 import { pickResources, serverStrings } from "~/i18n.server";
+import { dateTimeFormat, numberFormat } from "~/intl.server";
 import { type PageMeta, pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import connectStyles from "~/styles/connect.css";
 import offersStyles from "~/styles/offers.css";
 import { SiteError } from "../../../rules/errors";
-import { dateTimeFormat, numberFormat } from "../../../rules/intl";
 import {
   type DeviceAuth,
   type OfferState,

@@ -3,11 +3,11 @@ import { useLoaderData } from "@remix-run/react";
 import type { AmpView } from "~/amp-view";
 import { informationPage } from "~/data/information-page.server";
 import { loadPage, siteOriginOf } from "~/http.server";
+import { dateTimeFormat } from "~/intl.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { careersRolesSchema } from "../../../rules/careers";
-import { dateTimeFormat } from "../../../rules/intl";
 import { CareersView } from "./view";
 
 // Spec 000 §2 page type `careers`: the open roles, from the embedded origin (migration 0008's

@@ -7,11 +7,11 @@ import {
 import { useLoaderData } from "@remix-run/react";
 import { surveyAnswerOf } from "~/data/forms.server";
 import { informationPage } from "~/data/information-page.server";
+import { dateTimeFormat } from "~/intl.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { surveyReceiptOf } from "../../../rules/forms";
-import { dateTimeFormat } from "../../../rules/intl";
 import { localizedPath } from "../../../rules/path";
 import { SurveyThanksView } from "./view";
 

@@ -4,12 +4,12 @@ import * as v from "valibot";
 import { verificationRequestOf } from "~/data/forms.server";
 import { informationPage } from "~/data/information-page.server";
 import { throwSiteError } from "~/http.server";
+import { dateTimeFormat } from "~/intl.server";
 import { pageMeta } from "~/meta";
 import { usePageStrings } from "~/strings";
 import pagesStyles from "~/styles/pages.css";
 import { SiteError } from "../../../rules/errors";
 import { verificationIdSchema } from "../../../rules/forms";
-import { dateTimeFormat } from "../../../rules/intl";
 import { localizedPath } from "../../../rules/path";
 import { VerificationReceivedView } from "./view";
 
