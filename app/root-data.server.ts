@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
+import { campaignNameSchema } from "../rules/campaign-name";
 import { cloudKitConfigOf, siteOriginOf, streamingConfigOf } from "../rules/env";
 import { languages } from "../rules/languages";
-import { campaignNameSchema } from "../rules/offers";
 import { addressQuery, alternateLinks, canonicalUrl, languagePickerHref, localizedPath } from "../rules/path";
 import { manifestPath } from "./home-screen.server";
 import { chromeStrings, serverStrings } from "./i18n.server";

@@ -9,7 +9,6 @@ import { offerMonths, offerPlatforms, offerStates } from "./offer-state";
  * page shows is rules/offer-state.ts, re-exported here. Reasons: docs/decisions/022-offers.md.
  */
 
-export { campaignNameSchema } from "./campaign-name";
 export * from "./offer-state";
 
 const instant = v.pipe(v.string(), v.isoTimestamp("Not an ISO timestamp"));

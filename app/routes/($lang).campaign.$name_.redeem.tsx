@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { offerRedemptionStep } from "~/data/account.server";
 import { requireKnownLanguage } from "~/http.server";
+import { campaignNameSchema } from "../../rules/campaign-name";
 import { isJsonContentType } from "../../rules/http-body";
-import { campaignNameSchema } from "../../rules/offers";
 
 // The offer page's redemption steps (app/client/offer-redemption.ts), POSTed from the page itself:
 // the worker answers a POST another site made before it gets here (isCrossSiteRequest). Each step

@@ -1,9 +1,9 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
+import { campaignNameSchema } from "../../rules/campaign-name";
 import { readCookies } from "../../rules/cookies";
 import { siteOriginOf } from "../../rules/env";
 import {
-  campaignNameSchema,
   type OfferState,
   offerCeremonyTimeoutMs,
   offerChallengeLifetimeMs,

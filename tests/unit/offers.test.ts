@@ -2,9 +2,9 @@ import * as v from "valibot";
 import { describe, expect, test } from "vitest";
 import { offerCacheHeaders } from "../../app/routes/($lang).campaign.$name/page.server";
 import { clientBucketOf } from "../../origin/offers";
+import { campaignNameSchema } from "../../rules/campaign-name";
 import {
   type Campaign,
-  campaignNameSchema,
   campaignSchema,
   type OfferInputs,
   offerDeviceOf,

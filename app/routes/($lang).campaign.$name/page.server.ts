@@ -6,11 +6,11 @@ import {
   documentTtlSeconds,
 } from "../../../edge/document-cache";
 import { accountCall } from "../../../edge/session";
+import { campaignNameSchema } from "../../../rules/campaign-name";
 import { SiteError } from "../../../rules/errors";
 import {
   type Campaign,
   campaignDataPath,
-  campaignNameSchema,
   campaignSchema,
   type OfferAccount,
   offerAccountAnswerSchema,
