@@ -64,7 +64,7 @@ export function landmarkPeaks(frames: Uint32Array, bins: Uint16Array, speed = 1)
 export function forEachLandmark(
   peaks: LandmarkPeaks,
   fanout: number,
-  visit: (hash: number, anchor: number, pair: number) => void,
+  visit: (hash: number, anchor: number, pair: number, exactDt: boolean) => void,
   dtTolerance = 0,
   frequencyTolerance = false,
 ): void {
@@ -85,13 +85,13 @@ export function forEachLandmark(
       if (df > MAX_DELTA || df < -MAX_DELTA) continue;
       const from = Math.max(MIN_FRAMES, dt - dtTolerance);
       const to = Math.min(MAX_FRAMES, dt + dtTolerance);
-      hashPair(f1, f2, from, to, i, pairs, visit);
+      hashPair(f1, f2, dt, from, to, i, pairs, visit);
       if (frequencyTolerance) {
         const n1 = neighbours[i] as number;
         const n2 = neighbours[j] as number;
-        hashPair(n1, f2, from, to, i, pairs, visit);
-        hashPair(f1, n2, from, to, i, pairs, visit);
-        hashPair(n1, n2, from, to, i, pairs, visit);
+        hashPair(n1, f2, dt, from, to, i, pairs, visit);
+        hashPair(f1, n2, dt, from, to, i, pairs, visit);
+        hashPair(n1, n2, dt, from, to, i, pairs, visit);
       }
       paired++;
       pairs++;
@@ -99,18 +99,22 @@ export function forEachLandmark(
   }
 }
 
-/** Visits the hashes of one pair with its frequencies in these units and dt from `from` to `to`. */
+/**
+ * Visits the hashes of one pair with its frequencies in these units and dt from `from` to `to`;
+ * `exactDt` tells the pair's own dt from the tolerance's variants.
+ */
 function hashPair(
   f1: number,
   f2: number,
+  dt: number,
   from: number,
   to: number,
   anchor: number,
   pair: number,
-  visit: (hash: number, anchor: number, pair: number) => void,
+  visit: (hash: number, anchor: number, pair: number, exactDt: boolean) => void,
 ): void {
   const df = f2 - f1;
   if (f1 < 0 || f1 >= F1_LEVELS || df > MAX_DELTA || df < -MAX_DELTA) return;
   const base = (f1 << (DT_BITS + DF_BITS)) | ((df + MAX_DELTA) << DT_BITS);
-  for (let probe = from; probe <= to; probe++) visit(base | (probe - MIN_FRAMES), anchor, pair);
+  for (let probe = from; probe <= to; probe++) visit(base | (probe - MIN_FRAMES), anchor, pair, probe === dt);
 }

@@ -183,10 +183,13 @@ function queryAt(signature: Signature, speed: number): Query & { exact: Set<numb
   const hashes: number[] = [];
   const times: number[] = [];
   const lastSeen = new Map<number, number>();
+  // The pairs' hashes at their own dt, which the vote reads first (rarestWithin), repeated or not.
+  const exact = new Set<number>();
   forEachLandmark(
     peaks,
     QUERY_FANOUT,
-    (hash, anchor) => {
+    (hash, anchor, _pair, exactDt) => {
+      if (exactDt) exact.add(hash);
       const time = peaks.times[anchor] as number;
       if (repeats(lastSeen, hash, time)) return;
       hashes.push(hash);
@@ -194,9 +197,6 @@ function queryAt(signature: Signature, speed: number): Query & { exact: Set<numb
     },
     QUERY_DT_TOLERANCE_FRAMES,
   );
-  // The pairs' hashes at their own dt, which the vote reads first (rarestWithin).
-  const exact = new Set<number>();
-  forEachLandmark(peaks, QUERY_FANOUT, (hash) => exact.add(hash));
   return { hashes, times, exact };
 }
 

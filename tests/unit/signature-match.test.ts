@@ -389,6 +389,13 @@ describe("verification", () => {
     expect(visited).toEqual(expected.map((h) => [h, 0, 0]));
   });
 
+  test("only the pair's own dt is visited as exact, whatever the tolerances", () => {
+    const peaks = landmarkPeaks(new Uint32Array([0, 5]), new Uint16Array([33, 76]));
+    const exact: number[] = [];
+    forEachLandmark(peaks, 10, (h, _anchor, _pair, exactDt) => exactDt && exact.push(h), 1, true);
+    expect(exact).toEqual([hash(2, 4, 5), hash(1, 4, 5), hash(2, 5, 5), hash(1, 5, 5)]);
+  });
+
   // [case, scanned cells, how many, the leaders' tracks and votes].
   const leading: [string, Candidate[], number, [number, number][]][] = [
     [
