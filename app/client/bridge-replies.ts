@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { type BridgeRequestType, bridgeRequestSchemas } from "~/bridge-schema";
 import { isSiteErrorType, SiteError, type SiteErrorType } from "../../rules/errors";
+import { propertyOf } from "./app-host";
 
 type Pending = {
   requestType: BridgeRequestType;
@@ -8,10 +9,6 @@ type Pending = {
   reject: (error: SiteError) => void;
   timer: ReturnType<typeof setTimeout>;
 };
-
-export function propertyOf(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-}
 
 export function issuesOf(issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]): string {
   return v.summarize(issues).replace(/\n/g, "; ");

@@ -3,7 +3,6 @@ import {
   type AboutBridge,
   aboutBridgeDataSchema,
   aboutBridgeType,
-  androidInterfaceName,
   type BridgeCommandData,
   type BridgeCommandType,
   type BridgeNotificationData,
@@ -17,13 +16,13 @@ import {
   bridgeNotificationSchemas,
   bridgeProtocolVersion,
   bridgeRequestSchemas,
-  iosMessageHandlerName,
   isReplyType,
   unreadableMessageReplyType,
 } from "~/bridge-schema";
 import { SiteError } from "../../rules/errors";
+import { type BridgePlatform, findAppHost, propertyOf } from "./app-host";
 import { createOutbox, messageOfError } from "./bridge-outbox";
-import { createPendingReplies, issuesOf, propertyOf } from "./bridge-replies";
+import { createPendingReplies, issuesOf } from "./bridge-replies";
 
 /**
  * The native-app bridge (spec 000 §3, §4, §8): the transport to the iOS and Android apps and the
@@ -42,8 +41,6 @@ import { createPendingReplies, issuesOf, propertyOf } from "./bridge-replies";
 export const bridgeRequestTimeoutMs = 45_000;
 /** Ours: the most messages held before about-bridge; the oldest is dropped beyond it. */
 export const bridgeQueueLimit = 100;
-
-export type BridgePlatform = "ios" | "android";
 
 export type BridgeLog = (message: string, detail?: unknown) => void;
 
@@ -81,26 +78,6 @@ export type Bridge = {
   /** Fails pending requests with `abort`, drops the queue and the handlers. */
   dispose(): void;
 };
-
-type HostPost = (json: string) => void;
-
-/** Finds the app's host object: iOS message handler first, then the Android interface. */
-export function findAppHost(win: object): { platform: BridgePlatform; post: HostPost } | undefined {
-  const iosHandler = propertyOf(
-    propertyOf(propertyOf(win, "webkit"), "messageHandlers"),
-    iosMessageHandlerName,
-  );
-  if (typeof propertyOf(iosHandler, "postMessage") === "function") {
-    const handler = iosHandler as { postMessage(message: unknown): void };
-    return { platform: "ios", post: (json) => handler.postMessage(json) };
-  }
-  const androidInterface = propertyOf(win, androidInterfaceName);
-  if (typeof propertyOf(androidInterface, "postMessage") === "function") {
-    const host = androidInterface as { postMessage(message: string): void };
-    return { platform: "android", post: (json) => host.postMessage(json) };
-  }
-  return undefined;
-}
 
 /** The error code a failure is answered with: its catalogue type, or `jserror` for a plain throw. */
 function codeOfError(error: unknown): string {

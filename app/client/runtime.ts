@@ -2,20 +2,23 @@ import type { CloudKitConfig, LoginState } from "../../rules/account";
 import { readHashParams, readParams } from "../../rules/address-params";
 import { visitBeaconParams } from "../../rules/beacon-params";
 import { readCookies } from "../../rules/cookies";
+import { SiteError } from "../../rules/errors";
 import { asksNotToBeTracked } from "../../rules/global-privacy-control";
 import type { LanguageKey } from "../../rules/languages";
 import { deviceModelOf } from "../../rules/user-agent";
+import { findAppHost } from "./app-host";
 import { type AuthState, signInFlags } from "./auth";
 import {
   type BeaconSender,
+  type BridgeBeacon,
   createBeaconSender,
   firstShowParams,
   pageviewParams,
   preloadParams,
   watchNavigation,
 } from "./beacons";
-import { type Bridge, installBridge } from "./bridge";
-import { beaconOverBridge, registerAppCommands, type SharePopup } from "./bridge-commands";
+import type { Bridge } from "./bridge";
+import type { SharePopup } from "./bridge-commands";
 import type { CloudProvider } from "./cloud-auth";
 import {
   cookiesEnabled,
@@ -36,14 +39,7 @@ import { watchRipples } from "./ripple";
 import { createRuntimeAuth } from "./runtime-auth";
 import { startApp } from "./startup";
 import { connectionState, createSiteStorage, ensureWebId, type SiteStorage } from "./storage";
-import { createTagClient, createTagTracker, tagMatchOf, watchVisibility } from "./tagging";
 import { browserVisibilityObserver, createFirstShowWatcher } from "./visibility";
-
-/**
- * Marks a track view: a track result from the app then navigates in-page (spec 000 §2 "If a track
- * frame exists the site navigates in-page").
- */
-export const trackViewSelector = "[data-track-view]";
 
 /** A notice the shell shows above the page (start-up and environment states of spec 000 §2, §4). */
 export type RuntimeNotice = "nocookies" | "offline" | "orientation" | SupportNotice;
@@ -121,12 +117,42 @@ const browserClock = {
 };
 
 /**
+ * The bridge on the website, where no host object exists: nothing can be sent and nothing arrives,
+ * so no entry point is installed. It answers as the bridge answers without a host: requests fail
+ * `unsupported`, notifications are not sent, commands are never run.
+ */
+export const websiteBridge: Bridge = {
+  platform: undefined,
+  isSupported: () => false,
+  isNative: () => false,
+  about: () => undefined,
+  onAbout: () => () => undefined,
+  request: () => Promise.reject(new SiteError("unsupported", "No bridge support")),
+  notify: () => false,
+  handle: () => () => undefined,
+  receive: () => undefined,
+  dispose: () => undefined,
+};
+
+/** The runtime's part inside the app's webview; the website never loads it (issue 45). */
+export type InAppPart = typeof import("./in-app-runtime");
+
+/**
+ * Loads the runtime's part inside the app, where the app's host object is; undefined on the
+ * website. Inside the app this is one more round trip before the bridge's handshake, paid there
+ * so that no website visit pays for the bridge's code.
+ */
+export async function loadInAppPart(): Promise<InAppPart | undefined> {
+  return findAppHost(window) ? import("./in-app-runtime") : undefined;
+}
+
+/**
  * Starts the browser runtime once per document, in the spec's order: storage and visitor id,
  * the native bridge (beacons go over it inside the app), beacons, then start-up (user and feature
  * flags → ready → preload statistic; the locale and base config came with the document). Runs only
- * in an effect.
+ * in an effect. `inApp` is the app's part (in-app-runtime.ts), loaded only inside the app.
  */
-export function startRuntime(options: RuntimeOptions): SiteRuntime {
+export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefined): SiteRuntime {
   const storage = createSiteStorage();
   const visitor = ensureWebId(storage, {
     serverWebId: options.webId,
@@ -134,9 +160,16 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
       navigatorFlag: (navigator as { globalPrivacyControl?: unknown }).globalPrivacyControl,
     }),
   });
-  const bridge = installBridge(window);
+  const app = inApp?.installInAppRuntime(window);
+  const bridge = app?.bridge ?? websiteBridge;
   const auth = createRuntimeAuth(storage, options);
-  const beacons = createSiteBeacons(options, { bridge, storage, visitor, login: auth.login });
+  const beacons = createSiteBeacons(options, {
+    bridge,
+    sendOverBridge: app?.sendBeacon,
+    storage,
+    visitor,
+    login: auth.login,
+  });
   const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href, options.features) });
   const notices = createNoticeBoard(options.onNotices);
   const infoBar = createListeners<InfoMessage | undefined>();
@@ -144,7 +177,6 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     ...browserClock,
     isOnline: () => navigator.onLine,
   });
-  const tagTracker = bridge.isSupported() ? startTagTracking(bridge, options, beacons) : undefined;
   const user = createListeners<UserFlags>();
   const userFlags = () =>
     userFlagsOf({
@@ -162,30 +194,7 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
   let aboutNotice: SupportNotice | undefined;
 
   const cleanups = [
-    registerAppCommands(bridge, {
-      langKey: options.lang,
-      hasTrackView: () => document.querySelector(trackViewSelector) !== null,
-      navigate: options.navigate,
-      setParentLocation: (path) => {
-        (window.top ?? window).location.href = path;
-      },
-      openPopup: options.openPopup,
-      tagTracker,
-      // Signed in to the account service: the app's tags go to the library; a 456 signs out. The
-      // library client loads with the first tag (issue 45); a failed load is a failed save.
-      onAppTag: options.account
-        ? (context) =>
-            void import("./library")
-              .then(
-                ({ saveAppTag }) => saveAppTag((input, init) => fetch(input, init), context),
-                () => ({ outcome: "failed" as const }),
-              )
-              .then((saved) => {
-                if (saved.outcome === "signedout") auth.signOut();
-                if (saved.outcome === "saved") storage.set("shazamcount", saved.count);
-              })
-        : undefined,
-    }),
+    ...(app?.start({ ...options, beacons, storage, signOut: () => auth.signOut() }) ?? []),
     interceptDeepLinks(document, {
       inApp: bridge.isSupported(),
       assign: (url) => window.location.assign(url),
@@ -216,8 +225,6 @@ export function startRuntime(options: RuntimeOptions): SiteRuntime {
     watchRipples(document, browserClock),
     // Spec 000 §2: the app's screens are laid out for a phone held upright.
     watchResize(window, showOrientation),
-    ...(tagTracker ? [watchVisibility(document, tagTracker), () => tagTracker.dispose()] : []),
-    () => bridge.dispose(),
   ];
 
   // Issue 46: signed in to the account service, the songs identified on this device move into the
@@ -327,11 +334,13 @@ function createSiteBeacons(
   options: RuntimeOptions,
   {
     bridge,
+    sendOverBridge,
     storage,
     visitor,
     login,
   }: {
     bridge: Bridge;
+    sendOverBridge: ((beacon: BridgeBeacon) => void) | undefined;
     storage: SiteStorage;
     visitor: { webId: string | undefined; newuser: boolean | undefined };
     login: () => LoginState | null;
@@ -348,7 +357,7 @@ function createSiteBeacons(
   return createBeaconSender({
     suppressed: options.beaconsSuppressed,
     country: options.country,
-    sendOverBridge: bridge.isSupported() ? beaconOverBridge(bridge) : undefined,
+    sendOverBridge,
     onSent: statsWindowListener
       ? (beacon) => window.dispatchEvent(new CustomEvent("stats", { detail: beacon }))
       : undefined,
@@ -401,51 +410,6 @@ async function fetchStatus(path: string): Promise<Response> {
   const response = await fetch(path, { cache: "no-store" });
   await response.body?.cancel();
   return response;
-}
-
-/** The site's partner id for the app's signature requests (spec 002 §5 "Tagging init requires a partner id"). */
-const tagPartnerId = "tunewave-web";
-
-/**
- * Spec 002 §4 tag tracking inside the app: the app's signatures are matched by the site's own
- * matcher (POST /services/webrec/match, as web recognition is), one session id per tag.
- */
-function startTagTracking(bridge: Bridge, options: RuntimeOptions, beacons: BeaconSender) {
-  const client = createTagClient(bridge);
-  client.init(tagPartnerId);
-  let sessionId = crypto.randomUUID();
-  const tracker = createTagTracker({
-    requestSig: () => client.requestSig(),
-    match: async (sample) => {
-      // Only the app's tags are matched here: the match service loads with the first one (issue 45).
-      const { requestMatch } = await import("./recognition/match-service");
-      const answer = await requestMatch({
-        data: sample.signature,
-        sessionId,
-        lang: options.lang,
-        country: options.country,
-      });
-      return tagMatchOf(answer, sample);
-    },
-    onChange: (state) => {
-      document.documentElement.dataset.tagTracking = state.status;
-    },
-    // Spec 002 §8: a stop on an error sends an error statistic.
-    onError: (error, reason) =>
-      void beacons.send({
-        beaconType: "error",
-        beaconId: "tagging",
-        errorcode: reason,
-        errordesc: error.message,
-      }),
-  });
-  return {
-    ...tracker,
-    start(context: Parameters<typeof tracker.start>[0]) {
-      sessionId = crypto.randomUUID();
-      tracker.start(context);
-    },
-  };
 }
 
 /**

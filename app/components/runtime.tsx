@@ -71,27 +71,32 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
   useEffect(() => {
     let started: SiteRuntime | undefined;
     let cancelled = false;
-    void import("~/client/runtime").then(({ startRuntime, webIdCookieOf }) => {
-      if (cancelled) return;
-      started = startRuntime({
-        lang: data.lang,
-        country: data.country,
-        beaconsSuppressed: data.beaconsSuppressed,
-        // From its cookie, not the document: a cached document is every visitor's (edge/document-cache.ts).
-        webId: webIdCookieOf(document.cookie),
-        inid: data.inid,
-        account: data.account,
-        cloudKit: data.cloudKit,
-        features: data.features,
-        navigate: (path) => navigate(path),
-        openPopup: (popup) => navigate(popup.path, { state: { share: popup.data } }),
-        onNotices: setNotices,
+    void import("~/client/runtime")
+      .then(async (runtime) => ({ runtime, inApp: await runtime.loadInAppPart() }))
+      .then(({ runtime: { startRuntime, webIdCookieOf }, inApp }) => {
+        if (cancelled) return;
+        started = startRuntime(
+          {
+            lang: data.lang,
+            country: data.country,
+            beaconsSuppressed: data.beaconsSuppressed,
+            // From its cookie, not the document: a cached document is every visitor's (edge/document-cache.ts).
+            webId: webIdCookieOf(document.cookie),
+            inid: data.inid,
+            account: data.account,
+            cloudKit: data.cloudKit,
+            features: data.features,
+            navigate: (path) => navigate(path),
+            openPopup: (popup) => navigate(popup.path, { state: { share: popup.data } }),
+            onNotices: setNotices,
+          },
+          inApp,
+        );
+        started.onUserFlags(setUserFlags);
+        started.onInfoBar(setInfo);
+        setUserFlags(started.userFlags());
+        setRuntime(started);
       });
-      started.onUserFlags(setUserFlags);
-      started.onInfoBar(setInfo);
-      setUserFlags(started.userFlags());
-      setRuntime(started);
-    });
     return () => {
       cancelled = true;
       started?.dispose();

@@ -1,12 +1,8 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import {
-  aboutBridgeType,
-  androidInterfaceName,
-  bridgeProtocolVersion,
-  iosMessageHandlerName,
-} from "../../app/bridge-schema";
+import { aboutBridgeType, bridgeProtocolVersion } from "../../app/bridge-schema";
+import { androidInterfaceName, iosMessageHandlerName } from "../../app/client/app-host";
 import { dnsHealthId } from "../../app/client/health";
 import { deepLinkNavigationDelayMs } from "../../app/client/in-app";
 import { connectionKey, storageFormatVersion, storageVersionKey } from "../../app/client/storage";
@@ -122,11 +118,21 @@ async function openAppPage(path: string, options: OpenOptions = {}): Promise<App
   return { page, errors, metrics, posted };
 }
 
-/** The runtime installed the bridge's entry point and start-up finished (ready is set). */
+/**
+ * Start-up finished (ready is set): inside the app, the runtime installed the bridge's entry point
+ * before that, in the same task.
+ */
 async function runtimeStarted(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => "tunewaveBridge" in window && document.documentElement.dataset.ready !== undefined,
-  );
+  await page.waitForFunction(() => document.documentElement.dataset.ready !== undefined);
+}
+
+/** Whether the page asked for the code of the runtime's part inside the app (the bridge, tag tracking). */
+function watchInAppCode(page: Page): () => boolean {
+  let requested = false;
+  page.on("request", (request) => {
+    if (/\/in-app-runtime-[^/]*\.js$/.test(new URL(request.url()).pathname)) requested = true;
+  });
+  return () => requested;
 }
 
 /**
@@ -695,24 +701,22 @@ describe("on the website", () => {
     await page.context().close();
   });
 
-  test("never an upsell, even when something hands the page about-bridge data", async () => {
+  test("no entry point for app messages, never an upsell, and the bridge's code is not loaded", async () => {
     let upsellCode = () => false;
+    let inAppCode = () => false;
     const { page, errors } = await openAppPage("/", {
       prepare: async (target) => {
         upsellCode = watchUpsellCode(target);
+        inAppCode = watchInAppCode(target);
       },
     });
-    await page.evaluate(
-      ([type, data]) =>
-        (window as unknown as { tunewaveBridge: { receive(raw: string): void } }).tunewaveBridge.receive(
-          JSON.stringify({ type, data }),
-        ),
-      [aboutBridgeType, aboutOf("nonmember_expired")] as const,
-    );
-    // The message was handled during that call; what it changed has been rendered after this.
+    // Nothing can hand the website about-bridge data: there is no host object to answer, so no
+    // entry point (issue 45: the bridge loads only inside the app).
+    expect(await page.evaluate(() => "tunewaveBridge" in window)).toBe(false);
     await renderedSoFar(page, "website");
     expect(await page.locator("aside[data-upsell]").count()).toBe(0);
     expect(upsellCode()).toBe(false);
+    expect(inAppCode()).toBe(false);
     // What the page loads while renderedSoFar has it offline fails by the test's doing.
     expect(errors.filter((text) => !text.endsWith("net::ERR_INTERNET_DISCONNECTED"))).toEqual([]);
     await page.context().close();

@@ -1,9 +1,5 @@
-import {
-  aboutBridgeType,
-  androidInterfaceName,
-  bridgeEntryPointName,
-  iosMessageHandlerName,
-} from "../../app/bridge-schema";
+import { aboutBridgeType, bridgeEntryPointName } from "../../app/bridge-schema";
+import { androidInterfaceName, iosMessageHandlerName } from "../../app/client/app-host";
 
 /**
  * The native apps' side of the bridge, played in a page: the iOS message handler or the Android

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { findAppHost } from "../../app/client/app-host";
 import { createBeaconSender } from "../../app/client/beacons";
 import {
   type Bridge,
   bridgeQueueLimit,
   bridgeRequestTimeoutMs,
-  findAppHost,
   installBridge,
 } from "../../app/client/bridge";
 import {
@@ -13,6 +13,7 @@ import {
   openNewWebView,
   registerAppCommands,
 } from "../../app/client/bridge-commands";
+import { websiteBridge } from "../../app/client/runtime";
 import { SiteError } from "../../rules/errors";
 import { type FakeAppHostOptions, installFakeAppHost } from "../e2e/fake-app-hosts";
 
@@ -122,18 +123,31 @@ describe.each(platforms)("transport on %s", (platform) => {
 });
 
 describe("the website (no host object)", () => {
-  test("is not supported: requests fail with 'No bridge support', notifications are not sent", async () => {
-    const win: Record<string, unknown> = {};
-    const bridge = installBridge(win, { log: vi.fn() });
-    expect(findAppHost(win)).toBeUndefined();
-    expect(bridge.platform).toBeUndefined();
-    expect(bridge.isSupported()).toBe(false);
-    await expect(bridge.request("isSchemeSupported", { scheme: "music" })).rejects.toMatchObject({
-      type: "unsupported",
-      message: "No bridge support",
-    });
-    expect(bridge.notify("beacon", { route: "web.pageview.home", time: 1, params: {} })).toBe(false);
-    expect(typeof (win.tunewaveBridge as { receive?: unknown }).receive).toBe("function");
+  // The runtime uses `websiteBridge` where findAppHost finds nothing; it must answer as the bridge does.
+  const withoutHost: [string, () => Bridge][] = [
+    ["the bridge installed without a host", () => installBridge({}, { log: vi.fn() })],
+    ["the website's bridge", () => websiteBridge],
+  ];
+  test.each(withoutHost)(
+    "%s is not supported: requests fail with 'No bridge support', notifications are not sent",
+    async (_, make) => {
+      const bridge = make();
+      expect(bridge.platform).toBeUndefined();
+      expect(bridge.isSupported()).toBe(false);
+      expect(bridge.isNative()).toBe(false);
+      expect(bridge.about()).toBeUndefined();
+      await expect(bridge.request("isSchemeSupported", { scheme: "music" })).rejects.toMatchObject({
+        type: "unsupported",
+        message: "No bridge support",
+      });
+      expect(bridge.notify("beacon", { route: "web.pageview.home", time: 1, params: {} })).toBe(false);
+    },
+  );
+
+  test("no host object is found on a plain window", () => {
+    expect(findAppHost({})).toBeUndefined();
+    expect(findAppHost({ webkit: { messageHandlers: {} } })).toBeUndefined();
+    expect(findAppHost({ TunewaveAndroid: { postMessage: () => undefined } })?.platform).toBe("android");
   });
 
   test("installing touches nothing but the entry point, and dispose removes it", () => {
