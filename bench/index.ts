@@ -217,7 +217,42 @@ async function measureThroughput(site: Site, pages: Page[], rows: Row[]) {
     const row = unmeasuredRow(area, page);
     if (row) rows.push(row);
   }
-  return { statics, pages: measured };
+  const signedIn = pages.find((page) => page.cookie && page.state === "ok");
+  const floors = signedIn ? await measureSignedInFloors(site, signedIn, statics, rows) : [];
+  return { statics, pages: measured, signedInFloors: floors };
+}
+
+/**
+ * Issue 45: what a signed-in page's throughput is bounded by. The same visitor's account-service
+ * calls alone, each between two runs of the static asset: the status (the session is remembered
+ * per isolate, decision 048: no D1) and the library's count (one indexed D1 query). A page that
+ * needs D1 cannot answer faster than its slowest query does on its own.
+ */
+async function measureSignedInFloors(site: Site, page: Page, statics: Throughput[], rows: Row[]) {
+  const floors: { path: string; result: Throughput; ratio: number }[] = [];
+  for (const [what, path] of [
+    ["no D1", "/services/account/status"],
+    ["one D1 query", "/services/account/tags/count"],
+  ] as const) {
+    log(`throughput ${path} (signed in)`);
+    const result = await loadTest(site.url, path, staticAsset, headersOf(page));
+    const before = statics[statics.length - 1];
+    const after = await loadTest(site.url, staticAsset, staticAsset);
+    statics.push(after);
+    const ratio = round(
+      result.requestsPerSecond / (((before?.requestsPerSecond ?? 0) + after.requestsPerSecond) / 2),
+      3,
+    );
+    floors.push({ path, result, ratio });
+    rows.push({
+      area: "edge",
+      item: `signed-in floor: ${path} (${what})`,
+      figure: `${result.requestsPerSecond.toFixed(0)} req/s = ${ratio.toFixed(3)}× static, p50 ${ms(result.p50Ms)}`,
+      budget: "",
+      verdict: "info",
+    });
+  }
+  return floors;
 }
 
 async function measureRender(site: Site, pages: Page[], rows: Row[]) {
