@@ -8,7 +8,7 @@ import { root, type Snapshot } from "../scripts/site";
 import { productionHeapLimit, productionHeapLimitMb } from "../scripts/v8-flags";
 import { atMost, type Row } from "./budgets";
 import { freePort } from "./free-port";
-import { type GcEvent, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
+import { type GcEvent, gcLive, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
 import { type HeapUsage, inspectHeap } from "./heap";
 import { startOwnOriginSite } from "./own-origin-site";
 import { findPages, headersOf } from "./pages";
@@ -45,7 +45,14 @@ export type MemoryMeasurement = {
     peak: HeapUsage;
     /** The collections the peak was read from: the round's and the full one after it. */
     collections: number;
+    /** The most used after any of the round's full collections: what the load held live, MB. */
+    liveMb: number;
   }[];
+  /**
+   * One round more of each load alone, after the measured rounds: which of the two makes the peak
+   * (issue 45: the renders' garbage, or the matches').
+   */
+  alone: { load: "renders" | "matches"; answered: number; peak: HeapUsage; liveMb: number }[];
 };
 
 /** Match requests of the published probes: catalogue songs' signatures, each a match. */
@@ -167,27 +174,54 @@ export async function measureMemory(
       roundSeconds,
       retained: [await heap.afterCollection()],
       rounds: [],
+      alone: [],
     };
     const siteIsolate = snapshotIsolate(collections);
     if (!siteIsolate)
       throw new Error("no --trace-gc line of the heap snapshot: the site's isolate is not known");
-    for (let round = 0; round < rounds; round++) {
+    /** One round of `renderers` and `matchers` clients; the heap as the round's collections saw it. */
+    const runRound = async (renderers: number, matchers: number) => {
       const until = performance.now() + roundSeconds * 1000;
       const from = collections.length;
       const [renders, matches] = await Promise.all([
-        clients(site.url, concurrentRenders, until, render),
-        clients(site.url, concurrentMatches, until, match),
+        clients(site.url, renderers, until, render),
+        clients(site.url, matchers, until, match),
       ]);
       // The full collection after the round reads the heap as the load left it, too.
-      measurement.retained.push(await heap.afterCollection());
-      const { collections: count, ...peak } = gcPeak(collections.slice(from), siteIsolate);
+      const retained = await heap.afterCollection();
+      const events = collections.slice(from);
+      const { collections: count, ...peak } = gcPeak(events, siteIsolate);
       if (count === 0) throw new Error("no --trace-gc line of the site's isolate: the peak cannot be read");
+      // The collection the snapshot forced is after the load: the live figure is the round's own.
+      const liveMb = gcLive(
+        events.filter((event) => event.reason !== "heap profiler"),
+        siteIsolate,
+      );
+      return { renders, matches, retained, peak, count, liveMb };
+    };
+    for (let round = 0; round < rounds; round++) {
+      const { renders, matches, retained, peak, count, liveMb } = await runRound(
+        concurrentRenders,
+        concurrentMatches,
+      );
+      measurement.retained.push(retained);
       measurement.rounds.push({
         renders: renders.answered,
         matches: matches.answered,
         failures: Object.fromEntries([...renders.failures, ...matches.failures]),
         peak,
         collections: count,
+        liveMb,
+      });
+    }
+    for (const load of ["renders", "matches"] as const) {
+      const { renders, matches, peak, liveMb } =
+        load === "renders" ? await runRound(concurrentRenders, 0) : await runRound(0, concurrentMatches);
+      measurement.alone.push({
+        load,
+        answered: load === "renders" ? renders.answered : matches.answered,
+        peak,
+        liveMb,
       });
     }
 
@@ -199,12 +233,22 @@ export async function measureMemory(
         area,
         item: `site isolate (${limit}), ${concurrentRenders} concurrent renders + ${concurrentMatches} matches from the recognition store, round ${index + 1} (${roundSeconds} s)`,
         figure:
-          `heap peak ${mb(round.peak.totalMb)} (used ${mb(round.peak.usedMb)}, over ${round.collections} collections); ` +
+          `heap peak ${mb(round.peak.totalMb)} (used ${mb(round.peak.usedMb)}, over ${round.collections} collections; live after a full one at most ${mb(round.liveMb)}); ` +
           `${round.renders} pages, ${round.matches} matches` +
           (Object.keys(round.failures).length > 0 ? `, failed: ${JSON.stringify(round.failures)}` : ""),
         budget: `≤ ${isolateHeapBudgetMb} MB`,
         verdict:
           Object.keys(round.failures).length > 0 ? "FAIL" : atMost(round.peak.totalMb, isolateHeapBudgetMb),
+      });
+    }
+    for (const alone of measurement.alone) {
+      const count = alone.load === "renders" ? concurrentRenders : concurrentMatches;
+      rows.push({
+        area,
+        item: `the same isolate, ${count} concurrent ${alone.load} alone (${roundSeconds} s)`,
+        figure: `heap peak ${mb(alone.peak.totalMb)} (used ${mb(alone.peak.usedMb)}; live after a full collection at most ${mb(alone.liveMb)}); ${alone.answered} ${alone.load === "renders" ? "pages" : "matches"}`,
+        budget: "",
+        verdict: "info",
       });
     }
     rows.push({
