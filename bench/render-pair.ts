@@ -11,6 +11,9 @@
  *
  * `keep` after `remix build` (NODE_ENV=production), once per variant; the folders are removed by
  * hand. Rounds: 3 by default; each figure is the median of the rounds'.
+ *
+ * PAIR_THROUGHPUT=1 adds, in each round, the page's throughput at 50 connections against the
+ * static asset's right after it (bench/throughput.ts): the signed-in pages' figure (issue 45).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -20,8 +23,10 @@ import { startOwnOriginSite } from "./own-origin-site";
 import { findPages, headersOf, type Page } from "./pages";
 import { missOf, renderCost, renderWarmups } from "./render";
 import { median, round } from "./stats";
+import { loadTest } from "./throughput";
 
 const staticAsset = "/favicon.svg";
+const withThroughput = process.env.PAIR_THROUGHPUT === "1";
 
 /** The workerd processes this one started (Miniflare starts one per site), found by parent. */
 function ownWorkerdPids(): Set<number> {
@@ -111,6 +116,7 @@ async function main(): Promise<void> {
       const pages = found.map((result) => result.pages.find((page) => page.name === name)) as [Page, Page];
       const p50s: [number[], number[]] = [[], []];
       const cpus: [number[], number[]] = [[], []];
+      const ratios: [number[], number[]] = [[], []];
       for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? [0, 1] : [1, 0];
         for (const which of order) {
@@ -123,6 +129,11 @@ async function main(): Promise<void> {
           const requests = cost.samples + renderWarmups;
           p50s[which as 0 | 1].push(cost.p50Ms);
           cpus[which as 0 | 1].push((cpuMsOf(pids[which as 0 | 1]) - cpuBefore) / requests);
+          if (withThroughput) {
+            const own = await loadTest(site.url, page.path, staticAsset, headersOf(page));
+            const statics = await loadTest(site.url, staticAsset, staticAsset);
+            ratios[which as 0 | 1].push(own.requestsPerSecond / statics.requestsPerSecond);
+          }
         }
       }
       const same = pages[0].cookie
@@ -134,7 +145,10 @@ async function main(): Promise<void> {
       const [cpuBefore, cpuAfter] = cpus.map(median) as [number, number];
       const figures = (a: number, b: number) =>
         `${a.toFixed(2).padStart(6)} ${b.toFixed(2).padStart(6)} ${(b / a).toFixed(2).padStart(5)}×`;
-      const line = `${name.padEnd(9)} ${figures(p50Before, p50After)}  ${figures(cpuBefore, cpuAfter)}  ${same}  (p50 rounds: ${p50s[0].map((p) => p.toFixed(2)).join(" ")} | ${p50s[1].map((p) => p.toFixed(2)).join(" ")})`;
+      const throughput = withThroughput
+        ? `  throughput ${ratios.map((r) => `${median(r).toFixed(3)}×`).join(" → ")} static (rounds: ${ratios[0].map((r) => r.toFixed(3)).join(" ")} | ${ratios[1].map((r) => r.toFixed(3)).join(" ")})`
+        : "";
+      const line = `${name.padEnd(9)} ${figures(p50Before, p50After)}  ${figures(cpuBefore, cpuAfter)}  ${same}  (p50 rounds: ${p50s[0].map((p) => p.toFixed(2)).join(" ")} | ${p50s[1].map((p) => p.toFixed(2)).join(" ")})${throughput}`;
       rows.push(line);
       process.stderr.write(`${line}\n`);
     }

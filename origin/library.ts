@@ -129,6 +129,8 @@ export type TagPage = {
   token: string | undefined;
   /** Where the next page starts, or -1 (spec 002 §5). */
   start: number;
+  /** Every tag the library shows (`countTags`), read in the same transaction as the page. */
+  count: number;
 };
 
 /** One page of the library, newest first, after the page `cursor` names (the first without one). */
@@ -141,14 +143,16 @@ export async function listTags(
   const after = cursor ? "AND (t.tag_time < ?3 OR (t.tag_time = ?3 AND t.id < ?4))" : "";
   const pageOf = `FROM tags t WHERE t.user_id = ?1 AND ${shown} ${after} ORDER BY t.tag_time DESC, t.id DESC LIMIT ?2`;
   const params = [userId, limit + 1, ...(cursor ? [cursor.t, cursor.id] : [])];
-  // The page's tags and their tracks in one round trip (issue 45: a library view's D1 waits).
+  // The page's tags, their tracks and the count in one round trip (issue 45: a library view's D1 waits).
   const tracksOfPage = tracksSelectedBy(db, `SELECT t.track_key ${pageOf}`, ...params);
-  const [tagRows, trackRows] = await db.batch([
+  const [tagRows, trackRows, countRows] = await db.batch([
     db
       .prepare(`SELECT t.id, t.track_key, t.tag_time, t.country, t.lat, t.lng, t.created_at ${pageOf}`)
       .bind(...params),
     tracksOfPage.statement,
+    countStatement(db, userId),
   ]);
+  const count = countOf(countRows as D1Result<{ n: number }> | undefined);
   const results = (tagRows?.results ?? []) as TagRow[];
   const page = results.slice(0, limit);
   const rows = page.map(storedTagOf);
@@ -160,18 +164,22 @@ export async function listTags(
   // The next page starts after the stored time, the one the index orders by.
   const last = page.at(-1);
   const before = cursor?.n ?? 0;
-  if (results.length <= limit || !last) return { tags, token: undefined, start: noMorePages };
+  if (results.length <= limit || !last) return { tags, token: undefined, start: noMorePages, count };
   const start = before + rows.length;
-  return { tags, token: encodeCursor({ t: last.tag_time, id: last.id, n: start }), start };
+  return { tags, token: encodeCursor({ t: last.tag_time, id: last.id, n: start }), start, count };
+}
+
+function countStatement(db: D1Database, userId: string): D1PreparedStatement {
+  return db.prepare(`SELECT COUNT(*) AS n FROM tags t WHERE t.user_id = ? AND ${shown}`).bind(userId);
+}
+
+function countOf(result: D1Result<{ n: number }> | undefined): number {
+  return result?.results[0]?.n ?? 0;
 }
 
 /** Spec 002 §7 "GET tag count": the tags the library shows. */
 export async function countTags(db: D1Database, userId: string): Promise<number> {
-  const row = await db
-    .prepare(`SELECT COUNT(*) AS n FROM tags t WHERE t.user_id = ? AND ${shown}`)
-    .bind(userId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
+  return countOf(await countStatement(db, userId).all<{ n: number }>());
 }
 
 /**

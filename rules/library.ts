@@ -80,6 +80,8 @@ export const libraryTagSchema = v.object({
 });
 export type LibraryTag = v.InferOutput<typeof libraryTagSchema>;
 
+const tagCountSchema = v.pipe(v.number(), v.integer(), v.minValue(0));
+
 /**
  * Spec 002 §7 "GET my tags list … Response: tags[] with track, and token": `token` asks for the
  * next page; `start` is where the next page starts, or -1 when there is none.
@@ -88,11 +90,13 @@ export const tagListSchema = v.object({
   tags: v.array(libraryTagSchema),
   token: v.optional(v.string()),
   start: v.pipe(v.number(), v.integer()),
+  /** Every tag the library shows, as `GET tag count` answers it, at the moment of this page. */
+  count: tagCountSchema,
 });
 export type TagList = v.InferOutput<typeof tagListSchema>;
 
 /** Spec 002 §3 "A count object holds count". */
-export const libraryCountSchema = v.object({ count: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+export const libraryCountSchema = v.object({ count: tagCountSchema });
 
 /** The `token` of a tag list request: what an earlier page answered (base64url). */
 export const tagPageTokenSchema = v.pipe(v.string(), v.maxLength(256), v.regex(/^[A-Za-z0-9_-]+$/));

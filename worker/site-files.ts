@@ -85,18 +85,20 @@ function loadContext(c: Context<WorkerEnv>) {
   const request = c.req.raw;
   return {
     edge: resolveRequest(request, request.cf as { country?: string } | undefined),
-    services: c.var.isolate.proxy,
-    config: c.var.isolate.config,
+    services: c.get("isolate").proxy,
+    config: c.get("isolate").config,
   };
 }
 
 /** The site files' routes, mounted by the worker (worker/index.ts). */
 export const siteFiles = new Hono<WorkerEnv>();
 
-siteFiles.get("/robots.txt", (c) => answer(robotsTxt(siteOriginOf(c.var.isolate.config)), contentTypes.text));
+siteFiles.get("/robots.txt", (c) =>
+  answer(robotsTxt(siteOriginOf(c.get("isolate").config)), contentTypes.text),
+);
 
 siteFiles.get(securityTxtPath, (c) =>
-  answer(securityTxt(siteOriginOf(c.var.isolate.config), new Date(builtAt)), contentTypes.text),
+  answer(securityTxt(siteOriginOf(c.get("isolate").config), new Date(builtAt)), contentTypes.text),
 );
 
 siteFiles.get("/sitemap.xml", async (c) => {

@@ -12,7 +12,6 @@ import { languageOf } from "../../rules/languages";
 import {
   type LibraryExportFormat,
   type LibraryTag,
-  libraryCountSchema,
   libraryCsvHeader,
   maxTagPageSize,
   noMorePages,
@@ -84,10 +83,8 @@ export async function loadLibrary(context: Context, request: Request): Promise<L
   if (token && !token.success)
     throw new SiteError("invalidparam", "The library page asked for does not exist");
   const query = token ? `?${new URLSearchParams({ token: token.output })}` : "";
-  const [list, { count }] = await Promise.all([
-    accountJson(context, request, `tags${query}`, tagListSchema),
-    accountJson(context, request, "tags/count", libraryCountSchema),
-  ]);
+  const list = await accountJson(context, request, `tags${query}`, tagListSchema);
+  const { count } = list;
   const format = dateTimeFormat(languageOf(lang).locale, {
     dateStyle: "medium",
     timeStyle: "short",

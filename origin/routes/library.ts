@@ -53,7 +53,10 @@ async function tagAnswer(c: OriginContext, userId: string, tagId: string): Promi
 }
 
 export function registerLibrary(origin: OriginApp) {
-  /** Spec 002 §7 "GET my tags list: limit default 20, token for the next page". */
+  /**
+   * Spec 002 §7 "GET my tags list: limit default 20, token for the next page", with the count
+   * (the library page's one call for both, issue 45).
+   */
   origin.get("/account/tags", async (c) => {
     const account = await signedInAccount(c);
     if ("refused" in account) return account.refused;
@@ -66,6 +69,7 @@ export function registerLibrary(origin: OriginApp) {
         tags: page.tags.map(({ tag, track }) => libraryTagOf(tag, track)),
         ...(page.token === undefined ? {} : { token: page.token }),
         start: page.start,
+        count: page.count,
       },
       200,
     );

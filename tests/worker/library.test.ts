@@ -78,6 +78,8 @@ describe("the tags list", () => {
     expect(times).toEqual(Array.from({ length: 45 }, (_, i) => base + (44 - i) * 60_000));
     expect(new Set([...first.tags, ...second.tags, ...third.tags].map((tag) => tag.tagid)).size).toBe(45);
     expect(await count(who)).toBe(45);
+    // Every page carries the count (the library page's one call for both).
+    expect([first.count, second.count, third.count]).toEqual([45, 45, 45]);
   });
 
   test("a removed (HIDDEN) tag leaves the list and the count, and its undo brings it back", async () => {
@@ -91,6 +93,7 @@ describe("the tags list", () => {
     const after = await list(who);
     expect(after.tags.map((tag) => tag.tagid)).toEqual([before.tags[0]?.tagid, before.tags[2]?.tagid]);
     expect(await count(who)).toBe(2);
+    expect(after.count).toBe(2);
     // A repeated removal finds nothing to remove.
     expect((await who.fetch(`/services/account/tags/${middle.tagid}/hide`, { method: "POST" })).status).toBe(
       404,

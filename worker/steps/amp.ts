@@ -11,12 +11,13 @@ import { bypassed, cachedDocument } from "./document-cache";
  * no cookie, so cookies do not bypass the cache, and other methods are answered 405.
  */
 export const ampPages = createMiddleware<WorkerEnv>(async (c, next) => {
-  const { edge, loadContext } = c.var;
+  const edge = c.get("edge");
+  const loadContext = c.get("loadContext");
   if (!edge.isAmp) return next();
   const request = c.req.raw;
   const answer = (page: Request, services: ServicesProxy) =>
     answerAmp(page, edge, (ampRequest) => handleRemixRequest(ampRequest, { ...loadContext, services }));
   return request.method === "GET" || request.method === "HEAD"
     ? cachedDocument(c, { userAgent: null, cf: undefined, nonce: undefined }, answer)
-    : bypassed(await answer(request, c.var.isolate.proxy), "method");
+    : bypassed(await answer(request, c.get("isolate").proxy), "method");
 });

@@ -9,7 +9,7 @@ import { withEdgeHeaders } from "./edge-headers";
  * moves are the AMP step's (amp/request.ts).
  */
 export const canonicalPrefix = createMiddleware<WorkerEnv>(async (c, next) => {
-  const { edge } = c.var;
+  const edge = c.get("edge");
   if (edge.isAmp || edge.path.nonCanonicalPrefix === undefined) return next();
   const target = localizedPath(edge.lang, edge.path.canonicalPath) + new URL(c.req.url).search;
   return withEdgeHeaders(new Response(null, { status: 301, headers: { Location: target } }), edge, anonymous);

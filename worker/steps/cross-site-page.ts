@@ -9,11 +9,14 @@ import { bypassed } from "./document-cache";
  * error page, rendered for nobody (no session looked up, no cookie set or cleared).
  */
 export const crossSitePage = createMiddleware<WorkerEnv>(async (c, next) => {
-  if (!c.var.crossSite) return next();
+  if (!c.get("crossSite")) return next();
   const request = c.req.raw;
-  const errorPage = new Request(new URL(localizedPath(c.var.edge.lang, "/error/unauthorized"), request.url), {
-    headers: { "accept-language": request.headers.get("accept-language") ?? "" },
-  });
-  const refused = await handleRemixRequest(errorPage, c.var.loadContext);
+  const errorPage = new Request(
+    new URL(localizedPath(c.get("edge").lang, "/error/unauthorized"), request.url),
+    {
+      headers: { "accept-language": request.headers.get("accept-language") ?? "" },
+    },
+  );
+  const refused = await handleRemixRequest(errorPage, c.get("loadContext"));
   return bypassed(new Response(refused.body, { status: 403, headers: refused.headers }), "cross-site");
 });

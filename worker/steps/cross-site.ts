@@ -15,7 +15,7 @@ const servicePrefixes = ["/services/", "/campaign/data/"];
  */
 export const crossSite = createMiddleware<WorkerEnv>(async (c, next) => {
   const request = c.req.raw;
-  const crossSite = isCrossSiteRequest(request, siteOriginOf(c.var.isolate.config));
+  const crossSite = isCrossSiteRequest(request, siteOriginOf(c.get("isolate").config));
   c.set("crossSite", crossSite);
   if (!crossSite) return next();
   await request.body?.pipeTo(new WritableStream());

@@ -33,7 +33,7 @@ type DocumentVisitor = Omit<VisitorInputs, "now"> & {
 
 /**
  * A page document through the document cache (edge/document-cache.ts): looked up under the key of
- * the request context (`c.var.edge`), `userAgent` and `cf` (what the edge located), rendered as a
+ * the request context (`c.get("edge")`), `userAgent` and `cf` (what the edge located), rendered as a
  * GET on a miss with a services proxy that records the data's freshness. The answer gets `nonce`
  * in its nonce attributes, `x-cache` and `Server-Timing`.
  */
@@ -44,8 +44,8 @@ export async function cachedDocument(
 ): Promise<Response> {
   const started = Date.now();
   const request = c.req.raw;
-  const { edge } = c.var;
-  const { config, proxy, version } = c.var.isolate;
+  const edge = c.get("edge");
+  const { config, proxy, version } = c.get("isolate");
   documents ??= createDocumentCache();
   const platform = platformOf(visitor.userAgent);
   const flags = await flagsOf(proxy, edge, config.SITE_ENV, platform);
@@ -96,13 +96,13 @@ export const documentCache = createMiddleware<WorkerEnv>(async (c, next) => {
   const request = c.req.raw;
   const bypass = bypassReasonOf(request);
   if (bypass === undefined) {
-    const { loadContext } = c.var;
+    const loadContext = c.get("loadContext");
     return cachedDocument(
       c,
       {
         userAgent: request.headers.get("user-agent"),
         cf: request.cf as VisitorInputs["cf"],
-        nonce: c.var.nonce,
+        nonce: c.get("nonce"),
       },
       (get, services) => handleRemixRequest(get, { ...loadContext, services }),
     );

@@ -37,6 +37,6 @@ export function withEdgeHeaders(
 export const edgeHeaders = createMiddleware<WorkerEnv>(async (c, next) => {
   c.set("session", anonymous);
   await next();
-  const edge = c.var.crossSite ? { ...c.var.edge, setCookies: [] } : c.var.edge;
-  replaceAnswer(c, withEdgeHeaders(c.res, edge, c.var.session));
+  const edge = c.get("crossSite") ? { ...c.get("edge"), setCookies: [] } : c.get("edge");
+  replaceAnswer(c, withEdgeHeaders(c.res, edge, c.get("session")));
 });

@@ -44,7 +44,7 @@ function isolateFor(env: Env): Isolate {
   return isolate;
 }
 
-/** The isolate's environment and services proxy (`c.var.isolate`), made at the first request with an env. */
+/** The isolate's environment and services proxy (`c.get("isolate")`), made at the first request with an env. */
 export const isolateStep = createMiddleware<WorkerEnv>(async (c, next) => {
   c.set("isolate", isolateFor(c.env));
   await next();

@@ -9,8 +9,8 @@ import type { WorkerEnv } from "../pipeline";
  * The AMP renderer is handed to Remix here: the worker may import amp/, app/ may not.
  */
 export const remixLoadContext = createMiddleware<WorkerEnv>(async (c, next) => {
-  const { config, proxy } = c.var.isolate;
-  const { edge } = c.var;
+  const { config, proxy } = c.get("isolate");
+  const edge = c.get("edge");
   c.set("loadContext", {
     cloudflare: {
       env: c.env,
@@ -21,7 +21,7 @@ export const remixLoadContext = createMiddleware<WorkerEnv>(async (c, next) => {
     edge,
     services: proxy,
     account: null,
-    cspNonce: c.var.nonce,
+    cspNonce: c.get("nonce"),
     renderAmpPage,
   });
   await next();

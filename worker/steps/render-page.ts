@@ -18,7 +18,7 @@ function forRemix(request: Request, config: SiteConfig): Request {
 
 /** The page, rendered by Remix for this request alone, as the session's account. */
 export const renderPage: Handler<WorkerEnv> = (c) =>
-  handleRemixRequest(forRemix(c.req.raw, c.var.isolate.config), {
-    ...c.var.loadContext,
-    account: c.var.session.account,
+  handleRemixRequest(forRemix(c.req.raw, c.get("isolate").config), {
+    ...c.get("loadContext"),
+    account: c.get("session").account,
   });

@@ -15,8 +15,8 @@ export const requestErrors = createMiddleware<WorkerEnv>(async (c, next) => {
   // A browser says what it fetches: an icon or a script that reached the pages is no page view.
   const destination = request.headers.get("sec-fetch-dest");
   if (destination !== null && destination !== "document" && destination !== "iframe") return;
-  const { edge } = c.var;
-  const { proxy } = c.var.isolate;
+  const edge = c.get("edge");
+  const { proxy } = c.get("isolate");
   const statistics = requestErrorStatistics({
     isBot: edge.isBot,
     countryUnknown: edge.countrySource === "default",

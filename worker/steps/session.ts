@@ -4,6 +4,6 @@ import type { WorkerEnv } from "../pipeline";
 
 /** The visitor's session (edge/session.ts), for a page rendered for this request alone. */
 export const session = createMiddleware<WorkerEnv>(async (c, next) => {
-  c.set("session", await resolveSession(c.var.isolate.proxy, c.req.raw));
+  c.set("session", await resolveSession(c.get("isolate").proxy, c.req.raw));
   await next();
 });
