@@ -90,8 +90,12 @@ export const tagListSchema = v.object({
   tags: v.array(libraryTagSchema),
   token: v.optional(v.string()),
   start: v.pipe(v.number(), v.integer()),
-  /** Every tag the library shows, as `GET tag count` answers it, at the moment of this page. */
-  count: tagCountSchema,
+  /**
+   * Ours, beyond spec 002's fields: every tag the library shows, as `GET tag count` answers it, read
+   * with this page. The embedded origin sends it (the library page's one call, decision 048); an
+   * upstream that answers the spec's fields alone does not, and the page then asks for the count.
+   */
+  count: v.optional(tagCountSchema),
 });
 export type TagList = v.InferOutput<typeof tagListSchema>;
 

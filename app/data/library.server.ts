@@ -12,6 +12,7 @@ import { languageOf } from "../../rules/languages";
 import {
   type LibraryExportFormat,
   type LibraryTag,
+  libraryCountSchema,
   libraryCsvHeader,
   maxTagPageSize,
   noMorePages,
@@ -84,7 +85,9 @@ export async function loadLibrary(context: Context, request: Request): Promise<L
     throw new SiteError("invalidparam", "The library page asked for does not exist");
   const query = token ? `?${new URLSearchParams({ token: token.output })}` : "";
   const list = await accountJson(context, request, `tags${query}`, tagListSchema);
-  const { count } = list;
+  // The embedded origin answers the count with the page; an upstream of the spec's fields alone
+  // is asked for it (spec 002 §7 "GET tag count").
+  const count = list.count ?? (await accountJson(context, request, "tags/count", libraryCountSchema)).count;
   const format = dateTimeFormat(languageOf(lang).locale, {
     dateStyle: "medium",
     timeStyle: "short",

@@ -1,12 +1,14 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import * as v from "valibot";
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { serverStrings } from "../../app/i18n.server";
+import { createOrigin } from "../../origin";
 import { sha256 } from "../../origin/accounts";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
 import { recognitionProbesSchema } from "../../origin/recognition-index";
 import { libraryCsvHeader } from "../../rules/library";
-import { type Browser, browser, signIn } from "./browser-jar";
+import { type Browser, browser, signIn, site } from "./browser-jar";
+import worker from "./built-worker";
 
 // The /myshazam page and its downloads through the whole worker: what a signed-out visitor and a
 // signed-in person see, paging, removal and undo by form, the export files, and refusals.
@@ -260,4 +262,64 @@ describe("the export", () => {
     expect(answer.status).toBe(302);
     expect(answer.headers.get("location")).toBe("/login?redirect=%2Fmyshazam%2Fdownload.csv");
   });
+});
+
+describe("an upstream account service", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const remoteHost = "remote-account.example";
+
+  /**
+   * `who`'s library page from a worker whose upstream is a remote account service: the embedded
+   * origin's answers (same D1), the tag list's `count` kept or taken out. The paths it was asked.
+   */
+  async function libraryFromRemote(
+    who: Browser,
+    withCount: boolean,
+  ): Promise<{ html: string; asked: string[] }> {
+    const remote = createOrigin();
+    const realFetch = globalThis.fetch;
+    const asked: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      if (url.host !== remoteHost) return realFetch(input, init);
+      asked.push(url.pathname);
+      const answer = await remote.fetch(request, env);
+      if (withCount || url.pathname !== "/services/account/tags") return answer;
+      const { count: _, ...spec } = (await answer.json()) as Record<string, unknown>;
+      return Response.json(spec, { status: answer.status, headers: answer.headers });
+    });
+    const ctx = createExecutionContext();
+    const cookie = [...who.jar].map(([name, value]) => `${name}=${value}`).join("; ");
+    const response = await worker.fetch(
+      new Request(`${site}/myshazam`, { headers: { cookie, host: new URL(site).host } }),
+      { ...env, SERVICES_ORIGIN: `https://${remoteHost}` },
+      ctx,
+    );
+    const html = await response.text();
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(200);
+    return { html, asked };
+  }
+
+  // Decision 048: the embedded origin answers the count with the page; an upstream that answers
+  // spec 002's fields alone still gets the page right, asking GET tag count as well.
+  test.each([
+    { withCount: true, countAsked: false },
+    { withCount: false, countAsked: true },
+  ])(
+    "the tag list with a count: $withCount; the count asked for: $countAsked",
+    async ({ withCount, countAsked }) => {
+      const who = await signedIn();
+      await addTags(who, 3);
+      const { html, asked } = await libraryFromRemote(who, withCount);
+      expect(html).toContain("3 songs");
+      expect(html).toContain("Songs 1–3 of 3");
+      expect(asked).toContain("/services/account/tags");
+      expect(asked.includes("/services/account/tags/count")).toBe(countAsked);
+    },
+  );
 });
