@@ -21,7 +21,20 @@ export type HeapInspector = {
    * the heap); the snapshot itself (about 12 MB of JSON) is dropped as it streams.
    */
   afterCollection: () => Promise<HeapUsage>;
+  /**
+   * V8's sampling heap profiler from now until `stop`, counting the objects collected meanwhile
+   * too (garbage is what makes a high point): the bytes allocated by each function, the most first.
+   */
+  sampleAllocations: () => Promise<{ stop: () => Promise<AllocationSite[]> }>;
   close: () => void;
+};
+
+export type AllocationSite = { site: string; mb: number };
+
+type SamplingNode = {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SamplingNode[];
 };
 
 const megabyte = 1024 * 1024;
@@ -40,6 +53,32 @@ export async function inspectHeap(inspectorPort: number): Promise<HeapInspector>
     afterCollection: async () => {
       await inspector.call("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
       return usage();
+    },
+    sampleAllocations: async () => {
+      await inspector.call("HeapProfiler.startSampling", {
+        samplingInterval: 64 * 1024,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+      return {
+        stop: async () => {
+          const { profile } = await inspector.call<{ profile: { head: SamplingNode } }>(
+            "HeapProfiler.stopSampling",
+          );
+          const bytes = new Map<string, number>();
+          const walk = (node: SamplingNode, caller: string) => {
+            const { functionName, url, lineNumber } = node.callFrame;
+            const name = `${functionName || "(anonymous)"} ${url.split("/").pop()}:${lineNumber + 1}`;
+            const site = `${name} ← ${caller}`;
+            if (node.selfSize > 0) bytes.set(site, (bytes.get(site) ?? 0) + node.selfSize);
+            for (const child of node.children) walk(child, name);
+          };
+          walk(profile.head, "");
+          return [...bytes]
+            .sort((a, b) => b[1] - a[1])
+            .map(([site, size]) => ({ site, mb: round(size / megabyte, 1) }));
+        },
+      };
     },
     close: inspector.close,
   };

@@ -9,7 +9,7 @@ import { productionHeapLimit, productionHeapLimitMb } from "../scripts/v8-flags"
 import { atMost, type Row } from "./budgets";
 import { freePort } from "./free-port";
 import { type GcEvent, gcLive, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
-import { type HeapUsage, inspectHeap } from "./heap";
+import { type AllocationSite, type HeapUsage, inspectHeap } from "./heap";
 import { startOwnOriginSite } from "./own-origin-site";
 import { findPages, headersOf } from "./pages";
 
@@ -47,6 +47,8 @@ export type MemoryMeasurement = {
     collections: number;
     /** The most used after any of the round's full collections: what the load held live, MB. */
     liveMb: number;
+    /** The round's allocations by function (and its caller), garbage included, when asked for (`sample`). */
+    allocations?: AllocationSite[];
   }[];
   /**
    * One round more of each load alone, after the measured rounds: which of the two makes the peak
@@ -124,7 +126,19 @@ export async function measureMemory(
   snapshot: Snapshot,
   rows: Row[],
   /** Production's heap limit (the default), or none, as local workerd runs: for comparison. */
-  { heapLimit = true }: { heapLimit?: boolean } = {},
+  {
+    heapLimit = true,
+    renders: renderClients = concurrentRenders,
+    matches: matchClients = concurrentMatches,
+    sample = false,
+  }: {
+    heapLimit?: boolean;
+    /** Concurrent renders and matches of the measured rounds (`npm run bench:memory -- --renders=N --matches=N`). */
+    renders?: number;
+    matches?: number;
+    /** Sample each measured round's allocations (V8's sampling heap profiler): which code makes the garbage. */
+    sample?: boolean;
+  } = {},
 ): Promise<MemoryMeasurement> {
   const inspectorPort = await freePort();
   const heapLimitMb = heapLimit ? productionHeapLimitMb : undefined;
@@ -169,8 +183,8 @@ export async function measureMemory(
     }
     const measurement: MemoryMeasurement = {
       heapLimitMb,
-      concurrentRenders,
-      concurrentMatches,
+      concurrentRenders: renderClients,
+      concurrentMatches: matchClients,
       roundSeconds,
       retained: [await heap.afterCollection()],
       rounds: [],
@@ -180,13 +194,15 @@ export async function measureMemory(
     if (!siteIsolate)
       throw new Error("no --trace-gc line of the heap snapshot: the site's isolate is not known");
     /** One round of `renderers` and `matchers` clients; the heap as the round's collections saw it. */
-    const runRound = async (renderers: number, matchers: number) => {
+    const runRound = async (renderers: number, matchers: number, sampled = false) => {
       const until = performance.now() + roundSeconds * 1000;
       const from = collections.length;
+      const sampling = sampled ? await heap.sampleAllocations() : undefined;
       const [renders, matches] = await Promise.all([
         clients(site.url, renderers, until, render),
         clients(site.url, matchers, until, match),
       ]);
+      const allocations = await sampling?.stop();
       // The full collection after the round reads the heap as the load left it, too.
       const retained = await heap.afterCollection();
       const events = collections.slice(from);
@@ -197,12 +213,13 @@ export async function measureMemory(
         events.filter((event) => event.reason !== "heap profiler"),
         siteIsolate,
       );
-      return { renders, matches, retained, peak, count, liveMb };
+      return { renders, matches, retained, peak, count, liveMb, allocations };
     };
     for (let round = 0; round < rounds; round++) {
-      const { renders, matches, retained, peak, count, liveMb } = await runRound(
-        concurrentRenders,
-        concurrentMatches,
+      const { renders, matches, retained, peak, count, liveMb, allocations } = await runRound(
+        renderClients,
+        matchClients,
+        sample,
       );
       measurement.retained.push(retained);
       measurement.rounds.push({
@@ -212,11 +229,12 @@ export async function measureMemory(
         peak,
         collections: count,
         liveMb,
+        ...(allocations ? { allocations: allocations.slice(0, 30) } : {}),
       });
     }
     for (const load of ["renders", "matches"] as const) {
       const { renders, matches, peak, liveMb } =
-        load === "renders" ? await runRound(concurrentRenders, 0) : await runRound(0, concurrentMatches);
+        load === "renders" ? await runRound(renderClients, 0) : await runRound(0, matchClients);
       measurement.alone.push({
         load,
         answered: load === "renders" ? renders.answered : matches.answered,
@@ -231,7 +249,7 @@ export async function measureMemory(
     for (const [index, round] of measurement.rounds.entries()) {
       rows.push({
         area,
-        item: `site isolate (${limit}), ${concurrentRenders} concurrent renders + ${concurrentMatches} matches from the recognition store, round ${index + 1} (${roundSeconds} s)`,
+        item: `site isolate (${limit}), ${renderClients} concurrent renders + ${matchClients} matches from the recognition store, round ${index + 1} (${roundSeconds} s)`,
         figure:
           `heap peak ${mb(round.peak.totalMb)} (used ${mb(round.peak.usedMb)}, over ${round.collections} collections; live after a full one at most ${mb(round.liveMb)}); ` +
           `${round.renders} pages, ${round.matches} matches` +
@@ -242,7 +260,7 @@ export async function measureMemory(
       });
     }
     for (const alone of measurement.alone) {
-      const count = alone.load === "renders" ? concurrentRenders : concurrentMatches;
+      const count = alone.load === "renders" ? renderClients : matchClients;
       rows.push({
         area,
         item: `the same isolate, ${count} concurrent ${alone.load} alone (${roundSeconds} s)`,
