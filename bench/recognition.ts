@@ -5,7 +5,7 @@
  * match latency.
  *
  *   npx vite-node bench/recognition.ts [--audio-dir DIR] [--excerpts N] [--jobs N] [--seed N]
- *     [--conditions all|issue48] [--cache]
+ *     [--conditions all|issue48] [--cache] [--held-out N]
  *
  * Without --audio-dir the Debian packages in ~/.cache/tunewave/debs are unpacked once into
  * ~/.cache/tunewave/audio/<package>/. The work is shared by --jobs processes (default 2): each decodes and
@@ -100,6 +100,12 @@ type Options = {
   conditions: string;
   /** Keep the decoded catalogue (signatures and excerpts) between runs of one process. */
   cache: boolean;
+  /**
+   * `--held-out N`: the recordings held out are chosen by a hash of N and their names (about one in
+   * HOLD_OUT_EVERY), a set of its own for each N, so that a change's false matches can be checked on
+   * a second set (decision 043). Without it, every HOLD_OUT_EVERY-th by path: the tables' set.
+   */
+  heldOut: number | undefined;
 };
 
 function parseOptions(argv: string[]): Options & { worker: number | undefined } {
@@ -110,6 +116,7 @@ function parseOptions(argv: string[]): Options & { worker: number | undefined } 
     jobs: 2,
     conditions: "all",
     cache: false,
+    heldOut: undefined,
     worker: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -121,6 +128,7 @@ function parseOptions(argv: string[]): Options & { worker: number | undefined } 
     else if (name === "--jobs") options.jobs = Number(value);
     else if (name === "--conditions" && value && value in SELECTIONS) options.conditions = value;
     else if (name === "--worker") options.worker = Number(value);
+    else if (name === "--held-out") options.heldOut = Number(value);
     else if (name === "--cache") {
       options.cache = true;
       continue;
@@ -131,6 +139,8 @@ function parseOptions(argv: string[]): Options & { worker: number | undefined } 
     if (!Number.isInteger(options[key]) || options[key] < 1)
       throw new Error(`--${key} must be a positive integer`);
   }
+  if (options.heldOut !== undefined && !(Number.isInteger(options.heldOut) && options.heldOut >= 0))
+    throw new Error("--held-out must be a whole number");
   return options;
 }
 
@@ -174,12 +184,18 @@ function audioFiles(dir: string): string[] {
   return found.sort();
 }
 
-/** Which recordings stay out of the index: every 7th of those that share nothing with another. */
-function heldOutKeys(keys: readonly string[]): Set<string> {
+/**
+ * Which recordings stay out of the index, among those that share nothing with another: every 7th
+ * by path, or, with a held-out seed, those whose name hashes with it to 0 mod 7 (listing one more
+ * pair in SHARED_MATERIAL then moves no other recording).
+ */
+function heldOutKeys(keys: readonly string[], seed: number | undefined): Set<string> {
   const shares = (key: string) =>
     SHARED_MATERIAL.some((group) => group.some((member) => key.endsWith(member)));
   const eligible = keys.filter((key) => !shares(key));
-  return new Set(eligible.filter((_, i) => i % HOLD_OUT_EVERY === HOLD_OUT_EVERY - 1));
+  if (seed === undefined)
+    return new Set(eligible.filter((_, i) => i % HOLD_OUT_EVERY === HOLD_OUT_EVERY - 1));
+  return new Set(eligible.filter((key) => nameHash(`${seed}/${key}`) % HOLD_OUT_EVERY === 0));
 }
 
 function rms(samples: Float32Array): number {
@@ -559,7 +575,7 @@ async function catalogueShare(
   options: Options,
 ): Promise<Catalogued[]> {
   const keys = files.map((path) => relative(audioDir, path));
-  const heldOut = heldOutKeys(keys);
+  const heldOut = heldOutKeys(keys, options.heldOut);
   const items: Catalogued[] = [];
   for (let i = worker; i < files.length; i += options.jobs) {
     const key = keys[i] as string;
@@ -575,7 +591,16 @@ async function catalogueShare(
  */
 async function ownShare(files: string[], audioDir: string, options: Options): Promise<Catalogued[]> {
   if (!options.cache || options.jobs !== 1) return catalogueShare(files, audioDir, 0, options);
-  const heldOut = nameHash([...heldOutKeys(files.map((path) => relative(audioDir, path)))].sort().join("\n"));
+  const heldOut = nameHash(
+    [
+      ...heldOutKeys(
+        files.map((path) => relative(audioDir, path)),
+        options.heldOut,
+      ),
+    ]
+      .sort()
+      .join("\n"),
+  );
   const path = join(
     tmpdir(),
     `tunewave-bench-catalogue-${options.seed}-${options.excerpts}-${INDEX_PARAMETERS_CHECKSUM}-${files.length}-${heldOut}.bin`,
@@ -627,6 +652,7 @@ function startWorker(worker: number, options: Options, dir: string) {
     options.conditions,
   );
   if (options.audioDir) args.push("--audio-dir", options.audioDir);
+  if (options.heldOut !== undefined) args.push("--held-out", String(options.heldOut));
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, BENCH_DIR: dir },
     stdio: ["pipe", "pipe", "inherit"],
