@@ -13,7 +13,7 @@ import { campaignNameSchema } from "../rules/campaign-name";
 
 /** Bumped only for changes an app must follow; sent in the about-bridge handshake. */
 export const bridgeProtocolVersion = 1;
-/** The app's host objects' names are in app/client/app-host.ts: the website asks for them without this file. */
+// The app's host objects' names are in app/client/app-host.ts: the website asks for them without this file.
 /** App to page: `window.tunewaveBridge.receive(json)`. */
 export const bridgeEntryPointName = "tunewaveBridge";
 /** Type of the handshake request and of the app's answer (spec 000 §4: native once it arrives). */

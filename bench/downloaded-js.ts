@@ -8,8 +8,9 @@
  *   flags); its chunk (`runtime-*.js`, 11 KB: runtime, tagging, bridge) and the shared chunks it
  *   imports are a dynamic import, which the manifest does not list. Since decision 027 part 4
  *   (94ebbec) the runtime no longer reaches oauth4webapi, the match service, the offers schemas or
- *   the country list: ≈ 26–28 KB in 13–16 files on most pages (environment, storage, account, cloud
- *   auth, bridge schema and commands, request, feature flags…). The track and offer pages add the
+ *   the country list; since decision 027 part 5 the bridge, its schemas and tag tracking load only
+ *   inside the app: ≈ 25–27 KB in 12–16 files on most pages (runtime 8 KB, valibot 4 KB,
+ *   environment, storage, account, cloud auth, request, feature flags…). The track and offer pages add the
  *   streaming connection section (lazy, once the runtime is there, with the connect flow) and the
  *   overlay; the offer page its offers schemas and country list.
  * - ≈ 5–8 KB: the responses' headers (≈ 230 B a file, 21–35 files the manifest lists): the manifest

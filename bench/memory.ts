@@ -232,7 +232,9 @@ export async function measureMemory(
         ...(allocations ? { allocations: allocations.slice(0, 30) } : {}),
       });
     }
-    for (const load of ["renders", "matches"] as const) {
+    // With one of the loads at 0 (`--renders=0`, `--matches=0`) the measured rounds are a load alone.
+    const mixed = renderClients > 0 && matchClients > 0;
+    for (const load of mixed ? (["renders", "matches"] as const) : []) {
       const { renders, matches, peak, liveMb } =
         load === "renders" ? await runRound(renderClients, 0) : await runRound(0, matchClients);
       measurement.alone.push({
