@@ -399,9 +399,19 @@ function* rankSteps(signature: Signature): Steps<Ranking> {
   return confirmed(ranking, judgeVerified(yield* verify(signature, leaders(cells, MATCH_VERIFY_CANDIDATES))));
 }
 
-/** The verification confirms the scan's best track; it never answers another (a wrong song). */
+/**
+ * The verification confirms the scan's best track; it never answers another (a wrong song). Counted
+ * again, that track's line must keep at least the votes the scan gave it: the recording's line gains
+ * the pairs the verification's jitter finds, while a chance line, the highest of the scan's many,
+ * falls back (regression to the mean; decision 043, "Session 10").
+ */
 export function confirmed(scan: Ranking, verified: Ranking): Ranking {
-  return verified.best?.track === scan.best?.track ? verified : { ...verified, isMatch: false };
+  const holds =
+    verified.best !== null &&
+    scan.best !== null &&
+    verified.best.track === scan.best.track &&
+    verified.best.votes >= scan.best.votes;
+  return holds ? verified : { ...verified, isMatch: false };
 }
 
 /** The best cell of each of the `count` tracks whose best cells rank first. */

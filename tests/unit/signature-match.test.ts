@@ -447,21 +447,25 @@ describe("verification", () => {
     expect(ranking.isMatch ? ranking.best?.track : null).toBe(track);
   });
 
-  const ranked = (track: number | null, isMatch: boolean): Ranking => ({
-    best: track === null ? null : cell(track, 30),
+  type Best = [track: number, votes: number] | null;
+  const ranked = (best: Best, isMatch: boolean): Ranking => ({
+    best: best === null ? null : cell(best[0], best[1]),
     second: null,
     third: null,
     isMatch,
   });
-  // [case, the scan's best track, the verified best track, whether the verification matched, the answer].
-  const confirmations: [string, number | null, number | null, boolean, number | null][] = [
-    ["the scan's best, verified", 0, 0, true, 0],
-    ["another track, verified: no answer", 0, 1, true, null],
-    ["the scan's best, not verified", 0, 0, false, null],
+  // [case, the scan's best (track, votes), the verified best, whether the verification matched, the answer].
+  const confirmations: [string, Best, Best, boolean, number | null][] = [
+    ["the scan's best, verified with more votes", [0, 23], [0, 37], true, 0],
+    ["the scan's best, verified with as many", [0, 30], [0, 30], true, 0],
+    // A chance line the scan put first falls back when counted again (decision 043, "Session 10").
+    ["the scan's best, verified with fewer", [0, 23], [0, 22], true, null],
+    ["another track, verified: no answer", [0, 30], [1, 40], true, null],
+    ["the scan's best, not verified", [0, 30], [0, 40], false, null],
     ["nothing scanned", null, null, false, null],
   ];
-  test.each(confirmations)("confirmed: %s", (_, scanned, verifiedTrack, verifiedMatch, track) => {
-    const ranking = confirmed(ranked(scanned, false), ranked(verifiedTrack, verifiedMatch));
+  test.each(confirmations)("confirmed: %s", (_, scanned, verifiedBest, verifiedMatch, track) => {
+    const ranking = confirmed(ranked(scanned, false), ranked(verifiedBest, verifiedMatch));
     expect(ranking.isMatch ? ranking.best?.track : null).toBe(track);
   });
 });
