@@ -605,16 +605,8 @@ async function catalogueShare(
  */
 async function ownShare(files: string[], audioDir: string, options: Options): Promise<Catalogued[]> {
   if (!options.cache || options.jobs !== 1) return catalogueShare(files, audioDir, 0, options);
-  const heldOut = nameHash(
-    [
-      ...heldOutKeys(
-        files.map((path) => relative(audioDir, path)),
-        options.heldOut,
-      ),
-    ]
-      .sort()
-      .join("\n"),
-  );
+  const keys = files.map((path) => relative(audioDir, path));
+  const heldOut = nameHash([...heldOutKeys(keys, options.heldOut)].sort().join("\n"));
   const path = join(
     tmpdir(),
     `tunewave-bench-catalogue-${options.seed}-${options.excerpts}-${INDEX_PARAMETERS_CHECKSUM}-${files.length}-${heldOut}.bin`,
