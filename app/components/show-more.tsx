@@ -30,17 +30,23 @@ export function ShowMore({ long, fold, lines = 3, children }: ShowMoreProps) {
   const [fits, setFits] = useState(false);
 
   // Only folded text can fit: a folded list hides whole rows (display: none), which never overflow.
+  // Text unfolded by a line its address names (site.css) says nothing about whether it fits.
   useEffect(() => {
     const element = body.current?.firstElementChild;
     if (!long || fold !== "text" || expanded || !element) return;
-    const measure = () => setFits(element.scrollHeight <= element.clientHeight + 1);
+    const measure = () => {
+      if (element.querySelector(":target, .is-found")) return;
+      setFits(element.scrollHeight <= element.clientHeight + 1);
+    };
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
   }, [long, fold, expanded]);
 
-  if (!long || fits) return <div className="show-more">{children}</div>;
+  // One element tree whatever the state: a remounted body would replace its children, and a
+  // replaced element loses `:target` (the lyric line a search result opened the page at).
+  const folds = long && !fits;
   const toggle = () => {
     setExpanded(!expanded);
     // Folding moves the button up: keep it (and the focus on it) in view.
@@ -48,23 +54,25 @@ export function ShowMore({ long, fold, lines = 3, children }: ShowMoreProps) {
   };
   return (
     <div
-      className={`show-more show-more--${fold}`}
-      data-expanded={expanded ? "true" : "false"}
-      style={fold === "text" ? ({ "--show-more-lines": lines } as CSSProperties) : undefined}
+      className={folds ? `show-more show-more--${fold}` : "show-more"}
+      data-expanded={folds ? (expanded ? "true" : "false") : undefined}
+      style={folds && fold === "text" ? ({ "--show-more-lines": lines } as CSSProperties) : undefined}
     >
       <div ref={body} id={id} className="show-more__body">
         {children}
       </div>
-      <button
-        ref={button}
-        type="button"
-        className="button button--quiet show-more__button"
-        aria-expanded={expanded}
-        aria-controls={id}
-        onClick={toggle}
-      >
-        {expanded ? t("showLess") : t("showMore")}
-      </button>
+      {folds ? (
+        <button
+          ref={button}
+          type="button"
+          className="button button--quiet show-more__button"
+          aria-expanded={expanded}
+          aria-controls={id}
+          onClick={toggle}
+        >
+          {expanded ? t("showLess") : t("showMore")}
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -339,19 +339,36 @@ function foundLineState(page: Page, id: string) {
   }, id);
 }
 
-/** Until the line is bold and on screen, as a person sees it. */
+/** What a person sees of the found line once the page has settled: bold, in view, not folded away. */
+const foundLineShown = { weight: "700", onScreen: true, visible: true, foldButtonShown: false };
+
+/**
+ * Until the found line is shown as a person sees it, every part at once: a wait on some of them
+ * passed while the router's scroll still had the line under the sticky header.
+ */
 function waitForFoundLine(page: Page, id: string) {
-  return page.waitForFunction((lineId) => {
-    const line = document.getElementById(lineId);
-    const box = line?.getBoundingClientRect();
-    return (
-      line !== null &&
-      box !== undefined &&
-      getComputedStyle(line).fontWeight === "700" &&
-      box.top >= 0 &&
-      box.bottom <= window.innerHeight
-    );
-  }, id);
+  return expect.poll(() => foundLineState(page, id), { timeout: 10_000 }).toEqual(foundLineShown);
+}
+
+/**
+ * Counts, from the first byte of every document, the lyric lines taken out of the page: the line
+ * the server sent must stay the one shown, since a replaced element loses `:target`.
+ */
+async function countReplacedLines(page: Page) {
+  await page.addInitScript(() => {
+    const counter = window as unknown as { replacedLyricLines: number };
+    counter.replacedLyricLines = 0;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.removedNodes)
+          if (
+            node instanceof Element &&
+            (node.matches(".track-lyrics__line") || node.querySelector(".track-lyrics__line"))
+          )
+            counter.replacedLyricLines += 1;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { replacedLyricLines: number }).replacedLyricLines);
 }
 
 test("a lyric line found by search opens its song at that line, marked, on a client navigation and on a load", async () => {
@@ -391,23 +408,15 @@ test("a lyric line found by search opens its song at that line, marked, on a cli
   await page.waitForURL(`${baseURL}${target.path}#${id}`);
   // Client-side navigation: history.pushState never updates `:target`; the page marks the line itself.
   await waitForFoundLine(page, id);
-  expect(await foundLineState(page, id)).toEqual({
-    weight: "700",
-    onScreen: true,
-    visible: true,
-    foldButtonShown: false,
-  });
   await screenshot(page, "search-lyric-line-opened-phone");
 
-  // A load of the same address (a shared link): marked by `:target` before any script, and still after hydration.
+  // A load of the same address (a shared link): marked by `:target` before any script, and still
+  // after hydration, on the very element the server sent.
+  const replacedLines = await countReplacedLines(page);
   await page.reload({ waitUntil: "load" });
   await page.waitForSelector("html[data-ready]");
   await waitForFoundLine(page, id);
-  expect(await foundLineState(page, id)).toEqual({
-    weight: "700",
-    onScreen: true,
-    visible: true,
-    foldButtonShown: false,
-  });
+  expect(await page.locator(`[id="${id}"]`).evaluate((line) => line.matches(":target"))).toBe(true);
+  expect(await replacedLines()).toBe(0);
   expect(errors).toEqual([]);
 });
