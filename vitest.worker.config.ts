@@ -8,6 +8,7 @@ import {
 } from "@cloudflare/vitest-pool-workers/config";
 import { UNSAFE_flatRoutes } from "@remix-run/dev";
 import { unstable_readConfig } from "wrangler";
+import { localVars } from "./scripts/local-vars.mjs";
 
 /**
  * "Network connection lost" between tests (issue 42): before and after every test the pool asks
@@ -115,8 +116,8 @@ export default defineWorkersConfig(async () => {
                 // The site's origin (issue 41: never the request's): the tests ask at this address,
                 // and a request from anywhere else is another site.
                 SITE_ORIGIN: "https://tunewave.test",
-                // The local outbox, asked for by name: no deployment gets it by default.
-                MAIL_TRANSPORT: "outbox",
+                // The local outbox and the visitor vouchers' local key: no deployment's.
+                ...localVars,
                 ...extraBindings,
               },
             },

@@ -49,6 +49,11 @@ export type RequestContext = {
   inid: string | undefined;
   /** Visitor id; undefined on answers that write no cookies (bots, AMP) for a visitor without one. */
   webId: string | undefined;
+  /**
+   * The `webIdSig` cookie the browser brought (rules/visitor-voucher.ts), unchecked; undefined when
+   * `webId` is new or undefined. Only the services step verifies it, for the calls that count.
+   */
+  webIdVoucher: string | undefined;
   /** Spec 000 §4 "A visitor is new when no web id exists." */
   newVisitor: boolean;
   /** The request came over https (cookies are then Secure). */
@@ -152,6 +157,7 @@ export function resolveRequest(
     params,
     inid,
     webId,
+    webIdVoucher: webId !== undefined && webId === cookies.webId ? cookies.webIdVoucher : undefined,
     newVisitor,
     secure,
     setCookies,

@@ -16,6 +16,8 @@ export type OriginEnv = {
   BEACONS: Queue;
   /** The sinks' per-address limit against abuse (wrangler.toml `[[ratelimits]]`, origin/routes/sinks.ts). */
   SINK_LIMIT: RateLimit;
+  /** Match requests per address a minute (wrangler.toml `[[ratelimits]]`, origin/routes/webrec.ts). */
+  MATCH_LIMIT: RateLimit;
   /** Cloudflare's `send_email` binding; with MAIL_FROM set, sign-in mail is really sent. */
   MAIL?: MailBinding;
   MAIL_FROM?: string;

@@ -138,6 +138,13 @@ export async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
+/** 429 with the catalogue's limitexceeded and when to ask again (a limit's period, in seconds). */
+export function limitExceeded(message: string, retryAfterSeconds: number): Response {
+  const response = errorResponse(new SiteError("limitexceeded", message));
+  response.headers.set("Retry-After", String(retryAfterSeconds));
+  return response;
+}
+
 /**
  * The client's address for rate limits: `CF-Connecting-IP`, which Cloudflare sets from the
  * connection and the site passes on from the visitor's request. X-Real-IP is not read: nothing in

@@ -1,19 +1,21 @@
 import * as v from "valibot";
-import { readCookies } from "../rules/cookies";
+import { guidSchema } from "../rules/cookies";
 import { asksNotToBeTracked } from "../rules/global-privacy-control";
 import {
   edgePlaceHeaders,
   type IdentificationEvent,
   identificationEventSchema,
   unknownCountry,
+  vouchedVisitorHeader,
 } from "../rules/schemas/identification";
-import { utcDayOf, visitorHashOf } from "../rules/visitor-hash";
+import { addressHashOf, utcDayOf, visitorHashOf } from "../rules/visitor-hash";
 import { randomToken } from "./accounts";
 import type { OriginContext } from "./env";
+import { clientAddressOf } from "./http";
 
-// Identifications counted live (issue 43, docs/decisions/032-live-numbers.md): every successful
-// match and every new tag sends one event to the identifications queue, and the queue's consumer
-// folds a batch of them into the counters (migration 0016) in one D1 batch of a few statements.
+// Identifications counted live (docs/decisions/032-live-numbers.md): every successful match and
+// every new tag sends one event to the identifications queue, and the queue's consumer folds a
+// batch of them into the counters (migrations 0016 and 0022) in one D1 batch of a few statements.
 
 const dayMs = 86_400_000;
 
@@ -74,29 +76,35 @@ function dailySalt(db: D1Database, day: string): Promise<string> {
   return salt;
 }
 
+/** A web match's recording, by which the same one sent again is told apart (rules/schemas/identification.ts). */
+export type MatchedRecording = { offsetMs: number; sketch: number[] };
+
 /**
  * Sends the identification event of a successful match or a new tag of `trackKey`, after the
- * answer when the request has a waitUntil (a browser's call), else before it. `country` is the
- * one the request names (the web match's); else the edge's, else unknown. A failure to send is
+ * answer when the request has a waitUntil (a browser's call), else before it. Who and where come
+ * from the edge alone (worker/steps/services.ts): the country and city `request.cf` gave, never a
+ * body's, and the webId it vouched for, never a cookie as the client sent it. A failure to send is
  * logged: the answer is the match either way.
  */
 export async function recordIdentification(
   c: OriginContext,
-  identification: { trackKey: number; country: string | undefined },
+  identification: { trackKey: number; recording?: MatchedRecording },
 ): Promise<void> {
   const at = Date.now();
   const day = utcDayOf(at);
   const edgeCountry = c.req.header(edgePlaceHeaders.country)?.toUpperCase();
-  const country =
-    identification.country ?? (edgeCountry && /^[A-Z]{2}$/.test(edgeCountry) ? edgeCountry : unknownCountry);
+  const country = edgeCountry && /^[A-Z]{2}$/.test(edgeCountry) ? edgeCountry : unknownCountry;
   const city = c.req.header(edgePlaceHeaders.city);
+  const address = clientAddressOf(c);
+  const salt = () => dailySalt(c.env.DB, day);
+  const vouched = v.safeParse(guidSchema, c.req.header(vouchedVisitorHeader));
   const visitor = {
-    webId: readCookies(c.req.header("cookie")).webId,
+    webId: vouched.success ? vouched.output : undefined,
     globalPrivacyControl: asksNotToBeTracked({ header: c.req.header("sec-gpc") }),
-    address: c.req.header("cf-connecting-ip") ?? "",
+    address,
     userAgent: c.req.header("user-agent") ?? "",
     day,
-    dailySalt: () => dailySalt(c.env.DB, day),
+    dailySalt: salt,
   };
   const send = (async () => {
     const event: IdentificationEvent = {
@@ -106,7 +114,9 @@ export async function recordIdentification(
       cityId: await cityIdOf(c.env.DB, country, city),
       day,
       visitorHash: await visitorHashOf(visitor),
+      addressHash: await addressHashOf({ address, day, dailySalt: salt }),
       at,
+      ...(identification.recording ? { recording: identification.recording } : {}),
     };
     await c.env.IDENTIFICATIONS.send(event, { contentType: "json" });
   })().catch((error: unknown) => {
@@ -126,9 +136,32 @@ function oldestCountedDay(now: number): string {
 }
 
 /**
+ * At most this many visitors of one client address count toward one track on one day (in charts
+ * and in the tag count), however many identifiers and signatures the address brings. Five: fifty
+ * people in an office who identify the same song count as five, which still moves a small
+ * country's chart a little, while one address alone can lift a song by at most 5 × 1/40 of its
+ * chart leader's total (chart-scores.ts): never from the lower half to the top 10.
+ */
+export const visitorsPerAddressPerTrackPerDay = 5;
+
+/**
+ * A web match is the same recording as an earlier one of the day when it matched the same track
+ * within this many ms of the same place in it and their sketches (signature/sketch.ts) agree in at
+ * least `replaySketchAgreement` of 16 buckets. The offset narrows the comparison to the few events
+ * of a track near that moment (an index); the sketch tells a replay from another person's
+ * recording of the same moment. Measured on tests/unit/signature-sketch.test.ts's music: a peak
+ * edited or removed agrees in 15–16 buckets, one peak in twenty removed in 13–16; another noise
+ * over the same moment in 2–6, and two near-clean recordings started on the same sample in 9–11.
+ */
+export const replayOffsetToleranceMs = 250;
+export const replaySketchAgreement = 13;
+
+/**
  * The statements that fold one batch's events into the counters, whatever their number: the
  * events travel as one JSON parameter (json_each). Events already stored (a redelivery) are
- * ignored, and what is counted is what this batch stored: its rows carry `batch`.
+ * ignored, and what is counted is what this batch stored: its rows carry `batch`. In order: the
+ * events; replays marked; the chart visits, one a visitor, track and day, no more than the cap an
+ * address; the day's counters and the tag counts from those visits; the retention deletes.
  */
 function foldStatements(
   db: D1Database,
@@ -140,27 +173,57 @@ function foldStatements(
   return [
     db
       .prepare(
-        `INSERT OR IGNORE INTO identification_events (id, track_key, country, city_id, day, visitor_hash, at, batch)
+        `INSERT OR IGNORE INTO identification_events
+           (id, track_key, country, city_id, day, visitor_hash, address_hash, offset_ms, sketch, at, batch)
          SELECT json_extract(value, '$.id'), json_extract(value, '$.trackKey'), json_extract(value, '$.country'),
            json_extract(value, '$.cityId'), json_extract(value, '$.day'), json_extract(value, '$.visitorHash'),
-           json_extract(value, '$.at'), ?1
+           COALESCE(json_extract(value, '$.addressHash'), ''), json_extract(value, '$.recording.offsetMs'),
+           json_extract(value, '$.recording.sketch'), json_extract(value, '$.at'), ?1
          FROM json_each(?2) WHERE json_extract(value, '$.day') >= ?3`,
       )
       .bind(batchId, JSON.stringify(events), oldest),
-    // A visitor's first identification of a track on a day, at its place; later ones are ignored.
+    // The same recording again: an earlier event of the day (a stored one, or one before it in
+    // this batch) of the same track, near the same offset, with a sketch that agrees.
     db
       .prepare(
-        `INSERT OR IGNORE INTO chart_visits (day, track_key, visitor_hash, country, city_id, batch)
-         SELECT day, track_key, visitor_hash, country, city_id, ?1 FROM identification_events
-         WHERE batch = ?1 ORDER BY at, id`,
+        `UPDATE identification_events SET replay = 1
+         WHERE batch = ?1 AND offset_ms IS NOT NULL AND EXISTS (
+           SELECT 1 FROM identification_events AS earlier
+           WHERE earlier.day = identification_events.day AND earlier.track_key = identification_events.track_key
+             AND earlier.offset_ms BETWEEN identification_events.offset_ms - ?2 AND identification_events.offset_ms + ?2
+             AND (earlier.batch <> ?1 OR earlier.at < identification_events.at
+               OR (earlier.at = identification_events.at AND earlier.id < identification_events.id))
+             AND (SELECT COUNT(*) FROM json_each(earlier.sketch) AS a JOIN json_each(identification_events.sketch) AS b
+                  ON a.key = b.key AND a.value = b.value AND a.value >= 0) >= ?3)`,
       )
-      .bind(batchId),
+      .bind(batchId, replayOffsetToleranceMs, replaySketchAgreement),
+    // A visitor's first identification of a track on a day, at its place, unless the visitor's
+    // address already has the cap of visitors for that track and day; later ones are ignored.
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO chart_visits (day, track_key, visitor_hash, address_hash, country, city_id, batch)
+         SELECT day, track_key, visitor_hash, address_hash, country, city_id, ?1 FROM (
+           SELECT firsts.*, ROW_NUMBER() OVER (
+             PARTITION BY day, track_key, address_hash ORDER BY at, visitor_hash) AS nth
+           FROM (
+             SELECT day, track_key, visitor_hash, address_hash, country, city_id, MIN(at) AS at
+             FROM identification_events AS event
+             WHERE batch = ?1 AND replay = 0 AND NOT EXISTS (
+               SELECT 1 FROM chart_visits AS visit WHERE visit.day = event.day
+                 AND visit.track_key = event.track_key AND visit.visitor_hash = event.visitor_hash)
+             GROUP BY day, track_key, visitor_hash
+           ) AS firsts
+         ) AS ranked
+         WHERE nth + (SELECT COUNT(*) FROM chart_visits AS visit WHERE visit.day = ranked.day
+           AND visit.track_key = ranked.track_key AND visit.address_hash = ranked.address_hash) <= ?2`,
+      )
+      .bind(batchId, visitorsPerAddressPerTrackPerDay),
     db
       .prepare(
         `INSERT INTO daily_identifications (day, track_key, country, city_id, identifications, visitors)
          SELECT day, track_key, country, city_id, SUM(identifications), SUM(visitors) FROM (
            SELECT day, track_key, country, city_id, 1 AS identifications, 0 AS visitors
-           FROM identification_events WHERE batch = ?1
+           FROM identification_events WHERE batch = ?1 AND replay = 0
            UNION ALL
            SELECT day, track_key, country, city_id, 0, 1 FROM chart_visits WHERE batch = ?1
          ) GROUP BY day, track_key, country, city_id
@@ -169,10 +232,11 @@ function foldStatements(
            visitors = visitors + excluded.visitors`,
       )
       .bind(batchId),
+    // The tag count counts what the charts count: a visitor once a track and day, within the cap.
     db
       .prepare(
         `INSERT INTO live_tag_counts (track_key, total)
-         SELECT track_key, COUNT(*) FROM identification_events WHERE batch = ?1 GROUP BY track_key
+         SELECT track_key, COUNT(*) FROM chart_visits WHERE batch = ?1 GROUP BY track_key
          ON CONFLICT (track_key) DO UPDATE SET total = total + excluded.total`,
       )
       .bind(batchId),

@@ -15,6 +15,8 @@ export const cookieDefaults = { path: "/", sameSite: "Strict" } as const;
 export const cookieNames = {
   /** Spec 000 §3 storage key webId: the visitor id. */
   webId: "webId",
+  /** The site's voucher for the webId beside it (rules/visitor-voucher.ts): what makes it a visitor that counts. */
+  webIdVoucher: "webIdSig",
   /** Spec 000 §4 "language cookie": the interface language key chosen by `lang` or a prefix. */
   lang: "lang",
   /** Spec 000 §3 storage key inid: the native app's install id, from the `inid` parameter. */
@@ -29,6 +31,9 @@ export const guidSchema = v.pipe(
   v.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i),
   v.toLowerCase(),
 );
+
+/** A webId's voucher as the cookie may hold it (rules/visitor-voucher.ts); whether it is right is asked of the keys. */
+export const voucherSchema = v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{1,8}\.[A-Za-z0-9_-]{22}$/));
 
 /** A language key, locale or tag as the cookie may hold it; whether it is supported is asked later. */
 export const languageTagSchema = v.pipe(
@@ -67,6 +72,7 @@ export type AppConfig = v.InferOutput<typeof appConfigSchema>;
 
 export type EdgeCookies = {
   webId: string | undefined;
+  webIdVoucher: string | undefined;
   lang: string | undefined;
   inid: string | undefined;
   appConfig: AppConfig | undefined;
@@ -111,6 +117,7 @@ export function readCookies(header: string | null | undefined): EdgeCookies {
   const cookies = parseCookieHeader(header);
   return {
     webId: valid(guidSchema, cookies.get(cookieNames.webId)),
+    webIdVoucher: valid(voucherSchema, cookies.get(cookieNames.webIdVoucher)),
     lang: valid(languageTagSchema, cookies.get(cookieNames.lang)),
     inid: valid(guidSchema, cookies.get(cookieNames.inid)),
     appConfig: valid(appConfigSchema, cookies.get(cookieNames.appConfig)),
@@ -153,6 +160,16 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
  */
 export function webIdCookie(webId: string, secure: boolean): string {
   return serializeCookie(cookieNames.webId, webId, { maxAge: webIdMaxAgeSeconds, sameSite: "Lax", secure });
+}
+
+/** The webId's voucher lives as long as the webId; no script reads it (only the edge does). */
+export function webIdVoucherCookie(voucher: string, secure: boolean): string {
+  return serializeCookie(cookieNames.webIdVoucher, voucher, {
+    maxAge: webIdMaxAgeSeconds,
+    sameSite: "Lax",
+    secure,
+    httpOnly: true,
+  });
 }
 
 export function languageCookie(langKey: string, secure: boolean): string {

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { CloudKitConfig } from "./account";
 import { defaultClientId, mockActivatePath, type StreamingConfig } from "./streaming";
+import { type VoucherKey, voucherKeysSchema } from "./visitor-voucher";
 
 /** The Worker's bindings (wrangler.toml). */
 export type Env = {
@@ -45,6 +46,16 @@ export type Env = {
     BEACONS: Queue;
     /** The sinks' per-address limit against abuse (wrangler.toml `[[ratelimits]]`). */
     SINK_LIMIT: RateLimit;
+    /** New vouched visitor ids an address may be given a minute (worker/steps/visitor-voucher.ts). */
+    VISITOR_ID_LIMIT: RateLimit;
+    /** Match requests an address may make a minute (origin/routes/webrec.ts). */
+    MATCH_LIMIT: RateLimit;
+    /**
+     * The keys of the visitor vouchers (rules/visitor-voucher.ts), `id:secret,…`, the signing key
+     * first; a secret (`wrangler secret put`). Unset: no visitor is vouched for, and every
+     * identification counts under the day's address hash.
+     */
+    VISITOR_ID_KEYS?: string;
   };
 
 /** The recognition store's shards past the first (wrangler.toml explains how to add them). */
@@ -139,6 +150,17 @@ const configSchema = v.object({
   /** Turnstile's widget key (public, in the login page) and its secret (for siteverify); unset: no check. */
   TURNSTILE_SITE_KEY: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(turnstileKey))]), ""),
   TURNSTILE_SECRET_KEY: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(turnstileKey))]), ""),
+  /** The visitor vouchers' keys, signing key first (rules/visitor-voucher.ts); unset: none. */
+  VISITOR_ID_KEYS: v.optional(
+    v.union([
+      v.pipe(
+        v.literal(""),
+        v.transform((): VoucherKey[] => []),
+      ),
+      voucherKeysSchema,
+    ]),
+    "",
+  ),
 });
 
 export type SiteConfig = v.InferOutput<typeof configSchema>;
@@ -156,6 +178,12 @@ export function cloudKitConfigOf(config: SiteConfig): CloudKitConfig | null {
 export function robotCheckOf(config: SiteConfig): { siteKey: string; secretKey: string } | null {
   if (!config.TURNSTILE_SITE_KEY || !config.TURNSTILE_SECRET_KEY) return null;
   return { siteKey: config.TURNSTILE_SITE_KEY, secretKey: config.TURNSTILE_SECRET_KEY };
+}
+
+/** The keys visitors are vouched for with, signing key first, or null where none is configured. */
+export function visitorVoucherKeysOf(config: SiteConfig): readonly [VoucherKey, ...VoucherKey[]] | null {
+  const [signing, ...others] = config.VISITOR_ID_KEYS;
+  return signing ? [signing, ...others] : null;
 }
 
 export function streamingConfigOf(config: SiteConfig): StreamingConfig {
@@ -180,6 +208,7 @@ export function readConfig(env: Env): SiteConfig {
     STREAMING_AUTHORIZE_URL: env.STREAMING_AUTHORIZE_URL,
     TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY,
     TURNSTILE_SECRET_KEY: env.TURNSTILE_SECRET_KEY,
+    VISITOR_ID_KEYS: env.VISITOR_ID_KEYS,
   });
   if (!parsed.success) throw new Error(`Invalid environment: ${v.summarize(parsed.issues)}`);
   if (parsed.output.MAIL_TRANSPORT === "send_email" && (!env.MAIL || !env.MAIL_FROM)) {

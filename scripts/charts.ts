@@ -12,7 +12,7 @@ import { removeSnapshot, root, siteWorkerName, snapshotSite, startSite } from ".
 const snapshot = snapshotSite();
 const site = await startSite(snapshot, {
   persistTo: path.join(root, ".wrangler/state"),
-  vars: { SITE_ORIGIN: "http://127.0.0.1", MAIL_TRANSPORT: "outbox" },
+  vars: { SITE_ORIGIN: "http://127.0.0.1" },
 });
 try {
   const worker = await site.miniflare.getWorker(siteWorkerName);

@@ -16,7 +16,7 @@ const site = await startSite(snapshot, {
   persistTo: path.join(root, ".wrangler/state"),
   // The site's origin (every absolute URL and origin check, issue 41): 127.0.0.1, or SITE_ORIGIN to
   // serve it as http://localhost:PORT (WebAuthn needs a host name). Mail goes to /dev/outbox.
-  vars: { SITE_ORIGIN: siteOrigin, MAIL_TRANSPORT: "outbox" },
+  vars: { SITE_ORIGIN: siteOrigin },
 });
 // Miniflare runs no Cron Trigger by itself: the charts' recompute on the same ten-minute marks as
 // wrangler.toml's cron, through the worker's scheduled handler.

@@ -16,6 +16,7 @@ import { splitSeed } from "../origin/catalog/sql";
 import { loadStore, storeRows } from "../origin/recognition-store";
 import { readPublishedIndex } from "../tools/recognition-store/published-index";
 import { gzipSize } from "./client-chunks.mjs";
+import { localVars } from "./local-vars.mjs";
 import { startWithV8Flags } from "./v8-flags";
 
 export const root = path.resolve(import.meta.dirname, "..");
@@ -171,8 +172,8 @@ export async function startSite(
   const moduleNames = ["index.js", ...snapshot.workerFiles.filter((name) => name !== "index.js")];
   const site = {
     ...workerOptions,
-    // A local site's mail goes to the outbox, asked for by name (MAIL_TRANSPORT is required).
-    bindings: { ...workerOptions.bindings, MAIL_TRANSPORT: "outbox", ...options.vars },
+    // A local site's own variables (the mail outbox, the visitor vouchers' local key).
+    bindings: { ...workerOptions.bindings, ...localVars, ...options.vars },
     name: siteWorkerName,
     modules: moduleNames.map((name) => ({
       type: moduleTypeOf(name),

@@ -1,6 +1,7 @@
 // `npm start`: builds what is missing, prepares the embedded origin's catalogue and local D1,
 // then serves the site locally (no Cloudflare account needed).
 import { spawn, spawnSync } from "node:child_process";
+import { localVarArguments } from "./local-vars.mjs";
 
 function step(command, args) {
   const result = spawnSync(command, args, { stdio: "inherit" });
@@ -26,8 +27,7 @@ const server = dev
         "--show-interactive-dev-session=false",
         "--var",
         `SITE_ORIGIN:${process.env.SITE_ORIGIN ?? `http://127.0.0.1:${port}`}`,
-        "--var",
-        "MAIL_TRANSPORT:outbox",
+        ...localVarArguments(),
       ],
       { stdio: "inherit" },
     )

@@ -127,6 +127,9 @@ export const MATCH_VERIFY_MARGIN = 5;
 /** A match this sure ends the skew scan early (SKEW_FACTORS are tried in order, 1 first). */
 export const MATCH_SURE_ALIGNED = 24;
 
+/** Buckets of a signature's sketch (signature/sketch.ts): a power of two; 16 values of 28 bits. */
+export const SKETCH_BUCKETS = 16;
+
 /** Signature binary format. */
 export const SIGNATURE_MAGIC = "TWSG";
 export const SIGNATURE_VERSION = 1;

@@ -25,6 +25,7 @@ export {
   type Signature,
   signatureDurationMs,
 } from "./signature";
+export { signatureSketch, sketchAgreement } from "./sketch";
 export {
   createIndexBuilder,
   type IndexBuilder,

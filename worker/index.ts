@@ -18,6 +18,7 @@ import { resolvedRequest } from "./steps/resolve-request";
 import { securityHeaders } from "./steps/security-headers";
 import { campaignData, servicesProxy } from "./steps/services";
 import { session } from "./steps/session";
+import { visitorVoucher } from "./steps/visitor-voucher";
 
 /**
  * The worker: every request goes down this list of steps (worker/steps/, one file each, their
@@ -37,7 +38,7 @@ const app = new Hono<WorkerEnv>()
   // Pages, React and AMP.
   .use(boundedPageBody, resolvedRequest, canonicalPrefix, securityHeaders, remixLoadContext, ampPages)
   // React pages: an anonymous visitor's from the document cache, any other rendered for the request.
-  .use(edgeHeaders, crossSitePage, requestErrors, documentCache, session)
+  .use(edgeHeaders, visitorVoucher, crossSitePage, requestErrors, documentCache, session)
   .all("*", renderPage);
 
 /** The worker's three entry points: requests, queue batches (worker/queue.ts), Cron Triggers (worker/schedule.ts). */

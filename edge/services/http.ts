@@ -1,4 +1,4 @@
-import { edgePlaceHeaders } from "../../rules/schemas/identification";
+import { edgePlaceHeaders, vouchedVisitorHeader } from "../../rules/schemas/identification";
 
 // The HTTP plumbing of the proxy: which headers cross it, what a no-cache request is, request bodies.
 
@@ -31,10 +31,10 @@ const visitorHeaders = [
 const locationHeaders = ["x-shz-lat", "x-shz-lng"];
 /**
  * What an identification event needs besides (origin/identifications.ts): where the edge placed
- * the caller (set by the edge alone, worker/steps/services.ts) and whether they asked not to be
- * tracked (Global Privacy Control).
+ * the caller and which visitor it vouched for (set by the edge alone, worker/steps/services.ts),
+ * and whether they asked not to be tracked (Global Privacy Control).
  */
-const identificationHeaders = [edgePlaceHeaders.country, edgePlaceHeaders.city, "sec-gpc"];
+const identificationHeaders = [edgePlaceHeaders.country, edgePlaceHeaders.city, vouchedVisitorHeader, "sec-gpc"];
 /** What a body is and what the answer should be: on calls that are not shared. */
 const contentHeaders = ["accept", "content-type"];
 

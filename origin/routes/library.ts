@@ -110,8 +110,7 @@ export function registerLibrary(origin: OriginApp) {
     );
     // The app's identification, once: a retried request finds its tag and is not counted again.
     // A web recognition was counted when it matched.
-    if (added.created && write.source === "app")
-      await recordIdentification(c, { trackKey, country: undefined });
+    if (added.created && write.source === "app") await recordIdentification(c, { trackKey });
     const count = await countTags(c.env.DB, account.userId);
     return noStoreJson({ tagid: added.id, count }, added.created ? 201 : 200);
   });

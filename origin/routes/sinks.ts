@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import * as v from "valibot";
+import { clientAddressKey } from "../../rules/client-address";
 import { SiteError } from "../../rules/errors";
 import type { receivedBeaconsSchema } from "../../rules/schemas/metrics";
 import { type BeaconMessage, beaconMessage, beaconRouteSchema, logBodyMaxBytes } from "../beacons";
@@ -11,6 +12,7 @@ import {
   intParam,
   invalidParam,
   json,
+  limitExceeded,
   notFound,
   parseParams,
 } from "../http";
@@ -27,7 +29,7 @@ export const beaconsPerClientPerMinute = 6_000;
 
 /** The limiter's key for one client address: its count is kept by Cloudflare, not in D1. */
 export function sinkLimitKey(address: string): string {
-  return `sinks:${address}`;
+  return `sinks:${clientAddressKey(address)}`;
 }
 
 /**
@@ -59,14 +61,7 @@ const pixel = Uint8Array.from(atob("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAAB
 );
 
 function limited(): Response {
-  const response = errorResponse(
-    new SiteError(
-      "limitexceeded",
-      `Over ${beaconsPerClientPerMinute} beacons a minute from this client address`,
-    ),
-  );
-  response.headers.set("Retry-After", "60");
-  return response;
+  return limitExceeded(`Over ${beaconsPerClientPerMinute} beacons a minute from this client address`, 60);
 }
 
 export function registerSinks(origin: OriginApp) {

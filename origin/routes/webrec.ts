@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import * as v from "valibot";
+import { clientAddressKey } from "../../rules/client-address";
 import { recognitionShards } from "../../rules/env";
 import { SiteError } from "../../rules/errors";
 import { readBody } from "../../rules/http-body";
@@ -17,10 +18,11 @@ import {
   type Signature,
   SignatureError,
   signatureDurationMs,
+  signatureSketch,
 } from "../../signature/index";
 import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";
-import { cachePolicy, errorResponse, json, parseParams } from "../http";
+import { cachePolicy, clientAddressOf, errorResponse, json, limitExceeded, parseParams } from "../http";
 import { recordIdentification } from "../identifications";
 import { recognitionStore } from "../recognition-store";
 import { tagRecognition } from "../signed-in";
@@ -31,6 +33,26 @@ export const webrecMaxBodyBytes = SIGNATURE_MAX_BASE64_LENGTH + 1024;
 /** 413: the catalogue has no type for it (invalidparam is a 400), so the status is given here. */
 function payloadTooLarge(message: string): Response {
   return errorResponse(new SiteError("invalidparam", message), 413);
+}
+
+/**
+ * Match requests (and returnSig, its twin) one client address may make a minute (wrangler.toml
+ * `[[ratelimits]]` MATCH_LIMIT, which holds the number). A person identifies a song every few
+ * minutes, each in up to four requests (the 3, 6, 9 and 12 s checkpoints): an office of fifty
+ * people behind one address, a few of them at any minute, makes a few dozen; 60 lets them through
+ * and stops a script's loop at one request a second.
+ */
+export const matchesPerAddressPerMinute = 60;
+
+/** Over the limit: the catalogue's limitexceeded, and when to ask again; nothing is read or matched. */
+async function overMatchLimit(c: Context<{ Bindings: OriginEnv }>): Promise<Response | null> {
+  const { success } = await c.env.MATCH_LIMIT.limit({ key: `match:${clientAddressKey(clientAddressOf(c))}` });
+  return success
+    ? null
+    : limitExceeded(
+        `Over ${matchesPerAddressPerMinute} match requests a minute from this client address`,
+        60,
+      );
 }
 
 type ParsedRequest = { request: WebrecMatchRequest; signature: Signature } | { refused: Response };
@@ -88,6 +110,8 @@ export function signatureSummary(signature: Signature): WebrecSignatureSummary {
 export function registerWebrec(origin: OriginApp) {
   /** Spec 002 §7 `POST /services/webrec/match`: `{matches: [...]}`, empty when nothing matched. */
   origin.post("/webrec/match", async (c) => {
+    const limited = await overMatchLimit(c);
+    if (limited) return limited;
     const parsed = await readMatchRequest(c);
     if ("refused" in parsed) return parsed.refused;
     // The postings come from the recognition store, a lookup a step (one query a shard, at once):
@@ -104,8 +128,12 @@ export function registerWebrec(origin: OriginApp) {
       const [track] = await db.tracksByKeys(c.env.DB, [Number(match.trackKey)]);
       // An index of another catalogue may name a track the database does not hold: no match then.
       if (track) {
-        // One identification, signed in or not: the tag below adds none of its own.
-        await recordIdentification(c, { trackKey: track.key, country: parsed.request.country });
+        // One identification, signed in or not: the tag below adds none of its own. The body's
+        // country chose the storefront; where the visitor is, the edge says.
+        await recordIdentification(c, {
+          trackKey: track.key,
+          recording: { offsetMs: Math.round(match.offsetMs), sketch: signatureSketch(parsed.signature) },
+        });
         await tagRecognition(c, {
           sessionId: parsed.request.sessionId,
           trackKey: track.key,
@@ -127,6 +155,8 @@ export function registerWebrec(origin: OriginApp) {
 
   /** Spec 002 §7 `POST /services/webrec/returnSig` (audiocapture=1): the decoded signature. */
   origin.post("/webrec/returnSig", async (c) => {
+    const limited = await overMatchLimit(c);
+    if (limited) return limited;
     const parsed = await readMatchRequest(c);
     if ("refused" in parsed) return parsed.refused;
     return json(c, signatureSummary(parsed.signature), cachePolicy.never);

@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { utcDayOf, visitorHashPattern } from "../visitor-hash";
+import { SKETCH_BUCKETS } from "../../signature/constants";
+import { addressHashPattern, utcDayOf, visitorHashPattern } from "../visitor-hash";
 
 /**
  * One identification event (issue 43): a successful match or a new tag, as the identifications
@@ -18,6 +19,26 @@ export const identificationEventSchema = v.pipe(
     /** UTC day of `at`, YYYY-MM-DD. */
     day: v.pipe(v.string(), v.isoDate("day is not a date")),
     visitorHash: v.pipe(v.string(), v.regex(visitorHashPattern, "visitorHash is not a visitor hash")),
+    /**
+     * The client address's hash of the day (rules/visitor-hash.ts `addressHashOf`): what the
+     * per-address cap of a chart counts by. Absent in events sent before the cap: counted as one address.
+     */
+    addressHash: v.optional(
+      v.pipe(v.string(), v.regex(addressHashPattern, "addressHash is not an address hash")),
+    ),
+    /**
+     * A web match's recording: where in the track it starts and its signature's sketch
+     * (signature/sketch.ts), by which the same recording sent again counts once. Absent for a tag.
+     */
+    recording: v.optional(
+      v.object({
+        offsetMs: v.pipe(v.number(), v.safeInteger("offsetMs is not an integer")),
+        sketch: v.pipe(
+          v.array(v.pipe(v.number(), v.safeInteger(), v.minValue(-1), v.maxValue(2 ** 32 - 1))),
+          v.length(SKETCH_BUCKETS, "sketch is not a signature sketch"),
+        ),
+      }),
+    ),
     /** When it happened, ms since the epoch. */
     at: v.pipe(v.number(), v.safeInteger("at is not an integer"), v.minValue(0)),
   }),
@@ -35,3 +56,10 @@ export const unknownCountry = "ZZ";
  * URI-encoded, as header values are bytes and city names are not ("Zürich").
  */
 export const edgePlaceHeaders = { country: "cf-ipcountry", city: "cf-ipcity" } as const;
+
+/**
+ * The webId the edge vouched for (rules/visitor-voucher.ts): set by worker/steps/services.ts on the
+ * calls that make identifications when the request's voucher is the site's for its webId, dropped
+ * when a client sent it. Without it an identification counts under the day's address hash.
+ */
+export const vouchedVisitorHeader = "tw-vouched-webid";

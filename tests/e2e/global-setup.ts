@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort } from "../../bench/free-port";
+import { localVarArguments } from "../../scripts/local-vars.mjs";
 import { executeLocalD1 } from "./local-d1";
 import { testResultsFolder } from "./screenshot";
 import { standInClient, startStandInIssuer } from "./stand-in-issuer";
@@ -69,8 +70,7 @@ export default async function setup(project: TestProject) {
       // localhost, not 127.0.0.1: the site's origin is the WebAuthn origin, whose RP ID must be a
       // host name; every page and origin check is at this one address (issue 41).
       `SITE_ORIGIN:http://localhost:${port}`,
-      "--var",
-      "MAIL_TRANSPORT:outbox",
+      ...localVarArguments(),
     ],
     { stdio: ["ignore", "pipe", "pipe"], detached: true, env: { ...process.env, NO_D1_WARNING: "true" } },
   );

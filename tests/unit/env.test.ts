@@ -8,6 +8,7 @@ import {
   siteOriginOf,
   siteUrl,
   streamingConfigOf,
+  visitorVoucherKeysOf,
 } from "../../rules/env";
 
 /** A stand-in D1 binding: the configuration only asks that it is there. */
@@ -37,6 +38,7 @@ test.each([
 test.each([
   [{ SITE_ENV: "production" }, /SITE_ENV/],
   [{ SERVICES_ORIGIN: "not a url" }, /SERVICES_ORIGIN/],
+  [{ VISITOR_ID_KEYS: "k1:too-short" }, /VISITOR_ID_KEYS/],
   [{ SERVICES_TIMEOUT_MS: "50" }, /SERVICES_TIMEOUT_MS/],
   [{ SITE_ORIGIN: "www.tunewave.example" }, /SITE_ORIGIN/],
   [{ SITE_ORIGIN: "https://www.tunewave.example/" }, /SITE_ORIGIN/],
@@ -54,7 +56,7 @@ test.each([
   expect(() => readConfig(env(vars))).toThrow(message);
 });
 
-test("defaults: the embedded origin, 8 s upstream timeout, no cloud sign-in, the test-mode consent page", () => {
+test("defaults: the embedded origin, 8 s upstream timeout, no cloud sign-in, the test-mode consent page, no visitor vouchers", () => {
   const config = readConfig(env({}));
   expect(config).toEqual({
     SERVICES_ORIGIN: "",
@@ -69,7 +71,9 @@ test("defaults: the embedded origin, 8 s upstream timeout, no cloud sign-in, the
     STREAMING_AUTHORIZE_URL: "",
     TURNSTILE_SITE_KEY: "",
     TURNSTILE_SECRET_KEY: "",
+    VISITOR_ID_KEYS: [],
   });
+  expect(visitorVoucherKeysOf(config)).toBeNull();
   expect(cloudKitConfigOf(config)).toBeNull();
   expect(robotCheckOf(config)).toBeNull();
   expect(streamingConfigOf(config)).toEqual({
@@ -160,6 +164,13 @@ test.each([
   ],
 ] as const)("%s fails the first request with a configuration error", (_name, vars, message) => {
   expect(() => readConfig(vars as Env)).toThrow(message);
+});
+
+test("VISITOR_ID_KEYS: the signing key first, then the keys that still verify", () => {
+  const keys = visitorVoucherKeysOf(
+    readConfig(env({ VISITOR_ID_KEYS: `new:${"n".repeat(32)},old:${"o".repeat(32)}` })),
+  );
+  expect(keys?.map((key) => key.id)).toEqual(["new", "old"]);
 });
 
 test("both Turnstile keys configure the sign-in's robot check", () => {

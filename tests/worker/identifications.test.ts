@@ -3,13 +3,19 @@ import * as v from "valibot";
 import { beforeAll, describe, expect, test, vi } from "vitest";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
 import { tagTotals } from "../../origin/db";
-import { eventRetentionDays, foldIdentifications } from "../../origin/identifications";
+import {
+  eventRetentionDays,
+  foldIdentifications,
+  visitorsPerAddressPerTrackPerDay,
+} from "../../origin/identifications";
 import { recognitionProbesSchema } from "../../origin/recognition-index";
+import { matchesPerAddressPerMinute } from "../../origin/routes/webrec";
+import { playlistTracksDocumentSchema } from "../../rules/schemas/amapi";
 import type { IdentificationEvent } from "../../rules/schemas/identification";
 import { tagCountSchema } from "../../rules/schemas/tagcount";
 import { webrecMatchResponseSchema } from "../../rules/schemas/webrec";
 import { utcDayOf } from "../../rules/visitor-hash";
-import { browser, signIn } from "./browser-jar";
+import { agent, browser, signIn } from "./browser-jar";
 import worker from "./built-worker";
 import { loadRecognitionStore } from "./recognition-store";
 
@@ -35,6 +41,20 @@ function newVisitor(): string {
   return `w:${visitors.toString(16).padStart(32, "0")}`;
 }
 
+let addresses = 0;
+/** An address hash of its own for each call. */
+function newAddress(): string {
+  addresses += 1;
+  return `a:${addresses.toString(16).padStart(32, "0")}`;
+}
+
+/** A recording's sketch of its own for each call: no two agree in any bucket. */
+let recordings = 0;
+function newRecording(offsetMs: number): { offsetMs: number; sketch: number[] } {
+  recordings += 1;
+  return { offsetMs, sketch: Array.from({ length: 16 }, (_, bucket) => recordings * 16 + bucket) };
+}
+
 function event(overrides: Partial<IdentificationEvent> & { trackKey: number }): IdentificationEvent {
   const at = overrides.at ?? Date.now();
   return {
@@ -43,6 +63,7 @@ function event(overrides: Partial<IdentificationEvent> & { trackKey: number }): 
     cityId: 0,
     day: utcDayOf(at),
     visitorHash: newVisitor(),
+    addressHash: newAddress(),
     at,
     ...overrides,
   };
@@ -94,7 +115,7 @@ describe("the consumer", () => {
     ]);
   });
 
-  test("one visitor, one track, one day: every identification counts, the visitor once", async () => {
+  test("one visitor, one track, one day: every identification is kept, the visitor counts once, in charts and the tag count", async () => {
     const track = trackAt(1);
     const visitor = newVisitor();
     await deliver([
@@ -104,7 +125,7 @@ describe("the consumer", () => {
     // In a later batch too.
     await deliver([event({ trackKey: track, visitorHash: visitor })]);
     await deliver([event({ trackKey: track })]);
-    expect(await live(track)).toBe(4);
+    expect(await live(track)).toBe(2);
     expect(await daily(track, utcDayOf(Date.now()))).toEqual([
       { country: "GB", city_id: 0, identifications: 4, visitors: 2 },
     ]);
@@ -199,6 +220,87 @@ describe("the consumer", () => {
     expect(kept.results.map((row) => row.day)).toEqual([utcDayOf(old + dayMs)]);
   });
 
+  test("the same recording sent again counts once a day, in one batch or later, whoever sends it", async () => {
+    const track = trackAt(13);
+    const recording = newRecording(41_000);
+    const replays = Array.from({ length: 30 }, () => event({ trackKey: track, recording }));
+    await deliver(replays.slice(0, 20));
+    await deliver(replays.slice(20));
+    // A peak edited: the offset moves a little and the sketch agrees in all but two buckets.
+    const edited = {
+      offsetMs: 41_120,
+      sketch: recording.sketch.map((value, bucket) => (bucket < 2 ? -1 : value)),
+    };
+    await deliver([event({ trackKey: track, recording: edited })]);
+    expect(await live(track)).toBe(1);
+    expect(await daily(track, utcDayOf(Date.now()))).toEqual([
+      { country: "GB", city_id: 0, identifications: 1, visitors: 1 },
+    ]);
+  });
+
+  test("another recording counts: of another moment, or of the same moment with another sketch, or another day", async () => {
+    const track = trackAt(14);
+    const recording = newRecording(90_000);
+    const yesterday = Date.now() - dayMs;
+    await deliver([
+      event({ trackKey: track, recording }),
+      event({ trackKey: track, recording: { ...recording, offsetMs: 90_000 + 251 } }),
+      event({ trackKey: track, recording: newRecording(90_010) }),
+      event({ trackKey: track, recording, at: yesterday }),
+      // The app's tag has no recording: never a replay.
+      event({ trackKey: track }),
+    ]);
+    expect(await live(track)).toBe(5);
+  });
+
+  test("one address counts at most the cap of visitors toward a track a day; other tracks and addresses have their own", async () => {
+    const [track, other] = [trackAt(15), trackAt(16)];
+    const address = newAddress();
+    const forged = Array.from({ length: 60 }, (_, i) =>
+      event({ trackKey: track, addressHash: address, recording: newRecording(i * 1000) }),
+    );
+    await deliver(forged.slice(0, 3));
+    await deliver(forged.slice(3));
+    await deliver([event({ trackKey: other, addressHash: address }), event({ trackKey: track })]);
+    expect(await live(track)).toBe(visitorsPerAddressPerTrackPerDay + 1);
+    expect(await live(other)).toBe(1);
+    expect(await daily(track, utcDayOf(Date.now()))).toEqual([
+      { country: "GB", city_id: 0, identifications: 61, visitors: visitorsPerAddressPerTrackPerDay + 1 },
+    ]);
+  });
+
+  test("60 identifiers from one address leave a lower-half song of a country's chart out of its top 10: they count as the cap", async () => {
+    const seeded = await env.DB.prepare(
+      "SELECT track_key FROM country_tag_counts WHERE country = 'AD' ORDER BY total DESC, track_key",
+    ).all<{ track_key: number }>();
+    const order = seeded.results.map((row) => row.track_key);
+    const lowerHalf = order[Math.floor(order.length * 0.75)] ?? 0;
+    const address = newAddress();
+    await deliver(
+      Array.from({ length: 60 }, (_, i) =>
+        event({
+          trackKey: lowerHalf,
+          country: "AD",
+          addressHash: address,
+          recording: newRecording(i * 1000),
+        }),
+      ),
+    );
+    expect(await daily(lowerHalf, utcDayOf(Date.now()))).toEqual([
+      { country: "AD", city_id: 0, identifications: 60, visitors: visitorsPerAddressPerTrackPerDay },
+    ]);
+    await (
+      SELF as unknown as { scheduled(options: { scheduledTime: Date; cron: string }): Promise<unknown> }
+    ).scheduled({ scheduledTime: new Date(), cron: "*/10 * * * *" });
+    const answer = await SELF.fetch(
+      "https://tunewave.test/services/amapi/v1/catalog/ad/playlists/ip-country-chart-AD/tracks?limit=200",
+    );
+    const chart = v
+      .parse(playlistTracksDocumentSchema, await answer.json())
+      .data.map((song) => Number(song.attributes.shazamKey));
+    expect(chart.indexOf(lowerHalf)).toBeGreaterThanOrEqual(10);
+  });
+
   test.each([1, 10, 100])("%i events are folded in the same few statements", async (size) => {
     const track = trackAt(8);
     const bodies = Array.from({ length: size }, (_, i) =>
@@ -210,7 +312,7 @@ describe("the consumer", () => {
     );
     const folded = await foldIdentifications(batch, env.DB);
     expect(folded.events).toBe(size);
-    expect(folded.statements).toBe(7);
+    expect(folded.statements).toBe(8);
     console.log(
       `${size} events: ${folded.statements} statements (${(folded.statements / size).toFixed(2)} per event), ${folded.rowsWritten} rows written (${(folded.rowsWritten / size).toFixed(2)} per event)`,
     );
@@ -258,20 +360,110 @@ describe("the producer", () => {
   const probe = probes[0];
   const other = probes[1];
 
-  test("a match through the site: the tag count answers one more once the queue delivered", async () => {
+  test("a match through the site: the tag count answers one more once the queue delivered, under the vouched webId, in the edge's country", async () => {
     if (!probe) throw new Error("no probe");
     const key = Number(probe.trackKey);
     const before = await storedTotal(key);
-    const webId = "0f8fad5b-d9cb-469f-a165-70867728950e";
-    const answer = await matchRequest(probe.data, { cookie: `webId=${webId}` });
-    const found = v.parse(webrecMatchResponseSchema, await answer.json());
+    const who = browser();
+    expect((await who.fetch("/terms")).status).toBe(200);
+    const webId = who.jar.get("webId") ?? "";
+    expect(who.jar.get("webIdSig")).toMatch(/^local\.[\w-]{22}$/);
+    // The body's country chooses the storefront; the edge says where the visitor is.
+    const answer = await who.fetch("/services/webrec/match", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ data: probe.data, sessionId: crypto.randomUUID(), lang: "en", country: "GB" }),
+      cf: { country: "LV" },
+    } as RequestInit);
+    const found = v.parse(webrecMatchResponseSchema, await new Response(answer.body).json());
     expect(found.matches[0]?.trackId).toBe(probe.trackKey);
     await delivered(key, before + 1);
     expect(await countCall(key)).toBe(before + 1);
     const [stored] = await storedEvents(key);
-    expect(stored?.country).toBe("GB");
+    expect(stored?.country).toBe("LV");
     expect(stored?.visitor_hash).toMatch(/^w:[0-9a-f]{32}$/);
     expect(JSON.stringify(stored)).not.toContain(webId.slice(0, 8));
+  });
+
+  test("a webId the client made up, or a voucher edited or another webId's, counts as none: a normal answer, the day's address hash", async () => {
+    const sixth = probes[5];
+    if (!sixth) throw new Error("no probe");
+    const key = Number(sixth.trackKey);
+    const who = browser();
+    await who.fetch("/terms");
+    const voucher = who.jar.get("webIdSig") ?? "";
+    const edited = `${voucher.slice(0, -1)}${voucher.endsWith("A") ? "B" : "A"}`;
+    const cookies = [
+      "webId=0f8fad5b-d9cb-469f-a165-70867728950e",
+      `webId=${who.jar.get("webId")}; webIdSig=${edited}`,
+      `webId=7c9e6679-7425-40de-944b-e07fc1f90ae7; webIdSig=${voucher}`,
+    ];
+    for (const [i, cookie] of cookies.entries()) {
+      const answer = await matchRequest(sixth.data, { cookie, "cf-connecting-ip": `203.0.113.${i + 1}` });
+      expect(answer.status).toBe(200);
+      expect(v.parse(webrecMatchResponseSchema, await answer.json()).matches[0]?.trackId).toBe(
+        sixth.trackKey,
+      );
+    }
+    await vi.waitFor(async () => expect(await storedEvents(key)).toHaveLength(cookies.length), {
+      timeout: 20_000,
+      interval: 100,
+    });
+    expect((await storedEvents(key)).map((event) => event.visitor_hash.slice(0, 2))).toEqual([
+      "d:",
+      "d:",
+      "d:",
+    ]);
+  });
+
+  test("60 replays of one signature, from 60 addresses and user agents, add one to its tag count", async () => {
+    const fifth = probes[4];
+    if (!fifth) throw new Error("no probe");
+    const key = Number(fifth.trackKey);
+    const before = await storedTotal(key);
+    const replays = 60;
+    for (let sent = 0; sent < replays; sent += 6) {
+      await Promise.all(
+        Array.from({ length: 6 }, async (_, i) => {
+          const n = sent + i;
+          const answer = await matchRequest(fifth.data, {
+            "cf-connecting-ip": `192.0.2.${n + 1}`,
+            "user-agent": `${agent} replay/${n}`,
+          });
+          expect(v.parse(webrecMatchResponseSchema, await answer.json()).matches[0]?.trackId).toBe(
+            fifth.trackKey,
+          );
+        }),
+      );
+    }
+    await vi.waitFor(async () => expect(await storedEvents(key)).toHaveLength(replays), {
+      timeout: 30_000,
+      interval: 200,
+    });
+    await delivered(key, before + 1);
+    expect(await countCall(key)).toBe(before + 1);
+  }, 120_000);
+
+  test("over 60 match requests a minute from one address: limitexceeded with Retry-After, nothing matched", async () => {
+    const address = { "cf-connecting-ip": "2001:db8:61::1" };
+    for (let i = 0; i < matchesPerAddressPerMinute; i++) {
+      // Bad requests count too: the limit is read before the body.
+      const answer = await SELF.fetch("https://tunewave.test/services/webrec/match", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...address },
+        body: "{}",
+      });
+      expect(answer.status).toBe(400);
+      await answer.arrayBuffer();
+    }
+    // Another address of the same /64 is the same client.
+    const refused = await matchRequest(probe?.data ?? "", { "cf-connecting-ip": "2001:db8:61::ffff" });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(await refused.json()).toMatchObject({ error: "limitexceeded" });
+    const elsewhere = await matchRequest(probe?.data ?? "", { "cf-connecting-ip": "2001:db8:62::1" });
+    expect(elsewhere.status).toBe(200);
+    await elsewhere.arrayBuffer();
   });
 
   test("Sec-GPC: the visitor is the day's salted hash, not the webId's; a city a client names is not taken", async () => {
@@ -290,8 +482,10 @@ describe("the producer", () => {
     const [stored] = await storedEvents(key);
     expect(stored?.visitor_hash).toMatch(/^d:[0-9a-f]{32}$/);
     expect(stored?.city_id).not.toBe(2643743);
+    // No salt but today's is kept (the isolate remembers today's, which an earlier test may have
+    // made in storage this test no longer sees).
     const salts = await env.DB.prepare("SELECT day FROM daily_salts").all<{ day: string }>();
-    expect(salts.results).toEqual([{ day: utcDayOf(Date.now()) }]);
+    expect(salts.results.filter((row) => row.day !== utcDayOf(Date.now()))).toEqual([]);
   });
 
   test("the edge's city is the event's: the city Cloudflare names, in the match's country", async () => {
@@ -310,7 +504,7 @@ describe("the producer", () => {
   });
 
   test("the app's new tag counts once, a retried one not; a signed-in web match counts once, not once more for its tag", async () => {
-    const [tagged, marker] = [trackAt(10), trackAt(12)];
+    const tagged = trackAt(10);
     const who = browser();
     expect((await signIn(who, `identifications.${Date.now()}@example.com`)).status).toBe(303);
     const appTag = (trackKey: number, recognitionId: string) =>
@@ -319,8 +513,11 @@ describe("the producer", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ trackKey: String(trackKey), recognitionId, tagTime: Date.now() - 1000 }),
       });
-    /** Another identification, counted: once it is, an identification sent before it would have been. */
-    const countedMarker = async (recognitionId: string) => {
+    /**
+     * Another identification, counted: once it is, an identification sent before it would have
+     * been. A track of its own each time: the visitor counts once a track and day.
+     */
+    const countedMarker = async (marker: number, recognitionId: string) => {
       const before = await storedTotal(marker);
       expect((await appTag(marker, recognitionId)).status).toBe(201);
       await delivered(marker, before + 1);
@@ -330,14 +527,15 @@ describe("the producer", () => {
     expect((await appTag(tagged, "app-1")).status).toBe(201);
     await delivered(tagged, before + 1);
     expect((await appTag(tagged, "app-1")).status).toBe(200);
-    await countedMarker("marker-1");
+    await countedMarker(trackAt(12), "marker-1");
     expect(await storedTotal(tagged)).toBe(before + 1);
 
-    if (!probe) throw new Error("no probe");
-    const key = Number(probe.trackKey);
+    const fourth = probes[3];
+    if (!fourth) throw new Error("no probe");
+    const key = Number(fourth.trackKey);
     const matchedBefore = await storedTotal(key);
     const cookie = [...who.jar].map(([name, value]) => `${name}=${value}`).join("; ");
-    const answer = await matchRequest(probe.data, {
+    const answer = await matchRequest(fourth.data, {
       cookie,
       origin: "https://tunewave.test",
       "sec-fetch-site": "same-origin",
@@ -351,7 +549,7 @@ describe("the producer", () => {
       .bind(key)
       .first<{ n: number }>();
     expect(tags?.n).toBe(1);
-    await countedMarker("marker-2");
+    await countedMarker(trackAt(17), "marker-2");
     expect(await storedTotal(key)).toBe(matchedBefore + 1);
   });
 });
