@@ -3,6 +3,7 @@ import { guidSchema } from "../rules/cookies";
 import { asksNotToBeTracked } from "../rules/global-privacy-control";
 import {
   edgePlaceHeaders,
+  eventRetentionDays,
   type IdentificationEvent,
   identificationEventSchema,
   unknownCountry,
@@ -19,12 +20,9 @@ import { clientAddressOf } from "./http";
 
 const dayMs = 86_400_000;
 
-/**
- * Days of events and chart visits kept: today and the two before. Queues redeliver within hours
- * (10 retries with backoff), so an event is always still there when its copy comes back; an event
- * of an older day is dropped, since it might have been counted once already.
- */
-export const eventRetentionDays = 3;
+// Days of events and chart visits kept (rules/schemas/identification.ts), exported here too for
+// the tests that drive this consumer.
+export { eventRetentionDays };
 
 /** Cities by (country, name) as the edge names them: a bounded per-isolate memo of one D1 read each. */
 const cityIds = new Map<string, number>();

@@ -91,7 +91,8 @@ export const accountDeletionSchema = v.object({ email: emailSchema });
  * data-categories page shows them: the one list that page draws, and that the data download and
  * deletion are checked against (tests/worker/privacy.test.ts walks it). Each names the data
  * download's section (`data.json` key) that holds the account's records of it, or null for what is
- * never tied to the account (statistics carry a random browser id; settings live in cookies).
+ * never tied to the account (identifications carry a visitor code, statistics a random browser id;
+ * settings live in cookies).
  */
 export const privacyDataCategories = {
   account: "account",
@@ -103,6 +104,7 @@ export const privacyDataCategories = {
   streamingConnections: "streamingConnections",
   surveyAnswers: "surveyAnswers",
   dataExports: "dataExports",
+  identifications: null,
   statistics: null,
   settings: null,
 } as const;

@@ -30,6 +30,7 @@ export {
   privacyAnswerDays,
   transferNoticeDeletionDays,
 } from "../../rules/privacy";
+export { eventRetentionDays } from "../../rules/schemas/identification";
 export { privacyPolicySections } from "../legal/privacy-policy";
 
 // The privacy steps a page takes on the signed-in person's behalf, through the services proxy to

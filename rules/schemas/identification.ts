@@ -46,6 +46,14 @@ export const identificationEventSchema = v.pipe(
 );
 export type IdentificationEvent = v.InferOutput<typeof identificationEventSchema>;
 
+/**
+ * Days of events and chart visits kept: today and the two before. Queues redeliver within hours
+ * (10 retries with backoff), so an event is always still there when its copy comes back; an event
+ * of an older day is dropped, since it might have been counted once already. The privacy pages
+ * name it (app/routes/($lang).privacy.data-categories), hence here, where app/ and origin/ both read it.
+ */
+export const eventRetentionDays = 3;
+
 /** The country of an event whose visitor no one located (ISO 3166 user-assigned "unknown"). */
 export const unknownCountry = "ZZ";
 

@@ -18,6 +18,7 @@ import {
   privacyDataCategoryKeys,
   transferNoticeDeletionDays,
 } from "../../rules/privacy";
+import { eventRetentionDays } from "../../rules/schemas/identification";
 import { callbackPath, defaultClientId, mockActivatePath, tokenPath } from "../../rules/streaming";
 import { type Browser, browser, site } from "./browser-jar";
 
@@ -691,6 +692,7 @@ describe("the data categories", () => {
     ["signInLinks", emailLinkLifetimeMs, "15 minutes"],
     ["tags", hiddenTagLifetimeMs, "1 day"],
     ["dataExports", dataExportLifetimeMs, "7 days"],
+    ["identifications", eventRetentionDays * dayMs, "3 days"],
     ["statistics", webIdMaxAgeSeconds * 1000, "365 days"],
     ["settings", cookieMaxAgeSeconds * 1000, "180 days"],
   ] as const;
