@@ -20,10 +20,6 @@ import { clientAddressOf } from "./http";
 
 const dayMs = 86_400_000;
 
-// Days of events and chart visits kept (rules/schemas/identification.ts), exported here too for
-// the tests that drive this consumer.
-export { eventRetentionDays };
-
 /** Cities by (country, name) as the edge names them: a bounded per-isolate memo of one D1 read each. */
 const cityIds = new Map<string, number>();
 const maxCityIds = 2000;

@@ -25,7 +25,7 @@ export {
   type Signature,
   signatureDurationMs,
 } from "./signature";
-export { signatureSketch, sketchAgreement } from "./sketch";
+export { signatureSketch } from "./sketch";
 export {
   createIndexBuilder,
   type IndexBuilder,

@@ -32,13 +32,6 @@ export function signatureSketch(signature: Signature): number[] {
   return sketch;
 }
 
-/** How many buckets two sketches agree in (a bucket both left empty does not count). */
-export function sketchAgreement(a: readonly number[], b: readonly number[]): number {
-  let same = 0;
-  for (let i = 0; i < a.length; i++) if (a[i] !== undefined && a[i] === b[i] && (a[i] as number) >= 0) same++;
-  return same;
-}
-
 /** MurmurHash3's 32-bit finaliser: every input bit moves about half the output bits. */
 function mix32(value: number): number {
   let h = value >>> 0;

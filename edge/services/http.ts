@@ -34,7 +34,12 @@ const locationHeaders = ["x-shz-lat", "x-shz-lng"];
  * the caller and which visitor it vouched for (set by the edge alone, worker/steps/services.ts),
  * and whether they asked not to be tracked (Global Privacy Control).
  */
-const identificationHeaders = [edgePlaceHeaders.country, edgePlaceHeaders.city, vouchedVisitorHeader, "sec-gpc"];
+const identificationHeaders = [
+  edgePlaceHeaders.country,
+  edgePlaceHeaders.city,
+  vouchedVisitorHeader,
+  "sec-gpc",
+];
 /** What a body is and what the answer should be: on calls that are not shared. */
 const contentHeaders = ["accept", "content-type"];
 

@@ -8,6 +8,13 @@ import { executeLocalD1 } from "./local-d1";
 import { testResultsFolder } from "./screenshot";
 import { standInClient, startStandInIssuer } from "./stand-in-issuer";
 
+/**
+ * Where the edge places every browser test's request: Miniflare's placeholder `request.cf`
+ * (Austin, US), always, rather than the machine's own place fetched where a network allows it
+ * (CLOUDFLARE_CF_FETCH_ENABLED=false below). Identifications count in the edge's country.
+ */
+export const edgeCountry = "US";
+
 declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
@@ -72,7 +79,11 @@ export default async function setup(project: TestProject) {
       `SITE_ORIGIN:http://localhost:${port}`,
       ...localVarArguments(),
     ],
-    { stdio: ["ignore", "pipe", "pipe"], detached: true, env: { ...process.env, NO_D1_WARNING: "true" } },
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+      env: { ...process.env, NO_D1_WARNING: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    },
   );
   let output = "";
   child.stdout?.on("data", (chunk) => {

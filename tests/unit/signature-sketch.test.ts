@@ -7,12 +7,16 @@ import {
   type Signature,
   SKETCH_BUCKETS,
   signatureSketch,
-  sketchAgreement,
 } from "../../signature/index";
 import { composeTrack, renderTrack, whiteNoise } from "./signature-music";
 
 // The sketch by which the same recording sent again counts once (decision 032): a replay agrees
 // in nearly every bucket, another person's recording of the same moment in few.
+
+/** Buckets two sketches agree in, as the consumer's replay statement counts them (a bucket both left empty does not count). */
+function sketchAgreement(a: readonly number[], b: readonly number[]): number {
+  return a.filter((value, bucket) => value >= 0 && value === b[bucket]).length;
+}
 
 const sampleRate = 16000;
 const notes = composeTrack(21, 40);

@@ -3,15 +3,11 @@ import * as v from "valibot";
 import { beforeAll, describe, expect, test, vi } from "vitest";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
 import { tagTotals } from "../../origin/db";
-import {
-  eventRetentionDays,
-  foldIdentifications,
-  visitorsPerAddressPerTrackPerDay,
-} from "../../origin/identifications";
+import { foldIdentifications, visitorsPerAddressPerTrackPerDay } from "../../origin/identifications";
 import { recognitionProbesSchema } from "../../origin/recognition-index";
 import { matchesPerAddressPerMinute } from "../../origin/routes/webrec";
 import { playlistTracksDocumentSchema } from "../../rules/schemas/amapi";
-import type { IdentificationEvent } from "../../rules/schemas/identification";
+import { eventRetentionDays, type IdentificationEvent } from "../../rules/schemas/identification";
 import { tagCountSchema } from "../../rules/schemas/tagcount";
 import { webrecMatchResponseSchema } from "../../rules/schemas/webrec";
 import { utcDayOf } from "../../rules/visitor-hash";
@@ -551,5 +547,52 @@ describe("the producer", () => {
     expect(tags?.n).toBe(1);
     await countedMarker(trackAt(17), "marker-2");
     expect(await storedTotal(key)).toBe(matchedBefore + 1);
+  });
+});
+
+describe("vouched visitors", () => {
+  const page = (headers: Record<string, string>) =>
+    SELF.fetch("https://tunewave.test/terms", { headers: { "user-agent": agent, ...headers } }).then(
+      async (answer) => {
+        await answer.arrayBuffer();
+        return answer.headers.getSetCookie().map((cookie) => cookie.split(";")[0] ?? "");
+      },
+    );
+  const names = (cookies: string[]) => cookies.map((cookie) => cookie.split("=")[0]).sort();
+
+  test("a new visitor's page gives a webId and its voucher, which no script reads; the next page gives neither", async () => {
+    const answer = await SELF.fetch("https://tunewave.test/terms", {
+      headers: { "user-agent": agent, "cf-connecting-ip": "192.0.2.200" },
+    });
+    await answer.arrayBuffer();
+    const voucher = answer.headers.getSetCookie().find((cookie) => cookie.startsWith("webIdSig="));
+    expect(voucher).toMatch(/; Max-Age=31536000; Path=\/; SameSite=Lax; Secure; HttpOnly$/);
+    const cookies = answer.headers.getSetCookie().map((cookie) => cookie.split(";")[0] ?? "");
+    expect(names(cookies)).toEqual(["webId", "webIdSig"]);
+    expect(await page({ cookie: cookies.join("; "), "cf-connecting-ip": "192.0.2.200" })).toEqual([]);
+  });
+
+  test.each([
+    ["a robot", { "user-agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" }, "/terms"],
+    ["a visitor asking not to be tracked", { "sec-gpc": "1" }, "/terms"],
+    ["an AMP document", {}, "/amp"],
+  ])("%s gets no voucher", async (_, headers, path) => {
+    const answer = await SELF.fetch(`https://tunewave.test${path}`, {
+      headers: { "user-agent": agent, "cf-connecting-ip": "192.0.2.201", ...headers },
+    });
+    await answer.arrayBuffer();
+    expect(answer.headers.getSetCookie().some((cookie) => cookie.startsWith("webIdSig="))).toBe(false);
+  });
+
+  // wrangler.toml's VISITOR_ID_LIMIT, which the pool reads (vitest.worker.config.ts).
+  const newVisitorIdsPerAddressPerMinute = 10;
+
+  test(`an address is given ${newVisitorIdsPerAddressPerMinute} new vouched visitors a minute; past them a webId, no voucher`, async () => {
+    const address = { "cf-connecting-ip": "2001:db8:77::1" };
+    for (let i = 0; i < newVisitorIdsPerAddressPerMinute; i++)
+      expect(names(await page(address))).toEqual(["webId", "webIdSig"]);
+    // The next one, on another address of the same /64: the same client.
+    expect(names(await page({ "cf-connecting-ip": "2001:db8:77::2" }))).toEqual(["webId"]);
+    expect(names(await page({ "cf-connecting-ip": "2001:db8:78::1" }))).toEqual(["webId", "webIdSig"]);
   });
 });

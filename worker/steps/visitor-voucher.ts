@@ -6,20 +6,15 @@ import { isCurrentVoucher, voucherOf } from "../../rules/visitor-voucher";
 import type { WorkerEnv } from "../pipeline";
 
 /**
- * New vouched visitor ids one client address may be given a minute (wrangler.toml `[[ratelimits]]`
- * VISITOR_ID_LIMIT, which holds the number): 10, so at most 600 an hour. An office of fifty people
- * arriving at nine gets them all within five minutes, a carrier's shared address serves hundreds of
- * new visitors an hour, and a visitor refused in a busy minute is vouched for at a later page; a
- * script minting identities from one address gets ten a minute, each of which still counts at most
- * toward the per-address cap of a chart (decision 032).
- */
-export const newVisitorIdsPerAddressPerMinute = 10;
-
-/**
  * A page answer gives the visitor's webId its voucher (rules/visitor-voucher.ts) when the browser
  * has none under the signing key: a new visitor, one vouched for under a rotated key, or one
  * refused by the limit before. Bots and AMP documents carry no visitor, and a visitor who asked not
- * to be tracked has no webId (edge/request-context.ts).
+ * to be tracked has no webId (edge/request-context.ts). New vouchers are limited per client
+ * address (wrangler.toml `[[ratelimits]]` VISITOR_ID_LIMIT holds the number): 10 a minute, so at
+ * most 600 an hour. An office of fifty people arriving at nine gets them all within five minutes, a
+ * carrier's shared address serves hundreds of new visitors an hour, and a visitor refused in a busy
+ * minute is vouched for at a later page; a script minting identities from one address gets ten a
+ * minute, each of which counts toward the per-address cap of a chart (decision 032).
  */
 export const visitorVoucher = createMiddleware<WorkerEnv>(async (c, next) => {
   const edge = c.get("edge");
