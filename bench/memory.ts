@@ -7,6 +7,7 @@ import { recognitionProbesSchema } from "../origin/recognition-index";
 import { root, type Snapshot } from "../scripts/site";
 import { productionHeapLimit, productionHeapLimitMb } from "../scripts/v8-flags";
 import { atMost, type Row } from "./budgets";
+import { benchClientAddress } from "./client-addresses";
 import { freePort } from "./free-port";
 import { type GcEvent, gcLive, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";
 import { type AllocationSite, type HeapUsage, inspectHeap } from "./heap";
@@ -166,7 +167,7 @@ export async function measureMemory(
     const match = (n: number): Sent => ({
       path: "/services/webrec/match",
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "cf-connecting-ip": benchClientAddress(n) },
       body: bodies[n % bodies.length],
     });
     const render = (n: number): Sent => {
