@@ -391,7 +391,7 @@ function* rankSteps(signature: Signature): Steps<Ranking> {
     const { lists, read } = yield* rarest(query.hashes, true, query.exact);
     const scanned = vote(lists, only(query, read), speed);
     if (speed === 1) atCatalogueSpeed = scanned;
-    cells.push(...scanned);
+    for (const cell of scanned) cells.push(cell);
     if (isMatch(podium(cells), MATCH_SURE_ALIGNED, MATCH_MARGIN)) break;
   }
   const ranking = judge(atCatalogueSpeed, cells);
@@ -475,7 +475,7 @@ function* verify(signature: Signature, candidates: readonly Candidate[]): Steps<
       true,
     );
     bySpeed.set(speed, query);
-    hashes.push(...query.hashes);
+    for (const hash of query.hashes) hashes.push(hash);
   }
   // As in the vote, the commonest buckets do not count, and a bucket counts once a listing.
   const { lists, read } = yield* rarest(hashes, true);
