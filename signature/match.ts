@@ -1,5 +1,6 @@
 import {
   FFT_SIZE,
+  HASH_BITS,
   MATCH_MARGIN,
   MATCH_MARGIN_AT_CATALOGUE_SPEED,
   MATCH_MIN_ALIGNED,
@@ -62,6 +63,9 @@ const MAX_SKEW = 0.02;
 const MAX_FITTED_SKEW = MAX_SKEW + 0.005;
 /** Anchors from 600 Hz up measure the frequency skew (in 1/PEAK_BIN_FRACTION bins). */
 const SKEW_MIN_FREQUENCY = (600 / (SIGNATURE_SAMPLE_RATE / FFT_SIZE)) * PEAK_BIN_FRACTION;
+/** Bounds of the numbers rarestWithin packs into one sort key. */
+const HASH_LIMIT = 2 ** HASH_BITS;
+const SIZE_LIMIT = 2 ** 30;
 /** Offsets are shifted so that a recording starting a little before the track stays non-negative. */
 const OFFSET_BIAS = 4096;
 
@@ -133,15 +137,21 @@ export function rarestWithin(
 ): number[] {
   const listed = new Map<number, number>();
   for (const hash of hashes) listed.set(hash, (listed.get(hash) ?? 0) + 1);
-  const present = [...listed.keys()].filter((hash) => {
+  // The order (group, size, hash) packed into one number a hash and sorted as numbers: a sort
+  // through a comparator that looked the sizes up was 40 % of a match that scans every speed.
+  // A size is kept below 2^30 (any bucket that large ends the step anyway), a hash below 2^HASH_BITS.
+  const keys = new Float64Array(listed.size);
+  let present = 0;
+  for (const hash of listed.keys()) {
     const entries = size(hash);
-    return entries > 0 && entries <= largest;
-  });
-  const group = (hash: number) => (first.has(hash) ? 0 : 1);
-  present.sort((a, b) => group(a) - group(b) || size(a) - size(b) || a - b);
+    if (entries <= 0 || entries > largest) continue;
+    const group = first.has(hash) ? 0 : 1;
+    keys[present++] = (group * SIZE_LIMIT + Math.min(entries, SIZE_LIMIT - 1)) * HASH_LIMIT + hash;
+  }
   const read: number[] = [];
   let entries = 0;
-  for (const hash of present) {
+  for (const key of keys.subarray(0, present).sort()) {
+    const hash = key % HASH_LIMIT;
     entries += size(hash) * (listed.get(hash) as number);
     if (entries > MATCH_STEP_ENTRIES) break;
     read.push(hash);
