@@ -5,6 +5,7 @@ import {
   MATCH_MARGIN_AT_CATALOGUE_SPEED,
   MATCH_MIN_ALIGNED,
   MATCH_OFFSET_TOLERANCE_FRAMES,
+  MATCH_QUERY_PEAKS,
   MATCH_SHARED_MARGIN,
   MATCH_STEP_ENTRIES,
   MATCH_SURE_ALIGNED,
@@ -513,6 +514,19 @@ function* verify(signature: Signature, candidates: readonly Candidate[]): Steps<
   });
 }
 
+/**
+ * The part of a signature the matcher reads: its first MATCH_QUERY_PEAKS peaks, so that what one
+ * match costs is bounded whatever the signature's length. A browser's 12 s keep every peak.
+ */
+function queried(signature: Signature): Signature {
+  if (signature.frames.length <= MATCH_QUERY_PEAKS) return signature;
+  return {
+    ...signature,
+    frames: signature.frames.subarray(0, MATCH_QUERY_PEAKS),
+    bins: signature.bins.subarray(0, MATCH_QUERY_PEAKS),
+  };
+}
+
 /** A match with the index's track number, before the store names its track. */
 type TrackMatch = Omit<Match, "trackKey"> & { track: number };
 
@@ -521,7 +535,8 @@ type TrackMatch = Omit<Match, "trackKey"> & { track: number };
  * skew from the slope of track frames over recording frames, frequency skew from the recording's
  * anchor frequencies over the track's (as far as the hash's frequency steps tell them).
  */
-function* matchSteps(signature: Signature): Steps<TrackMatch | null> {
+function* matchSteps(whole: Signature): Steps<TrackMatch | null> {
+  const signature = queried(whole);
   const { best, isMatch: matched } = yield* rankSteps(signature);
   if (!best || !matched) return null;
   let { slope, start, frequencyRatio } = yield* alignment(signature, best);
@@ -553,7 +568,7 @@ function inMemory<T>(steps: Steps<T>, lists: PostingLists): T {
 }
 
 export function rankSignature(index: TrackIndex, signature: Signature): Ranking {
-  return inMemory(rankSteps(signature), trackIndexPostings(index));
+  return inMemory(rankSteps(queried(signature)), trackIndexPostings(index));
 }
 
 /** The track a signature comes from in the index loaded whole, or null (see matchSteps). */
