@@ -145,7 +145,7 @@ export const SIGNATURE_MAX_BASE64_LENGTH = Math.ceil(SIGNATURE_MAX_BYTES / 3) * 
 /** The window of SIGNATURE_MAX_PEAKS_PER_SECOND: one second in whole frames (31 of 32 ms). */
 export const SIGNATURE_DENSITY_WINDOW_FRAMES = Math.round(SIGNATURE_SAMPLE_RATE / HOP_SIZE);
 /**
- * Bounds on what real audio makes, each about 1.5 times the most measured on the catalogue's
+ * Bounds on what real audio makes, each 1.5 to 1.7 times the most measured on the catalogue's
  * recordings, clean and degraded, whole and at 3-12 s (`npx vite-node bench/signature-density.ts`,
  * docs/decisions/051-bounded-recognition-work.md): a denser or larger signature is made by hand,
  * and matching it would cost more than any recording's.

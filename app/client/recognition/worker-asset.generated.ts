@@ -1,3 +1,3 @@
 // Written by scripts/build-recognition-worker.mjs: do not edit by hand.
 /** The signature Web Worker's script, content-hashed under /build/. */
-export const signatureWorkerUrl = "/build/_recognition/signature-worker-701125b31dfc.js";
+export const signatureWorkerUrl = "/build/_recognition/signature-worker-964c79a30bc3.js";
