@@ -65,7 +65,10 @@ function steady(perSecond: number, frames: number, total = Number.POSITIVE_INFIN
 /** The issue's hand-made signature: 2 700 peaks over 938 frames (30 s), spread evenly. */
 function issueSignature(): Signature {
   const counts = new Array<number>(938).fill(0);
-  for (let i = 0; i < 2700; i++) counts[Math.floor((i * 938) / 2700)]++;
+  for (let i = 0; i < 2700; i++) {
+    const frame = Math.floor((i * 938) / 2700);
+    counts[frame] = (counts[frame] as number) + 1;
+  }
   return withPeaks(counts);
 }
 
