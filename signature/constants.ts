@@ -152,7 +152,7 @@ export const SIGNATURE_DENSITY_WINDOW_FRAMES = Math.round(SIGNATURE_SAMPLE_RATE 
  */
 export const SIGNATURE_MAX_PEAKS_PER_SECOND = 66;
 export const SIGNATURE_MAX_PEAKS_PER_FRAME = 24;
-export const SIGNATURE_MAX_PEAKS = 1900;
+export const SIGNATURE_MAX_PEAKS = 1500;
 
 /** Index binary format. */
 export const INDEX_MAGIC = "TWIX";
