@@ -43,7 +43,7 @@ export const storeRetryAfterSeconds = 5;
  * way the cause goes to the log and a fixed message to the client: an internal message says
  * nothing a client can act on and may say what it should not know.
  */
-function matchFailure(error: unknown): Response {
+export function matchFailure(error: unknown): Response {
   if (error instanceof RecognitionStoreError) {
     console.error("webrec: recognition store failed:", error.cause ?? error);
     const response = errorResponse(new SiteError("serviceerror", "Recognition store unavailable"), 503);
