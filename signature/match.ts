@@ -534,6 +534,10 @@ type TrackMatch = Omit<Match, "trackKey"> & { track: number };
  * The track a signature comes from, or null. The skews are measured on the aligned anchors: time
  * skew from the slope of track frames over recording frames, frequency skew from the recording's
  * anchor frequencies over the track's (as far as the hash's frequency steps tell them).
+ * What a match does is bounded (docs/decisions/051-bounded-recognition-work.md): its steps by
+ * SKEW_FACTORS (a scan a speed), one verification and two alignments; each step's hashes by
+ * MATCH_QUERY_PEAKS, its postings and votes by MATCH_STEP_ENTRIES; the tracks verified by
+ * MATCH_VERIFY_CANDIDATES.
  */
 function* matchSteps(whole: Signature): Steps<TrackMatch | null> {
   const signature = queried(whole);
