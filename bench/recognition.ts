@@ -12,33 +12,13 @@
  * signs every jobs-th recording, cuts its excerpts, and later runs the queries of its excerpts.
  * Excerpt positions and noise are seeded, so runs repeat.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { decodeAudioFile } from "../origin/catalog/audio-decode";
-import {
-  addNoise,
-  bandPass,
-  changeSpeed,
-  muLawRoundTrip,
-  noise,
-  type Random,
-  reverberate,
-  roomImpulseResponse,
-  seededRandom,
-} from "../origin/catalog/audio-degrade";
+import { noise, type Random, seededRandom } from "../origin/catalog/audio-degrade";
 import {
   computeSignature,
   createIndexBuilder,
@@ -49,11 +29,24 @@ import {
   matchSignature,
   RECORDING_CHECKPOINTS_SECONDS,
   rankSignature,
-  resample,
   SIGNATURE_SAMPLE_RATE,
   type Signature,
   type TrackIndex,
 } from "../signature/index";
+import {
+  audioFiles,
+  BENCH_RATE,
+  type Catalogued,
+  CONDITIONS,
+  type Condition,
+  catalogue,
+  defaultAudioDir,
+  EXCERPT_SECONDS,
+  type Excerpt,
+  LONGEST,
+  nameHash,
+  queryAudio,
+} from "./recognition-audio";
 
 /** Hours of audio an index covers (the report's catalogue size). */
 function indexHours(index: TrackIndex): number {
@@ -62,13 +55,6 @@ function indexHours(index: TrackIndex): number {
   return (frames * HOP_SIZE) / SIGNATURE_SAMPLE_RATE / 3600;
 }
 
-/** Excerpts are kept at this rate: enough for every degradation, small enough to hold them all. */
-const BENCH_RATE = 16000;
-const LONGEST = Math.max(...RECORDING_CHECKPOINTS_SECONDS);
-/** Excerpts are cut a little longer than 12 s so that 2 % faster still leaves 12 s. */
-const EXCERPT_SECONDS = LONGEST + 0.5;
-/** An excerpt whose first 3 s are quieter than this (RMS, -50 dBFS) is drawn again: nothing to hear. */
-const SILENT_RMS = 0.003;
 /** Every HOLD_OUT_EVERY-th eligible recording (sorted by path) stays out of the index. */
 const HOLD_OUT_EVERY = 7;
 /**
@@ -103,7 +89,6 @@ const SHARED_MATERIAL = [
     "aftermath_soundtrack/track27.opus",
   ],
 ];
-const AUDIO_EXTENSIONS = [".ogg", ".oga", ".opus", ".mp3", ".flac", ".wav"];
 const TARGETS = { accuracy3sAt0dB: 0.95, accuracy6sAt0dB: 0.99, falseMatchRate: 0.005, p50Ms: 20 };
 
 type Options = {
@@ -159,46 +144,6 @@ function parseOptions(argv: string[]): Options & { worker: number | undefined } 
 }
 
 /**
- * The default catalogue: the Debian music packages of ~/.cache/tunewave/debs, each unpacked once
- * into ~/.cache/tunewave/audio/<package>/ with the stamp the catalogue builder uses
- * (origin/catalog/sources.ts), so the two share one copy.
- */
-function defaultAudioDir(): string {
-  const cache = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "tunewave");
-  const audioDir = join(cache, "audio");
-  const debDir = join(cache, "debs");
-  const debs = existsSync(debDir) ? readdirSync(debDir).filter((name) => name.endsWith(".deb")) : [];
-  if (debs.length === 0) {
-    throw new Error(`No catalogue audio: put the music .deb packages in ${debDir} or pass --audio-dir DIR`);
-  }
-  for (const deb of debs.sort()) {
-    const target = join(audioDir, deb.split("_")[0] ?? deb);
-    const stamp = join(target, ".unpacked-from");
-    const identity = `${deb} ${statSync(join(debDir, deb)).size}`;
-    if (existsSync(stamp) && readFileSync(stamp, "utf8") === identity) continue;
-    console.log(`unpacking ${deb} into ${target}`);
-    rmSync(target, { recursive: true, force: true });
-    mkdirSync(target, { recursive: true });
-    execFileSync("dpkg-deb", ["-x", join(debDir, deb), target]);
-    writeFileSync(stamp, identity);
-  }
-  return audioDir;
-}
-
-function audioFiles(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (AUDIO_EXTENSIONS.some((extension) => name.toLowerCase().endsWith(extension))) found.push(path);
-    }
-  };
-  walk(dir);
-  return found.sort();
-}
-
-/**
  * Which recordings stay out of the index, among those that share nothing with another: every 7th
  * by path, or, with a held-out seed, those whose name hashes with it to 0 mod 7 (listing one more
  * pair in SHARED_MATERIAL then moves no other recording).
@@ -211,95 +156,6 @@ function heldOutKeys(keys: readonly string[], seed: number | undefined): Set<str
     return new Set(eligible.filter((_, i) => i % HOLD_OUT_EVERY === HOLD_OUT_EVERY - 1));
   return new Set(eligible.filter((key) => nameHash(`${seed}/${key}`) % HOLD_OUT_EVERY === 0));
 }
-
-function rms(samples: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < samples.length; i++) sum += (samples[i] as number) ** 2;
-  return Math.sqrt(sum / Math.max(1, samples.length));
-}
-
-type Excerpt = { trackKey: string; startSeconds: number; samples: Float32Array; heldOut: boolean };
-type Catalogued = {
-  trackKey: string;
-  seconds: number;
-  signature: Signature | undefined;
-  excerpts: Excerpt[];
-};
-
-/** Decodes one recording, signs it when it goes in the index, and cuts its excerpts at BENCH_RATE. */
-async function catalogue(
-  path: string,
-  trackKey: string,
-  heldOut: boolean,
-  options: Options,
-): Promise<Catalogued> {
-  const decoded = await decodeAudioFile(path);
-  const seconds = decoded.samples.length / decoded.sampleRate;
-  const signature = heldOut ? undefined : computeSignature(decoded.samples, decoded.sampleRate);
-  const atBenchRate = resample(decoded.samples, decoded.sampleRate, BENCH_RATE);
-  const excerpts: Excerpt[] = [];
-  const length = Math.round(EXCERPT_SECONDS * BENCH_RATE);
-  const random = seededRandom(options.seed + nameHash(trackKey));
-  if (atBenchRate.length >= length) {
-    for (let e = 0; e < options.excerpts; e++) {
-      let start = 0;
-      for (let attempt = 0; attempt < 20; attempt++) {
-        start = Math.floor(random() * (atBenchRate.length - length));
-        if (rms(atBenchRate.subarray(start, start + 3 * BENCH_RATE)) >= SILENT_RMS) break;
-      }
-      excerpts.push({
-        trackKey,
-        startSeconds: start / BENCH_RATE,
-        samples: atBenchRate.slice(start, start + length),
-        heldOut,
-      });
-    }
-  }
-  return { trackKey, seconds, signature, excerpts };
-}
-
-function nameHash(name: string): number {
-  let hash = 0;
-  for (let i = 0; i < name.length; i++) hash = (Math.imul(hash, 31) + name.charCodeAt(i)) >>> 0;
-  return hash;
-}
-
-type Condition = { name: string; degrade: (samples: Float32Array, random: Random) => Float32Array };
-
-const room = roomImpulseResponse(BENCH_RATE, 0.6, 0, seededRandom(7));
-
-/**
- * Each query is its own recording: the condition is applied to the excerpt's first seconds, so a
- * 3 s query at 0 dB has noise as loud as its own 3 s of music.
- */
-const CONDITIONS: Condition[] = [
-  { name: "clean", degrade: (s) => s },
-  { name: "white noise 10 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 10, "white", r) },
-  { name: "white noise 5 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 5, "white", r) },
-  { name: "white noise 0 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 0, "white", r) },
-  { name: "pink noise 10 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 10, "pink", r) },
-  { name: "pink noise 5 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 5, "pink", r) },
-  { name: "pink noise 0 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, 0, "pink", r) },
-  { name: "reverb (RT60 0.6 s, DRR 0 dB)", degrade: (s) => reverberate(s, room) },
-  { name: "phone band 300-3400 Hz", degrade: (s) => bandPass(s, BENCH_RATE) },
-  { name: "mu-law 8-bit at 8 kHz", degrade: (s) => muLawRoundTrip(s, BENCH_RATE) },
-  { name: "speed +2 %", degrade: (s) => changeSpeed(s, BENCH_RATE, 1.02) },
-  { name: "speed -2 %", degrade: (s) => changeSpeed(s, BENCH_RATE, 0.98) },
-  {
-    name: "room: reverb + phone + pink 5 dB",
-    degrade: (s, r) => addNoise(bandPass(reverberate(s, room), BENCH_RATE), BENCH_RATE, 5, "pink", r),
-  },
-  // The rows of issue 48: a noisy bar and a phone's speaker.
-  { name: "pink noise -5 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, -5, "pink", r) },
-  {
-    name: "phone band + reverb + pink 0 dB",
-    degrade: (s, r) => addNoise(bandPass(reverberate(s, room), BENCH_RATE), BENCH_RATE, 0, "pink", r),
-  },
-  {
-    name: "speed +2 % + pink 5 dB",
-    degrade: (s, r) => addNoise(changeSpeed(s, BENCH_RATE, 1.02), BENCH_RATE, 5, "pink", r),
-  },
-];
 
 /** What a run queries: its conditions, those the held-out excerpts are tried in, its checkpoints. */
 type Selection = {
@@ -347,18 +203,6 @@ const SELECTIONS: Record<string, Selection> = {
     checkpoints: [3, 6, 12],
   },
 };
-
-/** The first `seconds` of the excerpt under the condition (cut from a little more, for speed changes). */
-function queryAudio(
-  excerpt: Float32Array,
-  seconds: number,
-  condition: Condition,
-  random: Random,
-): Float32Array {
-  const length = Math.round(seconds * BENCH_RATE);
-  const source = excerpt.subarray(0, Math.min(excerpt.length, Math.ceil(length * 1.03)));
-  return condition.degrade(source, random).subarray(0, length);
-}
 
 type QueryResult = {
   condition: string;

@@ -15,6 +15,26 @@ import {
  * recognitionStore.
  */
 
+/**
+ * A failure of the store itself (a D1 error, or shards that do not hold one loaded index): the
+ * match service answers it as an outage, where any other error of a match is a bug.
+ */
+export class RecognitionStoreError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = "RecognitionStoreError";
+  }
+}
+
+/** Runs one read of the store; whatever fails in it is the store's failure. */
+async function storeRead<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw error instanceof RecognitionStoreError ? error : new RecognitionStoreError(error);
+  }
+}
+
 /** Keys of recognition_meta. */
 const metaKeys = {
   sha256: "sha256",
@@ -150,50 +170,49 @@ export function recognitionStore(shards: readonly D1Database[]): PostingsStore {
   // overwrites the last, which the matcher no longer reads, so a match leaves one buffer of
   // garbage rather than one a step (memory outside the JS heap, counted against the isolate too).
   let postings: Uint32Array = new Uint32Array(0);
+  async function lookup({ hashes, read }: PostingsRequest): Promise<PostingLists> {
+    const sql = read === "sizes" ? sizesStatement : lookupStatement;
+    const split = hashesByShard(hashes, shards.length);
+    let answers: (readonly Record<string, unknown>[])[];
+    if (!layout) {
+      const batches = await Promise.all(
+        shards.map((db, shard) =>
+          db.batch<Record<string, unknown>>([
+            db.prepare("SELECT key, value FROM recognition_meta"),
+            db.prepare(sql).bind(JSON.stringify(split[shard])),
+          ]),
+        ),
+      );
+      layout = layoutOf(batches.map(([meta]) => (meta?.results ?? []) as { key: string; value: string }[]));
+      answers = batches.map(([, answer]) => answer?.results ?? []);
+    } else {
+      answers = await Promise.all(
+        shards.map(async (db, shard) => {
+          const own = split[shard] ?? [];
+          if (own.length === 0) return [];
+          return (await db.prepare(sql).bind(JSON.stringify(own)).all<Record<string, unknown>>()).results;
+        }),
+      );
+    }
+    const rows = answers.length === 1 ? (answers[0] ?? []) : answers.flat();
+    if (read === "sizes") {
+      return fetchedPostings(layout, new Map(rows.map((row) => [Number(row.hash), Number(row.size)])), none);
+    }
+    const decoded = entriesOf(rows, postings);
+    postings = decoded.buffer;
+    return fetchedPostings(layout, none, decoded.found);
+  }
+
   return {
-    async lookup({ hashes, read }: PostingsRequest): Promise<PostingLists> {
-      const sql = read === "sizes" ? sizesStatement : lookupStatement;
-      const split = hashesByShard(hashes, shards.length);
-      let answers: (readonly Record<string, unknown>[])[];
-      if (!layout) {
-        const batches = await Promise.all(
-          shards.map((db, shard) =>
-            db.batch<Record<string, unknown>>([
-              db.prepare("SELECT key, value FROM recognition_meta"),
-              db.prepare(sql).bind(JSON.stringify(split[shard])),
-            ]),
-          ),
-        );
-        layout = layoutOf(batches.map(([meta]) => (meta?.results ?? []) as { key: string; value: string }[]));
-        answers = batches.map(([, answer]) => answer?.results ?? []);
-      } else {
-        answers = await Promise.all(
-          shards.map(async (db, shard) => {
-            const own = split[shard] ?? [];
-            if (own.length === 0) return [];
-            return (await db.prepare(sql).bind(JSON.stringify(own)).all<Record<string, unknown>>()).results;
-          }),
-        );
-      }
-      const rows = answers.length === 1 ? (answers[0] ?? []) : answers.flat();
-      if (read === "sizes") {
-        return fetchedPostings(
-          layout,
-          new Map(rows.map((row) => [Number(row.hash), Number(row.size)])),
-          none,
-        );
-      }
-      const decoded = entriesOf(rows, postings);
-      postings = decoded.buffer;
-      return fetchedPostings(layout, none, decoded.found);
-    },
-    async trackKey(track: number): Promise<string | undefined> {
-      const row = await trackShard
-        .prepare("SELECT track_key FROM recognition_tracks WHERE track = ?")
-        .bind(track)
-        .first<{ track_key: string }>();
-      return row?.track_key;
-    },
+    lookup: (request) => storeRead(() => lookup(request)),
+    trackKey: (track) =>
+      storeRead(async () => {
+        const row = await trackShard
+          .prepare("SELECT track_key FROM recognition_tracks WHERE track = ?")
+          .bind(track)
+          .first<{ track_key: string }>();
+        return row?.track_key;
+      }),
   };
 }
 

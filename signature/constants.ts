@@ -126,6 +126,13 @@ export const MATCH_VERIFY_CANDIDATES = 4;
 export const MATCH_VERIFY_MARGIN = 5;
 /** A match this sure ends the skew scan early (SKEW_FACTORS are tried in order, 1 first). */
 export const MATCH_SURE_ALIGNED = 24;
+/**
+ * The matcher hashes at most this many peaks of a signature, its first: what a match costs grows
+ * with the query's hashes at every step, and a longer signature (the command line's, up to
+ * SIGNATURE_MAX_SECONDS) adds little to a match once 12 s did not find one. About 1.5 times the
+ * most peaks a real 12 s signature held (docs/decisions/051-bounded-recognition-work.md).
+ */
+export const MATCH_QUERY_PEAKS = 600;
 
 /** Buckets of a signature's sketch (signature/sketch.ts): a power of two; 16 values of 28 bits. */
 export const SKETCH_BUCKETS = 16;
@@ -138,6 +145,17 @@ export const SIGNATURE_MAX_SECONDS = 30;
 /** Reject encoded signatures above this size (bytes before base64); 12 s take about 1.5 KB. */
 export const SIGNATURE_MAX_BYTES = 8192;
 export const SIGNATURE_MAX_BASE64_LENGTH = Math.ceil(SIGNATURE_MAX_BYTES / 3) * 4;
+/** The window of SIGNATURE_MAX_PEAKS_PER_SECOND: one second in whole frames (31 of 32 ms). */
+export const SIGNATURE_DENSITY_WINDOW_FRAMES = Math.round(SIGNATURE_SAMPLE_RATE / HOP_SIZE);
+/**
+ * Bounds on what real audio makes, each 1.5 to 1.7 times the most measured on the catalogue's
+ * recordings, clean and degraded, whole and at 3-12 s (`npx vite-node bench/signature-density.ts`,
+ * docs/decisions/051-bounded-recognition-work.md): a denser or larger signature is made by hand,
+ * and matching it would cost more than any recording's.
+ */
+export const SIGNATURE_MAX_PEAKS_PER_SECOND = 66;
+export const SIGNATURE_MAX_PEAKS_PER_FRAME = 24;
+export const SIGNATURE_MAX_PEAKS = 1500;
 
 /** Index binary format. */
 export const INDEX_MAGIC = "TWIX";

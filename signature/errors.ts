@@ -6,6 +6,7 @@ export type SignatureErrorReason =
   | "unsupportedversion"
   | "mismatchedparameters"
   | "toolarge"
+  | "toodense"
   | "samplerate";
 
 /**

@@ -16,6 +16,7 @@ export {
 } from "./postings";
 export { resample } from "./resample";
 export {
+  checkSignatureBounds,
   computeSignature,
   decodeSignature,
   decodeSignatureBase64,
@@ -23,6 +24,8 @@ export {
   encodeSignatureBase64,
   mixToMono,
   type Signature,
+  type SignatureDensity,
+  signatureDensity,
   signatureDurationMs,
 } from "./signature";
 export { signatureSketch } from "./sketch";

@@ -5,9 +5,13 @@ import {
   MAX_INPUT_SAMPLE_RATE,
   MIN_INPUT_SAMPLE_RATE,
   PEAK_BIN_FRACTION,
+  SIGNATURE_DENSITY_WINDOW_FRAMES,
   SIGNATURE_MAGIC,
   SIGNATURE_MAX_BASE64_LENGTH,
   SIGNATURE_MAX_BYTES,
+  SIGNATURE_MAX_PEAKS,
+  SIGNATURE_MAX_PEAKS_PER_FRAME,
+  SIGNATURE_MAX_PEAKS_PER_SECOND,
   SIGNATURE_MAX_SECONDS,
   SIGNATURE_SAMPLE_RATE,
   SIGNATURE_VERSION,
@@ -42,7 +46,8 @@ export function mixToMono(channels: readonly Float32Array[]): Float32Array {
   const first = channels[0];
   if (!first) return new Float32Array(0);
   if (channels.length === 1) return first;
-  const length = Math.min(...channels.map((channel) => channel.length));
+  let length = first.length;
+  for (const channel of channels) length = Math.min(length, channel.length);
   const mono = new Float32Array(length);
   for (const channel of channels) {
     for (let i = 0; i < length; i++) mono[i] = (mono[i] as number) + (channel[i] as number);
@@ -77,6 +82,48 @@ export function computeSignature(samples: Float32Array, sampleRate: number): Sig
     frames: peaks.frames,
     bins: peaks.bins,
   };
+}
+
+/** The densest stretches of a signature's peaks, which bound what matching it costs. */
+export type SignatureDensity = {
+  /** Most peaks in any one second (SIGNATURE_DENSITY_WINDOW_FRAMES frames; all of a shorter one). */
+  peaksPerSecond: number;
+  /** Most peaks sharing one frame. */
+  peaksPerFrame: number;
+  peaks: number;
+};
+
+/** Peaks per second and per frame at their densest, in one pass (frames are non-decreasing). */
+export function signatureDensity(signature: Signature): SignatureDensity {
+  const { frames } = signature;
+  let peaksPerSecond = 0;
+  let peaksPerFrame = 0;
+  let windowStart = 0;
+  let frameStart = 0;
+  for (let i = 0; i < frames.length; i++) {
+    const frame = frames[i] as number;
+    while ((frames[windowStart] as number) <= frame - SIGNATURE_DENSITY_WINDOW_FRAMES) windowStart++;
+    if (frames[frameStart] !== frame) frameStart = i;
+    peaksPerSecond = Math.max(peaksPerSecond, i - windowStart + 1);
+    peaksPerFrame = Math.max(peaksPerFrame, i - frameStart + 1);
+  }
+  return { peaksPerSecond, peaksPerFrame, peaks: frames.length };
+}
+
+/**
+ * Refuses a signature denser or larger than real audio makes (SIGNATURE_MAX_PEAKS_PER_SECOND,
+ * SIGNATURE_MAX_PEAKS_PER_FRAME, SIGNATURE_MAX_PEAKS): what matching it costs grows with its
+ * peaks. The message is fixed: nothing of the input goes back to the client.
+ */
+export function checkSignatureBounds(signature: Signature): void {
+  const density = signatureDensity(signature);
+  if (
+    density.peaks > SIGNATURE_MAX_PEAKS ||
+    density.peaksPerSecond > SIGNATURE_MAX_PEAKS_PER_SECOND ||
+    density.peaksPerFrame > SIGNATURE_MAX_PEAKS_PER_FRAME
+  ) {
+    throw new SignatureError("toodense", "Signature denser than a recording can be");
+  }
 }
 
 /** Length of the recording a signature covers, in milliseconds. */
@@ -129,7 +176,8 @@ export function encodeSignature(signature: Signature): Uint8Array {
 
 /**
  * Parses and checks an encoded signature: size, magic, version, the analysis parameters (they
- * must be this build's), every peak in range and in order, nothing left over.
+ * must be this build's, which fixes the frames a second), every peak in range and in order,
+ * nothing left over, and no denser than a recording (checkSignatureBounds).
  */
 export function decodeSignature(bytes: Uint8Array): Signature {
   if (bytes.length > SIGNATURE_MAX_BYTES) {
@@ -199,7 +247,9 @@ export function decodeSignature(bytes: Uint8Array): Signature {
     previousBin = bin;
   }
   if (offset !== bytes.length) throw new SignatureError("malformed", "Trailing bytes after the peaks");
-  return { sampleRate, fftSize, hop, frameCount, frames, bins };
+  const signature = { sampleRate, fftSize, hop, frameCount, frames, bins };
+  checkSignatureBounds(signature);
+  return signature;
 }
 
 /** The `data` of a match request. */

@@ -129,8 +129,8 @@ async function scanRecordings(sources: AudioSource[]): Promise<ScannedRecording[
   for (const source of sources) {
     const scanned = await scanSource(source);
     const addedDate = packageDate(source);
-    recordings.push(...scanned.recordings.map((recording) => ({ recording, source, addedDate })));
-    skipped.push(...scanned.skipped.map((s) => ({ ...s, file: `${source.binaryPackage}/${s.file}` })));
+    for (const recording of scanned.recordings) recordings.push({ recording, source, addedDate });
+    for (const s of scanned.skipped) skipped.push({ ...s, file: `${source.binaryPackage}/${s.file}` });
   }
   recordings.sort((a, b) => (a.recording.id < b.recording.id ? -1 : 1));
   for (const s of skipped) log(`skipped ${s.file}: ${s.reason}`);

@@ -48,8 +48,9 @@ function listAudio(dir: string): string[] {
     .readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listAudio(full));
-    else if (audioExtensions.has(path.extname(entry.name).toLowerCase())) out.push(full);
+    if (entry.isDirectory()) {
+      for (const file of listAudio(full)) out.push(file);
+    } else if (audioExtensions.has(path.extname(entry.name).toLowerCase())) out.push(full);
   }
   return out;
 }

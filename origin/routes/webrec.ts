@@ -12,6 +12,7 @@ import {
 } from "../../rules/schemas/webrec";
 import {
   decodeSignatureBase64,
+  type Match,
   matchSignatureIn,
   PEAK_BIN_FRACTION,
   SIGNATURE_MAX_BASE64_LENGTH,
@@ -24,7 +25,7 @@ import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";
 import { cachePolicy, clientAddressOf, errorResponse, json, limitExceeded, parseParams } from "../http";
 import { recordIdentification } from "../identifications";
-import { recognitionStore } from "../recognition-store";
+import { RecognitionStoreError, recognitionStore } from "../recognition-store";
 import { tagRecognition } from "../signed-in";
 
 /** Largest request body: the largest signature's base64 and room for the other fields. */
@@ -53,6 +54,26 @@ async function overMatchLimit(c: Context<{ Bindings: OriginEnv }>): Promise<Resp
         `Over ${matchesPerAddressPerMinute} match requests a minute from this client address`,
         60,
       );
+}
+
+/** Seconds a client waits before asking again when the recognition store is down. */
+export const storeRetryAfterSeconds = 5;
+
+/**
+ * What a failed match answers. The store's failure (RecognitionStoreError: D1, or shards not
+ * loaded as one index) is an outage, 503 with Retry-After; anything else is a bug, 500. Either
+ * way the cause goes to the log and a fixed message to the client: an internal message says
+ * nothing a client can act on and may say what it should not know.
+ */
+export function matchFailure(error: unknown): Response {
+  if (error instanceof RecognitionStoreError) {
+    console.error("webrec: recognition store failed:", error.cause ?? error);
+    const response = errorResponse(new SiteError("serviceerror", "Recognition store unavailable"), 503);
+    response.headers.set("Retry-After", String(storeRetryAfterSeconds));
+    return response;
+  }
+  console.error("webrec: match failed:", error);
+  return errorResponse(new SiteError("serviceerror", "Recognition failed"), 500);
 }
 
 type ParsedRequest = { request: WebrecMatchRequest; signature: Signature } | { refused: Response };
@@ -117,12 +138,12 @@ export function registerWebrec(origin: OriginApp) {
     // The postings come from the recognition store, a lookup a step (one query a shard, at once):
     // the isolate holds none of the index.
     const store = recognitionStore(recognitionShards(c.env));
-    const match = await matchSignatureIn(store, parsed.signature).catch((error: unknown) => {
-      throw new SiteError(
-        "serviceerror",
-        `Recognition store unavailable: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
+    let match: Match | null;
+    try {
+      match = await matchSignatureIn(store, parsed.signature);
+    } catch (error) {
+      return matchFailure(error);
+    }
     const body: WebrecMatchResponse = { matches: [] };
     if (match) {
       const [track] = await db.tracksByKeys(c.env.DB, [Number(match.trackKey)]);

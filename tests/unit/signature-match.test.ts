@@ -4,6 +4,7 @@ import {
   createIndexBuilder,
   HOP_SIZE,
   loadIndex,
+  MATCH_QUERY_PEAKS,
   MATCH_STEP_ENTRIES,
   matchSignature,
   matchSignatureIn,
@@ -168,6 +169,19 @@ describe("matchSignature", () => {
       expect(Math.abs((match?.frequencyskew ?? 0) - (speed - 1))).toBeLessThan(0.006);
     });
   }
+
+  test("a signature of more than MATCH_QUERY_PEAKS peaks matches as its first MATCH_QUERY_PEAKS do", () => {
+    const long = computeSignature(excerpt(3, 2, 30, INDEX_RATE), INDEX_RATE);
+    expect(long.frames.length).toBeGreaterThan(MATCH_QUERY_PEAKS);
+    const first = {
+      ...long,
+      frames: long.frames.slice(0, MATCH_QUERY_PEAKS),
+      bins: long.bins.slice(0, MATCH_QUERY_PEAKS),
+    };
+    const match = matchSignature(index, long);
+    expect(match?.trackKey).toBe("track-14");
+    expect(match).toEqual(matchSignature(index, first));
+  });
 
   test("with white noise at 5 dB SNR it still matches", () => {
     const noisy = addWhiteNoise(excerpt(1, 20, 6, 16000), 5, 3);

@@ -1,6 +1,6 @@
 import { applyD1Migrations, env, SELF } from "cloudflare:test";
 import * as v from "valibot";
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test, vi } from "vitest";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
 import { recognitionProbesSchema } from "../../origin/recognition-index";
 import { recognitionStore, storedIndex } from "../../origin/recognition-store";
@@ -93,6 +93,25 @@ function overlongSignature(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
+/** The issue's hand-made signature: 2 700 peaks spread over 938 frames (30 s), under the size limit. */
+function denseSignature(): string {
+  const frames = Uint32Array.from({ length: 2700 }, (_, i) => Math.floor((i * 938) / 2700));
+  // Within a frame, frequencies rising 40 bins apart.
+  const bins = Uint16Array.from(frames, (frame, i) => {
+    let k = 0;
+    while (i - k > 0 && frames[i - k - 1] === frame) k++;
+    return (20 + 40 * k) * PEAK_BIN_FRACTION;
+  });
+  return encodeSignatureBase64({
+    sampleRate: SIGNATURE_SAMPLE_RATE,
+    fftSize: FFT_SIZE,
+    hop: HOP_SIZE,
+    frameCount: 938,
+    frames,
+    bins,
+  });
+}
+
 describe("POST /services/webrec/match", () => {
   test("there are probes to send, made from several recordings", () => {
     expect(probes.length).toBeGreaterThanOrEqual(3);
@@ -153,6 +172,15 @@ describe("POST /services/webrec/match", () => {
     ["a number for data", { ...request(""), data: 42 }],
   ])("%s answers 400", async (_name, body) => {
     await expectRefused(await post("match", body), 400);
+  });
+
+  test("a signature denser than a recording can be answers 400 with a fixed message", async () => {
+    const data = denseSignature();
+    expect(data.length).toBeLessThanOrEqual(SIGNATURE_MAX_BASE64_LENGTH);
+    const body = await expectRefused(await post("match", request(data)), 400);
+    expect(body.message).toBe("Signature denser than a recording can be");
+    // Nothing of the input echoed: no count of its frames or peaks.
+    expect(JSON.stringify(body)).not.toMatch(/938|2700|2 700/);
   });
 
   test.each([
@@ -294,11 +322,38 @@ describe("the recognition store", () => {
     }, 60_000);
   });
 
-  test("a store that holds no index is a service error, not a 500 or a false answer", async () => {
+  /** The store's failure: 503 serviceerror, Retry-After, a fixed message; the cause is only logged. */
+  async function expectStoreUnavailable(response: Response, cause: RegExp) {
+    expect(response.status).toBe(503);
+    expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    const text = await response.text();
+    const body = v.parse(serviceErrorSchema, JSON.parse(text));
+    expect(body).toEqual({ error: "serviceerror", message: "Recognition store unavailable" });
+    expect(text).not.toMatch(cause);
+  }
+
+  test("a failing database is a store outage: 503 with Retry-After, nothing of D1's error", async () => {
+    const rename = (from: string, to: string) =>
+      env.RECOGNITION.prepare(`ALTER TABLE ${from} RENAME TO ${to}`).run();
+    await rename("recognition_postings", "recognition_postings_away");
+    try {
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+      await expectStoreUnavailable(
+        await post("match", request(probes[0]?.data ?? "")),
+        /no such table|D1|SQL/i,
+      );
+      expect(logged).toHaveBeenCalled();
+      logged.mockRestore();
+    } finally {
+      await rename("recognition_postings_away", "recognition_postings");
+    }
+    expect(await matches(probes[0]?.data ?? "")).toHaveLength(1);
+  });
+
+  test("a store that holds no index is a store outage, not a 500 or a false answer", async () => {
     await env.RECOGNITION.prepare("DELETE FROM recognition_meta").run();
-    const response = await post("match", request(probes[0]?.data ?? ""));
-    expect(response.status).toBe(502);
-    expect(v.parse(serviceErrorSchema, await response.json()).error).toBe("serviceerror");
+    await expectStoreUnavailable(await post("match", request(probes[0]?.data ?? "")), /not loaded|shard/);
   });
 });
 

@@ -1,0 +1,264 @@
+/**
+ * What the signature's bounds leave a match to do: the CPU of matching the densest signatures the
+ * bounds allow against the published index in memory, over that of real 12 s signatures (the
+ * catalogue's excerpts, clean and degraded, which match; noises and a melody, which match nothing
+ * and so cost the most), as a ratio of medians; and that the issue's hand-made signature (938
+ * frames, 2 700 peaks) is refused (docs/decisions/051).
+ *
+ *   npx vite-node bench/signature-bounds.ts [--recordings N] [--runs N]
+ */
+import { relative } from "node:path";
+import { noise, seededRandom } from "../origin/catalog/audio-degrade";
+import {
+  computeSignature,
+  decodeSignature,
+  encodeSignature,
+  FFT_SIZE,
+  HOP_SIZE,
+  matchSignature,
+  PEAK_BIN_FRACTION,
+  SIGNATURE_DENSITY_WINDOW_FRAMES,
+  SIGNATURE_MAX_BYTES,
+  SIGNATURE_MAX_PEAKS,
+  SIGNATURE_MAX_PEAKS_PER_FRAME,
+  SIGNATURE_MAX_PEAKS_PER_SECOND,
+  SIGNATURE_MAX_SECONDS,
+  SIGNATURE_SAMPLE_RATE,
+  type Signature,
+  SignatureError,
+  signatureDensity,
+  type TrackIndex,
+} from "../signature/index";
+import { MAX_PEAK_BIN, MIN_PEAK_BIN } from "../signature/peaks";
+import { readPublishedIndex } from "../tools/recognition-store/published-index";
+import {
+  audioFiles,
+  BENCH_RATE,
+  CONDITIONS,
+  catalogue,
+  defaultAudioDir,
+  nameHash,
+  queryAudio,
+} from "./recognition-audio";
+
+const MAX_FRAMES = Math.ceil((SIGNATURE_MAX_SECONDS * SIGNATURE_SAMPLE_RATE) / HOP_SIZE);
+
+function parseOptions(argv: string[]): { recordings: number; runs: number } {
+  const options = { recordings: 16, runs: 5 };
+  for (let i = 0; i < argv.length; i += 2) {
+    const [name, value] = [argv[i], Number(argv[i + 1])];
+    if (name === "--recordings") options.recordings = value;
+    else if (name === "--runs") options.runs = value;
+    else throw new Error(`Unknown option ${name}`);
+  }
+  return options;
+}
+
+function signatureOf(frameCount: number, peaks: { frame: number; bin: number }[]): Signature {
+  peaks.sort((a, b) => a.frame - b.frame || a.bin - b.bin);
+  return {
+    sampleRate: SIGNATURE_SAMPLE_RATE,
+    fftSize: FFT_SIZE,
+    hop: HOP_SIZE,
+    frameCount,
+    frames: Uint32Array.from(peaks, (peak) => peak.frame),
+    bins: Uint16Array.from(peaks, (peak) => peak.bin),
+  };
+}
+
+/** Whether the origin's decoder takes the signature (its bytes, its bounds). */
+function accepted(signature: Signature): boolean {
+  try {
+    decodeSignature(encodeSignature(signature));
+    return true;
+  } catch (error) {
+    if (error instanceof SignatureError) return false;
+    throw error;
+  }
+}
+
+/**
+ * As many peaks as the bounds allow over `frames` frames, `bin` picking each frequency: spread
+ * evenly (each frame its share of a second's bound), or `clustered` (frames of as many peaks as a
+ * frame may hold, as often as a second's bound allows), until the total bound or the size limit.
+ */
+function densest(frames: number, bin: (frame: number, k: number) => number, clustered = false): Signature {
+  const perSecond = SIGNATURE_MAX_PEAKS_PER_SECOND;
+  const perFrame = SIGNATURE_MAX_PEAKS_PER_FRAME;
+  const window = SIGNATURE_DENSITY_WINDOW_FRAMES;
+  const gap = Math.ceil(window / Math.floor(perSecond / perFrame));
+  const peaks: { frame: number; bin: number }[] = [];
+  for (let frame = 0; frame < frames && peaks.length < SIGNATURE_MAX_PEAKS; frame++) {
+    const share = clustered
+      ? frame % gap === 0
+        ? perFrame
+        : 0
+      : Math.floor(perSecond / window) + (frame % window < perSecond % window ? 1 : 0);
+    const count = Math.min(perFrame, share, SIGNATURE_MAX_PEAKS - peaks.length);
+    const bins = new Set<number>();
+    for (let k = 0; bins.size < count && k < 10 * count; k++) bins.add(bin(frame, k));
+    for (const b of bins) peaks.push({ frame, bin: b });
+  }
+  // Drop peaks from the end until the encoding fits (about 3 bytes a peak).
+  let signature = signatureOf(frames, peaks);
+  while (encodedSize(signature) > SIGNATURE_MAX_BYTES) {
+    peaks.length -= Math.max(1, Math.floor(peaks.length / 100));
+    signature = signatureOf(frames, peaks);
+  }
+  return signature;
+}
+
+/** Encoded bytes; past the size limit (encodeSignature refuses it), more than the limit. */
+function encodedSize(signature: Signature): number {
+  try {
+    return encodeSignature(signature).length;
+  } catch {
+    return SIGNATURE_MAX_BYTES + 1;
+  }
+}
+
+/** The issue's signature: 938 frames, 2 700 peaks, spread evenly, frequencies at random. */
+function issueSignature(): Signature {
+  const random = seededRandom(938);
+  const peaks: { frame: number; bin: number }[] = [];
+  const seen = new Set<number>();
+  while (peaks.length < 2700) {
+    const frame = Math.floor((peaks.length * MAX_FRAMES) / 2700);
+    const bin = Math.floor((MIN_PEAK_BIN + random() * (MAX_PEAK_BIN - MIN_PEAK_BIN)) * PEAK_BIN_FRACTION);
+    if (seen.has(frame * 65536 + bin)) continue;
+    seen.add(frame * 65536 + bin);
+    peaks.push({ frame, bin });
+  }
+  return signatureOf(MAX_FRAMES, peaks);
+}
+
+/** 12 s of audio in no catalogue, as a microphone may hear it: three noises and a melody. */
+function unmatchedAudio(): Float32Array[] {
+  const length = 12 * BENCH_RATE;
+  const noises = (["white", "pink", "brown"] as const).map((colour) =>
+    noise(length, BENCH_RATE, colour, seededRandom(5)).map((x) => 0.1 * x),
+  );
+  const melody = new Float32Array(length);
+  const random = seededRandom(9);
+  const note = BENCH_RATE / 4;
+  for (let j = 0, f = 220; j < length; j++) {
+    if (j % note === 0) f = 110 * 2 ** (Math.floor(random() * 36) / 12);
+    let v = 0;
+    for (let h = 1; h <= 4; h++) v += Math.sin((2 * Math.PI * f * h * j) / BENCH_RATE) / h;
+    melody[j] = 0.1 * Math.exp(-((j % note) / note) * 3) * v;
+  }
+  return [...noises, melody];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+/** Median CPU of matching each signature (`runs` times, interleaved), then the median of those. */
+function medianMatchMs(index: TrackIndex, signatures: readonly Signature[], runs: number): number {
+  const times = signatures.map(() => [] as number[]);
+  for (let run = 0; run < runs; run++) {
+    signatures.forEach((signature, i) => {
+      const start = process.cpuUsage();
+      matchSignature(index, signature);
+      const used = process.cpuUsage(start);
+      times[i]?.push((used.user + used.system) / 1000);
+    });
+  }
+  return median(times.map(median));
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const { index } = await readPublishedIndex();
+  const audioDir = defaultAudioDir();
+  const files = audioFiles(audioDir);
+  const every = Math.max(1, Math.floor(files.length / options.recordings));
+  const real: Signature[] = [];
+  const tracks: Signature[] = [];
+  const conditions = CONDITIONS.filter((c) =>
+    ["clean", "pink noise 0 dB", "room: reverb + phone + pink 5 dB", "speed +2 %"].includes(c.name),
+  );
+  for (let f = 0; f < files.length; f += every) {
+    const path = files[f] as string;
+    const key = relative(audioDir, path);
+    const item = await catalogue(path, key, false, { seed: 20030101, excerpts: 1 });
+    if (item.signature) tracks.push(item.signature);
+    for (const excerpt of item.excerpts) {
+      for (const condition of conditions) {
+        const random = seededRandom(20030101 + nameHash(condition.name + key + excerpt.startSeconds));
+        real.push(computeSignature(queryAudio(excerpt.samples, 12, condition, random), BENCH_RATE));
+      }
+    }
+  }
+  const realDensity = real.map(signatureDensity);
+  console.log(
+    `${real.length} real 12 s signatures from ${tracks.length} recordings: at most ${Math.max(...realDensity.map((d) => d.peaks))} peaks, ` +
+      `${Math.max(...realDensity.map((d) => d.peaksPerSecond))} a second, ${Math.max(...realDensity.map((d) => d.peaksPerFrame))} a frame`,
+  );
+
+  // The densest signatures the bounds allow, of every length up to the longest, with frequencies
+  // at random (hashes spread over the index) and taken from real recordings laid over each other
+  // (hashes the index holds, so that postings are read and votes cast).
+  const random = seededRandom(51);
+  const randomBin = () =>
+    Math.floor((MIN_PEAK_BIN + random() * (MAX_PEAK_BIN - MIN_PEAK_BIN)) * PEAK_BIN_FRACTION);
+  const overlaid = (frame: number, k: number) => {
+    const source = tracks[k % tracks.length] as Signature;
+    // The k-th track's peaks of this frame, one of them by k; a random one when it has none.
+    let lo = 0;
+    let hi = source.frames.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((source.frames[mid] as number) < frame) lo = mid + 1;
+      else hi = mid;
+    }
+    let count = 0;
+    while (source.frames[lo + count] === frame) count++;
+    const pick = Math.floor(k / tracks.length);
+    return count > pick ? (source.bins[lo + pick] as number) : randomBin();
+  };
+  const worst: { name: string; signature: Signature }[] = [];
+  for (const seconds of [3, 12, SIGNATURE_MAX_SECONDS]) {
+    const frames = Math.min(MAX_FRAMES, Math.round((seconds * SIGNATURE_SAMPLE_RATE) / HOP_SIZE));
+    worst.push({ name: `random ${seconds} s`, signature: densest(frames, () => randomBin()) });
+    worst.push({ name: `overlaid ${seconds} s`, signature: densest(frames, overlaid) });
+    worst.push({ name: `clustered ${seconds} s`, signature: densest(frames, () => randomBin(), true) });
+  }
+  for (const { name, signature } of worst) {
+    const density = signatureDensity(signature);
+    if (!accepted(signature)) throw new Error(`${name} is refused: not a signature inside the bounds`);
+    console.log(
+      `${name}: ${density.peaks} peaks, ${density.peaksPerSecond} a second, ${density.peaksPerFrame} a frame, ${encodeSignature(signature).length} bytes`,
+    );
+  }
+  const issue = issueSignature();
+  console.log(
+    `the issue's signature (938 frames, 2 700 peaks, ${encodeSignature(issue).length} bytes): ${accepted(issue) ? "ACCEPTED" : "refused"}`,
+  );
+
+  // Real 12 s that match nothing: every speed is scanned and the leaders verified, the most a real
+  // query costs (a noisy room, a song not in the catalogue).
+  const unmatched = unmatchedAudio().map((samples) => computeSignature(samples, BENCH_RATE));
+  const matched = real.filter((signature) => matchSignature(index, signature) !== null);
+  matchSignature(index, real[0] as Signature); // warm up
+  const matchedMs = medianMatchMs(index, matched, options.runs);
+  const unmatchedMs = medianMatchMs(index, unmatched, options.runs);
+  console.log(`\nmedian CPU of matching, ${options.runs} runs each, medians of the signatures' medians:`);
+  console.log(`  real 12 s that match (${matched.length} of ${real.length}): ${matchedMs.toFixed(1)} ms`);
+  console.log(
+    `  real 12 s that match nothing (${unmatched.length}: noises, a melody): ${unmatchedMs.toFixed(1)} ms`,
+  );
+  let most = 0;
+  for (const { name, signature } of worst) {
+    const ms = medianMatchMs(index, [signature], options.runs);
+    most = Math.max(most, ms / unmatchedMs);
+    console.log(
+      `  ${name}: ${ms.toFixed(1)} ms, ${(ms / unmatchedMs).toFixed(2)}x the unmatched, ${(ms / matchedMs).toFixed(1)}x the matched`,
+    );
+  }
+  console.log(`worst case over a real 12 s that matches nothing: ${most.toFixed(2)}x (goal: at most 2x)`);
+}
+
+await main();
