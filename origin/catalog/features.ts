@@ -14,10 +14,11 @@ export const featureConfigs: Readonly<Record<string, FeatureConfig>> = {
       syncedlyrics: { data: { enabled: true } },
       // Spec 001 §2: "A numeric id or an adam id with alias is accepted depending on a feature switch".
       artistadamidroute: { data: { enabled: true }, control: { rollout: 100 } },
-      // Spec 002 §1: web recognition through the microphone, not inside the native app's webview; on
-      // a phone the page says so and sends the visitor to the app (spec 000 §8 "open the link on a
-      // mobile device with the newest app").
-      webrec: { data: { enabled: true }, control: { platforms: ["web"] } },
+      // Spec 002 §1 and §4: web recognition through the microphone, with the same checkpoints "on
+      // mobile and desktop": phones and tablets too, which is where people hear a song. Inside the
+      // native app's webview the panel hands recognition to the app (recognition-panel.tsx
+      // `inApp`), whatever this flag says; it is off only where a config turns it off.
+      webrec: { data: { enabled: true } },
       // Spec 001 §1: "The My Library area is announced as soon to be removed from the website".
       // Announced to the people who have a library: those signed in.
       mylibrarysunset: { data: { enabled: true }, control: { loggedin: true } },

@@ -67,6 +67,12 @@ export async function openPage(
 export const personUserAgent =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
+/** Phones' browsers, for the tests of what a phone gets (Chromium's device emulation does the rest). */
+export const androidPhoneUserAgent =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36";
+export const iPhoneUserAgent =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+
 export const viewports = {
   phone: { width: 390, height: 844 },
   tablet: { width: 700, height: 1000 },

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { noise, seededRandom } from "../../origin/catalog/audio-degrade";
 import { trackSchema } from "../../rules/schemas/track";
 import { encodeWav16 } from "../../signature/index";
-import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
+import {
+  androidPhoneUserAgent,
+  iPhoneUserAgent,
+  launchBrowser,
+  openPage,
+  personUserAgent,
+  viewports,
+} from "./browser";
 import { catalogueExcerpt, excerptSeconds, microphoneFlags, pressListen } from "./microphone";
 import { screenshot } from "./screenshot";
 
@@ -107,6 +114,30 @@ describe("an excerpt of a catalogue recording", () => {
     });
     const matchBeacon = await requests.beacon("webrec.match");
     expect(matchBeacon?.searchParams.get("trackid")).toBe(track.key);
+    expect(errors).toEqual([]);
+  });
+
+  test.each([
+    ["an Android phone", androidPhoneUserAgent],
+    ["an iPhone", iPhoneUserAgent],
+  ])("on %s, a tap on the listen button identifies it", async (_, userAgent) => {
+    const response = await fetch(`${baseURL}/services/track/v1/en/GB/web/${excerpt.key}`);
+    const track = v.parse(trackSchema, await response.json());
+    // Chromium's device emulation: a phone's screen, touch and user agent.
+    const { page, errors } = await openPage(browser, {
+      viewport: viewports.phone,
+      userAgent,
+      isMobile: true,
+      hasTouch: true,
+    });
+    await page.goto(`${baseURL}/identify`);
+    const button = page.getByRole("button", { name: "Tap to listen" });
+    await expect.poll(() => button.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await button.tap();
+    await page.waitForURL((url) => url.pathname === `/track/${track.key}/${track.alias}`, {
+      timeout: 30_000,
+    });
+    await expect.poll(() => page.locator("h1").first().textContent()).toContain(track.title);
     expect(errors).toEqual([]);
   });
 
