@@ -90,9 +90,10 @@ test("the feature config is one the edge evaluates, with every condition kind in
   const config = v.parse(featureConfigSchema, json);
   expect(parseFeatureConfig(json).rejected).toEqual([]);
   const controls = Object.values(config.featureflags).flatMap((node) => Object.keys(node.control ?? {}));
-  // No served flag is limited by country (the offers carry their own countries, decisions 022 and 041);
-  // the condition itself is tested in tests/unit/feature-flags.test.ts.
-  for (const kind of ["environments", "platforms", "loggedin", "rollout"]) expect(controls).toContain(kind);
+  // No served flag is limited by country (the offers carry their own countries, decisions 022 and
+  // 041) or by platform (web recognition is on phones too, spec 002 §4); the conditions themselves
+  // are tested in tests/unit/feature-flags.test.ts.
+  for (const kind of ["environments", "loggedin", "rollout"]) expect(controls).toContain(kind);
   const context = {
     environment: "www",
     country: "GB",
@@ -101,10 +102,8 @@ test("the feature config is one the edge evaluates, with every condition kind in
     loggedin: false,
     userId: "u1",
   } as const;
-  const web = evaluateFeatures(config, context);
-  const ios = evaluateFeatures(config, { ...context, platform: "ios" });
-  expect(Object.keys(web)).toContain("webrec");
-  expect(Object.keys(ios)).not.toContain("webrec");
+  for (const platform of ["web", "ios", "android"] as const)
+    expect(Object.keys(evaluateFeatures(config, { ...context, platform }))).toContain("webrec");
 });
 
 test("an unknown feature config is not found", async () => {
