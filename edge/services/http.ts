@@ -60,6 +60,12 @@ const forwardedByPrefix: readonly (readonly [string, readonly string[]])[] = [
   ["/services/event/", locationHeaders],
 ];
 
+/** The calls that make identifications: those the edge tells who and where their caller is. */
+export function makesIdentifications(pathname: string): boolean {
+  const allowed = forwardedByPrefix.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? [];
+  return allowed.includes(vouchedVisitorHeader);
+}
+
 /**
  * Request headers sent upstream: the call type's allow-list. A GET or HEAD that carries none of
  * them is shared (cacheable) and carries nothing else either; a call that does, or has a body,

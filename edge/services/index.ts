@@ -47,7 +47,7 @@ import { type Call, callOf, exchange, failureOfError, failureOfResult, isOutage 
 export { type Answer, type CacheTier, createCacheTiers, defaultCache, planStorage } from "./cache";
 export type { CacheSource } from "./coalescing";
 export { createInFlight } from "./coalescing";
-export { answerHeadersOf } from "./http";
+export { answerHeadersOf, makesIdentifications } from "./http";
 export { remoteUpstream, type Upstream } from "./upstream";
 
 export type ServicesCallOptions = {

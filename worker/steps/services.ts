@@ -1,5 +1,6 @@
 import type { Handler } from "hono";
 import { withNosniff } from "../../edge/security-headers";
+import { makesIdentifications } from "../../edge/services";
 import { readCookies } from "../../rules/cookies";
 import { visitorVoucherKeysOf } from "../../rules/env";
 import { edgeLocationOf, withCallerLocation } from "../../rules/events";
@@ -7,9 +8,6 @@ import { asksNotToBeTracked } from "../../rules/global-privacy-control";
 import { edgePlaceHeaders, vouchedVisitorHeader } from "../../rules/schemas/identification";
 import { isVouched, type VoucherKey } from "../../rules/visitor-voucher";
 import type { WorkerEnv } from "../pipeline";
-
-/** The calls that make identifications, to which the proxy forwards who and where the caller is (edge/services/http.ts). */
-const identificationCalls = ["/services/webrec/", "/services/account/"];
 
 /**
  * The request with what only the edge may say about its caller, and nothing a client sent under
@@ -24,7 +22,7 @@ async function withEdgeWord(request: Request, keys: readonly VoucherKey[] | null
   const city = typeof cf?.city === "string" ? encodeURIComponent(cf.city) : undefined;
   const pathname = new URL(request.url).pathname;
   let vouched: string | undefined;
-  if (keys && identificationCalls.some((prefix) => pathname.startsWith(prefix))) {
+  if (keys && makesIdentifications(pathname)) {
     const cookies = readCookies(request.headers.get("cookie"));
     const untracked = asksNotToBeTracked({ header: request.headers.get("sec-gpc") });
     if (cookies.webId && !untracked && (await isVouched(keys, cookies.webId, cookies.webIdVoucher)))
