@@ -5,7 +5,7 @@
  */
 
 /** Any folder of the import table: our own code, as opposed to packages and Node's modules. */
-const ours = "^(rules|edge|signature|app|amp|origin|worker|locales|tools|scripts|bench|tests)/";
+const ours = "^(rules|edge|signature|app|amp|origin|recognizer|worker|locales|tools|scripts|bench|tests)/";
 /** App server code: page data, the server entry and the load context (never sent to the browser). */
 const appServer = "^app/(.+[.]server[.]tsx?$|data/|load-context[.]ts$)";
 /** React, React DOM, react-i18next and Remix, their type packages too. */
@@ -65,6 +65,12 @@ module.exports = {
       "^origin/(?!catalog/)",
       "^(rules|signature|locales)/|^origin/(?!catalog/)",
       "origin/ (an upstream) imports rules/, signature/ and locales/; never edge/, never the catalogue builder.",
+    ),
+    onlyImports(
+      "recognizer",
+      "^recognizer/",
+      "^(rules|signature|recognizer)/",
+      "recognizer/ (a Worker of its own, behind the site's service binding) imports rules/ and signature/; the site reaches it only through the binding.",
     ),
     onlyImports(
       "origin-catalog",

@@ -52,9 +52,22 @@ function pageActions(): { path: string; file: string }[] {
 // embedded origin's D1 migrated and seeded from the catalogue before each test file (and the
 // recognition store migrated; the files that match load it, see tests/worker/recognition-store.ts).
 export default defineWorkersConfig(async () => {
+  const recognizerConfig = unstable_readConfig({ config: "./recognizer/wrangler.toml" });
+  const recognitionDatabaseId = recognizerConfig.d1_databases.find(
+    (database: { binding: string; database_id?: string }) => database.binding === "RECOGNITION",
+  )?.database_id;
+  if (!recognitionDatabaseId) throw new Error("recognizer/wrangler.toml binds no RECOGNITION database");
+  const recognizerWorker = {
+    name: recognizerConfig.name,
+    modules: true,
+    scriptPath: path.join(import.meta.dirname, "build/recognizer/index.js"),
+    compatibilityDate: recognizerConfig.compatibility_date,
+    compatibilityFlags: recognizerConfig.compatibility_flags,
+    d1Databases: { RECOGNITION: { id: recognitionDatabaseId } },
+  };
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "origin/migrations"));
   const recognitionMigrations = await readD1Migrations(
-    path.join(import.meta.dirname, "origin/recognition-migrations"),
+    path.join(import.meta.dirname, "recognizer/migrations"),
   );
   /**
    * One project of the layer. `undeliveredQueues`: producer bindings sent to a queue no consumer
@@ -89,11 +102,17 @@ export default defineWorkersConfig(async () => {
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               queueProducers: undeliveredQueues,
-              // Databases for the recognition store in 2 and 3 shards (tests/worker/webrec.test.ts),
-              // beside wrangler.toml's: RECOGNITION_SHARDS is unset, so the site reads RECOGNITION alone.
-              d1Databases: Object.fromEntries(
-                [1, 2, 3].map((shard) => [`RECOGNITION_${shard}`, { id: `test-recognition-${shard}` }]),
-              ),
+              // The recognizer beside the site, as built (build/recognizer, decision 052), bound as
+              // wrangler.toml's [[services]] says. The test worker binds its store too (the same
+              // database, RECOGNITION), to load it and to break it; and databases for the store in 2
+              // and 3 shards (tests/worker/webrec.test.ts), which the recognizer does not count.
+              workers: [recognizerWorker],
+              d1Databases: {
+                RECOGNITION: { id: recognitionDatabaseId },
+                ...Object.fromEntries(
+                  [1, 2, 3].map((shard) => [`RECOGNITION_${shard}`, { id: `test-recognition-${shard}` }]),
+                ),
+              },
               // The pool does not give the worker wrangler.toml's `[[ratelimits]]` (vitest-pool-workers
               // 0.8): the same limiters, read from it, so the tests meet the deployed numbers.
               ratelimits: Object.fromEntries(

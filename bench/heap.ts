@@ -39,8 +39,9 @@ type SamplingNode = {
 
 const megabyte = 1024 * 1024;
 
-export async function inspectHeap(inspectorPort: number): Promise<HeapInspector> {
-  const inspector = await connectInspector(inspectorPort);
+/** The heap of a worker's isolate (the site's unless named). */
+export async function inspectHeap(inspectorPort: number, workerName?: string): Promise<HeapInspector> {
+  const inspector = await connectInspector(inspectorPort, workerName);
   const usage = async (): Promise<HeapUsage> => {
     const result = await inspector.call<Record<string, number>>("Runtime.getHeapUsage");
     return {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as v from "valibot";
 import { recognitionProbesSchema } from "../origin/recognition-index";
-import { root, type Snapshot } from "../scripts/site";
+import { recognizerWorkerName, root, type Snapshot } from "../scripts/site";
 import { productionHeapLimit, productionHeapLimitMb } from "../scripts/v8-flags";
 import { atMost, type Row } from "./budgets";
 import { benchClientAddress } from "./client-addresses";
@@ -23,9 +23,17 @@ import { findPages, headersOf } from "./pages";
  * inspector after a full collection before and after each round (what is retained: flat, or growing).
  */
 export const isolateHeapBudgetMb = 96;
+/**
+ * The site's isolate renders only (decision 052: the matches run in the recognizer's isolates), so
+ * its peak at the same load is held to two thirds of that; the recognizer's is held to the
+ * isolate budget at twice the matches.
+ */
+export const siteHeapBudgetMb = 64;
 export const concurrentRenders = 100;
 /** Matches running beside the renders: the postings they hold are the index's part of the heap. */
 export const concurrentMatches = 10;
+/** Matches at once for the recognizer's own round: its admission limit (recognizer/answers.ts). */
+export const recognizerConcurrentMatches = 20;
 const roundSeconds = 10;
 const rounds = 2;
 
@@ -42,8 +50,10 @@ export type MemoryMeasurement = {
     matches: number;
     /** Answers other than 200 and connection errors, by status or message. */
     failures: Record<string, number>;
-    /** The highest heap of any isolate before or after each collection (V8's `--trace-gc`). */
+    /** The site isolate's highest heap before or after each collection (V8's `--trace-gc`). */
     peak: HeapUsage;
+    /** The recognizer isolate's, over the same round. */
+    recognizerPeak: HeapUsage;
     /** The collections the peak was read from: the round's and the full one after it. */
     collections: number;
     /** The most used after any of the round's full collections: what the load held live, MB. */
@@ -55,7 +65,15 @@ export type MemoryMeasurement = {
    * One round more of each load alone, after the measured rounds: which of the two makes the peak
    * (issue 45: the renders' garbage, or the matches').
    */
-  alone: { load: "renders" | "matches"; answered: number; peak: HeapUsage; liveMb: number }[];
+  alone: {
+    load: "renders" | "matches";
+    answered: number;
+    peak: HeapUsage;
+    recognizerPeak: HeapUsage;
+    liveMb: number;
+  }[];
+  /** The recognizer's isolate at recognizerConcurrentMatches matches alone. */
+  recognizer: { matches: number; answered: number; failures: Record<string, number>; peak: HeapUsage };
 };
 
 /** Match requests of the published probes: catalogue songs' signatures, each a match. */
@@ -72,7 +90,7 @@ export function probeBodies(): string[] {
   );
 }
 
-type Sent = { path: string; method?: string; headers?: Record<string, string>; body?: string };
+export type Sent = { path: string; method?: string; headers?: Record<string, string>; body?: string };
 
 /**
  * One request on a connection of its own, read to the end: its status. Not keep-alive: workerd
@@ -80,7 +98,7 @@ type Sent = { path: string; method?: string; headers?: Record<string, string>; b
  * 5 s of the last answer, and at 100 concurrent renders on a shared machine a request waits about
  * that long, so a reused connection would be reset under the request (what fuzz.ts found).
  */
-function send(base: string, sent: Sent): Promise<number> {
+export function send(base: string, sent: Sent): Promise<number> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
       base + sent.path,
@@ -142,16 +160,19 @@ export async function measureMemory(
   } = {},
 ): Promise<MemoryMeasurement> {
   const inspectorPort = await freePort();
+  const recognizerInspectorPort = await freePort();
   const heapLimitMb = heapLimit ? productionHeapLimitMb : undefined;
   const collections: GcEvent[] = [];
   // Its own origin: findPages signs a visitor in, and the link must point back to this site.
   const site = await startOwnOriginSite(snapshot, {
     inspectorPort,
+    recognizerInspectorPort,
     recognition: true,
     v8Flags: ["--trace-gc", ...(heapLimit ? productionHeapLimit : [])],
-    takeRuntimeLine: (line) => {
+    // Two workerds (the site's, the recognizer's): an isolate is named with its runtime's.
+    takeRuntimeLine: (line, runtime) => {
       const event = parseGcLine(line);
-      if (event) collections.push(event);
+      if (event) collections.push({ ...event, isolate: `${runtime}:${event.isolate}` });
       return event !== undefined;
     },
   });
@@ -190,10 +211,18 @@ export async function measureMemory(
       retained: [await heap.afterCollection()],
       rounds: [],
       alone: [],
+      recognizer: { matches: 0, answered: 0, failures: {}, peak: { usedMb: 0, totalMb: 0 } },
     };
     const siteIsolate = snapshotIsolate(collections);
     if (!siteIsolate)
       throw new Error("no --trace-gc line of the heap snapshot: the site's isolate is not known");
+    // The recognizer's isolate, named the same way: the isolate of the next heap snapshot.
+    const recognizerHeap = await inspectHeap(recognizerInspectorPort, recognizerWorkerName);
+    await recognizerHeap.afterCollection();
+    recognizerHeap.close();
+    const recognizerIsolate = snapshotIsolate(collections);
+    if (!recognizerIsolate || recognizerIsolate === siteIsolate)
+      throw new Error("no --trace-gc line of the recognizer's heap snapshot: its isolate is not known");
     /** One round of `renderers` and `matchers` clients; the heap as the round's collections saw it. */
     const runRound = async (renderers: number, matchers: number, sampled = false) => {
       const until = performance.now() + roundSeconds * 1000;
@@ -208,16 +237,18 @@ export async function measureMemory(
       const retained = await heap.afterCollection();
       const events = collections.slice(from);
       const { collections: count, ...peak } = gcPeak(events, siteIsolate);
-      if (count === 0) throw new Error("no --trace-gc line of the site's isolate: the peak cannot be read");
+      if (count === 0 && renderers > 0)
+        throw new Error("no --trace-gc line of the site's isolate: the peak cannot be read");
+      const { collections: _, ...recognizerPeak } = gcPeak(events, recognizerIsolate);
       // The collection the snapshot forced is after the load: the live figure is the round's own.
       const liveMb = gcLive(
         events.filter((event) => event.reason !== "heap profiler"),
         siteIsolate,
       );
-      return { renders, matches, retained, peak, count, liveMb, allocations };
+      return { renders, matches, retained, peak, recognizerPeak, count, liveMb, allocations };
     };
     for (let round = 0; round < rounds; round++) {
-      const { renders, matches, retained, peak, count, liveMb, allocations } = await runRound(
+      const { renders, matches, retained, peak, recognizerPeak, count, liveMb, allocations } = await runRound(
         renderClients,
         matchClients,
         sample,
@@ -228,6 +259,7 @@ export async function measureMemory(
         matches: matches.answered,
         failures: Object.fromEntries([...renders.failures, ...matches.failures]),
         peak,
+        recognizerPeak,
         collections: count,
         liveMb,
         ...(allocations ? { allocations: allocations.slice(0, 30) } : {}),
@@ -236,15 +268,23 @@ export async function measureMemory(
     // With one of the loads at 0 (`--renders=0`, `--matches=0`) the measured rounds are a load alone.
     const mixed = renderClients > 0 && matchClients > 0;
     for (const load of mixed ? (["renders", "matches"] as const) : []) {
-      const { renders, matches, peak, liveMb } =
+      const { renders, matches, peak, recognizerPeak, liveMb } =
         load === "renders" ? await runRound(renderClients, 0) : await runRound(0, matchClients);
       measurement.alone.push({
         load,
         answered: load === "renders" ? renders.answered : matches.answered,
         peak,
+        recognizerPeak,
         liveMb,
       });
     }
+    const recognizerRound = await runRound(0, recognizerConcurrentMatches);
+    measurement.recognizer = {
+      matches: recognizerConcurrentMatches,
+      answered: recognizerRound.matches.answered,
+      failures: Object.fromEntries(recognizerRound.matches.failures),
+      peak: recognizerRound.recognizerPeak,
+    };
 
     const area = "memory";
     const mb = (value: number) => `${value.toFixed(1)} MB`;
@@ -252,22 +292,38 @@ export async function measureMemory(
     for (const [index, round] of measurement.rounds.entries()) {
       rows.push({
         area,
-        item: `site isolate (${limit}), ${renderClients} concurrent renders + ${matchClients} matches from the recognition store, round ${index + 1} (${roundSeconds} s)`,
+        item: `site isolate (${limit}), ${renderClients} concurrent renders + ${matchClients} matches through the recognizer, round ${index + 1} (${roundSeconds} s)`,
         figure:
           `heap peak ${mb(round.peak.totalMb)} (used ${mb(round.peak.usedMb)}, over ${round.collections} collections; live after a full one at most ${mb(round.liveMb)}); ` +
+          `the recognizer's isolate meanwhile ${mb(round.recognizerPeak.totalMb)}; ` +
           `${round.renders} pages, ${round.matches} matches` +
           (Object.keys(round.failures).length > 0 ? `, failed: ${JSON.stringify(round.failures)}` : ""),
-        budget: `≤ ${isolateHeapBudgetMb} MB`,
+        budget: `≤ ${siteHeapBudgetMb} MB`,
         verdict:
-          Object.keys(round.failures).length > 0 ? "FAIL" : atMost(round.peak.totalMb, isolateHeapBudgetMb),
+          Object.keys(round.failures).length > 0 ? "FAIL" : atMost(round.peak.totalMb, siteHeapBudgetMb),
       });
     }
+    const { recognizer } = measurement;
+    rows.push({
+      area,
+      item: `recognizer isolate (${limit}), ${recognizer.matches} concurrent matches alone (${roundSeconds} s)`,
+      figure:
+        `heap peak ${mb(recognizer.peak.totalMb)} (used ${mb(recognizer.peak.usedMb)}); ${recognizer.answered} matches` +
+        (Object.keys(recognizer.failures).length > 0
+          ? `, failed: ${JSON.stringify(recognizer.failures)}`
+          : ""),
+      budget: `≤ ${isolateHeapBudgetMb} MB`,
+      verdict:
+        Object.keys(recognizer.failures).length > 0
+          ? "FAIL"
+          : atMost(recognizer.peak.totalMb, isolateHeapBudgetMb),
+    });
     for (const alone of measurement.alone) {
       const count = alone.load === "renders" ? renderClients : matchClients;
       rows.push({
         area,
-        item: `the same isolate, ${count} concurrent ${alone.load} alone (${roundSeconds} s)`,
-        figure: `heap peak ${mb(alone.peak.totalMb)} (used ${mb(alone.peak.usedMb)}; live after a full collection at most ${mb(alone.liveMb)}); ${alone.answered} ${alone.load === "renders" ? "pages" : "matches"}`,
+        item: `the site's isolate, ${count} concurrent ${alone.load} alone (${roundSeconds} s)`,
+        figure: `heap peak ${mb(alone.peak.totalMb)} (used ${mb(alone.peak.usedMb)}; live after a full collection at most ${mb(alone.liveMb)}); the recognizer's ${mb(alone.recognizerPeak.totalMb)}; ${alone.answered} ${alone.load === "renders" ? "pages" : "matches"}`,
         budget: "",
         verdict: "info",
       });

@@ -307,7 +307,7 @@ async function growStore(
     let generation = { k, timeBits: scaled.timeBits, trackFrames: [] as number[] };
     if (from === 0) {
       const migration = readFileSync(
-        path.join(root, "origin/recognition-migrations/0001_recognition_store.sql"),
+        path.join(root, "recognizer/migrations/0001_recognition_store.sql"),
         "utf8",
       );
       for (const binding of shardBindings(shards)) {

@@ -5,7 +5,7 @@
  * generation k times as large, done here through the binding (a 2.3 GB load through Miniflare's
  * proxy from Node takes twenty minutes and more).
  */
-import { loadStore, recognitionStore, storeRows, writePostings } from "../origin/recognition-store";
+import { loadStore, recognitionStore, storeRows, writePostings } from "../recognizer/store";
 import { type RecognitionShardBindings, recognitionShards } from "../rules/env";
 import {
   decodeSignatureBase64,

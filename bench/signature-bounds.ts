@@ -13,15 +13,8 @@ import {
   computeSignature,
   decodeSignature,
   encodeSignature,
-  FFT_SIZE,
   HOP_SIZE,
   matchSignature,
-  PEAK_BIN_FRACTION,
-  SIGNATURE_DENSITY_WINDOW_FRAMES,
-  SIGNATURE_MAX_BYTES,
-  SIGNATURE_MAX_PEAKS,
-  SIGNATURE_MAX_PEAKS_PER_FRAME,
-  SIGNATURE_MAX_PEAKS_PER_SECOND,
   SIGNATURE_MAX_SECONDS,
   SIGNATURE_SAMPLE_RATE,
   type Signature,
@@ -29,8 +22,8 @@ import {
   signatureDensity,
   type TrackIndex,
 } from "../signature/index";
-import { MAX_PEAK_BIN, MIN_PEAK_BIN } from "../signature/peaks";
 import { readPublishedIndex } from "../tools/recognition-store/published-index";
+import { densest, MAX_FRAMES, randomPeakBin, signatureOf } from "./dense-signatures";
 import {
   audioFiles,
   BENCH_RATE,
@@ -41,8 +34,6 @@ import {
   queryAudio,
 } from "./recognition-audio";
 
-const MAX_FRAMES = Math.ceil((SIGNATURE_MAX_SECONDS * SIGNATURE_SAMPLE_RATE) / HOP_SIZE);
-
 function parseOptions(argv: string[]): { recordings: number; runs: number } {
   const options = { recordings: 16, runs: 5 };
   for (let i = 0; i < argv.length; i += 2) {
@@ -52,18 +43,6 @@ function parseOptions(argv: string[]): { recordings: number; runs: number } {
     else throw new Error(`Unknown option ${name}`);
   }
   return options;
-}
-
-function signatureOf(frameCount: number, peaks: { frame: number; bin: number }[]): Signature {
-  peaks.sort((a, b) => a.frame - b.frame || a.bin - b.bin);
-  return {
-    sampleRate: SIGNATURE_SAMPLE_RATE,
-    fftSize: FFT_SIZE,
-    hop: HOP_SIZE,
-    frameCount,
-    frames: Uint32Array.from(peaks, (peak) => peak.frame),
-    bins: Uint16Array.from(peaks, (peak) => peak.bin),
-  };
 }
 
 /** Whether the origin's decoder takes the signature (its bytes, its bounds). */
@@ -77,46 +56,6 @@ function accepted(signature: Signature): boolean {
   }
 }
 
-/**
- * As many peaks as the bounds allow over `frames` frames, `bin` picking each frequency: spread
- * evenly (each frame its share of a second's bound), or `clustered` (frames of as many peaks as a
- * frame may hold, as often as a second's bound allows), until the total bound or the size limit.
- */
-function densest(frames: number, bin: (frame: number, k: number) => number, clustered = false): Signature {
-  const perSecond = SIGNATURE_MAX_PEAKS_PER_SECOND;
-  const perFrame = SIGNATURE_MAX_PEAKS_PER_FRAME;
-  const window = SIGNATURE_DENSITY_WINDOW_FRAMES;
-  const gap = Math.ceil(window / Math.floor(perSecond / perFrame));
-  const peaks: { frame: number; bin: number }[] = [];
-  for (let frame = 0; frame < frames && peaks.length < SIGNATURE_MAX_PEAKS; frame++) {
-    const share = clustered
-      ? frame % gap === 0
-        ? perFrame
-        : 0
-      : Math.floor(perSecond / window) + (frame % window < perSecond % window ? 1 : 0);
-    const count = Math.min(perFrame, share, SIGNATURE_MAX_PEAKS - peaks.length);
-    const bins = new Set<number>();
-    for (let k = 0; bins.size < count && k < 10 * count; k++) bins.add(bin(frame, k));
-    for (const b of bins) peaks.push({ frame, bin: b });
-  }
-  // Drop peaks from the end until the encoding fits (about 3 bytes a peak).
-  let signature = signatureOf(frames, peaks);
-  while (encodedSize(signature) > SIGNATURE_MAX_BYTES) {
-    peaks.length -= Math.max(1, Math.floor(peaks.length / 100));
-    signature = signatureOf(frames, peaks);
-  }
-  return signature;
-}
-
-/** Encoded bytes; past the size limit (encodeSignature refuses it), more than the limit. */
-function encodedSize(signature: Signature): number {
-  try {
-    return encodeSignature(signature).length;
-  } catch {
-    return SIGNATURE_MAX_BYTES + 1;
-  }
-}
-
 /** The issue's signature: 938 frames, 2 700 peaks, spread evenly, frequencies at random. */
 function issueSignature(): Signature {
   const random = seededRandom(938);
@@ -124,7 +63,7 @@ function issueSignature(): Signature {
   const seen = new Set<number>();
   while (peaks.length < 2700) {
     const frame = Math.floor((peaks.length * MAX_FRAMES) / 2700);
-    const bin = Math.floor((MIN_PEAK_BIN + random() * (MAX_PEAK_BIN - MIN_PEAK_BIN)) * PEAK_BIN_FRACTION);
+    const bin = randomPeakBin(random);
     if (seen.has(frame * 65536 + bin)) continue;
     seen.add(frame * 65536 + bin);
     peaks.push({ frame, bin });
@@ -202,8 +141,7 @@ async function main(): Promise<void> {
   // at random (hashes spread over the index) and taken from real recordings laid over each other
   // (hashes the index holds, so that postings are read and votes cast).
   const random = seededRandom(51);
-  const randomBin = () =>
-    Math.floor((MIN_PEAK_BIN + random() * (MAX_PEAK_BIN - MIN_PEAK_BIN)) * PEAK_BIN_FRACTION);
+  const randomBin = () => randomPeakBin(random);
   const overlaid = (frame: number, k: number) => {
     const source = tracks[k % tracks.length] as Signature;
     // The k-th track's peaks of this frame, one of them by k; a random one when it has none.

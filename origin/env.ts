@@ -1,14 +1,12 @@
 import type { Context, Hono } from "hono";
-import type { RecognitionShardBindings } from "../rules/env";
+import type { RecognizerBinding } from "../rules/schemas/recognizer";
 import type { MailBinding } from "./mail";
 
 /** Bindings the embedded origin uses. */
 export type OriginEnv = {
   DB: D1Database;
-  /** The recognition store: the index's postings by hash (origin/recognition-store.ts), its shard 0. */
-  RECOGNITION: D1Database;
-  /** The store's shard count; the others are RECOGNITION_1 … (rules/env.ts recognitionShards). */
-  RECOGNITION_SHARDS?: string;
+  /** The recognizer Worker (recognizer/index.ts): decodes and matches signatures (origin/routes/webrec.ts). */
+  RECOGNIZER: RecognizerBinding;
   ASSETS: Fetcher;
   /** Issue 43: identification events, folded into the counters in batches (origin/identifications.ts). */
   IDENTIFICATIONS: Queue;
@@ -32,7 +30,7 @@ export type OriginEnv = {
   OIDC_ISSUER?: string;
   /** The site's OAuth client id at the streaming service's authorization server. Default tunewave-web. */
   STREAMING_CLIENT_ID?: string;
-} & RecognitionShardBindings;
+};
 
 export type OriginApp = Hono<{ Bindings: OriginEnv }>;
 

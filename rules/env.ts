@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { CloudKitConfig } from "./account";
+import type { RecognizerBinding } from "./schemas/recognizer";
 import { defaultClientId, mockActivatePath, type StreamingConfig } from "./streaming";
 import { type VoucherKey, voucherKeysSchema } from "./visitor-voucher";
 
@@ -7,58 +8,58 @@ import { type VoucherKey, voucherKeysSchema } from "./visitor-voucher";
 export type Env = {
   ASSETS: Fetcher;
   DB: D1Database;
-  /** The recognition store (origin/recognition-store.ts), read by the embedded origin's match service. */
-  RECOGNITION: D1Database;
-  /** Its shard count (default 1); shards past the first are RECOGNITION_1, RECOGNITION_2, … (recognitionShards). */
-  RECOGNITION_SHARDS?: string;
-} & RecognitionShardBindings & {
-    SERVICES_ORIGIN?: string;
-    SERVICES_TIMEOUT_MS?: string;
-    SITE_ENV?: string;
-    SITE_ORIGIN?: string;
-    /**
-     * How mail leaves: "send_email" (the MAIL binding, from MAIL_FROM) or "outbox" (the local outbox
-     * that /dev/outbox shows, asked for by `npm start` and the tests). Required: a deployment that
-     * names none fails its first request instead of publishing every sign-in link (issue 41).
-     */
-    MAIL_TRANSPORT?: string;
-    /** Cloudflare's `send_email` binding (wrangler.toml `[[send_email]]`), used by the embedded origin. */
-    MAIL?: { send(message: unknown): Promise<unknown> };
-    /** The sender of the sign-in mail; without it (or MAIL) mail goes to the local outbox. */
-    MAIL_FROM?: string;
-    /** The web sign-in provider's OAuth client (Google), read by the account service. */
-    GOOGLE_CLIENT_ID?: string;
-    GOOGLE_CLIENT_SECRET?: string;
-    OIDC_ISSUER?: string;
-    /** The device maker's cloud (CloudKit): container, API token and environment, for the browser. */
-    ICLOUD_CONTAINER?: string;
-    ICLOUD_API_TOKEN?: string;
-    ICLOUD_ENVIRONMENT?: string;
-    /** The streaming-service connection: the site's client id and the provider's authorization page. */
-    STREAMING_CLIENT_ID?: string;
-    STREAMING_AUTHORIZE_URL?: string;
-    /** The e-mail sign-in's robot check (Cloudflare Turnstile): both keys, or neither for none. */
-    TURNSTILE_SITE_KEY?: string;
-    TURNSTILE_SECRET_KEY?: string;
-    /** Issue 43: identification events (wrangler.toml queues), consumed by this worker's `queue`. */
-    IDENTIFICATIONS: Queue;
-    /** Issue 43: beacons and logs, stored in batches by this worker's `queue`. */
-    BEACONS: Queue;
-    /** The sinks' per-address limit against abuse (wrangler.toml `[[ratelimits]]`). */
-    SINK_LIMIT: RateLimit;
-    /** New vouched visitor ids an address may be given a minute (worker/steps/visitor-voucher.ts). */
-    VISITOR_ID_LIMIT: RateLimit;
-    /** Match requests an address may make a minute (origin/routes/webrec.ts). */
-    MATCH_LIMIT: RateLimit;
-    /**
-     * The keys of the visitor vouchers (rules/visitor-voucher.ts), `id:secret,…`, the signing key
-     * first; a secret (`wrangler secret put`). Unset: no visitor is vouched for, and every
-     * identification counts under the day's address hash.
-     */
-    VISITOR_ID_KEYS?: string;
-  };
+  /**
+   * The recognizer Worker (recognizer/index.ts), which the embedded origin's match service calls;
+   * required when SERVICES_ORIGIN is unset.
+   */
+  RECOGNIZER?: RecognizerBinding;
+  SERVICES_ORIGIN?: string;
+  SERVICES_TIMEOUT_MS?: string;
+  SITE_ENV?: string;
+  SITE_ORIGIN?: string;
+  /**
+   * How mail leaves: "send_email" (the MAIL binding, from MAIL_FROM) or "outbox" (the local outbox
+   * that /dev/outbox shows, asked for by `npm start` and the tests). Required: a deployment that
+   * names none fails its first request instead of publishing every sign-in link (issue 41).
+   */
+  MAIL_TRANSPORT?: string;
+  /** Cloudflare's `send_email` binding (wrangler.toml `[[send_email]]`), used by the embedded origin. */
+  MAIL?: { send(message: unknown): Promise<unknown> };
+  /** The sender of the sign-in mail; without it (or MAIL) mail goes to the local outbox. */
+  MAIL_FROM?: string;
+  /** The web sign-in provider's OAuth client (Google), read by the account service. */
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+  OIDC_ISSUER?: string;
+  /** The device maker's cloud (CloudKit): container, API token and environment, for the browser. */
+  ICLOUD_CONTAINER?: string;
+  ICLOUD_API_TOKEN?: string;
+  ICLOUD_ENVIRONMENT?: string;
+  /** The streaming-service connection: the site's client id and the provider's authorization page. */
+  STREAMING_CLIENT_ID?: string;
+  STREAMING_AUTHORIZE_URL?: string;
+  /** The e-mail sign-in's robot check (Cloudflare Turnstile): both keys, or neither for none. */
+  TURNSTILE_SITE_KEY?: string;
+  TURNSTILE_SECRET_KEY?: string;
+  /** Issue 43: identification events (wrangler.toml queues), consumed by this worker's `queue`. */
+  IDENTIFICATIONS: Queue;
+  /** Issue 43: beacons and logs, stored in batches by this worker's `queue`. */
+  BEACONS: Queue;
+  /** The sinks' per-address limit against abuse (wrangler.toml `[[ratelimits]]`). */
+  SINK_LIMIT: RateLimit;
+  /** New vouched visitor ids an address may be given a minute (worker/steps/visitor-voucher.ts). */
+  VISITOR_ID_LIMIT: RateLimit;
+  /** Match requests an address may make a minute (origin/routes/webrec.ts). */
+  MATCH_LIMIT: RateLimit;
+  /**
+   * The keys of the visitor vouchers (rules/visitor-voucher.ts), `id:secret,…`, the signing key
+   * first; a secret (`wrangler secret put`). Unset: no visitor is vouched for, and every
+   * identification counts under the day's address hash.
+   */
+  VISITOR_ID_KEYS?: string;
+};
 
-/** The recognition store's shards past the first (wrangler.toml explains how to add them). */
+/** The recognition store's shards past the first (recognizer/wrangler.toml explains how to add them). */
 export type RecognitionShardBindings = { [binding: `RECOGNITION_${number}`]: D1Database | undefined };
 
 /** Databases the recognition index may be split over (docs/decisions/029-recognition-store.md). */
@@ -86,8 +87,8 @@ export function recognitionShardCount(value: string | undefined): number {
 
 /**
  * The recognition store's databases, in shard order: RECOGNITION, then RECOGNITION_1 … up to
- * RECOGNITION_SHARDS - 1. A bad count or a missing binding throws the configuration error (readConfig
- * runs it at the first request; the match service builds its store from it).
+ * RECOGNITION_SHARDS - 1, the recognizer's bindings. A bad count or a missing binding throws the
+ * configuration error (the recognizer builds its store from it at every match).
  */
 export function recognitionShards(
   env: { RECOGNITION?: D1Database; RECOGNITION_SHARDS?: string } & RecognitionShardBindings,
@@ -218,8 +219,10 @@ export function readConfig(env: Env): SiteConfig {
   if (!parsed.output.TURNSTILE_SITE_KEY !== !parsed.output.TURNSTILE_SECRET_KEY) {
     throw new Error("Invalid environment: TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY go together");
   }
-  // The embedded origin answers the match service from the recognition store: its shards must all be bound.
-  if (!parsed.output.SERVICES_ORIGIN) recognitionShards(env);
+  // The embedded origin's match service is answered by the recognizer Worker.
+  if (!parsed.output.SERVICES_ORIGIN && !env.RECOGNIZER) {
+    throw new Error("Invalid environment: the embedded origin needs the RECOGNIZER service binding");
+  }
   return parsed.output;
 }
 

@@ -12,7 +12,7 @@
  *   4. loads the seed when the local database holds another catalogue version (the seed deletes
  *      before it inserts, so loading it twice is harmless), and empties the local Cache API;
  *   5. applies the recognition store's migrations to its local database (to each of its shards' when
- *      wrangler.toml splits it, RECOGNITION_SHARDS) and loads the published index into them when they
+ *      recognizer/wrangler.toml splits it, RECOGNITION_SHARDS) and loads the published index into them when they
  *      hold another one (tools/recognition-store/load-local.ts).
  * `--files-only` stops after step 2 (the worker tests load the seed into their own D1).
  */
@@ -250,20 +250,23 @@ function ensureLoaded() {
   log("emptied the local edge cache of the previous catalogue's answers");
 }
 
+/** The recognizer's config, whose databases are the recognition store (decision 052). */
+const recognizerConfig = "recognizer/wrangler.toml";
+
 /**
- * The recognition store's databases in wrangler.toml, shard 0 first: RECOGNITION, then
+ * The recognition store's databases in the recognizer's config, shard 0 first: RECOGNITION, then
  * RECOGNITION_1 … as many as RECOGNITION_SHARDS counts (the Worker checks the count; a binding
  * missing here stops the load).
  */
 async function recognitionDatabases() {
   const { unstable_readConfig } = await import("wrangler");
-  const config = unstable_readConfig({ config: path.join(root, "wrangler.toml") });
+  const config = unstable_readConfig({ config: path.join(root, recognizerConfig) });
   const shards = Number(config.vars?.RECOGNITION_SHARDS ?? 1);
   return Array.from({ length: shards }, (_, shard) => {
     const binding = shard === 0 ? "RECOGNITION" : `RECOGNITION_${shard}`;
     const database = config.d1_databases.find((d1) => d1.binding === binding);
     if (!database)
-      throw new Error(`wrangler.toml: RECOGNITION_SHARDS=${shards} needs the D1 binding ${binding}`);
+      throw new Error(`${recognizerConfig}: RECOGNITION_SHARDS=${shards} needs the D1 binding ${binding}`);
     return database.database_name;
   });
 }
@@ -271,7 +274,20 @@ async function recognitionDatabases() {
 async function ensureStoreLoaded() {
   for (const name of await recognitionDatabases()) {
     log(`applying the recognition store's migrations to its local database ${name}`);
-    run("npx", ["wrangler", "d1", "migrations", "apply", name, "--local"]);
+    // The site's local state, not one beside the recognizer's config (wrangler's default): both
+    // Workers run in one local runtime over the same databases.
+    run("npx", [
+      "wrangler",
+      "d1",
+      "migrations",
+      "apply",
+      name,
+      "--local",
+      "--config",
+      recognizerConfig,
+      "--persist-to",
+      ".wrangler/state",
+    ]);
   }
   run("npx", ["vite-node", "tools/recognition-store/load-local.ts"]);
 }

@@ -3,7 +3,8 @@
 //   the locales. Fails when a package is bundled from two installed copies or in a development
 //   build: the worker must hold one React, one copy of the strings, all production.
 // - The size of the worker as wrangler would upload it (raw and gzip). Fails when React's
-//   development code is in it (a message only React's development builds carry).
+//   development code is in it (a message only React's development builds carry), or the
+//   recognizer's (the matcher, the store, the signature decoder: a Worker of their own).
 // - Each page's first-visit JavaScript (gzip): the framework floor and the site's code on top, the
 //   largest pages first with their site chunks (issue 27's budget: floor + ≤ 10 KB).
 import { execFileSync } from "node:child_process";
@@ -32,8 +33,11 @@ function packageOf(input) {
 
 const metafile = JSON.parse(readFileSync(path.join(root, "build/metafile.server.json"), "utf8"));
 const packages = new Map();
+/** The recognizer's code (decision 052): in its own Worker, never in the site's. */
+const recognizerCode = /(^|\/)(recognizer\/|signature\/(?!constants\.ts$|errors\.ts$|mono\.ts$))/;
 for (const [input, { bytes }] of Object.entries(metafile.inputs)) {
   if (/\.development\./.test(input)) problems.push(`a development build is bundled: ${input}`);
+  if (recognizerCode.test(input)) problems.push(`the recognizer's code is in the site's bundle: ${input}`);
   const { folder, name } = packageOf(input);
   const entry = packages.get(name) ?? { bytes: 0, folders: new Set() };
   entry.bytes += bytes;

@@ -10,10 +10,10 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
-import { Miniflare, type WorkerOptions } from "miniflare";
+import { Miniflare, type MiniflareOptions, type WorkerOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { splitSeed } from "../origin/catalog/sql";
-import { loadStore, storeRows } from "../origin/recognition-store";
+import { loadStore, storeRows } from "../recognizer/store";
 import { readPublishedIndex } from "../tools/recognition-store/published-index";
 import { gzipSize } from "./client-chunks.mjs";
 import { localVars } from "./local-vars.mjs";
@@ -26,6 +26,9 @@ const wrangler = path.join(root, "node_modules/.bin/wrangler");
 /** The site's worker name in Miniflare, and the bench's own worker that runs `measureProxy`. */
 export const siteWorkerName = "tunewave-web";
 export const proxyWorkerName = "bench-proxy";
+/** The recognizer's config and its worker's name (wrangler.toml's [[services]] RECOGNIZER names it). */
+const recognizerConfig = path.join(root, "recognizer/wrangler.toml");
+export const recognizerWorkerName = "tunewave-recognizer";
 
 /**
  * What the bench serves, copied once into a folder of its own so that a build started elsewhere
@@ -41,6 +44,9 @@ export type Snapshot = {
   workerSource: string;
   workerRawBytes: number;
   workerGzipBytes: number;
+  /** The recognizer (decision 052), bundled the same way: its folder and its files. */
+  recognizerDir: string;
+  recognizerFiles: string[];
   publicDir: string;
   /** The bench's own worker (`proxyWorkerName`), bundled once with the site: every site started from the snapshot serves it. */
   proxyScript: string;
@@ -49,7 +55,10 @@ export type Snapshot = {
 export type Site = {
   /** http://127.0.0.1:port, no trailing slash. */
   url: string;
+  /** The site's workerd (with the bench's own worker). */
   miniflare: Miniflare;
+  /** The recognizer's workerd, of its own. */
+  recognizer: Miniflare;
   close: () => Promise<void>;
 };
 
@@ -78,13 +87,20 @@ function runWrangler(args: string[]): void {
   }
 }
 
+/** The modules wrangler wrote to `dir`: no source map, no README. */
+function bundledFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.name.endsWith(".map") && entry.name !== "README.md")
+    .map((entry) => entry.name);
+}
+
 export function snapshotSite(): Snapshot {
   const dir = mkdtempSync(path.join(tmpdir(), "tunewave-bench-"));
   const workerDir = path.join(dir, "worker");
   runWrangler(["deploy", "--dry-run", "--outdir", workerDir, "--minify"]);
-  const workerFiles = readdirSync(workerDir, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && !entry.name.endsWith(".map") && entry.name !== "README.md")
-    .map((entry) => entry.name);
+  const workerFiles = bundledFiles(workerDir);
+  const recognizerDir = path.join(dir, "recognizer");
+  runWrangler(["deploy", "--dry-run", "--config", recognizerConfig, "--outdir", recognizerDir, "--minify"]);
   let workerRawBytes = 0;
   let workerGzipBytes = 0;
   for (const name of workerFiles) {
@@ -103,6 +119,8 @@ export function snapshotSite(): Snapshot {
     workerSource: readFileSync(path.join(workerDir, "index.js"), "utf8"),
     workerRawBytes,
     workerGzipBytes,
+    recognizerDir,
+    recognizerFiles: bundledFiles(recognizerDir),
     publicDir,
     proxyScript: bundleProxyWorker(dir, workerOptions.compatibilityDate),
   };
@@ -147,6 +165,8 @@ export async function startSite(
   snapshot: Snapshot,
   options: {
     inspectorPort?: number;
+    /** The recognizer's workerd's inspector (the bench's heap of its isolate). */
+    recognizerInspectorPort?: number;
     /** Default 0: any free port. */
     port?: number;
     /** wrangler's local state folder (`.wrangler/state`): D1 as `wrangler dev` keeps it, not seeded. */
@@ -155,10 +175,13 @@ export async function startSite(
     vars?: Record<string, string>;
     /** Load the published recognition index into the in-memory RECOGNITION store (about 12 s). */
     recognition?: boolean;
-    /** V8 flags for the site's workerd (scripts/v8-flags.ts), e.g. production's heap limit. */
+    /** V8 flags for both workerds (scripts/v8-flags.ts), e.g. production's heap limit. */
     v8Flags?: readonly string[];
-    /** Each line of workerd's output first; true: taken, not printed (e.g. `--trace-gc`'s). */
-    takeRuntimeLine?: (line: string) => boolean;
+    /**
+     * Each line of a workerd's output first, with which one printed it; true: taken, not printed
+     * (e.g. `--trace-gc`'s).
+     */
+    takeRuntimeLine?: (line: string, runtime: "site" | "recognizer") => boolean;
     /** Over the site worker's options from wrangler.toml (the bench's "events off" binding). */
     workerOptions?: Partial<WorkerOptions>;
     /** Workers beside the site's, which `workerOptions` may bind to. */
@@ -192,32 +215,81 @@ export async function startSite(
     compatibilityFlags: workerOptions.compatibilityFlags,
     d1Databases: workerOptions.d1Databases,
   };
-  // workerd is spawned (with its config, and so its V8 flags) while `ready` is awaited.
-  const miniflare = await startWithV8Flags(options.v8Flags ?? [], async () => {
-    const started = new Miniflare({
+  const d1Persist = options.persistTo ? path.join(options.persistTo, "v3/d1") : undefined;
+  const take = options.takeRuntimeLine ?? (() => false);
+  // The recognizer in a workerd of its own, as Cloudflare runs it in isolates of its own (decision
+  // 052): one workerd runs its isolates on one thread, so a match there would hold up the pages.
+  // The site's RECOGNIZER binding names a worker it does not run, and Miniflare's dev registry (a
+  // folder both share) connects it to this one.
+  const registry = mkdtempSync(path.join(tmpdir(), "tunewave-workers-"));
+  const started: Miniflare[] = [];
+  const closeAll = async () => {
+    for (const one of started.reverse()) await one.dispose();
+    rmSync(registry, { recursive: true, force: true });
+  };
+  try {
+    const recognizer = await startMiniflare(options.v8Flags ?? [], {
+      host: "127.0.0.1",
+      port: 0,
+      inspectorPort: options.recognizerInspectorPort,
+      d1Persist,
+      unsafeDevRegistryPath: registry,
+      handleRuntimeStdio: (stdout, stderr) =>
+        forwardRuntimeOutput(stdout, stderr, (line) => take(line, "recognizer")),
+      workers: [recognizerWorker(snapshot)],
+    });
+    started.push(recognizer);
+    const miniflare = await startMiniflare(options.v8Flags ?? [], {
       host: "127.0.0.1",
       port: options.port ?? 0,
       inspectorPort: options.inspectorPort,
-      d1Persist: options.persistTo ? path.join(options.persistTo, "v3/d1") : undefined,
+      d1Persist,
+      unsafeDevRegistryPath: registry,
       handleRuntimeStdio: (stdout, stderr) =>
-        forwardRuntimeOutput(stdout, stderr, options.takeRuntimeLine ?? (() => false)),
+        forwardRuntimeOutput(stdout, stderr, (line) => take(line, "site")),
       workers: [site, proxyWorker, ...(options.extraWorkers ?? [])],
     });
+    started.push(miniflare);
+    const ready = await miniflare.ready;
+    if (!options.persistTo) await seedDatabase(miniflare);
+    if (options.recognition && !options.persistTo) await loadRecognition(recognizer);
+    return { url: ready.origin, miniflare, recognizer, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+/** A Miniflare, ready, its workerd spawned with these V8 flags; disposed again if it fails to start. */
+function startMiniflare(v8Flags: readonly string[], options: MiniflareOptions): Promise<Miniflare> {
+  // workerd is spawned (with its config, and so its V8 flags) while `ready` is awaited.
+  return startWithV8Flags(v8Flags, async () => {
+    const started = new Miniflare(options);
     await started.ready.catch(async (error) => {
       await started.dispose();
       throw error;
     });
     return started;
   });
-  try {
-    const ready = await miniflare.ready;
-    if (!options.persistTo) await seedDatabase(miniflare);
-    if (options.recognition && !options.persistTo) await loadRecognition(miniflare);
-    return { url: ready.origin, miniflare, close: () => miniflare.dispose() };
-  } catch (error) {
-    await miniflare.dispose();
-    throw error;
-  }
+}
+
+/**
+ * The recognizer as its config wires it (its D1 databases), from the snapshot's bundle. Its
+ * databases are in the site's local state (the ids of its config, which ensure-catalog loaded).
+ */
+function recognizerWorker(snapshot: Snapshot): WorkerOptions {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(recognizerConfig);
+  const entry = snapshot.recognizerFiles.find((name) => name === "index.js");
+  if (!entry) throw new Error("wrangler wrote no index.js for the recognizer");
+  return {
+    ...workerOptions,
+    name: recognizerWorkerName,
+    modules: [entry, ...snapshot.recognizerFiles.filter((name) => name !== entry)].map((name) => ({
+      type: moduleTypeOf(name),
+      path: path.join(snapshot.recognizerDir, name),
+    })),
+    modulesRoot: snapshot.recognizerDir,
+  } as WorkerOptions;
 }
 
 /**
@@ -249,9 +321,9 @@ async function seedDatabase(miniflare: Miniflare): Promise<void> {
 }
 
 /** The recognition store as scripts/ensure-catalog.mjs loads it for `npm start` (decision 029). */
-async function loadRecognition(miniflare: Miniflare): Promise<void> {
-  const db = (await miniflare.getD1Database("RECOGNITION", siteWorkerName)) as unknown as D1Database;
-  for (const migration of await readD1Migrations(path.join(root, "origin/recognition-migrations"))) {
+async function loadRecognition(recognizer: Miniflare): Promise<void> {
+  const db = (await recognizer.getD1Database("RECOGNITION", recognizerWorkerName)) as unknown as D1Database;
+  for (const migration of await readD1Migrations(path.join(root, "recognizer/migrations"))) {
     await db.batch(migration.queries.map((query) => db.prepare(query)));
   }
   const loaded = await readPublishedIndex();

@@ -20,6 +20,11 @@ const server = dev
       [
         "wrangler",
         "dev",
+        // The site and its recognizer (decision 052).
+        "--config",
+        "wrangler.toml",
+        "--config",
+        "recognizer/wrangler.toml",
         "--ip",
         "127.0.0.1",
         "--port",

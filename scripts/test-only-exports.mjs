@@ -1,7 +1,7 @@
 // Issue 25's "No runtime module or export is used only by tests", as a lint step (npm run lint).
 //
-// Runtime code is what the deployed worker and the browser run: app/ rules/ edge/ amp/ worker/ origin/
-// signature/ and locales/ (its JSON files are data the build reads), but not origin/catalog/, the catalogue builder that
+// Runtime code is what the deployed workers and the browser run: app/ rules/ edge/ amp/ worker/ origin/
+// recognizer/ signature/ and locales/ (its JSON files are data the build reads), but not origin/catalog/, the catalogue builder that
 // `npm run catalog` runs and the worker never imports. Its users are runtime code and the build tooling that
 // makes what ships (scripts/, tools/: the catalogue, site files, the recognition worker's bundle).
 // tests/ and bench/ are not users: a value the bench alone needs is a seam for measuring, not part
@@ -19,12 +19,13 @@ import path from "node:path";
 import ts from "typescript";
 
 const root = path.resolve(import.meta.dirname, "..");
-const runtimeFolders = ["app", "rules", "edge", "amp", "worker", "origin", "signature"];
+const runtimeFolders = ["app", "rules", "edge", "amp", "worker", "origin", "recognizer", "signature"];
 const toolingFolders = ["scripts", "tools"];
 
 /** Modules something other than an import loads: the server and browser entries, the Web Worker. */
 const entryModules = new Set([
   "worker/index.ts",
+  "recognizer/index.ts",
   "app/entry.client.tsx",
   "app/entry.server.tsx",
   "app/root.tsx",

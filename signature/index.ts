@@ -5,6 +5,7 @@
 export * from "./constants";
 export { SignatureError, type SignatureErrorReason } from "./errors";
 export { type Match, matchSignature, matchSignatureIn, type Ranking, rankSignature } from "./match";
+export { mixToMono } from "./mono";
 export {
   fetchedPostings,
   type PostingLists,
@@ -22,7 +23,6 @@ export {
   decodeSignatureBase64,
   encodeSignature,
   encodeSignatureBase64,
-  mixToMono,
   type Signature,
   type SignatureDensity,
   signatureDensity,

@@ -41,22 +41,6 @@ const HEADER_BYTES = 24;
 const MAX_FRAME_COUNT = Math.ceil((SIGNATURE_MAX_SECONDS * SIGNATURE_SAMPLE_RATE) / HOP_SIZE);
 const MAX_BIN = MAX_PEAK_BIN * PEAK_BIN_FRACTION + PEAK_BIN_FRACTION / 2;
 
-/** Average of the channels: the signature is computed on mono audio. */
-export function mixToMono(channels: readonly Float32Array[]): Float32Array {
-  const first = channels[0];
-  if (!first) return new Float32Array(0);
-  if (channels.length === 1) return first;
-  let length = first.length;
-  for (const channel of channels) length = Math.min(length, channel.length);
-  const mono = new Float32Array(length);
-  for (const channel of channels) {
-    for (let i = 0; i < length; i++) mono[i] = (mono[i] as number) + (channel[i] as number);
-  }
-  const scale = 1 / channels.length;
-  for (let i = 0; i < length; i++) mono[i] = (mono[i] as number) * scale;
-  return mono;
-}
-
 /** Signature of mono samples at any rate from MIN_INPUT_SAMPLE_RATE to MAX_INPUT_SAMPLE_RATE. */
 export function computeSignature(samples: Float32Array, sampleRate: number): Signature {
   if (

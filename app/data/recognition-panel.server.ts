@@ -1,6 +1,6 @@
 import { captureOptionsOf } from "~/capture-options";
 import type { RequestContext } from "../../edge/request-context";
-import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/index";
+import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/constants";
 
 // Server only (loaders), apart from the panel component: the capture options and the signature's
 // constants would otherwise ride along in every recognition page's first-visit JavaScript.

@@ -9,7 +9,7 @@ import { OggVorbisDecoder } from "@wasm-audio-decoders/ogg-vorbis";
 import { MPEGDecoder } from "mpg123-decoder";
 import { OggOpusDecoder } from "ogg-opus-decoder";
 import { SiteError } from "../../rules/errors";
-import { mixToMono } from "../../signature/signature";
+import { mixToMono } from "../../signature/mono";
 
 export { encodeWav16 } from "../../signature/wav";
 

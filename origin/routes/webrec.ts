@@ -1,31 +1,23 @@
 import type { Context } from "hono";
 import * as v from "valibot";
 import { clientAddressKey } from "../../rules/client-address";
-import { recognitionShards } from "../../rules/env";
 import { SiteError } from "../../rules/errors";
 import { readBody } from "../../rules/http-body";
 import {
+  type RecognizerFailure,
+  recognizerMatchAnswerSchema,
+  recognizerSummaryAnswerSchema,
+} from "../../rules/schemas/recognizer";
+import {
   type WebrecMatchRequest,
   type WebrecMatchResponse,
-  type WebrecSignatureSummary,
   webrecMatchRequestSchema,
 } from "../../rules/schemas/webrec";
-import {
-  decodeSignatureBase64,
-  type Match,
-  matchSignatureIn,
-  PEAK_BIN_FRACTION,
-  SIGNATURE_MAX_BASE64_LENGTH,
-  type Signature,
-  SignatureError,
-  signatureDurationMs,
-  signatureSketch,
-} from "../../signature/index";
+import { SIGNATURE_MAX_BASE64_LENGTH } from "../../signature/constants";
 import * as db from "../db";
 import type { OriginApp, OriginEnv } from "../env";
 import { cachePolicy, clientAddressOf, errorResponse, json, limitExceeded, parseParams } from "../http";
 import { recordIdentification } from "../identifications";
-import { RecognitionStoreError, recognitionStore } from "../recognition-store";
 import { tagRecognition } from "../signed-in";
 
 /** Largest request body: the largest signature's base64 and room for the other fields. */
@@ -56,32 +48,64 @@ async function overMatchLimit(c: Context<{ Bindings: OriginEnv }>): Promise<Resp
       );
 }
 
-/** Seconds a client waits before asking again when the recognition store is down. */
-export const storeRetryAfterSeconds = 5;
+/** Seconds a client waits before asking again when the recognizer is busy or down. */
+export const recognizerRetryAfterSeconds = 5;
 
-/**
- * What a failed match answers. The store's failure (RecognitionStoreError: D1, or shards not
- * loaded as one index) is an outage, 503 with Retry-After; anything else is a bug, 500. Either
- * way the cause goes to the log and a fixed message to the client: an internal message says
- * nothing a client can act on and may say what it should not know.
- */
-export function matchFailure(error: unknown): Response {
-  if (error instanceof RecognitionStoreError) {
-    console.error("webrec: recognition store failed:", error.cause ?? error);
-    const response = errorResponse(new SiteError("serviceerror", "Recognition store unavailable"), 503);
-    response.headers.set("Retry-After", String(storeRetryAfterSeconds));
-    return response;
-  }
-  console.error("webrec: match failed:", error);
-  return errorResponse(new SiteError("serviceerror", "Recognition failed"), 500);
+function retryLater(message: string): Response {
+  const response = errorResponse(new SiteError("serviceerror", message), 503);
+  response.headers.set("Retry-After", String(recognizerRetryAfterSeconds));
+  return response;
 }
 
-type ParsedRequest = { request: WebrecMatchRequest; signature: Signature } | { refused: Response };
+/**
+ * What the recognizer's failure answers (rules/schemas/recognizer.ts): the client's refused
+ * signature in the signature module's words; the recognizer's own failures with a fixed message
+ * each, its cause in the recognizer's log. Busy and a store outage are worth asking again (503 with
+ * Retry-After); anything else is a bug (500).
+ */
+export function recognizerFailure(failure: RecognizerFailure): Response {
+  switch (failure.outcome) {
+    case "refused":
+      return failure.reason === "toolarge"
+        ? payloadTooLarge(failure.message)
+        : errorResponse(new SiteError("invalidparam", failure.message));
+    case "busy":
+      return retryLater("Recognizer busy");
+    case "unavailable":
+      return retryLater("Recognition store unavailable");
+    case "failed":
+      return errorResponse(new SiteError("serviceerror", "Recognition failed"), 500);
+  }
+}
+
+/**
+ * One call of the recognizer through its binding, its answer parsed. The binding failing (the
+ * recognizer not deployed, over its limits, or an answer of another version of the contract) is
+ * the recognizer unavailable: 503 with Retry-After, the cause logged.
+ */
+async function askRecognizer<T>(
+  call: () => Promise<unknown>,
+  schema: v.GenericSchema<unknown, T>,
+): Promise<T | Response> {
+  let answer: unknown;
+  try {
+    answer = await call();
+  } catch (error) {
+    console.error("webrec: the recognizer did not answer:", error);
+    return retryLater("Recognizer unavailable");
+  }
+  const parsed = v.safeParse(schema, answer);
+  if (parsed.success) return parsed.output;
+  console.error("webrec: the recognizer answered outside its contract:", v.summarize(parsed.issues));
+  return retryLater("Recognizer unavailable");
+}
+
+type ParsedRequest = { request: WebrecMatchRequest } | { refused: Response };
 
 /**
  * Spec 002 §3 web match request: a body of at most webrecMaxBodyBytes (else 413), JSON (else 400),
  * the fields of webrecMatchRequestSchema (else 400), and a signature no longer than
- * SIGNATURE_MAX_BASE64_LENGTH (else 413) that the signature module accepts (else 400).
+ * SIGNATURE_MAX_BASE64_LENGTH (else 413). The recognizer decodes the signature.
  */
 async function readMatchRequest(c: Context<{ Bindings: OriginEnv }>): Promise<ParsedRequest> {
   const bytes = await readBody(c.req.raw, webrecMaxBodyBytes);
@@ -100,32 +124,7 @@ async function readMatchRequest(c: Context<{ Bindings: OriginEnv }>): Promise<Pa
       refused: payloadTooLarge(`Signature data longer than ${SIGNATURE_MAX_BASE64_LENGTH} characters`),
     };
   }
-  const request = parseParams(webrecMatchRequestSchema, body);
-  try {
-    return { request, signature: decodeSignatureBase64(request.data) };
-  } catch (error) {
-    if (error instanceof SignatureError && error.reason === "toolarge")
-      return { refused: payloadTooLarge(error.message) };
-    throw error;
-  }
-}
-
-/** Spec 002 §7 returnSig "Returns a signature array": each peak as [time ms, frequency Hz]. */
-export function signatureSummary(signature: Signature): WebrecSignatureSummary {
-  const msPerFrame = (signature.hop * 1000) / signature.sampleRate;
-  const hzPerBin = signature.sampleRate / signature.fftSize / PEAK_BIN_FRACTION;
-  return {
-    sampleRate: signature.sampleRate,
-    fftSize: signature.fftSize,
-    hop: signature.hop,
-    frameCount: signature.frameCount,
-    durationMs: Math.round(signatureDurationMs(signature)),
-    peakCount: signature.frames.length,
-    signature: Array.from(signature.frames, (frame, i) => [
-      Math.round(frame * msPerFrame),
-      Math.round((signature.bins[i] as number) * hzPerBin * 10) / 10,
-    ]),
-  };
+  return { request: parseParams(webrecMatchRequestSchema, body) };
 }
 
 export function registerWebrec(origin: OriginApp) {
@@ -135,25 +134,20 @@ export function registerWebrec(origin: OriginApp) {
     if (limited) return limited;
     const parsed = await readMatchRequest(c);
     if ("refused" in parsed) return parsed.refused;
-    // The postings come from the recognition store, a lookup a step (one query a shard, at once):
-    // the isolate holds none of the index.
-    const store = recognitionStore(recognitionShards(c.env));
-    let match: Match | null;
-    try {
-      match = await matchSignatureIn(store, parsed.signature);
-    } catch (error) {
-      return matchFailure(error);
-    }
+    const { data } = parsed.request;
+    const match = await askRecognizer(() => c.env.RECOGNIZER.match(data), recognizerMatchAnswerSchema);
+    if (match instanceof Response) return match;
+    if (match.outcome !== "matched" && match.outcome !== "nomatch") return recognizerFailure(match);
     const body: WebrecMatchResponse = { matches: [] };
-    if (match) {
-      const [track] = await db.tracksByKeys(c.env.DB, [Number(match.trackKey)]);
+    if (match.outcome === "matched") {
+      const [track] = await db.tracksByKeys(c.env.DB, [match.trackKey]);
       // An index of another catalogue may name a track the database does not hold: no match then.
       if (track) {
         // One identification, signed in or not: the tag below adds none of its own. The body's
         // country chose the storefront; where the visitor is, the edge says.
         await recordIdentification(c, {
           trackKey: track.key,
-          recording: { offsetMs: Math.round(match.offsetMs), sketch: signatureSketch(parsed.signature) },
+          recording: { offsetMs: Math.round(match.offsetMs), sketch: match.sketch },
         });
         await tagRecognition(c, {
           sessionId: parsed.request.sessionId,
@@ -180,6 +174,10 @@ export function registerWebrec(origin: OriginApp) {
     if (limited) return limited;
     const parsed = await readMatchRequest(c);
     if ("refused" in parsed) return parsed.refused;
-    return json(c, signatureSummary(parsed.signature), cachePolicy.never);
+    const { data } = parsed.request;
+    const decoded = await askRecognizer(() => c.env.RECOGNIZER.summary(data), recognizerSummaryAnswerSchema);
+    if (decoded instanceof Response) return decoded;
+    if (decoded.outcome !== "decoded") return recognizerFailure(decoded);
+    return json(c, decoded.summary, cachePolicy.never);
   });
 }

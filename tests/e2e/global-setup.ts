@@ -60,6 +60,11 @@ export default async function setup(project: TestProject) {
     [
       "wrangler",
       "dev",
+      // The site and its recognizer (decision 052), one local runtime over the same local state.
+      "--config",
+      "wrangler.toml",
+      "--config",
+      "recognizer/wrangler.toml",
       "--ip",
       "127.0.0.1",
       "--port",

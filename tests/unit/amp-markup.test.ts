@@ -47,7 +47,7 @@ function contextFor(url: string) {
     config: readConfig({
       SITE_ORIGIN: "https://www.tunewave.test",
       MAIL_TRANSPORT: "outbox",
-      RECOGNITION: {},
+      RECOGNIZER: {},
     } as Env),
     account: null,
   } as unknown as AppLoadContext;

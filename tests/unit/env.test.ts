@@ -21,7 +21,7 @@ function env(vars: Partial<Env>): Env {
   return {
     SITE_ORIGIN: "https://www.tunewave.example",
     MAIL_TRANSPORT: "outbox",
-    RECOGNITION: database("tunewave-recognition"),
+    RECOGNIZER: { match: async () => null, summary: async () => null },
     ...vars,
   } as Env;
 }
@@ -190,7 +190,7 @@ test("the recognition store is one database unless RECOGNITION_SHARDS names more
   const first = database("tunewave-recognition");
   const second = database("tunewave-recognition-1");
   const third = database("tunewave-recognition-2");
-  expect(recognitionShards(env({}))).toHaveLength(1);
+  expect(recognitionShards({ RECOGNITION: first, RECOGNITION_SHARDS: undefined })).toHaveLength(1);
   expect(recognitionShards({ RECOGNITION: first })).toEqual([first]);
   expect(
     recognitionShards({
@@ -214,14 +214,15 @@ test.each([
   [{ RECOGNITION_SHARDS: "2" }, /needs the D1 binding RECOGNITION_1/],
   [{ RECOGNITION_SHARDS: "3", RECOGNITION_1: database("tunewave-recognition-1") }, /RECOGNITION_2/],
   [{ RECOGNITION: undefined }, /needs the D1 binding RECOGNITION\b/],
-] as const)("a recognition store configured as %j fails the first request", (vars, message) => {
-  expect(() => readConfig(env(vars as Partial<Env>))).toThrow(message);
+] as const)("a recognition store configured as %j fails the recognizer's match", (vars, message) => {
+  expect(() => recognitionShards({ RECOGNITION: database("tunewave-recognition"), ...vars })).toThrow(
+    message,
+  );
 });
 
-test("a remote origin answers the match service: the recognition store is not read, nor checked", () => {
+test("the embedded origin needs the recognizer's binding; a remote origin answers the match service without it", () => {
+  expect(() => readConfig(env({ RECOGNIZER: undefined }))).toThrow(/RECOGNIZER/);
   expect(() =>
-    readConfig(
-      env({ SERVICES_ORIGIN: "https://origin.example", RECOGNITION: undefined } as unknown as Partial<Env>),
-    ),
+    readConfig(env({ SERVICES_ORIGIN: "https://origin.example", RECOGNIZER: undefined })),
   ).not.toThrow();
 });

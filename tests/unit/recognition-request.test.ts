@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
 import { lookupTrack, requestMatch, requestReturnSig } from "../../app/client/recognition/match-service";
-import { signatureSummary } from "../../origin/routes/webrec";
+import { signatureSummary } from "../../recognizer/answers";
 import { SiteError } from "../../rules/errors";
 import {
   matchRequestBody,

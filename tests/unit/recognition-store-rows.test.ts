@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { storeRows } from "../../origin/recognition-store";
+import { storeRows } from "../../recognizer/store";
 import type { TrackIndex } from "../../signature/index";
 
 /** An index of 10 hashes over two tracks; hashes 2 and 7 have no entries. */

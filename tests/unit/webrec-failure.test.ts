@@ -1,49 +1,151 @@
-import { afterEach, expect, test, vi } from "vitest";
-import { RecognitionStoreError, recognitionStore } from "../../origin/recognition-store";
-import { matchFailure, storeRetryAfterSeconds } from "../../origin/routes/webrec";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { createOrigin } from "../../origin/index";
+import { admission, failureOf } from "../../recognizer/answers";
+import { RecognitionStoreError, recognitionStore } from "../../recognizer/store";
+import { SignatureError } from "../../signature/index";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const cases = [
-  {
-    name: "a D1 error of the store is an outage",
-    error: new RecognitionStoreError(new Error("D1_ERROR: no such table: recognition_postings")),
-    status: 503,
-    message: "Recognition store unavailable",
-    retryAfter: String(storeRetryAfterSeconds),
-    internal: /D1_ERROR|no such table/,
-  },
-  {
-    name: "a stack overflow in the matcher is a bug",
-    error: new RangeError("Maximum call stack size exceeded"),
-    status: 500,
-    message: "Recognition failed",
-    retryAfter: null,
-    internal: /Maximum call stack/,
-  },
-  {
-    name: "anything thrown that is not an Error is a bug",
-    error: "store said no",
-    status: 500,
-    message: "Recognition failed",
-    retryAfter: null,
-    internal: /store said no/,
-  },
-];
+describe("the recognizer's answer to a failure: which kind, the cause only in its log", () => {
+  const cases = [
+    {
+      name: "a D1 error of the store is an outage",
+      error: new RecognitionStoreError(new Error("D1_ERROR: no such table: recognition_postings")),
+      answer: { outcome: "unavailable" },
+      logged: true,
+    },
+    {
+      name: "a stack overflow in the matcher is a bug",
+      error: new RangeError("Maximum call stack size exceeded"),
+      answer: { outcome: "failed" },
+      logged: true,
+    },
+    {
+      name: "anything thrown that is not an Error is a bug",
+      error: "store said no",
+      answer: { outcome: "failed" },
+      logged: true,
+    },
+    {
+      name: "a signature over the size bound is refused as too large",
+      error: new SignatureError("toolarge", "Signature longer than 30 s"),
+      answer: { outcome: "refused", reason: "toolarge", message: "Signature longer than 30 s" },
+      logged: false,
+    },
+    {
+      name: "a signature denser than audio is refused as invalid",
+      error: new SignatureError("toodense", "Signature denser than a recording can be"),
+      answer: { outcome: "refused", reason: "invalid", message: "Signature denser than a recording can be" },
+      logged: false,
+    },
+  ];
 
-test.each(cases)("$name: $status, a fixed message, the cause only in the log", async (c) => {
-  const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-  const response = matchFailure(c.error);
-  expect(response.status).toBe(c.status);
-  expect(response.headers.get("Retry-After")).toBe(c.retryAfter);
-  expect(response.headers.get("Cache-Control")).toBe("no-store");
-  const text = await response.text();
-  expect(JSON.parse(text)).toEqual({ error: "serviceerror", message: c.message });
-  expect(text).not.toMatch(c.internal);
-  const cause = c.error instanceof RecognitionStoreError ? c.error.cause : c.error;
-  expect(logged).toHaveBeenCalledWith(expect.any(String), cause);
+  test.each(cases)("$name", (c) => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(failureOf(c.error)).toEqual(c.answer);
+    if (c.logged) {
+      const cause = c.error instanceof RecognitionStoreError ? c.error.cause : c.error;
+      expect(logged).toHaveBeenCalledWith(expect.any(String), cause);
+    } else {
+      expect(logged).not.toHaveBeenCalled();
+    }
+  });
+});
+
+describe("what the match service answers for each answer of the recognizer's binding", () => {
+  /** The embedded origin with a recognizer that answers (or throws) `answer`, and no limit reached. */
+  async function matchWith(answer: () => Promise<unknown>): Promise<Response> {
+    const env = {
+      MATCH_LIMIT: { limit: async () => ({ success: true }) },
+      RECOGNIZER: { match: answer, summary: answer },
+    };
+    const body = JSON.stringify({ data: "AAAA", sessionId: "s-1", lang: "en", country: "us" });
+    return createOrigin().request("/services/webrec/match", { method: "POST", body }, env);
+  }
+
+  const cases = [
+    { name: "busy", answer: async () => ({ outcome: "busy" }), status: 503, message: "Recognizer busy" },
+    {
+      name: "the store down",
+      answer: async () => ({ outcome: "unavailable" }),
+      status: 503,
+      message: "Recognition store unavailable",
+    },
+    {
+      name: "a bug",
+      answer: async () => ({ outcome: "failed" }),
+      status: 500,
+      message: "Recognition failed",
+    },
+    {
+      name: "the binding throwing (not deployed, over its limits)",
+      answer: async () => {
+        throw new Error("internal error; reference = 0123abcd");
+      },
+      status: 503,
+      message: "Recognizer unavailable",
+    },
+    {
+      name: "an answer outside the contract (another version deployed)",
+      answer: async () => ({ outcome: "matched", trackKey: "one" }),
+      status: 503,
+      message: "Recognizer unavailable",
+    },
+    {
+      name: "a signature refused as too large",
+      answer: async () => ({ outcome: "refused", reason: "toolarge", message: "Signature longer than 30 s" }),
+      status: 413,
+      message: "Signature longer than 30 s",
+    },
+    {
+      name: "a signature refused as invalid",
+      answer: async () => ({ outcome: "refused", reason: "invalid", message: "Not a signature" }),
+      status: 400,
+      message: "Not a signature",
+    },
+    { name: "no match", answer: async () => ({ outcome: "nomatch" }), status: 200, message: undefined },
+  ];
+
+  test.each(cases)("$name: $status", async (c) => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const response = await matchWith(c.answer);
+    expect(response.status).toBe(c.status);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    const body = await response.json();
+    if (c.status === 200) {
+      expect(body).toEqual({ matches: [] });
+      return;
+    }
+    expect(body).toEqual({
+      error: c.status === 500 || c.status === 503 ? "serviceerror" : "invalidparam",
+      message: c.message,
+    });
+    // Worth asking again when busy or down; never for a bug or the client's own fault.
+    expect(response.headers.get("Retry-After") !== null).toBe(c.status === 503);
+    expect(JSON.stringify(body)).not.toMatch(/reference|internal/);
+  });
+});
+
+test("the recognizer runs at most its limit of matches at once, answering busy past it", async () => {
+  const matches = admission(2);
+  const releases: (() => void)[] = [];
+  const held = () =>
+    matches.run("busy", () => new Promise<string>((resolve) => releases.push(() => resolve("matched"))));
+  const first = held();
+  const second = held();
+  expect(await held()).toBe("busy");
+  releases[0]?.();
+  expect(await first).toBe("matched");
+  const third = held();
+  expect(releases).toHaveLength(3);
+  releases[1]?.();
+  releases[2]?.();
+  expect([await second, await third]).toEqual(["matched", "matched"]);
+  // A work that throws leaves its place too.
+  await expect(matches.run("busy", async () => Promise.reject(new Error("no")))).rejects.toThrow("no");
+  expect(await matches.run("busy", async () => "matched")).toBe("matched");
 });
 
 test("the store wraps a failing database's error, cause kept, for both of its reads", async () => {

@@ -1,6 +1,6 @@
 /**
  * Loads the published recognition index into wrangler's local RECOGNITION database (the one
- * `npm start` serves from), and into its other shards when wrangler.toml configures them
+ * `npm start` serves from), and into its other shards when recognizer/wrangler.toml configures them
  * (RECOGNITION_SHARDS, RECOGNITION_1 …), unless they already hold that index as those shards.
  * scripts/ensure-catalog.mjs runs it after applying the migrations. `wrangler d1 execute --local
  * --file` cannot take the store's SQL (wrangler 3's local execute fails on files of a megabyte or
@@ -8,16 +8,19 @@
  *
  *   npx vite-node tools/recognition-store/load-local.ts
  */
+import path from "node:path";
 import { getPlatformProxy } from "wrangler";
-import { loadStore, storedIndex, storeRows } from "../../origin/recognition-store";
-import { type Env, recognitionShards } from "../../rules/env";
+import type { RecognizerEnv } from "../../recognizer/index";
+import { loadStore, storedIndex, storeRows } from "../../recognizer/store";
+import { recognitionShards } from "../../rules/env";
 import { readPublishedIndex, root } from "./published-index";
 
 const started = Date.now();
 const loaded = await readPublishedIndex();
-const { env, dispose } = await getPlatformProxy<Env>({
-  configPath: `${root}/wrangler.toml`,
-  persist: true,
+// The recognizer's databases, in the site's local state (where `npm start` runs both Workers).
+const { env, dispose } = await getPlatformProxy<RecognizerEnv>({
+  configPath: path.join(root, "recognizer/wrangler.toml"),
+  persist: { path: path.join(root, ".wrangler/state/v3") },
 });
 try {
   const shards = recognitionShards(env);

@@ -14,7 +14,7 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { unstable_readConfig } from "wrangler";
-import { type StoreRows, storeRows, storeTables } from "../../origin/recognition-store";
+import { type StoreRows, storeRows, storeTables } from "../../recognizer/store";
 import { recognitionShardCount } from "../../rules/env";
 import { readPublishedIndex, root } from "./published-index";
 

@@ -1,5 +1,5 @@
 import type { CaptureOptions } from "~/capture-options";
-import { AUDIO_BUFFER_SIZE, AUDIO_CHANNELS } from "../../../signature/index";
+import { AUDIO_BUFFER_SIZE, AUDIO_CHANNELS } from "../../../signature/constants";
 import { microphoneFailure, RecognitionFailure, tabAudioFailure } from "./failures";
 import { canShareTabAudio } from "./input-support";
 

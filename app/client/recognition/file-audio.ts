@@ -1,4 +1,5 @@
-import { mixToMono, RECORDING_CHECKPOINTS_SECONDS, SIGNATURE_SAMPLE_RATE } from "../../../signature/index";
+import { RECORDING_CHECKPOINTS_SECONDS, SIGNATURE_SAMPLE_RATE } from "../../../signature/constants";
+import { mixToMono } from "../../../signature/mono";
 import { RecognitionFailure } from "./failures";
 import { FILE_MAX_BYTES, FILE_MAX_SECONDS, FILE_MIN_SECONDS } from "./input-support";
 

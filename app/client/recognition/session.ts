@@ -3,7 +3,7 @@ import { SiteError } from "../../../rules/errors";
 import type { LanguageKey } from "../../../rules/languages";
 import type { WebrecMatch, WebrecMatchResponse, WebrecSignatureSummary } from "../../../rules/schemas/webrec";
 import { type MatchRequestBody, matchRequestBody } from "../../../rules/schemas/webrec";
-import { RECORDING_CHECKPOINTS_SECONDS } from "../../../signature/index";
+import { RECORDING_CHECKPOINTS_SECONDS } from "../../../signature/constants";
 import { addRecentIdentification } from "../recent-identifications";
 import type { SiteStorage } from "../storage";
 import type { Microphone } from "./capture";

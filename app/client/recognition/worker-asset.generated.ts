@@ -1,3 +1,3 @@
 // Written by scripts/build-recognition-worker.mjs: do not edit by hand.
 /** The signature Web Worker's script, content-hashed under /build/. */
-export const signatureWorkerUrl = "/build/_recognition/signature-worker-1c78daf2c3b2.js";
+export const signatureWorkerUrl = "/build/_recognition/signature-worker-7911774b5655.js";
