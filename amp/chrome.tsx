@@ -26,17 +26,12 @@ export function AmpChrome({ root, children }: { root: RootData; children: ReactN
               <span className="brand__name">{t("common:siteName")}</span>
             </a>
             {search ? (
-              <a className="amp-search-link site-header__second-row" href={href("/search")}>
+              <a className="amp-search-link site-header__search" href={href("/search")}>
                 {t("common:search.placeholder")}
               </a>
             ) : null}
             <nav className="site-nav" aria-label={t("common:nav.label")}>
               <a href={href("/charts")}>{t("common:nav.charts")}</a>
-              {search ? (
-                <a href={href("/search")} className="site-nav__search">
-                  {t("common:nav.search")}
-                </a>
-              ) : null}
               <a href={href("/identify")}>{t("common:nav.identify")}</a>
             </nav>
           </div>

@@ -38,7 +38,7 @@ export function SearchForm({
       method="get"
       action={`${pathPrefix}/search`}
       role="search"
-      className="search-box site-header__second-row"
+      className="search-box site-header__search"
       onSubmit={onSubmit}
       onFocus={onFocus}
       onPointerEnter={onPointerEnter}

@@ -22,11 +22,6 @@ export function SiteHeader({ data }: { data: RootData }) {
         <nav className="site-nav" aria-label={t("nav.label")}>
           <NavLink to={href("/charts")}>{t("nav.charts")}</NavLink>
           <NavLink to={href("/concerts")}>{t("nav.concerts")}</NavLink>
-          {search ? (
-            <NavLink to={href("/search")} className="site-nav__search">
-              {t("nav.search")}
-            </NavLink>
-          ) : null}
           <NavLink to={href("/identify")}>{t("nav.identify")}</NavLink>
         </nav>
         <AccountArea account={data.account} pathPrefix={data.pathPrefix} />

@@ -1,55 +1,17 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { launchBrowser, openPage, viewports } from "./browser";
+import { openAmp } from "./amp-page";
+import { launchBrowser, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 
-// The AMP pages as a person sees them, at the three breakpoints. The AMP runtime
-// (cdn.ampproject.org) is out of reach offline; a stand-in does the one thing of it these pages
-// need, drawing each amp-img at its declared size (fixed, or responsive to its box), and lifts the
-// boilerplate's hiding. What is checked is the page's own markup and CSS.
+// The AMP pages as a person sees them, at the three breakpoints (the runtime's stand-in: amp-page.ts).
 
 const baseURL = inject("baseURL");
 let browser: Browser;
 const paths = new Map<string, string>();
 
-// The runtime's script is async in the head: on a long page it can run before the parser reaches
-// the body, so, like the real runtime, the stand-in waits for the document.
-const runtimeStandIn = `
-function standIn() {
-document.querySelectorAll("amp-img").forEach(function (element) {
-  var width = Number(element.getAttribute("width"));
-  var height = Number(element.getAttribute("height"));
-  var img = document.createElement("img");
-  ["src", "srcset", "sizes", "alt"].forEach(function (name) {
-    if (element.hasAttribute(name)) img.setAttribute(name, element.getAttribute(name));
-  });
-  img.style.cssText = "width:100%;height:100%;object-fit:cover;display:block";
-  if (element.getAttribute("layout") === "fixed") {
-    element.style.cssText = "display:inline-block;width:" + width + "px;height:" + height + "px";
-  } else {
-    element.style.cssText = "display:block;aspect-ratio:" + width + "/" + height;
-  }
-  element.appendChild(img);
-});
-document.body.style.animation = "none";
-}
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", standIn);
-else standIn();
-`;
-
-async function openAmp(
-  path: string,
-  viewport: { width: number; height: number },
-): Promise<{ page: Page; errors: string[] }> {
-  const opened = await openPage(browser, { viewport });
-  await opened.page.route("https://cdn.ampproject.org/**", (route) =>
-    route.fulfill({ contentType: "text/javascript", body: runtimeStandIn }),
-  );
-  const response = await opened.page.goto(`${baseURL}${path}`, { waitUntil: "load" });
-  expect(response?.status(), path).toBe(200);
-  // Pictures drawn by the stand-in load after the document; the screenshot waits for them a while.
-  await opened.page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => undefined);
-  return opened;
+function openAmpPage(path: string, viewport: { width: number; height: number }) {
+  return openAmp(browser, `${baseURL}${path}`, viewport);
 }
 
 beforeAll(async () => {
@@ -78,7 +40,7 @@ test.each(
   ),
 )("the AMP %s page lays out at %s width with no overflow and no console errors", async (name, size) => {
   const path = paths.get(name) ?? "";
-  const { page, errors } = await openAmp(path, viewports[size]);
+  const { page, errors } = await openAmpPage(path, viewports[size]);
   await expect(page.locator("h1").first().isVisible()).resolves.toBe(true);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${path} at ${size}`).toBeLessThanOrEqual(0);
@@ -91,7 +53,7 @@ test.each(
 });
 
 test("links of the AMP page lead to the interactive pages: search and play included", async () => {
-  const { page } = await openAmp(paths.get("track") ?? "", viewports.phone);
+  const { page } = await openAmpPage(paths.get("track") ?? "", viewports.phone);
   const hrefs = await page
     .locator("a[href]")
     .evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));

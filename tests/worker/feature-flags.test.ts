@@ -57,8 +57,7 @@ const gates: {
   /** What it shows instead when off, if anything. */
   instead?: string;
 }[] = [
-  { flag: featureNames.search, path: async () => "/", shows: 'class="search-box site-header__second-row"' },
-  { flag: featureNames.search, path: async () => "/charts", shows: 'class="site-nav__search"' },
+  { flag: featureNames.search, path: async () => "/", shows: 'class="search-box site-header__search"' },
   {
     flag: featureNames.syncedLyrics,
     path: async () => {

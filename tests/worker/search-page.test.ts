@@ -185,7 +185,7 @@ describe("the search box in the header", () => {
     const html = await response.text();
     expect(html).toMatch(
       new RegExp(
-        `<form method="get" action="${prefix}/search" role="search" class="search-box site-header__second-row"`,
+        `<form method="get" action="${prefix}/search" role="search" class="search-box site-header__search"`,
       ),
     );
     expect(html).toMatch(
