@@ -77,7 +77,7 @@ export async function openMicrophone(
     throw microphoneFailure(error);
   }
   // A phone stops hearing a page it no longer shows (iOS silences the microphone, timers slow
-  // down): listening ends, and says so, when the page is hidden (decision 052).
+  // down): listening ends, and says so, when the page is hidden (decision 054).
   return listenToStream(stream, context, listener, now, microphoneFailure, { stopsWhenHidden: true });
 }
 
