@@ -1,27 +1,17 @@
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { trackSchema } from "../../rules/schemas/track";
 import { signInByEmail, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
-import { longRecording } from "./microphone";
+import { previewTrack } from "./microphone";
 import { screenshot } from "./screenshot";
 
 // Issue 46: the other inputs of /identify. A catalogue preview dropped as a file, an undecodable
 // file, and another tab playing a preview shared through Chromium's tab capture.
 
 const baseURL = inject("baseURL");
-
-/** A catalogue track with a preview file, one no other recognition test identifies. */
-function previewTrack(at: number): { key: string; file: string } {
-  const chosen = longRecording(at);
-  return {
-    key: String(chosen.key),
-    file: path.join(import.meta.dirname, `../../public/media/previews/${chosen.key}.ogg`),
-  };
-}
 
 async function trackOf(key: string) {
   const response = await fetch(`${baseURL}/services/track/v1/en/GB/web/${key}`);

@@ -43,6 +43,18 @@ export function longRecording(at: number) {
 }
 
 /**
+ * The preview file of the catalogue recording `longRecording(at)` picks: what a person would
+ * choose or drop as a file. A test takes one no other recognition test identifies.
+ */
+export function previewTrack(at: number): { key: string; file: string } {
+  const chosen = longRecording(at);
+  return {
+    key: String(chosen.key),
+    file: path.join(import.meta.dirname, `../../public/media/previews/${chosen.key}.ogg`),
+  };
+}
+
+/**
  * A catalogue recording, and 15 s from its middle as a noisy WAV. `at` picks it among the
  * recordings of a minute or more, by key: 0.5 (default) the middle one; a test that counts a
  * song's identifications takes one no other test identifies.

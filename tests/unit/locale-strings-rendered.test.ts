@@ -115,9 +115,9 @@ const builtKeys: readonly { keys: string; file: string; code: string; values?: r
   { keys: "privacy:archive.files.*", file: "origin/privacy-archive.ts", code: "`archive.files.${key}`" },
   {
     keys: "recognition:error.*",
-    file: "app/components/recognition/recognition-panel.tsx",
-    code: "`error.${screen.failure}`",
-    // The failures of a file or a tab's audio (inputFailures there) have messages of their own.
+    file: "app/components/recognition/recognition-messages.ts",
+    code: "`error.${failure}`",
+    // The failures of a file or a tab's audio have messages of their own.
     values: ["tabdenied", "notabaudio", "fileunreadable", "fileempty", "filetoolong"],
   },
   {

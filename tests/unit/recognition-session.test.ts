@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { recentIdentifications } from "../../app/client/recent-identifications";
-import type { Microphone } from "../../app/client/recognition/capture";
+import type { CaptureListener, Microphone } from "../../app/client/recognition/capture";
 import { RecognitionFailure } from "../../app/client/recognition/failures";
 import type { DecodedFile } from "../../app/client/recognition/file-audio";
 import type { TrackLookup } from "../../app/client/recognition/match-service";
@@ -8,6 +8,7 @@ import type { StoredMatch } from "../../app/client/recognition/outcome";
 import {
   createRecognition,
   type RecognitionDeps,
+  type RecognitionInput,
   type RecognitionScreen,
 } from "../../app/client/recognition/session";
 import type { SignatureWorker } from "../../app/client/recognition/signature-worker-client";
@@ -78,7 +79,20 @@ function world(
   const backing = memoryStorage();
   const storage = createSiteStorage({ storage: () => backing, now: () => Date.now() });
   const state = { microphoneStopped: false, workerTerminated: false, started: 0, signatures: 0, paused: 0 };
-  let feed: ((samples: Float32Array) => void) | undefined;
+  let listening: CaptureListener | undefined;
+  // The AudioContext each tap starts: the recognition closes the ones it does not open into.
+  const contexts: { closed: boolean }[] = [];
+  const openedInto: unknown[] = [];
+  const tap = (kind: "microphone" | "tab" = "microphone"): RecognitionInput => {
+    const context = {
+      closed: false,
+      async close() {
+        context.closed = true;
+      },
+    };
+    contexts.push(context);
+    return { kind, context: context as unknown as AudioContext };
+  };
 
   const worker: SignatureWorker = {
     start(sampleRate) {
@@ -103,17 +117,18 @@ function world(
     screenname: "identify",
     audioCapture: options.audioCapture ?? false,
     hasLabelledAudioInput: async () => options.labelled ?? true,
-    async openTabAudio(onSamples) {
+    async openTabAudio(context, listener) {
       if (options.tab) throw options.tab;
-      return deps.openMicrophone(onSamples);
+      return deps.openMicrophone(context, listener);
     },
     async decodeFile() {
       if (options.file instanceof Error || !options.file) throw options.file;
       return options.file;
     },
-    async openMicrophone(onSamples) {
+    async openMicrophone(context, listener) {
+      openedInto.push(context);
       if (options.microphone) throw options.microphone;
-      feed = onSamples;
+      listening = listener;
       const microphone: Microphone = {
         sampleRate: 48_000,
         startedAt: () => heardAt,
@@ -164,6 +179,7 @@ function world(
   const recognition = createRecognition(deps);
   return {
     recognition,
+    deps,
     screens,
     beacons,
     navigations,
@@ -172,7 +188,11 @@ function world(
     pushed,
     storage,
     state,
-    feed: (samples: Float32Array) => feed?.(samples),
+    tap,
+    contexts,
+    openedInto,
+    feed: (samples: Float32Array) => listening?.samples(samples),
+    interrupt: (failure: RecognitionFailure) => listening?.interrupted(failure),
     last: () => screens.at(-1),
     beaconIds: () => beacons.map((beacon) => beacon.beaconId),
   };
@@ -189,7 +209,7 @@ afterEach(() => {
 describe("checkpoints", () => {
   test("a signature is matched at 3, 6, 9 and 12 s, and the 12 s attempt is final", async () => {
     const w = world();
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(60_000);
     expect(w.matchCalls.map((call) => call.at)).toEqual(RECORDING_CHECKPOINTS_SECONDS.map((s) => s * 1000));
     expect(w.matchCalls.map((call) => call.body)).toEqual(
@@ -204,7 +224,7 @@ describe("checkpoints", () => {
 
   test("the four listening messages follow the checkpoints", async () => {
     const w = world();
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     const messages = () =>
       w.screens.flatMap((screen) => (screen.screen === "listening" ? [screen.message] : []));
     expect(messages()).toEqual(["listening"]);
@@ -220,7 +240,7 @@ describe("checkpoints", () => {
 
   test("the microphone's samples go to the signature worker, started at the capture rate", async () => {
     const w = world();
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     const buffer = new Float32Array(4096).fill(0.25);
     w.feed(buffer);
     w.feed(buffer);
@@ -231,18 +251,98 @@ describe("checkpoints", () => {
 
   test("a second press while listening starts nothing new", async () => {
     const w = world();
-    await w.recognition.start();
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
+    await w.recognition.start(w.tap());
     expect(w.beaconIds().filter((id) => id === "webrec.start")).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(3000);
     expect(w.matchCalls).toHaveLength(1);
   });
 });
 
+describe("the AudioContext started by the tap", () => {
+  test("is the one the microphone opens into, and a tab's too", async () => {
+    const w = world();
+    await w.recognition.start(w.tap());
+    w.recognition.cancel();
+    await w.recognition.start(w.tap("tab"));
+    expect(w.openedInto).toEqual(w.contexts);
+    // From there the capture owns them (capture.ts closes them with the stream).
+    expect(w.contexts.map((context) => context.closed)).toEqual([false, false]);
+  });
+
+  test("a second tap while listening has its AudioContext closed", async () => {
+    const w = world();
+    await w.recognition.start(w.tap());
+    await w.recognition.start(w.tap());
+    expect(w.contexts.map((context) => context.closed)).toEqual([false, true]);
+    expect(w.openedInto).toHaveLength(1);
+  });
+
+  test("stopped before the microphone opens, its AudioContext is closed", async () => {
+    const w = world({ labelled: false });
+    const started = w.recognition.start(w.tap());
+    w.recognition.cancel();
+    await started;
+    expect(w.openedInto).toEqual([]);
+    expect(w.contexts.map((context) => context.closed)).toEqual([true]);
+  });
+
+  test("a signature worker that cannot start closes it too", async () => {
+    const w = world();
+    const deps = w.deps;
+    deps.createSignatureWorker = () => {
+      throw RecognitionFailure.worker("no Worker");
+    };
+    await createRecognition(deps).start(w.tap());
+    expect(w.contexts.map((context) => context.closed)).toEqual([true]);
+  });
+});
+
+describe("listening stopped by itself", () => {
+  test.each([
+    ["the page went to the background", "background", "pagehidden"],
+    ["the microphone ended", "inputended", "inputended"],
+  ] as const)(
+    "%s: the interrupted screen, its statistic, nothing more matched",
+    async (_, failure, statistic) => {
+      const w = world();
+      await w.recognition.start(w.tap());
+      await vi.advanceTimersByTimeAsync(4000);
+      w.interrupt(RecognitionFailure.recording(failure));
+      expect(w.last()).toEqual({ screen: "interrupted", failure, input: "microphone" });
+      expect(w.recognition.active).toBe(false);
+      expect(w.state.workerTerminated).toBe(true);
+      const error = w.beacons.find((beacon) => beacon.beaconId === "webrec.error");
+      expect(error).toMatchObject({ beaconType: "error", errorcode: "recording", errordesc: statistic });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(w.matchCalls).toHaveLength(1);
+      expect(w.beaconIds()).not.toContain("webrec.nomatch");
+    },
+  );
+
+  test("a tap listens again", async () => {
+    const w = world();
+    await w.recognition.start(w.tap());
+    w.interrupt(RecognitionFailure.recording("background"));
+    await w.recognition.start(w.tap());
+    expect(w.last()).toEqual({ screen: "listening", message: "listening" });
+    await vi.advanceTimersByTimeAsync(12_000);
+    expect(w.matchCalls).toHaveLength(4);
+  });
+
+  test("a shared tab's end is the tab's interruption", async () => {
+    const w = world();
+    await w.recognition.start(w.tap("tab"));
+    w.interrupt(RecognitionFailure.recording("inputended"));
+    expect(w.last()).toEqual({ screen: "interrupted", failure: "inputended", input: "tab" });
+    expect(w.beaconIds()).toEqual(["webrec.tab.start", "webrec.tab.error"]);
+  });
+});
+
 describe("a match", () => {
   test("stops listening, stores the match and opens the track page where the song was heard", async () => {
     const w = world({ answers: [{ matches: [] }, { matches: [matchOf()] }] });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(6000);
     expect(w.state.microphoneStopped).toBe(true);
     expect(w.state.workerTerminated).toBe(true);
@@ -285,7 +385,7 @@ describe("a match", () => {
 
   test("the track page is in the page's language", async () => {
     const w = world({ lang: "pt-br", answers: [{ matches: [matchOf()] }] });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(3000);
     expect(w.navigations[0]?.href).toMatch(new RegExp(`^/pt-br/track/${track.key}/${track.alias}\\?`));
   });
@@ -302,7 +402,7 @@ describe("a match", () => {
       matchedAt: t0 - 3_590_000,
     };
     w.storage.set("webrec.fab_match", earlier);
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(3000);
     const previous = w.storage.get("webrec.prev_match");
     expect(previous.ok && previous.value).toEqual(earlier);
@@ -311,7 +411,7 @@ describe("a match", () => {
 
   test("without the track lookup the page still opens, at the match's position", async () => {
     const w = world({ answers: [{ matches: [matchOf()] }], lookup: new SiteError("network", "offline") });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(3000);
     const url = new URL(w.navigations[0]?.href ?? "", "https://tunewave.test");
     expect(url.searchParams.get("offsetInMilliseconds")).toBe("95250");
@@ -327,7 +427,7 @@ describe("a match", () => {
       answers: [{ matches: [matchOf()] }],
       currentPath,
     });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(3000);
     expect(w.navigations).toEqual([]);
     const last = w.last();
@@ -347,7 +447,7 @@ describe("a match", () => {
         { matches: [] },
       ],
     });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(12_000);
     expect(w.beaconIds()).not.toContain("webrec.nomatch");
     await vi.advanceTimersByTimeAsync(1000);
@@ -363,7 +463,7 @@ describe("a match", () => {
         { matches: [matchOf()] },
       ],
     });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(30_000);
     expect(w.navigations).toHaveLength(1);
     expect(w.navigations[0]?.href).toContain(`/track/${track.key}/`);
@@ -373,7 +473,7 @@ describe("a match", () => {
 describe("no match", () => {
   test("at 12 s: the no-match statistic, the no-match screen, everything stopped", async () => {
     const w = world();
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(11_999);
     expect(w.beaconIds()).not.toContain("webrec.nomatch");
     await vi.advanceTimersByTimeAsync(1);
@@ -391,7 +491,7 @@ describe("no match", () => {
     const w = world({
       answers: [{ matches: [] }, { matches: [] }, { after: 5000, answer: { matches: [] } }],
     });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(12_000);
     expect(w.last()?.screen).toBe("listening");
     await vi.advanceTimersByTimeAsync(2000);
@@ -400,10 +500,10 @@ describe("no match", () => {
 
   test("Try again starts a new session", async () => {
     const w = world();
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(12_000);
     expect(w.recognition.active).toBe(false);
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     expect(w.recognition.active).toBe(true);
     expect(w.beaconIds().filter((id) => id === "webrec.start")).toHaveLength(2);
   });
@@ -412,13 +512,13 @@ describe("no match", () => {
 describe("errors", () => {
   test("without a labelled audio input, the permission screen shows while the browser asks", async () => {
     const w = world({ labelled: false });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     expect(w.screens.map((screen) => screen.screen)).toEqual(["permission", "listening"]);
   });
 
   test("with a labelled audio input, listening starts at once", async () => {
     const w = world({ labelled: true });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     expect(w.screens.map((screen) => screen.screen)).toEqual(["listening"]);
   });
 
@@ -449,7 +549,7 @@ describe("errors", () => {
     ],
   ])("%s: its screen and the recording error statistic", async (_name, error, screen, statistic) => {
     const w = world({ microphone: error });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     expect(w.last()).toEqual(screen);
     expect(w.beacons.find((beacon) => beacon.beaconId === "webrec.error")).toMatchObject({
       beaconType: "error",
@@ -463,7 +563,7 @@ describe("errors", () => {
 
   test("a worker failure: the error screen and 'workerfailure'", async () => {
     const w = world({ signatureFailsAt: 1 });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(6000);
     expect(w.last()).toEqual({ screen: "error", failure: "worker", input: "microphone" });
     expect(w.beacons.find((beacon) => beacon.beaconId === "webrec.error")?.errordesc).toBe("workerfailure");
@@ -495,7 +595,7 @@ describe("errors", () => {
     ],
   ])("a match service failure (%s): the error screen and '%s'", async (_name, error, statistic) => {
     const w = world({ answers: [{ matches: [] }, error] });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(6000);
     expect(w.last()).toEqual({ screen: "error", failure: "service", input: "microphone" });
     expect(w.beacons.find((beacon) => beacon.beaconId === "webrec.error")).toMatchObject({
@@ -511,7 +611,7 @@ describe("errors", () => {
 describe("cancel", () => {
   test("records the time spent and stops everything", async () => {
     const w = world();
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(4500);
     w.recognition.cancel();
     expect(w.last()).toEqual({ screen: "idle" });
@@ -528,7 +628,7 @@ describe("cancel", () => {
 
   test("an answer in flight when cancelled is ignored", async () => {
     const w = world({ answers: [{ after: 2000, answer: { matches: [matchOf()] } }] });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(4000);
     w.recognition.cancel();
     await vi.advanceTimersByTimeAsync(10_000);
@@ -545,7 +645,7 @@ describe("cancel", () => {
 
 test("audiocapture=1 also posts every checkpoint's body to returnSig", async () => {
   const w = world({ audioCapture: true });
-  await w.recognition.start();
+  await w.recognition.start(w.tap());
   await vi.advanceTimersByTimeAsync(12_000);
   expect(w.returnSigCalls).toEqual(w.matchCalls.map((call) => call.body));
   expect(w.returnSigCalls).toHaveLength(4);
@@ -553,7 +653,7 @@ test("audiocapture=1 also posts every checkpoint's body to returnSig", async () 
 
 test("without audiocapture nothing goes to returnSig", async () => {
   const w = world();
-  await w.recognition.start();
+  await w.recognition.start(w.tap());
   await vi.advanceTimersByTimeAsync(12_000);
   expect(w.returnSigCalls).toEqual([]);
 });
@@ -561,7 +661,7 @@ test("without audiocapture nothing goes to returnSig", async () => {
 describe("recent identifications (issue 46)", () => {
   test("each match joins the device's list, under its recognition's session id", async () => {
     const w = world({ answers: [{ matches: [matchOf()] }] });
-    await w.recognition.start();
+    await w.recognition.start(w.tap());
     await vi.advanceTimersByTimeAsync(3000);
     expect(recentIdentifications(w.storage, Date.now())).toEqual([
       {
@@ -623,7 +723,7 @@ describe("a file (issue 46)", () => {
 describe("this browser's audio (issue 46)", () => {
   test("a shared tab is heard as the microphone is, at the same checkpoints, counted apart", async () => {
     const w = world();
-    await w.recognition.start({ kind: "tab" });
+    await w.recognition.start(w.tap("tab"));
     await vi.advanceTimersByTimeAsync(60_000);
     expect(w.matchCalls.map((call) => call.at)).toEqual(RECORDING_CHECKPOINTS_SECONDS.map((s) => s * 1000));
     expect(w.beaconIds()).toEqual(["webrec.tab.start", "webrec.tab.nomatch"]);
@@ -636,7 +736,7 @@ describe("this browser's audio (issue 46)", () => {
     "%s: its error screen, not the microphone's permission screen",
     async (_name, error, failure, statistic) => {
       const w = world({ tab: error });
-      await w.recognition.start({ kind: "tab" });
+      await w.recognition.start(w.tap("tab"));
       expect(w.last()).toEqual({ screen: "error", failure, input: "tab" });
       expect(w.beacons.find((beacon) => beacon.beaconId === "webrec.tab.error")?.errordesc).toBe(statistic);
     },

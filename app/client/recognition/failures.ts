@@ -12,6 +12,9 @@ export type FailureKind =
   | "nomicrophone"
   | "microphoneunavailable"
   | "unsupported"
+  | "insecure"
+  | "background"
+  | "inputended"
   | "worker"
   | "tabdenied"
   | "notabaudio"
@@ -26,6 +29,11 @@ const recordingDescriptions = {
   nomicrophone: "No microphone",
   microphoneunavailable: "Microphone unavailable",
   unsupported: "Audio unsupported",
+  insecure: "Insecure context",
+  // Listening stopped before an answer: the page went to the background, or the input ended (the
+  // microphone taken by a call, turned off or its permission revoked; a tab's sharing stopped).
+  background: "Page hidden",
+  inputended: "Input ended",
   worker: "Worker failure",
   // Issue 46: this browser's audio (a shared tab) and a file.
   tabdenied: "Tab audio denied",

@@ -30,8 +30,8 @@ export function createPageRecognition(options: {
     screenname: options.screenname,
     audioCapture: capture.audioCapture,
     hasLabelledAudioInput: () => hasLabelledAudioInput(navigator.mediaDevices),
-    openMicrophone: (onSamples) => openMicrophone(capture, onSamples),
-    openTabAudio: (onSamples) => openTabAudio(onSamples),
+    openMicrophone: (context, listener) => openMicrophone(capture, context, listener),
+    openTabAudio: (context, listener) => openTabAudio(context, listener),
     decodeFile: (file) => decodeRecognitionFile(file),
     createSignatureWorker: () =>
       createSignatureWorker(() => new Worker(signatureWorkerUrl) as unknown as WorkerLike),

@@ -6,9 +6,10 @@ import { type MatchRequestBody, matchRequestBody } from "../../../rules/schemas/
 import { RECORDING_CHECKPOINTS_SECONDS } from "../../../signature/constants";
 import { addRecentIdentification } from "../recent-identifications";
 import type { SiteStorage } from "../storage";
-import type { Microphone } from "./capture";
-import { microphoneFailure, RecognitionFailure, tabAudioFailure } from "./failures";
+import type { CaptureListener, Microphone } from "./capture";
+import { type FailureKind, microphoneFailure, RecognitionFailure, tabAudioFailure } from "./failures";
 import { type DecodedFile, fileCheckpointSeconds } from "./file-audio";
+import { closeAudioContext } from "./input-support";
 import type { TrackLookup } from "./match-service";
 import {
   isOnTrackPage,
@@ -24,9 +25,10 @@ import type { SignatureWorker } from "./signature-worker-client";
 /**
  * One web recognition at a time (spec 002 §4 Recording, 001 §4 web recognition screen states):
  * press → (microphone permission needed) → listening, with a signature and a match request at each
- * checkpoint (3, 6, 9, 12 s; the 12 s one is final) → the track page, the interstitial, no match or
- * an error. Everything outside (microphone, worker, network, storage, beacons, navigation, clock)
- * is handed in, so the rules run in tests with fake timers.
+ * checkpoint (3, 6, 9, 12 s; the 12 s one is final) → the track page, the interstitial, no match,
+ * an error, or interrupted (the page hidden or the input ended while listening). Everything
+ * outside (microphone, worker, network, storage, beacons, navigation, clock) is handed in, so the
+ * rules run in tests with fake timers.
  */
 
 /** The four progressive listening messages: one more after each checkpoint but the last. */
@@ -37,9 +39,14 @@ export type MatchedTrack = StoredMatch & { href: string };
 
 /**
  * Where the audio comes from (issue 46): the microphone, this browser's audio (a shared tab), or a
- * file, which is heard at the same checkpoints without waiting for them.
+ * file, which is heard at the same checkpoints without waiting for them. The microphone and a tab
+ * come with the AudioContext their tap started (input-support.ts audioContextInGesture), which the
+ * recognition owns: it is closed whatever becomes of the start.
  */
-export type RecognitionInput = { kind: "microphone" } | { kind: "tab" } | { kind: "file"; file: Blob };
+export type RecognitionInput =
+  | { kind: "microphone"; context: AudioContext }
+  | { kind: "tab"; context: AudioContext }
+  | { kind: "file"; file: Blob };
 export type RecognitionInputKind = RecognitionInput["kind"];
 
 /**
@@ -60,7 +67,15 @@ export type RecognitionScreen =
   /** A match of the track page the visitor is on (spec 002 §2 /track/webrec/interstitial). */
   | { screen: "interstitial"; track: MatchedTrack }
   | { screen: "nomatch" }
+  /** Listening stopped by itself: the page went to the background, or the input ended. */
+  | { screen: "interrupted"; failure: InterruptionKind; input: RecognitionInputKind }
   | { screen: "error"; failure: RecognitionFailure["kind"]; input: RecognitionInputKind };
+
+export type InterruptionKind = Extract<FailureKind, "background" | "inputended">;
+
+function isInterruption(kind: FailureKind): kind is InterruptionKind {
+  return kind === "background" || kind === "inputended";
+}
 
 /** With audiocapture=1: the audio of a checkpoint and what returnSig made of its signature. */
 export type CapturedCheckpoint = {
@@ -76,8 +91,9 @@ export type RecognitionDeps = {
   screenname: string;
   audioCapture: boolean;
   hasLabelledAudioInput(): Promise<boolean>;
-  openMicrophone(onSamples: (samples: Float32Array) => void): Promise<Microphone>;
-  openTabAudio(onSamples: (samples: Float32Array) => void): Promise<Microphone>;
+  /** Open the input into the tap's AudioContext, and own it from the call on. */
+  openMicrophone(context: AudioContext, listener: CaptureListener): Promise<Microphone>;
+  openTabAudio(context: AudioContext, listener: CaptureListener): Promise<Microphone>;
   decodeFile(file: Blob): Promise<DecodedFile>;
   createSignatureWorker(): SignatureWorker;
   match(body: MatchRequestBody, signal: AbortSignal): Promise<WebrecMatchResponse>;
@@ -96,8 +112,8 @@ export type RecognitionDeps = {
 };
 
 export type Recognition = {
-  /** Starts listening to the input, the microphone by default (ignored while a recognition runs). */
-  start(input?: RecognitionInput): Promise<void>;
+  /** Starts listening to the input (ignored while a recognition runs). */
+  start(input: RecognitionInput): Promise<void>;
   /** Stops listening; records the time spent. */
   cancel(): void;
   /** Stops everything without a statistic (the page goes away). */
@@ -106,6 +122,18 @@ export type Recognition = {
 };
 
 const lastCheckpoint = RECORDING_CHECKPOINTS_SECONDS.length - 1;
+
+/** The screen a failure ends on: a refused microphone asks for it, an interruption says so. */
+function screenOfFailure(kind: FailureKind, input: RecognitionInputKind): RecognitionScreen {
+  if (kind === "microphonedenied") return { screen: "permission", denied: true };
+  if (isInterruption(kind)) return { screen: "interrupted", failure: kind, input };
+  return { screen: "error", failure: kind, input };
+}
+
+/** The tap's AudioContext, when nothing is opened into it. */
+function releaseInput(input: RecognitionInput): void {
+  if (input.kind !== "file") closeAudioContext(input.context);
+}
 
 export function createRecognition(deps: RecognitionDeps): Recognition {
   let run: Run | undefined;
@@ -153,11 +181,7 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
       errordesc: failure.statistic,
       timespent: deps.now() - current.pressedAt,
     });
-    deps.onScreen(
-      failure.kind === "microphonedenied"
-        ? { screen: "permission", denied: true }
-        : { screen: "error", failure: failure.kind, input: current.input },
-    );
+    deps.onScreen(screenOfFailure(failure.kind, current.input));
   }
 
   function noMatch(current: Run) {
@@ -274,8 +298,11 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
       return run !== undefined;
     },
 
-    async start(input = { kind: "microphone" }) {
-      if (run) return;
+    async start(input) {
+      if (run) {
+        releaseInput(input);
+        return;
+      }
       const current: Run = {
         input: input.kind,
         sessionId: deps.randomId(),
@@ -295,6 +322,7 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
       try {
         current.worker = deps.createSignatureWorker();
       } catch (error) {
+        releaseInput(input);
         fail(current, error instanceof RecognitionFailure ? error : RecognitionFailure.worker(String(error)));
         return;
       }
@@ -302,18 +330,25 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
         await hearFile(current, current.worker, input.file);
         return;
       }
-      if (input.kind === "microphone" && !(await deps.hasLabelledAudioInput())) {
-        if (current.finished) return;
+      if (input.kind === "microphone" && !(await deps.hasLabelledAudioInput()) && !current.finished) {
         deps.onScreen({ screen: "permission", denied: false });
       }
-      if (current.finished) return;
+      if (current.finished) {
+        releaseInput(input);
+        return;
+      }
       let microphone: Microphone;
-      const onSamples = (samples: Float32Array) => {
-        if (!current.finished) current.worker?.push(samples);
+      const listener: CaptureListener = {
+        samples(samples) {
+          if (!current.finished) current.worker?.push(samples);
+        },
+        interrupted: (failure) => fail(current, failure),
       };
       try {
         microphone =
-          input.kind === "tab" ? await deps.openTabAudio(onSamples) : await deps.openMicrophone(onSamples);
+          input.kind === "tab"
+            ? await deps.openTabAudio(input.context, listener)
+            : await deps.openMicrophone(input.context, listener);
       } catch (error) {
         fail(current, input.kind === "tab" ? tabAudioFailure(error) : microphoneFailure(error));
         return;

@@ -1,7 +1,16 @@
 import { Link, useNavigate } from "@remix-run/react";
 import { type ComponentProps, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from "react";
 import type { CaptureOptions } from "~/capture-options";
-import { canShareTabAudio, FILE_MAX_BYTES, FILE_MAX_SECONDS } from "~/client/recognition/input-support";
+import {
+  audioContextInGesture,
+  canDropFiles,
+  canShareTabAudio,
+  closeAudioContext,
+  FILE_MAX_BYTES,
+  FILE_MAX_SECONDS,
+  type MicrophoneSupport,
+  microphoneSupport,
+} from "~/client/recognition/input-support";
 import type {
   CapturedCheckpoint,
   Recognition,
@@ -9,9 +18,12 @@ import type {
   RecognitionScreen,
 } from "~/client/recognition/session";
 import { useRuntime } from "~/components/runtime";
-import { usePageStrings } from "~/strings";
+import { type Translate, usePageStrings } from "~/strings";
+import { storeLinks } from "../../../rules/app-links";
 import type { LanguageKey } from "../../../rules/languages";
 import { localizedPath } from "../../../rules/path";
+import { platformOf } from "../../../rules/user-agent";
+import { type RecognitionMessage, recognitionMessage } from "./recognition-messages";
 
 /**
  * The interstitial (and the overlay it is built on) shows only after a match, when recognition's
@@ -59,11 +71,21 @@ export type RecognitionPanelProps = {
 /** Issue 46: the limits of a file, as its message names them. */
 const fileLimits = { minutes: FILE_MAX_SECONDS / 60, megabytes: FILE_MAX_BYTES / (1024 * 1024) };
 
+/** What this browser offers, known only in the browser (read after hydration). */
+type BrowserInputs = {
+  microphone: MicrophoneSupport;
+  tabAudio: boolean;
+  dropFiles: boolean;
+  /** The store of the visitor's platform, else the apps page with both. */
+  storeHref: string;
+};
+
 /**
  * The web recognition screen (spec 001 §4, 002 §2): the listen button, the four progressive
  * listening messages, microphone permission needed, no match with Try again, error with Refresh,
- * and the interstitial when the match is the track page the visitor is on. The recognition runs in
- * app/client/recognition/session.ts; this only shows its screens.
+ * listening stopped by the page going to the background, and the interstitial when the match is
+ * the track page the visitor is on. The recognition runs in app/client/recognition/session.ts;
+ * this only shows its screens.
  */
 export function RecognitionPanel(props: RecognitionPanelProps) {
   const { t } = usePageStrings("recognition", props.strings);
@@ -75,12 +97,23 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
   const [captured, setCaptured] = useState<CapturedCheckpoint>();
   const recognition = useRef<Recognition>();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const [inputs, setInputs] = useState<BrowserInputs>();
 
   useEffect(() => () => recognition.current?.dispose(), []);
-
-  // Screens that replace the button take the focus, so that it is not lost and their news is read.
   useEffect(() => {
-    if (["permission", "nomatch", "error"].includes(screen.screen)) headingRef.current?.focus();
+    const platform = platformOf(navigator.userAgent, navigator.maxTouchPoints);
+    setInputs({
+      microphone: microphoneSupport(),
+      tabAudio: canShareTabAudio(navigator.mediaDevices),
+      dropFiles: canDropFiles(),
+      storeHref: platform === "web" ? localizedPath(props.lang, "/apps") : storeLinks[platform],
+    });
+  }, [props.lang]);
+
+  // Screens with news of their own take the focus, so that it is not lost and their news is read.
+  useEffect(() => {
+    if (["permission", "nomatch", "error", "interrupted"].includes(screen.screen))
+      headingRef.current?.focus();
   }, [screen.screen]);
 
   async function recognitionOf(): Promise<Recognition> {
@@ -106,34 +139,44 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
   }
 
   // A failed load has told the visitor through the info bar; the button stays for another try.
-  const listen = (input?: RecognitionInput) =>
+  const listen = (input: RecognitionInput) =>
     void recognitionOf().then(
       (started) => started.start(input),
-      () => {},
+      () => {
+        if (input.kind !== "file") closeAudioContext(input.context);
+      },
     );
-  const [tabAudio, setTabAudio] = useState(false);
-  useEffect(() => setTabAudio(canShareTabAudio(navigator.mediaDevices)), []);
+  // Called in the tap itself: the AudioContext must start inside its gesture (iOS Safari).
+  const listenToMicrophone = () => listen({ kind: "microphone", context: audioContextInGesture() });
+  const listenToTab = () => listen({ kind: "tab", context: audioContextInGesture() });
   const [dropping, setDropping] = useState(false);
   const cancel = () => recognition.current?.cancel();
 
   if (props.inApp) return <p className="recognition__note">{t("inApp")}</p>;
   if (!props.webrec) return <p className="recognition__note">{t("common:error.unsupported")}</p>;
 
-  const listening = screen.screen === "listening" || screen.screen === "permission";
+  const listening = screen.screen === "listening" || (screen.screen === "permission" && !screen.denied);
   let status = "";
   if (screen.screen === "listening") status = t(`listening.${screen.message}`);
   if (screen.screen === "matched" || screen.screen === "interstitial") status = t("found");
 
+  const message =
+    screen.screen === "error" || screen.screen === "interrupted"
+      ? recognitionMessage(screen.failure, screen.input)
+      : screen.screen === "permission" && screen.denied
+        ? recognitionMessage("microphonedenied", "microphone")
+        : undefined;
+  // Known before any tap: this browser cannot record the microphone (files may still be heard).
+  const cannotRecord =
+    inputs && inputs.microphone !== "supported"
+      ? recognitionMessage(inputs.microphone, "microphone")
+      : undefined;
+
   let panel: ReactNode = null;
-  if (screen.screen === "permission") {
+  if (screen.screen === "permission" && !screen.denied) {
     panel = (
       <Panel heading={t("permission.title")} headingRef={headingRef} tone="notice">
-        <p>{screen.denied ? t("permission.denied") : t("permission.prompt")}</p>
-        {screen.denied ? (
-          <button type="button" className="button" onClick={() => listen()}>
-            {t("tryAgain")}
-          </button>
-        ) : null}
+        <p>{t("permission.prompt")}</p>
       </Panel>
     );
   } else if (screen.screen === "nomatch") {
@@ -148,33 +191,21 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
         </button>
       </Panel>
     );
-  } else if (
-    screen.screen === "error" &&
-    screen.input !== "microphone" &&
-    inputFailures.has(screen.failure)
-  ) {
-    // What the visitor can put right (another file, sharing the tab's sound): back to the choices.
+  } else if (message && message.heading === undefined) {
+    panel = <CannotRecord message={message} storeHref={inputs?.storeHref} t={t} />;
+  } else if (message?.heading) {
     panel = (
-      <Panel heading={t("error.title")} headingRef={headingRef} tone="error">
-        <p>{t(`error.${screen.failure}`, fileLimits)}</p>
-        <button type="button" className="button" onClick={() => setScreen({ screen: "idle" })}>
-          {t("tryAgain")}
-        </button>
-      </Panel>
-    );
-  } else if (screen.screen === "error") {
-    const detail =
-      screen.failure === "unsupported"
-        ? t("error.unsupported")
-        : screen.failure === "nomicrophone"
-          ? t("error.nomicrophone")
-          : t("error.text");
-    panel = (
-      <Panel heading={t("error.title")} headingRef={headingRef} tone="error">
-        <p>{detail}</p>
-        <button type="button" className="button" onClick={() => window.location.reload()}>
-          {t("refresh")}
-        </button>
+      <Panel heading={t(message.heading)} headingRef={headingRef} tone={message.tone}>
+        <p>{t(message.text, fileLimits)}</p>
+        {message.action === "tryAgain" ? (
+          <button type="button" className="button" onClick={() => setScreen({ screen: "idle" })}>
+            {t("tryAgain")}
+          </button>
+        ) : message.action === "refresh" ? (
+          <button type="button" className="button" onClick={() => window.location.reload()}>
+            {t("refresh")}
+          </button>
+        ) : null}
       </Panel>
     );
   }
@@ -182,11 +213,13 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
   // The runtime starts after hydration. A recognition sends its statistics and keeps its match
   // through it, so the button waits for it: a refused microphone fails at once and would go uncounted.
   const ready = runtime !== undefined;
+  // Unable to record, the idle screen says why instead of showing the button (a file's recognition
+  // still shows it, to stop).
+  const noteInstead = cannotRecord !== undefined && screen.screen === "idle";
   const showButton =
-    screen.screen !== "nomatch" &&
-    screen.screen !== "error" &&
-    !(screen.screen === "permission" && screen.denied);
-  const idle = screen.screen === "idle";
+    !noteInstead && screen.screen !== "nomatch" && (message === undefined || message.action === "listen");
+  // The other ways to listen stay wherever the listen button would do.
+  const choosing = screen.screen === "idle" || message?.action === "listen" || message?.action === "none";
   const chooseFile = (files: FileList | null) => {
     const file = files?.[0];
     if (file) listen({ kind: "file", file });
@@ -198,7 +231,7 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
           type="button"
           className="recognition__button"
           data-listening={listening ? "true" : undefined}
-          onClick={listening ? cancel : () => listen()}
+          onClick={listening ? cancel : listenToMicrophone}
           disabled={!ready || screen.screen === "matched" || screen.screen === "interstitial"}
           aria-describedby="recognition-status"
         >
@@ -206,7 +239,18 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
           <span className="recognition__button-label">{listening ? t("stop") : t("listen")}</span>
         </button>
       ) : null}
-      {props.moreInputs && idle ? (
+      {noteInstead ? <CannotRecord message={cannotRecord} storeHref={inputs?.storeHref} t={t} /> : null}
+      <p id="recognition-status" className="recognition__status" role="status" aria-live="polite">
+        {status}
+      </p>
+      {screen.screen === "matched" ? (
+        <p>
+          <Link to={screen.track.href}>{t("openTrack")}</Link>
+        </p>
+      ) : null}
+      {/* Under the button, where the thumb is: what happened, before the other ways to listen. */}
+      {panel}
+      {props.moreInputs && choosing ? (
         <fieldset
           className="recognition__inputs"
           data-dropping={dropping ? "true" : undefined}
@@ -223,12 +267,12 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
           }}
         >
           <legend className="visually-hidden">{t("inputs")}</legend>
-          {tabAudio ? (
+          {inputs?.tabAudio ? (
             <button
               type="button"
               className="button recognition__input"
               disabled={!ready}
-              onClick={() => listen({ kind: "tab" })}
+              onClick={listenToTab}
             >
               {t("tab.listen")}
             </button>
@@ -246,18 +290,9 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
               }}
             />
           </label>
-          <p className="recognition__drop muted">{t("file.drop")}</p>
+          <p className="recognition__drop muted">{inputs?.dropFiles ? t("file.drop") : t("file.kept")}</p>
         </fieldset>
       ) : null}
-      <p id="recognition-status" className="recognition__status" role="status" aria-live="polite">
-        {status}
-      </p>
-      {screen.screen === "matched" ? (
-        <p>
-          <Link to={screen.track.href}>{t("openTrack")}</Link>
-        </p>
-      ) : null}
-      {panel}
       {screen.screen === "interstitial" ? (
         <Suspense fallback={null}>
           <RecognitionInterstitial
@@ -292,8 +327,19 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
   );
 }
 
-/** Failures of a file or a shared tab that the visitor can put right, each with its own message. */
-const inputFailures = new Set(["tabdenied", "notabaudio", "fileunreadable", "fileempty", "filetoolong"]);
+/** This browser cannot record: why, and the app's store where the app can (spec 000 §8). */
+function CannotRecord(props: { message: RecognitionMessage; storeHref: string | undefined; t: Translate }) {
+  return (
+    <div className="recognition__note">
+      <p>{props.t(props.message.text)}</p>
+      {props.message.storeLink && props.storeHref ? (
+        <p>
+          <a href={props.storeHref}>{props.t("getApp")}</a>
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 function Panel(props: {
   heading: string;
