@@ -187,7 +187,12 @@ describe("on a 360 px phone", () => {
     await expectThumbTarget(page.getByRole("button", { name: "Stop listening" }));
     await screenshot(page, "phone-still-listening");
 
-    await page.getByRole("heading", { name: "No result" }).waitFor({ timeout: 30_000 });
+    // Polled through the heading's name so that a failure says which screen came instead.
+    await expect
+      .poll(async () => (await page.locator("h2[tabindex='-1']").allTextContents()).join(" | "), {
+        timeout: 30_000,
+      })
+      .toBe("No result");
     await expectThumbTarget(page.getByRole("button", { name: "Try again" }));
     await expectNoSidewaysScroll(page);
     await screenshot(page, "phone-nomatch");
