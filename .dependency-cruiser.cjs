@@ -7,7 +7,7 @@
 /** Any folder of the import table: our own code, as opposed to packages and Node's modules. */
 const ours = "^(rules|edge|signature|app|amp|origin|recognizer|worker|locales|tools|scripts|bench|tests)/";
 /** App server code: page data, the server entry and the load context (never sent to the browser). */
-const appServer = "^app/(.+[.]server[.]tsx?$|data/|load-context[.]ts$)";
+const appServer = "^app/(.+[.]server[.]tsx?$|load-context[.]ts$)";
 /** React, React DOM, react-i18next and Remix, their type packages too. */
 const uiLibraries = "node_modules/((@types/)?(react|react-dom|react-i18next)|@remix-run/[^/]+)/";
 
@@ -44,13 +44,13 @@ module.exports = {
     onlyImports(
       "app-server",
       appServer,
-      "^(rules|signature|locales|edge)/|^app/(?!client/)",
-      "App server code (*.server.ts, app/data/, load-context.ts) imports what app/ does and edge/, never app/client/.",
+      "^(rules|signature|locales|edge)/|^app/(?![^/]+/browser/)",
+      "App server code (*.server.ts, load-context.ts) imports what app/ does and edge/, never a browser model (app/*/browser/).",
     ),
     onlyImports(
       "amp",
       "^amp/",
-      "^(amp|rules|edge)/|^app/(?!client/|routes/)",
+      "^(amp|rules|edge)/|^app/(?![^/]+/browser/|routes/)",
       "amp/ imports app/ (never browser code or a route module), rules/ and edge/ types.",
     ),
     {

@@ -8,7 +8,7 @@ import {
 } from "@cloudflare/vitest-pool-workers/config";
 import { UNSAFE_flatRoutes } from "@remix-run/dev";
 import { unstable_readConfig } from "wrangler";
-import { localVars } from "./scripts/local-vars.mjs";
+import { localVars } from "#scripts/local-vars.mjs";
 
 /**
  * "Network connection lost" between tests (issue 42): before and after every test the pool asks

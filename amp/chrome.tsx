@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
-import { FooterLinks } from "../app/components/footer-links";
-import { LanguagePicker } from "../app/components/language-picker";
-import type { RootData } from "../app/root-data.server";
-import { useTranslation } from "../app/strings";
-import { featureNames } from "../rules/feature-names";
+import { FooterLinks } from "#app/shell/footer-links.tsx";
+import { LanguagePicker } from "#app/shell/language-picker.tsx";
+import type { RootData } from "#app/shell/root-data.server.ts";
+import { useTranslation } from "#app/shell/strings.ts";
+import { featureNames } from "#rules/feature-names.ts";
 
 /**
  * The site's header and footer, as the root renders them, from the root's own data. The search

@@ -1,11 +1,11 @@
 import type { MetaDescriptor } from "@remix-run/cloudflare";
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { PrimitivesProvider } from "../app/components/primitives";
-import type { RootData } from "../app/root-data.server";
-import { type Strings, StringsProvider } from "../app/strings";
-import { themeColourMetas } from "../app/theme-colours";
-import { scriptJsonText } from "../rules/script-json";
+import type { RootData } from "#app/shell/root-data.server.ts";
+import { type Strings, StringsProvider } from "#app/shell/strings.ts";
+import { themeColourMetas } from "#app/shell/theme-colours.ts";
+import { PrimitivesProvider } from "#app/ui/primitives.tsx";
+import { scriptJsonText } from "#rules/script-json.ts";
 import { AmpChrome } from "./chrome";
 import { ampCss, type CssBudget, checkCssBudget, classesOf, inlineStylesOf } from "./css";
 import { ampPrimitives } from "./primitives";

@@ -5,7 +5,7 @@ import {
   PlayLink,
   type Primitives,
   ShowAll,
-} from "../app/components/primitives";
+} from "#app/ui/primitives.tsx";
 import { safeHref, safeImageSrc, safeSrcSet } from "./safe";
 
 // AMP's own elements, as JSX knows them. Custom elements take `class`, not `className`.

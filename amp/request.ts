@@ -1,4 +1,4 @@
-import type { RequestContext } from "../edge/request-context";
+import type { RequestContext } from "#edge/request-context.ts";
 import {
   type AmpPageType,
   ampPath,
@@ -6,7 +6,7 @@ import {
   localizedPath,
   type ParsedPath,
   parsePath,
-} from "../rules/path";
+} from "#rules/path.ts";
 import { ampCacheControl } from "./http";
 
 /** Renders a page through Remix with the request context (worker/steps/amp.ts). */

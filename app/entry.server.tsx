@@ -1,11 +1,11 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
-import { scriptJsonText } from "../rules/script-json";
-import { NonceContext } from "./nonce";
+import { NonceContext } from "#app/shell/nonce.ts";
+import { stylesheetTexts } from "#app/shell/stylesheet-texts.server.ts";
+import { StylesheetTextsContext, stylesheetHrefs } from "#app/shell/stylesheets.tsx";
+import { scriptJsonText } from "#rules/script-json.ts";
 import { siteStylesheets } from "./root";
-import { stylesheetTexts } from "./stylesheet-texts.server";
-import { StylesheetTextsContext, stylesheetHrefs } from "./stylesheets";
 
 /** How long Remix waits for a promise in loader data before it rejects it (none is left unawaited). */
 export const streamTimeout = 5_000;
@@ -87,7 +87,7 @@ function beforeBodyEnd(html: string, insert: string): string {
 }
 
 /**
- * The stylesheets the document inlines (app/stylesheets.tsx): the site's, then those of the routes
+ * The stylesheets the document inlines (app/shell/stylesheets.tsx): the site's, then those of the routes
  * on the page; a route under the boundary that draws an error is not on it.
  */
 function documentStylesheetHrefs(remix: EntryContext): string[] {

@@ -1,8 +1,8 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
-import type { RequestContext } from "../edge/request-context";
-import type { ServicesProxy } from "../edge/services";
-import type { LoginState } from "../rules/account";
-import type { Env, SiteConfig } from "../rules/env";
+import type { RequestContext } from "#edge/request-context.ts";
+import type { ServicesProxy } from "#edge/services/index.ts";
+import type { LoginState } from "#rules/account.ts";
+import type { Env, SiteConfig } from "#rules/env.ts";
 
 /**
  * Draws an `/amp/…` page from Remix's render of its route (amp/render.tsx `renderAmpPage`). The

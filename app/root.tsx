@@ -8,22 +8,22 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ErrorPage, errorTypeOf } from "~/components/error-page";
-import { RuntimeProvider } from "~/components/runtime";
-import { SiteFooter, SiteHeader } from "~/components/site-chrome";
-import { Upsell } from "~/components/upsell";
-import { enabledFeaturesFor } from "~/data/features.server";
-import { useNonce } from "~/nonce";
-import { type RootData, useRootData } from "~/root-data";
-import { rootData } from "~/root-data.server";
-import { StringsProvider, useStringsFromLoader, useTranslation } from "~/strings";
-import searchStyles from "~/styles/search.css";
-import styles from "~/styles/site.css";
-import { DocumentStylesheets } from "~/stylesheets";
-import { themeColourMetas } from "~/theme-colours";
+import { Upsell } from "#app/offers/upsell.tsx";
+import { ErrorPage, errorTypeOf } from "#app/shell/error-page.tsx";
+import { enabledFeaturesFor } from "#app/shell/features.server.ts";
+import { useNonce } from "#app/shell/nonce.ts";
+import { rootData } from "#app/shell/root-data.server.ts";
+import { type RootData, useRootData } from "#app/shell/root-data.ts";
+import { RuntimeProvider } from "#app/shell/runtime.tsx";
+import { SiteFooter, SiteHeader } from "#app/shell/site-chrome.tsx";
+import { StringsProvider, useStringsFromLoader, useTranslation } from "#app/shell/strings.ts";
+import { DocumentStylesheets } from "#app/shell/stylesheets.tsx";
+import { themeColourMetas } from "#app/shell/theme-colours.ts";
+import searchStyles from "#app/styles/search.css";
+import styles from "#app/styles/site.css";
 
 /**
- * Every page's stylesheets, inlined into the document (app/stylesheets.tsx) rather than linked; the
+ * Every page's stylesheets, inlined into the document (app/shell/stylesheets.tsx) rather than linked; the
  * search box is in every page's header. The AMP renderer inlines the same files.
  */
 export const siteStylesheets: readonly string[] = [styles, searchStyles];

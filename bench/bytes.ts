@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type AgnosticRouteObject, matchRoutes } from "@remix-run/router";
 import * as v from "valibot";
-import { type ClientMetafile, describeChunk, gzipSize, scriptsOfRoutes } from "../scripts/client-chunks.mjs";
+import { type ClientMetafile, describeChunk, gzipSize, scriptsOfRoutes } from "#scripts/client-chunks.mjs";
 
 const manifestRouteSchema = v.object({
   id: v.string(),
@@ -68,7 +68,7 @@ export function scriptsOf(manifest: RemixManifest, pathname: string): string[] {
 
 /**
  * Stylesheets of the matched routes in the manifest (CSS bundling), those the page links, and those
- * it inlines under their file's address (`<style data-href>`, app/stylesheets.tsx): inlined CSS is
+ * it inlines under their file's address (`<style data-href>`, app/shell/stylesheets.tsx): inlined CSS is
  * still CSS a first visit receives.
  */
 export function stylesheetsOf(manifest: RemixManifest, pathname: string, html: string): string[] {

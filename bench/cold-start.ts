@@ -3,7 +3,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Miniflare, type WorkerOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { root, type Snapshot } from "../scripts/site";
+import { root, type Snapshot } from "#scripts/site.ts";
 import { median } from "./stats";
 
 /** Fresh isolates measured per worker; the median is reported. */

@@ -11,8 +11,8 @@ import {
   SIGNATURE_MAX_SECONDS,
   SIGNATURE_SAMPLE_RATE,
   type Signature,
-} from "../signature/index";
-import { MAX_PEAK_BIN, MIN_PEAK_BIN } from "../signature/peaks";
+} from "#signature/index.ts";
+import { MAX_PEAK_BIN, MIN_PEAK_BIN } from "#signature/peaks.ts";
 
 /**
  * Hand-made signatures as dense as the bounds allow (decision 051): what an attacker can send that

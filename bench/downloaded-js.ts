@@ -3,8 +3,8 @@
  * (bench/bytes.ts). Why the two disagree by 40–50 KB (measured 2026-11-28 on fa3cc2f, every bench
  * page: manifest 101.5–112.7 KB, downloaded 142.2–159.4 KB):
  *
- * - ≈ 35–39 KB, 17–20 files (on fa3cc2f): the browser runtime. `RuntimeProvider` (app/components/runtime.tsx)
- *   imports `~/client/runtime` after hydration (beacons' page view, bridge, storage, auth, in-app
+ * - ≈ 35–39 KB, 17–20 files (on fa3cc2f): the browser runtime. `RuntimeProvider` (app/shell/runtime.tsx)
+ *   imports `app/shell/browser/runtime.ts` after hydration (beacons' page view, bridge, storage, auth, in-app
  *   flags); its chunk (`runtime-*.js`, 11 KB: runtime, tagging, bridge) and the shared chunks it
  *   imports are a dynamic import, which the manifest does not list. Since decision 027 part 4
  *   (94ebbec) the runtime no longer reaches oauth4webapi, the match service, the offers schemas or
@@ -19,7 +19,7 @@
  *   worker is registered, and the signature worker is fetched only when recognition starts.
  */
 import { type Browser, chromium } from "playwright-core";
-import { findChromium } from "../scripts/chromium.mjs";
+import { findChromium } from "#scripts/chromium.mjs";
 import { chromeFlags } from "./lighthouse";
 
 /** One script the browser fetched, as its own network record counts it. */

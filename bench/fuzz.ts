@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
-import { seededRandom } from "../origin/catalog/audio-degrade";
-import { removeSnapshot, snapshotSite, startSite } from "../scripts/site";
-import { productionHeapLimit } from "../scripts/v8-flags";
+import { seededRandom } from "#origin/catalog/audio-degrade.ts";
+import { removeSnapshot, snapshotSite, startSite } from "#scripts/site.ts";
+import { productionHeapLimit } from "#scripts/v8-flags.ts";
 import { freePort } from "./free-port";
 import { type HeapUsage, inspectHeap } from "./heap";
 import { quantile, round } from "./stats";

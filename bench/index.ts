@@ -16,9 +16,9 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as v from "valibot";
-import { ampPath } from "../rules/path";
-import { ensureChromium } from "../scripts/chromium.mjs";
-import { gzipLevel, gzipSize, readClientMetafile } from "../scripts/client-chunks.mjs";
+import { ampPath } from "#rules/path.ts";
+import { ensureChromium } from "#scripts/chromium.mjs";
+import { gzipLevel, gzipSize, readClientMetafile } from "#scripts/client-chunks.mjs";
 import {
   proxyWorkerName,
   removeSnapshot,
@@ -26,7 +26,7 @@ import {
   type Site,
   type Snapshot,
   snapshotSite,
-} from "../scripts/site";
+} from "#scripts/site.ts";
 import { atLeast, atMost, budgets, formatTable, kb, MiB, ms, type Row, type Verdict } from "./budgets";
 import { readManifest, scriptsOf, sizesOf, splitByOwner, stylesheetsOf } from "./bytes";
 import { measureColdStart } from "./cold-start";

@@ -1,4 +1,4 @@
-import { siteWorkerName } from "../scripts/site";
+import { siteWorkerName } from "#scripts/site.ts";
 
 /**
  * The site isolate's inspector (workerd's DevTools protocol, Miniflare `inspectorPort`), for the

@@ -2,7 +2,7 @@
  * `npm run bench:live`: the bench's live-numbers section alone (issue 43), on the build in build/
  * (after `npm run build`): identification events and beacons through the queues, in bursts.
  */
-import { removeSnapshot, snapshotSite } from "../scripts/site";
+import { removeSnapshot, snapshotSite } from "#scripts/site.ts";
 import { formatTable, type Row } from "./budgets";
 import { measureLiveNumbers } from "./live-numbers";
 

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { root, type Site, type Snapshot, siteWorkerName, startSite } from "../scripts/site";
-import { decodeSignatureBase64, type Signature, signatureSketch } from "../signature/index";
+import { root, type Site, type Snapshot, siteWorkerName, startSite } from "#scripts/site.ts";
+import { decodeSignatureBase64, type Signature, signatureSketch } from "#signature/index.ts";
 import { atMost, ms, type Row } from "./budgets";
 import { benchClientAddress } from "./client-addresses";
 import { probeBodies } from "./memory";

@@ -7,7 +7,7 @@
  * heap profiler), to the JSON written to stderr.
  */
 
-import { removeSnapshot, snapshotSite } from "../scripts/site";
+import { removeSnapshot, snapshotSite } from "#scripts/site.ts";
 import { formatTable, type Row } from "./budgets";
 import { measureMemory } from "./memory";
 

@@ -1,4 +1,4 @@
-import { type Snapshot, startSite } from "../scripts/site";
+import { type Snapshot, startSite } from "#scripts/site.ts";
 import { freePort } from "./free-port";
 
 /**

@@ -1,7 +1,7 @@
 import * as v from "valibot";
-import { outboxSchema } from "../rules/account";
-import { playlistTracksDocumentSchema } from "../rules/schemas/amapi";
-import { chartLocationsSchema } from "../rules/schemas/charts";
+import { outboxSchema } from "#rules/account.ts";
+import { playlistTracksDocumentSchema } from "#rules/schemas/amapi.ts";
+import { chartLocationsSchema } from "#rules/schemas/charts.ts";
 
 /** The pages the bench measures: the list, each a real address of the running site. */
 export const pageNames = [

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { Upstream } from "../edge/services";
-import { createOrigin, type OriginEnv } from "../origin";
+import type { Upstream } from "#edge/services/index.ts";
+import { createOrigin, type OriginEnv } from "#origin/index.ts";
 import { measureProxy } from "./proxy.bench-worker";
 
 /**

@@ -1,5 +1,5 @@
-import type { Upstream } from "../edge/services";
-import { createServicesProxy } from "../edge/services";
+import type { Upstream } from "#edge/services/index.ts";
+import { createServicesProxy } from "#edge/services/index.ts";
 
 /**
  * The added latency of the services proxy next to a direct upstream call, measured inside workerd

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { decodeAudioFile } from "../origin/catalog/audio-decode";
+import { decodeAudioFile } from "#origin/catalog/audio-decode.ts";
 import {
   addNoise,
   bandPass,
@@ -17,13 +17,13 @@ import {
   reverberate,
   roomImpulseResponse,
   seededRandom,
-} from "../origin/catalog/audio-degrade";
+} from "#origin/catalog/audio-degrade.ts";
 import {
   computeSignature,
   RECORDING_CHECKPOINTS_SECONDS,
   resample,
   type Signature,
-} from "../signature/index";
+} from "#signature/index.ts";
 
 /** Excerpts are kept at this rate: enough for every degradation, small enough to hold them all. */
 export const BENCH_RATE = 16000;

@@ -24,10 +24,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Miniflare } from "miniflare";
-import { decodeAudioFile } from "../origin/catalog/audio-decode";
-import { addNoise, noise, seededRandom } from "../origin/catalog/audio-degrade";
-import { forwardRuntimeOutput } from "../scripts/site";
-import { productionHeapLimit, startWithV8Flags } from "../scripts/v8-flags";
+import { decodeAudioFile } from "#origin/catalog/audio-decode.ts";
+import { addNoise, noise, seededRandom } from "#origin/catalog/audio-degrade.ts";
+import { forwardRuntimeOutput } from "#scripts/site.ts";
+import { productionHeapLimit, startWithV8Flags } from "#scripts/v8-flags.ts";
 import {
   computeSignature,
   decodeSignatureBase64,
@@ -37,8 +37,8 @@ import {
   type Signature,
   type TrackIndex,
   trackIndexStore,
-} from "../signature/index";
-import { readPublishedIndex, root } from "../tools/recognition-store/published-index";
+} from "#signature/index.ts";
+import { readPublishedIndex, root } from "#tools/recognition-store/published-index.ts";
 import { bundleBenchWorker } from "./bundle-worker";
 import { freePort } from "./free-port";
 import { type GcEvent, gcLive, gcPeak, parseGcLine, snapshotIsolate } from "./gc-trace";

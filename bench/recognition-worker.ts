@@ -5,8 +5,8 @@
  * generation k times as large, done here through the binding (a 2.3 GB load through Miniflare's
  * proxy from Node takes twenty minutes and more).
  */
-import { loadStore, recognitionStore, storeRows, writePostings } from "../recognizer/store";
-import { type RecognitionShardBindings, recognitionShards } from "../rules/env";
+import { loadStore, recognitionStore, storeRows, writePostings } from "#recognizer/store.ts";
+import { type RecognitionShardBindings, recognitionShards } from "#rules/env.ts";
 import {
   decodeSignatureBase64,
   loadIndex,
@@ -14,7 +14,7 @@ import {
   type PostingsStore,
   type TrackIndex,
   trackIndexStore,
-} from "../signature/index";
+} from "#signature/index.ts";
 import { type Generation, generatedTrackCount, scaledBucket } from "./scaled-postings";
 
 /** The store's databases: RECOGNITION, and RECOGNITION_1 … when RECOGNITION_SHARDS says so. */

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { noise, type Random, seededRandom } from "../origin/catalog/audio-degrade";
+import { noise, type Random, seededRandom } from "#origin/catalog/audio-degrade.ts";
 import {
   computeSignature,
   createIndexBuilder,
@@ -32,7 +32,7 @@ import {
   SIGNATURE_SAMPLE_RATE,
   type Signature,
   type TrackIndex,
-} from "../signature/index";
+} from "#signature/index.ts";
 import {
   audioFiles,
   BENCH_RATE,

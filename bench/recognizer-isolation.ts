@@ -13,9 +13,9 @@
  *   npm run bench:isolation [-- --attackers=N --requests=N]
  */
 import { performance } from "node:perf_hooks";
-import { noise, seededRandom } from "../origin/catalog/audio-degrade";
-import { removeSnapshot, snapshotSite } from "../scripts/site";
-import { computeSignature, encodeSignatureBase64 } from "../signature/index";
+import { noise, seededRandom } from "#origin/catalog/audio-degrade.ts";
+import { removeSnapshot, snapshotSite } from "#scripts/site.ts";
+import { computeSignature, encodeSignatureBase64 } from "#signature/index.ts";
 import { atMost, formatTable, type Row } from "./budgets";
 import { benchClientAddress } from "./client-addresses";
 import { densest, MAX_FRAMES, randomPeakBin } from "./dense-signatures";

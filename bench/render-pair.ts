@@ -18,7 +18,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Snapshot, snapshotSite } from "../scripts/site";
+import { type Snapshot, snapshotSite } from "#scripts/site.ts";
 import { startOwnOriginSite } from "./own-origin-site";
 import { findPages, headersOf, type Page } from "./pages";
 import { missOf, renderCost, renderWarmups } from "./render";

@@ -1,4 +1,4 @@
-import { seededRandom } from "../origin/catalog/audio-degrade";
+import { seededRandom } from "#origin/catalog/audio-degrade.ts";
 
 /**
  * The generation rule of the scale bench (issue 29): the index k times as large keeps each bucket's

@@ -15,8 +15,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
 import { Miniflare } from "miniflare";
-import { demoLyrics } from "../origin/catalog/lyrics";
-import { splitSeed } from "../origin/catalog/sql";
+import { demoLyrics } from "#origin/catalog/lyrics.ts";
+import { splitSeed } from "#origin/catalog/sql.ts";
 import { bundleBenchWorker } from "./bundle-worker";
 import { quantile, round } from "./stats";
 

@@ -4,10 +4,10 @@
  * the binding, the catalogue grown k times, and each query timed here (no HTTP between the clock
  * and the search).
  */
-import { seededRandom } from "../origin/catalog/audio-degrade";
-import { SearchTerm, searchArtists, searchSongs } from "../origin/catalogue-search";
-import { refreshSpellingVariants, songsFound } from "../origin/db";
-import { termQueries } from "../origin/search-terms";
+import { seededRandom } from "#origin/catalog/audio-degrade.ts";
+import { SearchTerm, searchArtists, searchSongs } from "#origin/catalogue-search.ts";
+import { refreshSpellingVariants, songsFound } from "#origin/db.ts";
+import { termQueries } from "#origin/search-terms.ts";
 
 type Env = { DB: D1Database };
 

@@ -8,7 +8,7 @@
  *   npx vite-node bench/signature-bounds.ts [--recordings N] [--runs N]
  */
 import { relative } from "node:path";
-import { noise, seededRandom } from "../origin/catalog/audio-degrade";
+import { noise, seededRandom } from "#origin/catalog/audio-degrade.ts";
 import {
   computeSignature,
   decodeSignature,
@@ -21,8 +21,8 @@ import {
   SignatureError,
   signatureDensity,
   type TrackIndex,
-} from "../signature/index";
-import { readPublishedIndex } from "../tools/recognition-store/published-index";
+} from "#signature/index.ts";
+import { readPublishedIndex } from "#tools/recognition-store/published-index.ts";
 import { densest, MAX_FRAMES, randomPeakBin, signatureOf } from "./dense-signatures";
 import {
   audioFiles,

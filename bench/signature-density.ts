@@ -7,7 +7,7 @@
  *   npx vite-node bench/signature-density.ts [--audio-dir DIR] [--excerpts N] [--seed N]
  */
 import { relative } from "node:path";
-import { noise, seededRandom } from "../origin/catalog/audio-degrade";
+import { noise, seededRandom } from "#origin/catalog/audio-degrade.ts";
 import {
   computeSignature,
   HOP_SIZE,
@@ -20,7 +20,7 @@ import {
   SIGNATURE_SAMPLE_RATE,
   type SignatureDensity,
   signatureDensity,
-} from "../signature/index";
+} from "#signature/index.ts";
 import {
   audioFiles,
   BENCH_RATE,

@@ -1,15 +1,4 @@
 import * as v from "valibot";
-import { accountCookieNames, webProviderCookieName } from "../rules/account";
-import { cookieNames, parseCookieHeader } from "../rules/cookies";
-import { localDateOf, visitorPlaceOf } from "../rules/events";
-import {
-  evaluateFeatures,
-  type FeaturePlatform,
-  featuresPath,
-  loadFeatureConfig,
-} from "../rules/feature-flags";
-import { offerDeviceOf } from "../rules/offers";
-import type { RequestContext } from "./request-context";
 import {
   type Answer,
   answerHeadersOf,
@@ -19,7 +8,18 @@ import {
   defaultCache,
   planStorage,
   type ServicesProxy,
-} from "./services";
+} from "#edge/services/index.ts";
+import { accountCookieNames, webProviderCookieName } from "#rules/account.ts";
+import { cookieNames, parseCookieHeader } from "#rules/cookies.ts";
+import { localDateOf, visitorPlaceOf } from "#rules/events.ts";
+import {
+  evaluateFeatures,
+  type FeaturePlatform,
+  featuresPath,
+  loadFeatureConfig,
+} from "#rules/feature-flags.ts";
+import { offerDeviceOf } from "#rules/offers.ts";
+import type { RequestContext } from "./request-context";
 
 /**
  * The edge's cache of rendered documents for anonymous visitors (issue 27,

@@ -1,23 +1,23 @@
 import { isbot } from "isbot";
 import * as v from "valibot";
-import { type RequestParams, readParams } from "../rules/address-params";
+import { type RequestParams, readParams } from "#rules/address-params.ts";
 import {
   countryCodeSchema,
   installIdCookie,
   languageCookie,
   readCookies,
   webIdCookie,
-} from "../rules/cookies";
-import { type CountrySource, chooseCountry } from "../rules/countries";
-import { asksNotToBeTracked } from "../rules/global-privacy-control";
+} from "#rules/cookies.ts";
+import { type CountrySource, chooseCountry } from "#rules/countries.ts";
+import { asksNotToBeTracked } from "#rules/global-privacy-control.ts";
 import {
   chooseLanguage,
   type LanguageKey,
   type LanguageSource,
   languageOf,
   type TextDirection,
-} from "../rules/languages";
-import { type ParsedPath, parsePath } from "../rules/path";
+} from "#rules/languages.ts";
+import { type ParsedPath, parsePath } from "#rules/path.ts";
 
 /**
  * What the edge knows about one request, resolved once in worker/ and handed to Remix loaders

@@ -1,4 +1,4 @@
-import { robotCheckOrigin } from "../rules/account";
+import { robotCheckOrigin } from "#rules/account.ts";
 /**
  * Security headers of the site's HTML (issue 28, docs/decisions/028-hardening.md).
  *
@@ -6,7 +6,7 @@ import { robotCheckOrigin } from "../rules/account";
  * module loaders, single-fetch streaming) carry the request's nonce, and no other inline script
  * runs. Style attributes stay allowed (React components set them). `frame-ancestors 'self'`: no
  * other site may frame a page (the microphone page included); the site's own frames may, because
- * the app's track frame navigates its top window (spec 000 §2, app/client/runtime.ts).
+ * the app's track frame navigates its top window (spec 000 §2, app/shell/browser/runtime.ts).
  *
  * AMP pages run only the AMP runtime from cdn.ampproject.org (no inline script at all, so no
  * nonce), keep AMP's inline `<style amp-boilerplate>`/`<style amp-custom>`, and may be framed:

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { type LoginState, loginStateSchema, readAccountCookies, sessionEndedStatus } from "../rules/account";
-import type { ServicesProxy } from "./services";
+import type { ServicesProxy } from "#edge/services/index.ts";
+import { type LoginState, loginStateSchema, readAccountCookies, sessionEndedStatus } from "#rules/account.ts";
 
 /**
  * The signed-in state of a page request, asked of the account service once per request and only

@@ -8,7 +8,7 @@ import {
   linksPerClient,
   rateWindowMs,
   sessionLifetimeSeconds,
-} from "../rules/account";
+} from "#rules/account.ts";
 
 // The account service's D1 records: users, e-mail sign-in links and sessions. Every secret (the
 // link's custom token, the device and session cookies) is kept as its SHA-256 hash only.

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { artistViewNames } from "../rules/schemas/amapi";
+import { artistViewNames } from "#rules/schemas/amapi.ts";
 import { isChartListId, rankChart, resolveChartList } from "./charts";
 import * as db from "./db";
 import type { OriginContext } from "./env";

@@ -1,5 +1,5 @@
 import type * as v from "valibot";
-import type { ArtistViewName, artistViewSchema } from "../rules/schemas/amapi";
+import type { ArtistViewName, artistViewSchema } from "#rules/schemas/amapi.ts";
 import { playlistsWithTracks } from "./amapi";
 import * as db from "./db";
 import {

@@ -5,7 +5,7 @@ import {
   defaultImageWidth,
   relativeLuminance,
   trackImageWidths,
-} from "../rules/content-rules";
+} from "#rules/content-rules.ts";
 
 /**
  * The catalogue's own rules, shared by the catalogue builder (Node) and the embedded origin

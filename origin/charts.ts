@@ -1,4 +1,4 @@
-import { chartSizes } from "../rules/content-rules";
+import { chartSizes } from "#rules/content-rules.ts";
 import { cityScore, discoveryScore, listIds, rankEntries } from "./catalog-rules";
 import { cityScope, worldScope } from "./chart-recompute";
 import * as db from "./db";

@@ -1,5 +1,5 @@
 import type { Context, Hono } from "hono";
-import type { RecognizerBinding } from "../rules/schemas/recognizer";
+import type { RecognizerBinding } from "#rules/schemas/recognizer.ts";
 import type { MailBinding } from "./mail";
 
 /** Bindings the embedded origin uses. */

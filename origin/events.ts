@@ -5,7 +5,7 @@ import {
   isUpcoming,
   type LatLng,
   zonedInstant,
-} from "../rules/events";
+} from "#rules/events.ts";
 import { artworkTemplate, eventMedia, eventPhotoCount, hash32, unitHash } from "./catalog-rules";
 import type { ArtistRow, PlaylistRow, TrackRow, VenueRow } from "./db";
 

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import * as v from "valibot";
-import { findCountry } from "../rules/countries";
-import { SiteError, statusOfError } from "../rules/errors";
-import { isJsonContentType } from "../rules/http-body";
+import { findCountry } from "#rules/countries.ts";
+import { SiteError, statusOfError } from "#rules/errors.ts";
+import { isJsonContentType } from "#rules/http-body.ts";
 import type { AnswerContext } from "./shapes";
 
 /**

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { guidSchema } from "../rules/cookies";
-import { asksNotToBeTracked } from "../rules/global-privacy-control";
+import { guidSchema } from "#rules/cookies.ts";
+import { asksNotToBeTracked } from "#rules/global-privacy-control.ts";
 import {
   edgePlaceHeaders,
   eventRetentionDays,
@@ -8,8 +8,8 @@ import {
   identificationEventSchema,
   unknownCountry,
   vouchedVisitorHeader,
-} from "../rules/schemas/identification";
-import { addressHashOf, utcDayOf, visitorHashOf } from "../rules/visitor-hash";
+} from "#rules/schemas/identification.ts";
+import { addressHashOf, utcDayOf, visitorHashOf } from "#rules/visitor-hash.ts";
 import { randomToken } from "./accounts";
 import type { OriginContext } from "./env";
 import { clientAddressOf } from "./http";

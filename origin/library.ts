@@ -6,7 +6,7 @@ import {
   roughPosition,
   type TagLocation,
   tagTimeLeewayMs,
-} from "../rules/library";
+} from "#rules/library.ts";
 import { randomToken } from "./accounts";
 import { type TrackRow, tracksSelectedBy } from "./db";
 

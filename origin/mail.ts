@@ -1,8 +1,8 @@
-import { resources } from "../locales";
-import { createStrings } from "../locales/translate";
-import { emailLinkLifetimeMs } from "../rules/account";
-import { defaultLanguageKey, type LanguageKey, languageOf, matchLanguage } from "../rules/languages";
-import { formatPrivacyDate } from "../rules/privacy";
+import { resources } from "#locales/index.ts";
+import { createStrings } from "#locales/translate.ts";
+import { emailLinkLifetimeMs } from "#rules/account.ts";
+import { defaultLanguageKey, type LanguageKey, languageOf, matchLanguage } from "#rules/languages.ts";
+import { formatPrivacyDate } from "#rules/privacy.ts";
 
 // The one mail interface of the site, and its two transports, chosen by MAIL_TRANSPORT (required,
 // rules/env.ts): "send_email", Cloudflare's binding (wrangler.toml `[[send_email]]` named MAIL,

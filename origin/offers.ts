@@ -1,4 +1,4 @@
-import { type Campaign, type OfferPlatform, offerLimits } from "../rules/offers";
+import { type Campaign, type OfferPlatform, offerLimits } from "#rules/offers.ts";
 import { sha256 } from "./accounts";
 import type { StoredCredential } from "./webauthn";
 

@@ -1,7 +1,7 @@
 import { strToU8, zipSync } from "fflate";
-import { csvRow } from "../rules/csv";
-import { languageOf } from "../rules/languages";
-import { formatPrivacyDate } from "../rules/privacy";
+import { csvRow } from "#rules/csv.ts";
+import { languageOf } from "#rules/languages.ts";
+import { formatPrivacyDate } from "#rules/privacy.ts";
 import { serviceStrings } from "./mail";
 import type { PersonData } from "./privacy";
 

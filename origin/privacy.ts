@@ -1,10 +1,10 @@
-import { roughPosition } from "../rules/library";
+import { roughPosition } from "#rules/library.ts";
 import {
   type DataCategories,
   dataExportLifetimeMs,
   dataExportPreparingMs,
   expiredExportRecordMs,
-} from "../rules/privacy";
+} from "#rules/privacy.ts";
 import { forgetSessionsOf, randomToken, sha256 } from "./accounts";
 import { shownTagTime } from "./library";
 

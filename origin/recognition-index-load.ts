@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { SiteError } from "../rules/errors";
-import { loadIndex, type TrackIndex } from "../signature/index";
+import { SiteError } from "#rules/errors.ts";
+import { loadIndex, type TrackIndex } from "#signature/index.ts";
 import { recognitionManifestPath, recognitionManifestSchema } from "./recognition-index";
 
 /**

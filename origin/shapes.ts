@@ -1,8 +1,13 @@
 import type * as v from "valibot";
-import { defaultImageWidth, isNewRelease } from "../rules/content-rules";
-import type { albumSchema, artistAttributesSchema, playlistSchema, songSchema } from "../rules/schemas/amapi";
-import type { artistSchema } from "../rules/schemas/artist";
-import type { StoreName, storeSchema, trackSchema, trackSummarySchema } from "../rules/schemas/track";
+import { defaultImageWidth, isNewRelease } from "#rules/content-rules.ts";
+import type {
+  albumSchema,
+  artistAttributesSchema,
+  playlistSchema,
+  songSchema,
+} from "#rules/schemas/amapi.ts";
+import type { artistSchema } from "#rules/schemas/artist.ts";
+import type { StoreName, storeSchema, trackSchema, trackSummarySchema } from "#rules/schemas/track.ts";
 import { artTrackPosterUrl, artworkTemplate, artworkUrl, coloursOf, previewUrl } from "./catalog-rules";
 import type { AlbumRow, ArtistRow, LyricsRow, PlaylistRow, TrackRow } from "./db";
 import { embedPath, watchPath } from "./video-paths";

@@ -3,9 +3,9 @@ import {
   type LoginState,
   readAccountCookies,
   sessionEndedStatus,
-} from "../rules/account";
-import { secureCookiesOf } from "../rules/env";
-import type { TagLocation } from "../rules/library";
+} from "#rules/account.ts";
+import { secureCookiesOf } from "#rules/env.ts";
+import type { TagLocation } from "#rules/library.ts";
 import { findSession } from "./accounts";
 import type { OriginContext } from "./env";
 import { noStoreJson } from "./http";

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { type CareersRole, careersRoleSchema } from "../rules/careers";
+import { type CareersRole, careersRoleSchema } from "#rules/careers.ts";
 import {
   formRateWindowMs,
   type StoredSurveyAnswer,
@@ -10,7 +10,7 @@ import {
   type surveySubmissionSchema,
   verificationRequestsPerClient,
   type verificationSubmissionSchema,
-} from "../rules/forms";
+} from "#rules/forms.ts";
 import { randomToken, sha256 } from "./accounts";
 
 // The D1 records of the site's own pages (migration 0008): survey answers, verification requests

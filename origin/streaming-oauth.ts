@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { randomUrlToken, s256Challenge } from "../rules/pkce";
+import { randomUrlToken, s256Challenge } from "#rules/pkce.ts";
 import {
   type AuthorizationQuery,
   accessTokenLifetimeSeconds,
@@ -11,7 +11,7 @@ import {
   consentLifetimeMs,
   defaultClientId,
   type OAuthError,
-} from "../rules/streaming";
+} from "#rules/streaming.ts";
 import { sha256 } from "./accounts";
 
 /**

@@ -1,6 +1,6 @@
-import type { RecognizerFailure } from "../rules/schemas/recognizer";
-import type { WebrecSignatureSummary } from "../rules/schemas/webrec";
-import { PEAK_BIN_FRACTION, type Signature, SignatureError, signatureDurationMs } from "../signature/index";
+import type { RecognizerFailure } from "#rules/schemas/recognizer.ts";
+import type { WebrecSignatureSummary } from "#rules/schemas/webrec.ts";
+import { PEAK_BIN_FRACTION, type Signature, SignatureError, signatureDurationMs } from "#signature/index.ts";
 import { RecognitionStoreError } from "./store";
 
 // What the recognizer answers, apart from its entrypoint (recognizer/index.ts): a Worker's main

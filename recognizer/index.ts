@@ -1,7 +1,7 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { type RecognitionShardBindings, recognitionShards } from "../rules/env";
-import type { RecognizerMatchAnswer, RecognizerSummaryAnswer } from "../rules/schemas/recognizer";
-import { decodeSignatureBase64, matchSignatureIn, signatureSketch } from "../signature/index";
+import { type RecognitionShardBindings, recognitionShards } from "#rules/env.ts";
+import type { RecognizerMatchAnswer, RecognizerSummaryAnswer } from "#rules/schemas/recognizer.ts";
+import { decodeSignatureBase64, matchSignatureIn, signatureSketch } from "#signature/index.ts";
 import { admission, failureOf, matchesInFlightPerIsolate, signatureSummary } from "./answers";
 import { recognitionStore } from "./store";
 

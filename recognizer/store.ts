@@ -5,7 +5,7 @@ import {
   type PostingsRequest,
   type PostingsStore,
   type TrackIndex,
-} from "../signature/index";
+} from "#signature/index.ts";
 
 /**
  * The recognition store: the index's postings in D1 (binding RECOGNITION), one row a hash, so that

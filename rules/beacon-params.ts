@@ -3,7 +3,7 @@ import { namesKnownSystem } from "./user-agent";
 
 /**
  * Statistics beacons (spec 000 §3 "Statistics beacon parameters", §5 "Beacon dynamic values",
- * §7 metrics call). Pure: the browser sender (app/client/beacons.ts) and any server code that
+ * §7 metrics call). Pure: the browser sender (app/shell/browser/beacons.ts) and any server code that
  * records statistics build the same query from the same rules.
  */
 

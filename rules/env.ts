@@ -1,6 +1,6 @@
 import * as v from "valibot";
+import type { RecognizerBinding } from "#rules/schemas/recognizer.ts";
 import type { CloudKitConfig } from "./account";
-import type { RecognizerBinding } from "./schemas/recognizer";
 import { defaultClientId, mockActivatePath, type StreamingConfig } from "./streaming";
 import { type VoucherKey, voucherKeysSchema } from "./visitor-voucher";
 

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { digitsSchema } from "./schemas/common";
-import { trackSummarySchema } from "./schemas/track";
+import { digitsSchema } from "#rules/schemas/common.ts";
+import { trackSummarySchema } from "#rules/schemas/track.ts";
 
 /**
  * My Library (spec 002 §3 Tag, §5, §7 "Tags and status", §9): the rules the site, the browser and

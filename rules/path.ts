@@ -43,7 +43,7 @@ export type PageType = (typeof pageTypes)[number];
 
 /**
  * The page types that also have an AMP form under /amp: the AMP table. A page type here has routes
- * that export an `ampView` (app/amp-view.ts); any other page type's `/amp` address is the AMP 404.
+ * that export an `ampView` (app/shell/amp-view.ts); any other page type's `/amp` address is the AMP 404.
  */
 export const ampPageTypes = [
   "home",

@@ -3,7 +3,7 @@ import { calculatePKCECodeChallenge, generateRandomCodeVerifier } from "oauth4we
 /**
  * PKCE (RFC 7636) and the random values of an OAuth 2.0 flow, through oauth4webapi: the web
  * sign-in provider's client (origin/oidc.ts), the streaming connection in the browser
- * (app/client/connect.ts) and the embedded authorization server (origin/streaming-oauth.ts) share them.
+ * (app/streaming/browser/connect.ts) and the embedded authorization server (origin/streaming-oauth.ts) share them.
  */
 
 /** 32 random bytes, base64url (43 characters): a PKCE verifier (RFC 7636 §4.1), a state, a nonce, a code. */

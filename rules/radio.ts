@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { trackSummarySchema } from "./schemas/track";
+import { trackSummarySchema } from "#rules/schemas/track.ts";
 
 /** Spec 001 §1, §2: "Radio airplay charts per genre", "radio spins: one page per genre". */
 export const radioChartSize = 40;

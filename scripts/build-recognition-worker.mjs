@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
- * Bundles the recognition's signature Web Worker (app/client/recognition/signature-worker.ts), which
+ * Bundles the recognition's signature Web Worker (app/recognition/browser/signature-worker.ts), which
  * the Remix classic compiler cannot bundle, into public/build/_recognition/signature-worker-{hash}.js
  * (content-hashed, so /build/*'s immutable caching holds), and writes its URL to
- * app/client/recognition/worker-asset.generated.ts for the page.
+ * app/recognition/browser/worker-asset.generated.ts for the page.
  *
  * `remix build` empties public/build, and the page needs the URL when Remix bundles it, so the
  * build runs this before (the URL) and after (the file) `remix build`. The hash depends only on
@@ -15,9 +15,9 @@ import path from "node:path";
 import { build } from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "..");
-const entry = path.join(root, "app/client/recognition/signature-worker.ts");
+const entry = path.join(root, "app/recognition/browser/signature-worker.ts");
 const outFolder = path.join(root, "public/build/_recognition");
-const urlModule = path.join(root, "app/client/recognition/worker-asset.generated.ts");
+const urlModule = path.join(root, "app/recognition/browser/worker-asset.generated.ts");
 
 const result = await build({
   entryPoints: [entry],

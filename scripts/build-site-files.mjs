@@ -5,7 +5,7 @@
  *   manifest's PNGs under public/icons/, public/apple-touch-icon.png and public/favicon.ico;
  * - worker/build-time.generated.ts, the time of this build, from which security.txt counts its
  *   expiry (a deployed build keeps one expiry; the next build moves it on);
- * - app/data/developer-kit-example.generated.ts, the text of tools/developer-kit/example.ts, which
+ * - app/information/developer-kit-example.generated.ts, the text of tools/developer-kit/example.ts, which
  *   /developers shows: the page shows the file people run, never a copy of it;
  * - locales/strings.generated.ts, each language's strings as one JSON text (scripts/locales-index.mjs).
  * All of them are gitignored: `npm run build` (and so `npm start` and `npm test`) writes them.
@@ -36,7 +36,7 @@ export const builtAt = "${builtAt}";
 );
 const example = fs.readFileSync(path.join(root, "tools/developer-kit/example.ts"), "utf8");
 fs.writeFileSync(
-  path.join(root, "app/data/developer-kit-example.generated.ts"),
+  path.join(root, "app/information/developer-kit-example.generated.ts"),
   `// Written by scripts/build-site-files.mjs from tools/developer-kit/example.ts: do not edit, do not commit.
 export const developerKitExample = ${JSON.stringify(example)};
 `,

@@ -1,5 +1,5 @@
 // The site's icons, drawn from its brand mark (public/favicon.svg) with sharp: the web app
-// manifest's icons (app/home-screen.server.ts lists them), the apple-touch-icon and favicon.ico.
+// manifest's icons (app/site-files/home-screen.server.ts lists them), the apple-touch-icon and favicon.ico.
 // scripts/build-site-files.mjs writes them at build time into gitignored files of public/.
 import sharp from "sharp";
 

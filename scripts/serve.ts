@@ -1,5 +1,5 @@
 import path from "node:path";
-import { chartRecomputeMinutes } from "../rules/chart-schedule";
+import { chartRecomputeMinutes } from "#rules/chart-schedule.ts";
 import { removeSnapshot, root, siteWorkerName, snapshotSite, startSite } from "./site";
 
 /**

@@ -29,7 +29,7 @@ const entryModules = new Set([
   "app/entry.client.tsx",
   "app/entry.server.tsx",
   "app/root.tsx",
-  "app/client/recognition/signature-worker.ts",
+  "app/recognition/browser/signature-worker.ts",
 ]);
 
 /** Route module exports Remix (and our AMP renderer, through `ampView`) read by name. */

@@ -1,4 +1,4 @@
-import { SiteError } from "../rules/errors";
+import { SiteError } from "#rules/errors.ts";
 
 /** Why a signature, an index or an input was refused. */
 export type SignatureErrorReason =

@@ -1,24 +1,24 @@
 import { Hono } from "hono";
+import { ampPages } from "#worker/steps/amp.ts";
+import { canonicalPrefix } from "#worker/steps/canonical-prefix.ts";
+import { crossSite } from "#worker/steps/cross-site.ts";
+import { crossSitePage } from "#worker/steps/cross-site-page.ts";
+import { documentCache } from "#worker/steps/document-cache.ts";
+import { edgeHeaders } from "#worker/steps/edge-headers.ts";
+import { isolateStep } from "#worker/steps/isolate.ts";
+import { remixLoadContext } from "#worker/steps/load-context.ts";
+import { boundedPageBody, cheapRefusals } from "#worker/steps/refusals.ts";
+import { renderPage } from "#worker/steps/render-page.ts";
+import { requestErrors } from "#worker/steps/request-errors.ts";
+import { resolvedRequest } from "#worker/steps/resolve-request.ts";
+import { securityHeaders } from "#worker/steps/security-headers.ts";
+import { campaignData, servicesProxy } from "#worker/steps/services.ts";
+import { session } from "#worker/steps/session.ts";
+import { visitorVoucher } from "#worker/steps/visitor-voucher.ts";
 import type { WorkerEnv } from "./pipeline";
 import { queue } from "./queue";
 import { scheduled } from "./schedule";
 import { siteFiles } from "./site-files";
-import { ampPages } from "./steps/amp";
-import { canonicalPrefix } from "./steps/canonical-prefix";
-import { crossSite } from "./steps/cross-site";
-import { crossSitePage } from "./steps/cross-site-page";
-import { documentCache } from "./steps/document-cache";
-import { edgeHeaders } from "./steps/edge-headers";
-import { isolateStep } from "./steps/isolate";
-import { remixLoadContext } from "./steps/load-context";
-import { boundedPageBody, cheapRefusals } from "./steps/refusals";
-import { renderPage } from "./steps/render-page";
-import { requestErrors } from "./steps/request-errors";
-import { resolvedRequest } from "./steps/resolve-request";
-import { securityHeaders } from "./steps/security-headers";
-import { campaignData, servicesProxy } from "./steps/services";
-import { session } from "./steps/session";
-import { visitorVoucher } from "./steps/visitor-voucher";
 
 /**
  * The worker: every request goes down this list of steps (worker/steps/, one file each, their

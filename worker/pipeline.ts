@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { Context } from "hono";
-import type { RequestContext } from "../edge/request-context";
-import type { ServicesProxy } from "../edge/services";
-import type { SessionResolution } from "../edge/session";
-import type { Env, SiteConfig } from "../rules/env";
+import type { RequestContext } from "#edge/request-context.ts";
+import type { ServicesProxy } from "#edge/services/index.ts";
+import type { SessionResolution } from "#edge/session.ts";
+import type { Env, SiteConfig } from "#rules/env.ts";
 
 /**
  * What lives as long as the isolate: the environment, parsed once (a bad value fails loudly at the

@@ -1,6 +1,6 @@
-import { storeBeaconBatch } from "../origin/beacons";
-import { foldIdentifications } from "../origin/identifications";
-import type { Env } from "../rules/env";
+import { storeBeaconBatch } from "#origin/beacons.ts";
+import { foldIdentifications } from "#origin/identifications.ts";
+import type { Env } from "#rules/env.ts";
 
 /** What a consumer did with one batch: the log line below, which the bench reads (bench/live-numbers.ts). */
 type StoredBatch = { events: number; malformed: number; statements: number; rowsWritten: number };

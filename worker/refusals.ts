@@ -1,7 +1,7 @@
-import { serverStrings } from "../app/i18n.server";
-import { withSecurityHeaders } from "../edge/security-headers";
-import { readBody } from "../rules/http-body";
-import { chooseLanguage, languageOf, localizedPath } from "../rules/languages";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { withSecurityHeaders } from "#edge/security-headers.ts";
+import { readBody } from "#rules/http-body.ts";
+import { chooseLanguage, languageOf, localizedPath } from "#rules/languages.ts";
 
 /**
  * Cheap refusals (issue 28): what the worker entry refuses before any routing or rendering, by

@@ -1,6 +1,6 @@
-import { recomputeCharts } from "../origin/chart-recompute";
-import { refreshSpellingVariants } from "../origin/db";
-import type { Env } from "../rules/env";
+import { recomputeCharts } from "#origin/chart-recompute.ts";
+import { refreshSpellingVariants } from "#origin/db.ts";
+import type { Env } from "#rules/env.ts";
 
 /**
  * The worker's Cron Triggers (wrangler.toml `[triggers]`): the charts' recompute, and the search's

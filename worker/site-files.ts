@@ -1,13 +1,13 @@
 import { type Context, Hono } from "hono";
-import { ampCacheControl } from "../amp/http";
-import { robotsTxt, securityTxt, securityTxtPath } from "../app/crawler-files";
-import { parseSitemapFileName, sitemapFiles, sitemapIndexEntries } from "../app/data/sitemaps.server";
-import { manifestPath, webAppManifest } from "../app/home-screen.server";
-import { sitemapIndexXml, sitemapXml } from "../app/sitemaps";
-import { resolveRequest } from "../edge/request-context";
-import { siteOriginOf } from "../rules/env";
-import { SiteError } from "../rules/errors";
-import { defaultLanguageKey, isLanguageKey, type LanguageKey } from "../rules/languages";
+import { ampCacheControl } from "#amp/http.ts";
+import { robotsTxt, securityTxt, securityTxtPath } from "#app/site-files/crawler-files.ts";
+import { manifestPath, webAppManifest } from "#app/site-files/home-screen.server.ts";
+import { parseSitemapFileName, sitemapFiles, sitemapIndexEntries } from "#app/site-files/sitemaps.server.ts";
+import { sitemapIndexXml, sitemapXml } from "#app/site-files/sitemaps.ts";
+import { resolveRequest } from "#edge/request-context.ts";
+import { siteOriginOf } from "#rules/env.ts";
+import { SiteError } from "#rules/errors.ts";
+import { defaultLanguageKey, isLanguageKey, type LanguageKey } from "#rules/languages.ts";
 import { builtAt } from "./build-time.generated";
 import type { WorkerEnv } from "./pipeline";
 

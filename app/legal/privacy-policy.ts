@@ -1,6 +1,6 @@
-import { type LegalSection, minimumAge } from "../../rules/legal";
-import { privacyAnswerDays, transferNoticeDeletionDays } from "../../rules/privacy";
-import type { PrivacyHrefs } from "../components/privacy";
+import type { PrivacyHrefs } from "#app/privacy/privacy.tsx";
+import { type LegalSection, minimumAge } from "#rules/legal.ts";
+import { privacyAnswerDays, transferNoticeDeletionDays } from "#rules/privacy.ts";
 
 // Tunewave's privacy policy, written for this project. It states the rules the code runs on and
 // points to the pages that show the exact numbers (/privacy/data-categories reads them from the

@@ -9,7 +9,7 @@ import {
   usd,
   usdFrench,
   usMonthlyPriceUsd,
-} from "../../rules/legal";
+} from "#rules/legal.ts";
 
 // Tunewave's terms of use, written for this project (spec 001 §2: the sections, in this order,
 // and an anchor for the French terms). English is the text that applies; the French terms are

@@ -1,5 +1,5 @@
-import { throwSiteError } from "~/http.server";
-import { SiteError } from "../../rules/errors";
+import { throwSiteError } from "#app/shell/http.server.ts";
+import { SiteError } from "#rules/errors.ts";
 
 // Any path no route claims: the site's own not-found page with status 404.
 export function loader(): never {

@@ -1,17 +1,22 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { type ConnectOutcome, completeConnect, connectStatistic, reportConnect } from "~/client/connect";
-import { useRuntime } from "~/components/runtime";
-import { titledScreen } from "~/data/information-page.server";
-import { unlistedPageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import connectStyles from "~/styles/connect.css";
-import { localizedPath } from "../../rules/path";
+import { titledScreen } from "#app/information/information-page.server.ts";
+import { unlistedPageMeta } from "#app/shell/meta.ts";
+import { useRuntime } from "#app/shell/runtime.tsx";
+import { usePageStrings } from "#app/shell/strings.ts";
+import {
+  type ConnectOutcome,
+  completeConnect,
+  connectStatistic,
+  reportConnect,
+} from "#app/streaming/browser/connect.ts";
+import connectStyles from "#app/styles/connect.css";
+import { localizedPath } from "#rules/path.ts";
 
 // Spec 002 §2 "/applemusic/signin/complete: Callback path of the streaming-service connect flow".
 // The authorization server sends the popup here with `code` and `state` (or `error`). The code is
-// exchanged in the browser, which holds the PKCE verifier (app/client/connect.ts); the server
+// exchanged in the browser, which holds the PKCE verifier (app/streaming/browser/connect.ts); the server
 // never sees either. The outcome goes to the page that opened the popup, which shows the confirm
 // overlay, and the popup closes 2 s later. Opened without an opener, the page says it itself.
 

@@ -7,19 +7,19 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
+import { readForm, requireKnownLanguage, throwSiteError } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { unlistedPageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
 import {
   type AuthorizationAnswer,
   authorizationQueryOf,
   checkAuthorizationRequest,
   consentCookie,
   decideAuthorization,
-} from "~/data/streaming.server";
-import { readForm, requireKnownLanguage, throwSiteError } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { unlistedPageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import connectStyles from "~/styles/connect.css";
-import { SiteError } from "../../rules/errors";
+} from "#app/streaming/streaming.server.ts";
+import connectStyles from "#app/styles/connect.css";
+import { SiteError } from "#rules/errors.ts";
 
 // Spec 002 §2 "/applemusic/signin/mockactivate: Test-mode stand-in for the authorisation page":
 // the consent page of the embedded origin's authorization server (origin/routes/streaming.ts),

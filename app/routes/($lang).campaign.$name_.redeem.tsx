@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { offerRedemptionStep } from "~/data/account.server";
-import { requireKnownLanguage } from "~/http.server";
-import { campaignNameSchema } from "../../rules/campaign-name";
-import { isJsonContentType } from "../../rules/http-body";
+import { offerRedemptionStep } from "#app/account/account.server.ts";
+import { requireKnownLanguage } from "#app/shell/http.server.ts";
+import { campaignNameSchema } from "#rules/campaign-name.ts";
+import { isJsonContentType } from "#rules/http-body.ts";
 
-// The offer page's redemption steps (app/client/offer-redemption.ts), POSTed from the page itself:
+// The offer page's redemption steps (app/offers/browser/offer-redemption.ts), POSTed from the page itself:
 // the worker answers a POST another site made before it gets here (isCrossSiteRequest). Each step
 // goes to the account service with the store-front country the edge resolved for the visitor;
 // the service decides, with the same rule as the page, and its JSON answer is passed on.

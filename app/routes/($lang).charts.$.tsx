@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
-import { chartPathOutsideCharts } from "~/data/chart-address.server";
-import { requireKnownLanguage, throwSiteError } from "~/http.server";
-import { SiteError } from "../../rules/errors";
+import { chartPathOutsideCharts } from "#app/charts/chart-address.server.ts";
+import { requireKnownLanguage, throwSiteError } from "#app/shell/http.server.ts";
+import { SiteError } from "#rules/errors.ts";
 
 // /{lang}/charts/{type}/… moves to the chart's own address (see chartPathOutsideCharts); any other
 // path under /charts is not found.

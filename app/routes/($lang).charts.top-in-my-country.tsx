@@ -1,8 +1,8 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 
-import { loadLocations, topInCountryPath } from "~/data/chart-address.server";
-import { loadPage, requireKnownLanguage } from "~/http.server";
-import { localizedPath } from "../../rules/path";
+import { loadLocations, topInCountryPath } from "#app/charts/chart-address.server.ts";
+import { loadPage, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { localizedPath } from "#rules/path.ts";
 
 // Spec 001 §2: "A command 'top in my country' redirects to top-200/{country url name or world}".
 // The target depends on the visitor's country, so the answer is never cached.

@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
-import { AccountScreen } from "~/components/account-screen";
-import { outboxMail } from "~/data/account.server";
-import { requireKnownLanguage, throwSiteError } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { unlistedPageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import accountStyles from "~/styles/account.css";
-import { outboxSchema } from "../../rules/account";
-import { SiteError } from "../../rules/errors";
+import { outboxMail } from "#app/account/account.server.ts";
+import { AccountScreen } from "#app/account/account-screen.tsx";
+import { requireKnownLanguage, throwSiteError } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { unlistedPageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import accountStyles from "#app/styles/account.css";
+import { outboxSchema } from "#rules/account.ts";
+import { SiteError } from "#rules/errors.ts";
 
 // The local outbox (README: "Signing in locally"): the mail the site "sent" while no mail
 // transport is configured, newest first, with its links to follow. With a transport configured

@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireKnownLanguage } from "~/http.server";
-import { isSiteErrorType, statusOfError } from "../../rules/errors";
+import { requireKnownLanguage } from "#app/shell/http.server.ts";
+import { isSiteErrorType, statusOfError } from "#rules/errors.ts";
 
 // Spec 000 §2: the error area at /error/{type}, including /error/notfound. Each type answers
 // with its own status; an unknown type is itself not found.

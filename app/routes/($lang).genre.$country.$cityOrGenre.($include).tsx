@@ -1,2 +1,8 @@
 // Spec 001 §2 chart page: the same route module as top-200 (the type comes from the path).
-export { ampView, default, links, loader, meta } from "./($lang).top-200.$country.($include)/route";
+export {
+  ampView,
+  default,
+  links,
+  loader,
+  meta,
+} from "#app/routes/($lang).top-200.$country.($include)/route.tsx";

@@ -1,16 +1,16 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { RecentIdentifications } from "~/components/recognition/recent-identifications";
-import { RecognitionPanel } from "~/components/recognition/recognition-panel";
-import { featureEnabledFor } from "~/data/features.server";
-import { requestMeta } from "~/data/meta.server";
-import { recognitionPanelData } from "~/data/recognition-panel.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import styles from "~/styles/recognition.css";
-import { featureNames } from "../../rules/feature-names";
+import { RecentIdentifications } from "#app/recognition/recent-identifications.tsx";
+import { recognitionPanelData } from "#app/recognition/recognition-panel.server.ts";
+import { RecognitionPanel } from "#app/recognition/recognition-panel.tsx";
+import { featureEnabledFor } from "#app/shell/features.server.ts";
+import { requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { requestMeta } from "#app/shell/meta.server.ts";
+import { type PageMeta, pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import styles from "#app/styles/recognition.css";
+import { featureNames } from "#rules/feature-names.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

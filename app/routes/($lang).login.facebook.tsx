@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { AccountScreen } from "~/components/account-screen";
-import { titledScreen } from "~/data/information-page.server";
-import { unlistedPageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import accountStyles from "~/styles/account.css";
-import { localizedPath } from "../../rules/path";
+import { AccountScreen } from "#app/account/account-screen.tsx";
+import { titledScreen } from "#app/information/information-page.server.ts";
+import { unlistedPageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import accountStyles from "#app/styles/account.css";
+import { localizedPath } from "#rules/path.ts";
 
 // Spec 000 §2 "sign-in deprecation notice for a social provider": Facebook sign-in has ended;
 // the same library is reached by signing in with the account's e-mail address.

@@ -1,16 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { type MouseEvent, useEffect, useState } from "react";
-import { onSignInMessage, openLoginPopup } from "~/client/login-popup";
-import { AccountScreen } from "~/components/account-screen";
-import { signInProviders } from "~/data/account.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { unlistedPageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import accountStyles from "~/styles/account.css";
-import { safeRedirectPath } from "../../rules/account";
-import { localizedPath } from "../../rules/path";
+import { signInProviders } from "#app/account/account.server.ts";
+import { AccountScreen } from "#app/account/account-screen.tsx";
+import { onSignInMessage, openLoginPopup } from "#app/account/browser/login-popup.ts";
+import { requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { unlistedPageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import accountStyles from "#app/styles/account.css";
+import { safeRedirectPath } from "#rules/account.ts";
+import { localizedPath } from "#rules/path.ts";
 
 // Spec 000 §2 "data consent from a web sign-in provider": what Google shares, shown before the
 // person leaves for Google. "Continue" opens the login popup (600×500) when script runs, or goes

@@ -7,16 +7,16 @@ import {
 } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
-import { reportToOpener } from "~/client/login-popup";
-import { AccountScreen } from "~/components/account-screen";
-import { useRuntime } from "~/components/runtime";
-import { cookieHeaders, finishWebProviderSignIn } from "~/data/account.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { unlistedPageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import accountStyles from "~/styles/account.css";
-import { localizedPath } from "../../rules/path";
+import { cookieHeaders, finishWebProviderSignIn } from "#app/account/account.server.ts";
+import { AccountScreen } from "#app/account/account-screen.tsx";
+import { reportToOpener } from "#app/account/browser/login-popup.ts";
+import { requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { unlistedPageMeta } from "#app/shell/meta.ts";
+import { useRuntime } from "#app/shell/runtime.tsx";
+import { usePageStrings } from "#app/shell/strings.ts";
+import accountStyles from "#app/styles/account.css";
+import { localizedPath } from "#rules/path.ts";
 
 // Where the web provider sends the browser back (redirect_uri). In the login popup the page tells
 // its opener and closes; in a window of its own it goes on to where the sign-in started. A refusal

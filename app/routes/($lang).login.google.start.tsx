@@ -1,8 +1,8 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
-import { startWebProviderSignIn } from "~/data/account.server";
-import { requireKnownLanguage } from "~/http.server";
-import { safeRedirectPath } from "../../rules/account";
-import { localizedPath } from "../../rules/path";
+import { startWebProviderSignIn } from "#app/account/account.server.ts";
+import { requireKnownLanguage } from "#app/shell/http.server.ts";
+import { safeRedirectPath } from "#rules/account.ts";
+import { localizedPath } from "#rules/path.ts";
 
 // Leaves for the web provider (Google): a fresh state, nonce and PKCE verifier for this browser,
 // then the provider's authorization address. Not available, or the provider silent: back to the

@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { reportToOpener } from "~/client/login-popup";
-import { AccountScreen } from "~/components/account-screen";
-import { titledScreen } from "~/data/information-page.server";
-import { unlistedPageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import accountStyles from "~/styles/account.css";
-import { localizedPath } from "../../rules/path";
+import { AccountScreen } from "#app/account/account-screen.tsx";
+import { reportToOpener } from "#app/account/browser/login-popup.ts";
+import { titledScreen } from "#app/information/information-page.server.ts";
+import { unlistedPageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import accountStyles from "#app/styles/account.css";
+import { localizedPath } from "#rules/path.ts";
 
 // Where Apple sends the iCloud sign-in popup back: the CloudKit API token's "URL Redirect" sign-in
 // callback, with `ckWebAuthToken`. The token goes to the page that opened the popup (only that

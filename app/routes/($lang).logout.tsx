@@ -1,9 +1,9 @@
 import { type ActionFunctionArgs, redirect } from "@remix-run/cloudflare";
-import { cookieHeaders, signOut } from "~/data/account.server";
-import { readForm, requireKnownLanguage, throwSiteError } from "~/http.server";
-import { safeRedirectPath } from "../../rules/account";
-import { SiteError } from "../../rules/errors";
-import { localizedPath } from "../../rules/path";
+import { cookieHeaders, signOut } from "#app/account/account.server.ts";
+import { readForm, requireKnownLanguage, throwSiteError } from "#app/shell/http.server.ts";
+import { safeRedirectPath } from "#rules/account.ts";
+import { SiteError } from "#rules/errors.ts";
+import { localizedPath } from "#rules/path.ts";
 
 // Sign-out: a POST only (a link or an image cannot sign anyone out), from this site only.
 

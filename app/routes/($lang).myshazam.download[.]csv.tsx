@@ -1,4 +1,4 @@
-import { libraryDownloadLoader } from "~/data/library.server";
+import { libraryDownloadLoader } from "#app/library/library.server.ts";
 
 // The whole library as a file to download (see exportLibrary).
 export const loader = libraryDownloadLoader("csv");

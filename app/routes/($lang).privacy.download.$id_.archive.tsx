@@ -1,10 +1,10 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { requireAccount } from "~/data/account.server";
-import { dataDownloadFile } from "~/data/privacy.server";
-import { requireKnownLanguage } from "~/http.server";
-import { localizedPath } from "../../rules/path";
-import { dataExportIdSchema, dataExportPagePath, dataExportTokenSchema } from "../../rules/privacy";
+import { requireAccount } from "#app/account/account.server.ts";
+import { dataDownloadFile } from "#app/privacy/privacy.server.ts";
+import { requireKnownLanguage } from "#app/shell/http.server.ts";
+import { localizedPath } from "#rules/path.ts";
+import { dataExportIdSchema, dataExportPagePath, dataExportTokenSchema } from "#rules/privacy.ts";
 
 // The data download's file, streamed through the site as the account service answers it (a ZIP,
 // `attachment`, never stored). Anything but the file goes back to the link's page, which says why

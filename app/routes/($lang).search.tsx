@@ -1,18 +1,18 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { Cover, TrackList } from "~/components/track-list";
-import { requestMeta } from "~/data/meta.server";
+import { Cover, TrackList } from "#app/catalogue/track-list.tsx";
 import {
   loadSearchPage,
   readSearchQuery,
   type SearchResultGroup,
   type SearchTopResult,
-} from "~/data/search.server";
-import type { ArtistSummary } from "~/data/view";
-import { loadPage, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
+} from "#app/search/search.server.ts";
+import { loadPage, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { requestMeta } from "#app/shell/meta.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import type { ArtistSummary } from "#app/shell/view.ts";
 
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);

@@ -1,6 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireAccount } from "~/data/account.server";
-import MyLibrary, { action, loader as libraryLoader, links, meta } from "./($lang).myshazam._index/route";
+import { requireAccount } from "#app/account/account.server.ts";
+import MyLibrary, {
+  action,
+  loader as libraryLoader,
+  links,
+  meta,
+} from "#app/routes/($lang).myshazam._index/route.tsx";
 
 // Spec 000 §2 "/secure/... : secure page types are loaded from a secure path after a single-sign-on
 // login check": the library behind the check. Signed out, the person is sent to sign in and back

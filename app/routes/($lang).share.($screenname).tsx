@@ -1,16 +1,16 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
-import { shareSheetCommandSchema } from "~/bridge-schema";
-import { ShareEmpty, ShareSheet, useShareData } from "~/components/share-sheet";
-import { requestMeta } from "~/data/meta.server";
-import { requireKnownLanguage, throwSiteError } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import styles from "~/styles/app.css";
-import { SiteError } from "../../rules/errors";
-import { localizedPath } from "../../rules/path";
+import { shareSheetCommandSchema } from "#app/bridge/bridge-schema.ts";
+import { requireKnownLanguage, throwSiteError } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { requestMeta } from "#app/shell/meta.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import styles from "#app/styles/app.css";
+import { ShareEmpty, ShareSheet, useShareData } from "#app/ui/share-sheet.tsx";
+import { SiteError } from "#rules/errors.ts";
+import { localizedPath } from "#rules/path.ts";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 

@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import { Outlet } from "@remix-run/react";
-import { loadTrackPath } from "~/data/track-calls.server";
-import { loadPage, requireKnownLanguage } from "~/http.server";
+import { loadPage, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { loadTrackPath } from "#app/track/track-calls.server.ts";
 
 /**
  * `/track/{trackKey}`: redirects (301) to the track's canonical `/track/{trackKey}/{alias}`, with

@@ -1,15 +1,15 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import * as v from "valibot";
-import { RecognitionInterstitial } from "~/components/recognition/recognition-interstitial";
-import { throwSiteError } from "~/http.server";
-import { usePageStrings } from "~/strings";
-import { SiteError } from "../../rules/errors";
+import { RecognitionInterstitial } from "#app/recognition/recognition-interstitial.tsx";
 import TrackRoute, {
   links as trackLinks,
   meta as trackMeta,
   trackRouteData,
-} from "./($lang).track.$key.$alias/route";
+} from "#app/routes/($lang).track.$key.$alias/route.tsx";
+import { throwSiteError } from "#app/shell/http.server.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import { SiteError } from "#rules/errors.ts";
 
 /** A track key, as the track address writes it. */
 const interstitialSchema = v.object({ key: v.pipe(v.string(), v.regex(/^\d{1,12}$/)) });

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { lazy, Suspense } from "react";
-import { useRuntime } from "~/components/runtime";
-import { localizedPath } from "../../rules/path";
-import Home, { loader as homeLoader, meta as homeMeta } from "./($lang)._index/route";
+import Home, { loader as homeLoader, meta as homeMeta } from "#app/routes/($lang)._index/route.tsx";
+import { useRuntime } from "#app/shell/runtime.tsx";
+import { localizedPath } from "#rules/path.ts";
 
-const DebugTap = lazy(() => import("~/components/debug-tap"));
+const DebugTap = lazy(() => import("#app/shell/debug-tap.tsx"));
 
 /**
  * `/ux/debugtap` (spec 002 §2): the debug overlay a four-finger touch opens anywhere, as an

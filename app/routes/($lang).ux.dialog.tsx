@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import * as v from "valibot";
-import { Overlay } from "~/components/overlay";
-import { throwSiteError } from "~/http.server";
-import { useTranslation } from "~/strings";
-import { SiteError } from "../../rules/errors";
-import { localizedPath } from "../../rules/path";
-import Home, { loader as homeLoader, meta as homeMeta } from "./($lang)._index/route";
+import Home, { loader as homeLoader, meta as homeMeta } from "#app/routes/($lang)._index/route.tsx";
+import { throwSiteError } from "#app/shell/http.server.ts";
+import { useTranslation } from "#app/shell/strings.ts";
+import { Overlay } from "#app/ui/overlay.tsx";
+import { SiteError } from "#rules/errors.ts";
+import { localizedPath } from "#rules/path.ts";
 
 /** Spec 002 §2 "/ux/dialog: a dialog with title, body and buttons; the default is one OK button". */
 const dialogSchema = v.object({

@@ -7,17 +7,17 @@ import {
 } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
-import { AccountScreen } from "~/components/account-screen";
-import { useRuntime } from "~/components/runtime";
-import { cookieHeaders, validateEmailLink } from "~/data/account.server";
-import { requireKnownLanguage, throwSiteError } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { unlistedPageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import accountStyles from "~/styles/account.css";
-import { emailLinkLifetimeMs, safeRedirectPath, validationPlatforms } from "../../rules/account";
-import { SiteError } from "../../rules/errors";
-import { localizedPath } from "../../rules/path";
+import { cookieHeaders, validateEmailLink } from "#app/account/account.server.ts";
+import { AccountScreen } from "#app/account/account-screen.tsx";
+import { requireKnownLanguage, throwSiteError } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { unlistedPageMeta } from "#app/shell/meta.ts";
+import { useRuntime } from "#app/shell/runtime.tsx";
+import { usePageStrings } from "#app/shell/strings.ts";
+import accountStyles from "#app/styles/account.css";
+import { emailLinkLifetimeMs, safeRedirectPath, validationPlatforms } from "#rules/account.ts";
+import { SiteError } from "#rules/errors.ts";
+import { localizedPath } from "#rules/path.ts";
 
 // Spec 002 §2 "/validate-email/web (web_mobile on iOS, iPad and Android): landing of the e-mail
 // validation link; query parameters key and customtoken, optional redirect, optional temp=1".

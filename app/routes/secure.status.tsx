@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { sessionStatus } from "~/data/account.server";
-import { sessionEndedStatus } from "../../rules/account";
-import { localizedPath } from "../../rules/path";
+import { sessionStatus } from "#app/account/account.server.ts";
+import { sessionEndedStatus } from "#rules/account.ts";
+import { localizedPath } from "#rules/path.ts";
 
 // Spec 002 §2 "/secure/status: login status endpoint", §7 "GET /secure/status (no cache): on 401
 // with a JSON redirectUrl, navigate to it with {redirectPath} replaced by the current path and

@@ -1,5 +1,5 @@
-import { statusOfError } from "../../rules/errors";
-import { nullBodyStatuses } from "../../rules/http-body";
+import { statusOfError } from "#rules/errors.ts";
+import { nullBodyStatuses } from "#rules/http-body.ts";
 import type { Outcome } from "./coalescing";
 import type { RememberedFailure } from "./failure-memory";
 

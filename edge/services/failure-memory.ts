@@ -1,4 +1,4 @@
-import type { SiteErrorType } from "../../rules/errors";
+import type { SiteErrorType } from "#rules/errors.ts";
 import type { Answer } from "./cache";
 
 /**

@@ -1,4 +1,4 @@
-import { edgePlaceHeaders, vouchedVisitorHeader } from "../../rules/schemas/identification";
+import { edgePlaceHeaders, vouchedVisitorHeader } from "#rules/schemas/identification.ts";
 
 // The HTTP plumbing of the proxy: which headers cross it, what a no-cache request is, request bodies.
 

@@ -1,6 +1,6 @@
 import type * as v from "valibot";
-import { SiteError, statusOfError } from "../../rules/errors";
-import { readBody } from "../../rules/http-body";
+import { SiteError, statusOfError } from "#rules/errors.ts";
+import { readBody } from "#rules/http-body.ts";
 import { errorResponse, responseOf } from "./answers";
 import {
   cachedAnswerOf,

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { SiteError } from "../../rules/errors";
+import { SiteError } from "#rules/errors.ts";
 import type { Answer } from "./cache";
 import type { Outcome } from "./coalescing";
 import type { RememberedFailure } from "./failure-memory";

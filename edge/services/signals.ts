@@ -1,4 +1,4 @@
-import { SiteError } from "../../rules/errors";
+import { SiteError } from "#rules/errors.ts";
 
 // Waiting with a caller's signal and a deadline: the proxy's calls, coalesced waits and retries.
 

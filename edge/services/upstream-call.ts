@@ -1,5 +1,5 @@
-import { SiteError, type SiteErrorType } from "../../rules/errors";
-import { readLimited } from "../../rules/http-body";
+import { SiteError, type SiteErrorType } from "#rules/errors.ts";
+import { readLimited } from "#rules/http-body.ts";
 import type { Answer } from "./cache";
 import type { RememberedFailure } from "./failure-memory";
 import { answerHeadersOf, forwardedHeaders } from "./http";

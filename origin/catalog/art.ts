@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { rgbToHex } from "../../rules/content-rules";
-import { artworkWidths, hash32, unitHash } from "../catalog-rules";
+import { artworkWidths, hash32, unitHash } from "#origin/catalog-rules.ts";
+import { rgbToHex } from "#rules/content-rules.ts";
 import type { AudioProfile } from "./audio";
 
 const canvas = 800;

@@ -8,10 +8,10 @@ import { FLACDecoder } from "@wasm-audio-decoders/flac";
 import { OggVorbisDecoder } from "@wasm-audio-decoders/ogg-vorbis";
 import { MPEGDecoder } from "mpg123-decoder";
 import { OggOpusDecoder } from "ogg-opus-decoder";
-import { SiteError } from "../../rules/errors";
-import { mixToMono } from "../../signature/mono";
+import { SiteError } from "#rules/errors.ts";
+import { mixToMono } from "#signature/mono.ts";
 
-export { encodeWav16 } from "../../signature/wav";
+export { encodeWav16 } from "#signature/wav.ts";
 
 export type AudioFormat = "wav" | "vorbis" | "opus" | "mp3" | "flac";
 

@@ -4,8 +4,8 @@
  * of the end-to-end test). Pure functions of mono samples; randomness comes from a seeded
  * generator so that every run is the same.
  */
-import { createFftPlan, fft, inverseFft } from "../../signature/fft";
-import { resample } from "../../signature/resample";
+import { createFftPlan, fft, inverseFft } from "#signature/fft.ts";
+import { resample } from "#signature/resample.ts";
 
 /** A seeded uniform generator in [0, 1) (mulberry32). */
 export type Random = () => number;

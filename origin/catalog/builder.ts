@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { artTrackPosterUrl, artTrackUrl, artworkUrl, previewUrl } from "../catalog-rules";
+import { artTrackPosterUrl, artTrackUrl, artworkUrl, previewUrl } from "#origin/catalog-rules.ts";
 import { artTrack } from "./art-track";
 import { decodeOgg, detectOnsets, freeDecoders } from "./audio";
 import { chartCounts } from "./chart-counts";

@@ -1,4 +1,4 @@
-import { unitHash } from "../catalog-rules";
+import { unitHash } from "#origin/catalog-rules.ts";
 import type { Track } from "./entities";
 import { chartLocations } from "./locations";
 

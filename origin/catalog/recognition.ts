@@ -1,6 +1,15 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { hash32 } from "#origin/catalog-rules.ts";
+import {
+  type RecognitionManifest,
+  type RecognitionProbes,
+  recognitionAssetFolder,
+  recognitionManifestPath,
+  recognitionPartMaxBytes,
+  recognitionPartPath,
+} from "#origin/recognition-index.ts";
 import {
   computeSignature,
   createIndexBuilder,
@@ -11,16 +20,7 @@ import {
   RECORDING_CHECKPOINTS_SECONDS,
   SIGNATURE_VERSION,
   type Signature,
-} from "../../signature/index";
-import { hash32 } from "../catalog-rules";
-import {
-  type RecognitionManifest,
-  type RecognitionProbes,
-  recognitionAssetFolder,
-  recognitionManifestPath,
-  recognitionPartMaxBytes,
-  recognitionPartPath,
-} from "../recognition-index";
+} from "#signature/index.ts";
 import { decodeAudioFile } from "./audio-decode";
 import { addNoise, seededRandom } from "./audio-degrade";
 import { log, mediaDir } from "./output";

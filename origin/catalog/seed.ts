@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { slugify } from "../catalog-rules";
+import { slugify } from "#origin/catalog-rules.ts";
 import type { ChartCounts } from "./chart-counts";
 import type { CatalogueEntities } from "./entities";
 import { featureConfigs } from "./features";

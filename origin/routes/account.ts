@@ -1,3 +1,15 @@
+import { createEmailLogin, endSession, randomToken, sha256, useEmailLogin } from "#origin/accounts.ts";
+import type { OriginApp, OriginContext } from "#origin/env.ts";
+import {
+  clientAddressOf,
+  errorResponse,
+  invalidParam,
+  jsonBody,
+  noStoreJson,
+  parseParams,
+} from "#origin/http.ts";
+import { mailerOf, signInMail } from "#origin/mail.ts";
+import { signedInAccount } from "#origin/signed-in.ts";
 import {
   deviceCookie,
   emailLoginRequestSchema,
@@ -8,14 +20,9 @@ import {
   readAccountCookies,
   safeRedirectPath,
   sessionCookie,
-} from "../../rules/account";
-import { secureCookiesOf, siteOriginOf, siteUrl } from "../../rules/env";
-import { SiteError } from "../../rules/errors";
-import { createEmailLogin, endSession, randomToken, sha256, useEmailLogin } from "../accounts";
-import type { OriginApp, OriginContext } from "../env";
-import { clientAddressOf, errorResponse, invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
-import { mailerOf, signInMail } from "../mail";
-import { signedInAccount } from "../signed-in";
+} from "#rules/account.ts";
+import { secureCookiesOf, siteOriginOf, siteUrl } from "#rules/env.ts";
+import { SiteError } from "#rules/errors.ts";
 
 // The account service (spec 002 §7 "Web sign-in provider", issue 20): e-mail sign-in links,
 // sessions, the login status, sign-out, and the local outbox. Every answer is `no-store`: each

@@ -1,11 +1,4 @@
 import * as v from "valibot";
-import { chartCacheControl } from "../../rules/chart-schedule";
-import type {
-  artistViewSchema,
-  creditsDocumentSchema,
-  playlistTracksDocumentSchema,
-} from "../../rules/schemas/amapi";
-import { type ArtistViewName, artistViewNames } from "../../rules/schemas/amapi";
 import {
   albumDocument,
   catalog,
@@ -17,13 +10,26 @@ import {
   relateOf,
   requestOf,
   requireAlbum,
-} from "../amapi";
-import { artistView } from "../artist-views";
-import { isChartListId } from "../charts";
-import * as db from "../db";
-import type { OriginApp } from "../env";
-import { cachePolicy, invalidParam, json, notFound, parseParams } from "../http";
-import { type ArtistExtension, artistResource, playlistResource, songResource, storefront } from "../shapes";
+} from "#origin/amapi.ts";
+import { artistView } from "#origin/artist-views.ts";
+import { isChartListId } from "#origin/charts.ts";
+import * as db from "#origin/db.ts";
+import type { OriginApp } from "#origin/env.ts";
+import { cachePolicy, invalidParam, json, notFound, parseParams } from "#origin/http.ts";
+import {
+  type ArtistExtension,
+  artistResource,
+  playlistResource,
+  songResource,
+  storefront,
+} from "#origin/shapes.ts";
+import { chartCacheControl } from "#rules/chart-schedule.ts";
+import type {
+  artistViewSchema,
+  creditsDocumentSchema,
+  playlistTracksDocumentSchema,
+} from "#rules/schemas/amapi.ts";
+import { type ArtistViewName, artistViewNames } from "#rules/schemas/amapi.ts";
 
 // The catalogue API's resources by id (spec 001 §7): songs and their credits, artists and their
 // views, albums, playlists and chart lists.

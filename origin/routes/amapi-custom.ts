@@ -1,7 +1,4 @@
 import type * as v from "valibot";
-import { chartCacheControl } from "../../rules/chart-schedule";
-import { SiteError } from "../../rules/errors";
-import type { shazamTracksSchema } from "../../rules/schemas/amapi";
 import {
   albumAsPlaylist,
   albumDocument,
@@ -12,10 +9,10 @@ import {
   playlistsWithTracks,
   requestOf,
   requireAlbum,
-} from "../amapi";
-import * as db from "../db";
-import type { OriginApp } from "../env";
-import { cachePolicy, json } from "../http";
+} from "#origin/amapi.ts";
+import * as db from "#origin/db.ts";
+import type { OriginApp } from "#origin/env.ts";
+import { cachePolicy, json } from "#origin/http.ts";
 import {
   type AnswerContext,
   noRelate,
@@ -23,7 +20,10 @@ import {
   playlistResource,
   songResource,
   trackPayload,
-} from "../shapes";
+} from "#origin/shapes.ts";
+import { chartCacheControl } from "#rules/chart-schedule.ts";
+import { SiteError } from "#rules/errors.ts";
+import type { shazamTracksSchema } from "#rules/schemas/amapi.ts";
 
 // Spec 001 §7 custom album and playlist calls.
 

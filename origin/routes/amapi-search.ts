@@ -1,11 +1,11 @@
 import type * as v from "valibot";
-import { searchPageSize } from "../../rules/content-rules";
-import type { searchResultsSchema } from "../../rules/schemas/amapi";
-import { catalog, maxSearchLimit, requestOf, searchTypes } from "../amapi";
-import { SearchTerm, searchArtists, searchSongs } from "../catalogue-search";
-import type { OriginApp } from "../env";
-import { cachePolicy, invalidParam, json } from "../http";
-import { artistResource, songResource, storefront } from "../shapes";
+import { catalog, maxSearchLimit, requestOf, searchTypes } from "#origin/amapi.ts";
+import { SearchTerm, searchArtists, searchSongs } from "#origin/catalogue-search.ts";
+import type { OriginApp } from "#origin/env.ts";
+import { cachePolicy, invalidParam, json } from "#origin/http.ts";
+import { artistResource, songResource, storefront } from "#origin/shapes.ts";
+import { searchPageSize } from "#rules/content-rules.ts";
+import type { searchResultsSchema } from "#rules/schemas/amapi.ts";
 
 /** Spec 000 §7 catalogue search. */
 export function registerCatalogSearch(origin: OriginApp) {

@@ -1,4 +1,7 @@
 import * as v from "valibot";
+import * as db from "#origin/db.ts";
+import type { OriginApp } from "#origin/env.ts";
+import { cachePolicy, intParam, json, parseParams } from "#origin/http.ts";
 import {
   type catalogueAlbumsPageSchema,
   type catalogueArtistsPageSchema,
@@ -6,10 +9,7 @@ import {
   cataloguePlaylistIdSchema,
   type cataloguePlaylistsPageSchema,
   type catalogueTracksPageSchema,
-} from "../../rules/schemas/catalogue";
-import * as db from "../db";
-import type { OriginApp } from "../env";
-import { cachePolicy, intParam, json, parseParams } from "../http";
+} from "#rules/schemas/catalogue.ts";
 
 const listingQuerySchema = v.object({
   limit: intParam("limit", 1, catalogueListingMaxLimit),

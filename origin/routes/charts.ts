@@ -1,11 +1,11 @@
 import type * as v from "valibot";
-import { type radioChartSchema, radioChartSize, weekOf } from "../../rules/radio";
-import type { chartLocationsSchema } from "../../rules/schemas/charts";
-import { listIds, radioSpins, rankEntries } from "../catalog-rules";
-import * as db from "../db";
-import type { OriginApp } from "../env";
-import { cachePolicy, json, notFound } from "../http";
-import { trackSummary } from "../shapes";
+import { listIds, radioSpins, rankEntries } from "#origin/catalog-rules.ts";
+import * as db from "#origin/db.ts";
+import type { OriginApp } from "#origin/env.ts";
+import { cachePolicy, json, notFound } from "#origin/http.ts";
+import { trackSummary } from "#origin/shapes.ts";
+import { type radioChartSchema, radioChartSize, weekOf } from "#rules/radio.ts";
+import type { chartLocationsSchema } from "#rules/schemas/charts.ts";
 
 export function registerCharts(origin: OriginApp) {
   /** Spec 001 §7 `/services/charts/locations`: countries and cities list, with genre lists. */

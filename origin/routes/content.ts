@@ -1,8 +1,6 @@
 import * as v from "valibot";
-import type { syncedLyricsSchema } from "../../rules/schemas/lyrics";
-import type { tagCountSchema } from "../../rules/schemas/tagcount";
-import * as db from "../db";
-import type { OriginApp } from "../env";
+import * as db from "#origin/db.ts";
+import type { OriginApp } from "#origin/env.ts";
 import {
   answerContext,
   cachePolicy,
@@ -14,8 +12,10 @@ import {
   notFound,
   parseParams,
   platformSchema,
-} from "../http";
-import { artistPayload, trackPayload, trackSummary } from "../shapes";
+} from "#origin/http.ts";
+import { artistPayload, trackPayload, trackSummary } from "#origin/shapes.ts";
+import type { syncedLyricsSchema } from "#rules/schemas/lyrics.ts";
+import type { tagCountSchema } from "#rules/schemas/tagcount.ts";
 
 /** Spec 001 §5 internal messages. */
 const messages = {

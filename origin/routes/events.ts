@@ -1,11 +1,8 @@
 import qrcode from "qrcode-generator";
 import * as v from "valibot";
-import { siteUrl } from "../../rules/env";
-import { decodeGeohash, isCalendarDate, type LatLng, qrSizes } from "../../rules/events";
-import { exactLanguage, localizedPath } from "../../rules/languages";
-import type { ArtistRow, PlaylistRow, TrackRow } from "../db";
-import * as db from "../db";
-import type { OriginApp } from "../env";
+import type { ArtistRow, PlaylistRow, TrackRow } from "#origin/db.ts";
+import * as db from "#origin/db.ts";
+import type { OriginApp } from "#origin/env.ts";
 import {
   type Catalogue,
   eventById,
@@ -14,7 +11,7 @@ import {
   type UpcomingQuery,
   upcomingEvents,
   upcomingPageSize,
-} from "../events";
+} from "#origin/events.ts";
 import {
   cachePolicy,
   countrySchema,
@@ -23,7 +20,10 @@ import {
   languageSchema,
   notFound,
   parseParams,
-} from "../http";
+} from "#origin/http.ts";
+import { siteUrl } from "#rules/env.ts";
+import { decodeGeohash, isCalendarDate, type LatLng, qrSizes } from "#rules/events.ts";
+import { exactLanguage, localizedPath } from "#rules/languages.ts";
 
 /** Upcoming lists move with the clock: kept a minute, like counts. */
 const eventsCachePolicy = "public, max-age=60";

@@ -1,6 +1,6 @@
-import * as db from "../db";
-import type { OriginApp } from "../env";
-import { cachePolicy, json, notFound } from "../http";
+import * as db from "#origin/db.ts";
+import type { OriginApp } from "#origin/env.ts";
+import { cachePolicy, json, notFound } from "#origin/http.ts";
 
 /** The feature configuration the apps read, one file per app. */
 export function registerFeatures(origin: OriginApp) {

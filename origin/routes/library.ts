@@ -1,17 +1,8 @@
 import * as v from "valibot";
-import {
-  isAcceptedTagTime,
-  type LibraryTag,
-  maxTagPageSize,
-  tagIdSchema,
-  tagPageSize,
-  tagPageTokenSchema,
-  tagWriteSchema,
-} from "../../rules/library";
-import { tracksByKeys } from "../db";
-import type { OriginApp, OriginContext } from "../env";
-import { intParam, invalidParam, jsonBody, noStoreJson, notFound, parseParams } from "../http";
-import { recordIdentification } from "../identifications";
+import { tracksByKeys } from "#origin/db.ts";
+import type { OriginApp, OriginContext } from "#origin/env.ts";
+import { intParam, invalidParam, jsonBody, noStoreJson, notFound, parseParams } from "#origin/http.ts";
+import { recordIdentification } from "#origin/identifications.ts";
 import {
   addTag,
   countTags,
@@ -21,9 +12,18 @@ import {
   listTags,
   restoreTag,
   type StoredTag,
-} from "../library";
-import { trackSummary } from "../shapes";
-import { signedInAccount } from "../signed-in";
+} from "#origin/library.ts";
+import { trackSummary } from "#origin/shapes.ts";
+import { signedInAccount } from "#origin/signed-in.ts";
+import {
+  isAcceptedTagTime,
+  type LibraryTag,
+  maxTagPageSize,
+  tagIdSchema,
+  tagPageSize,
+  tagPageTokenSchema,
+  tagWriteSchema,
+} from "#rules/library.ts";
 
 // My Library in the account service (spec 002 §7 "Tags and status", issue 21): the signed-in
 // person's tags, their count, removal and its undo, and the app's tags. Every answer

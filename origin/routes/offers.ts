@@ -1,20 +1,6 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { campaignNameSchema } from "../../rules/campaign-name";
-import { readCookies } from "../../rules/cookies";
-import { siteOriginOf } from "../../rules/env";
-import {
-  type OfferState,
-  offerCeremonyTimeoutMs,
-  offerChallengeLifetimeMs,
-  offerDeviceOf,
-  offerLimits,
-  offerMessages,
-  offerMonthsOn,
-  offerRefusalStatus,
-  offerState,
-} from "../../rules/offers";
-import type { OriginApp, OriginContext, OriginEnv } from "../env";
+import type { OriginApp, OriginContext, OriginEnv } from "#origin/env.ts";
 import {
   clientAddressOf,
   countrySchema,
@@ -24,7 +10,7 @@ import {
   noStoreJson,
   notFound,
   parseParams,
-} from "../http";
+} from "#origin/http.ts";
 import {
   type AccountOffers,
   accountOffers,
@@ -37,8 +23,8 @@ import {
   takeChallenge,
   unredeemedCredentials,
   updateCounter,
-} from "../offers";
-import { signedInAccount } from "../signed-in";
+} from "#origin/offers.ts";
+import { signedInAccount } from "#origin/signed-in.ts";
 import {
   authenticationOptions,
   challengeOf,
@@ -46,7 +32,21 @@ import {
   credentialResponseSchema,
   registrationOptions,
   relyingPartyOf,
-} from "../webauthn";
+} from "#origin/webauthn.ts";
+import { campaignNameSchema } from "#rules/campaign-name.ts";
+import { readCookies } from "#rules/cookies.ts";
+import { siteOriginOf } from "#rules/env.ts";
+import {
+  type OfferState,
+  offerCeremonyTimeoutMs,
+  offerChallengeLifetimeMs,
+  offerDeviceOf,
+  offerLimits,
+  offerMessages,
+  offerMonthsOn,
+  offerRefusalStatus,
+  offerState,
+} from "#rules/offers.ts";
 
 // Offers in the embedded origin (issue 22): the campaign data call of spec 001 §7, and in the
 // account service the account's offer state, the WebAuthn challenge and the code. A code is handed

@@ -1,20 +1,7 @@
 import * as v from "valibot";
-import { expiredSessionCookie } from "../../rules/account";
-import { secureCookiesOf, siteUrl } from "../../rules/env";
-import { localizedPath, matchLanguage } from "../../rules/languages";
-import {
-  accountDeletionSchema,
-  dataExportIdSchema,
-  dataExportPagePath,
-  dataExportRequestSchema,
-  dataExportTokenSchema,
-  type ExportRefusal,
-  exportRefusalStatus,
-  privacyMessages,
-} from "../../rules/privacy";
-import type { OriginApp, OriginContext } from "../env";
-import { invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
-import { dataDownloadMail, mailerOf } from "../mail";
+import type { OriginApp, OriginContext } from "#origin/env.ts";
+import { invalidParam, jsonBody, noStoreJson, parseParams } from "#origin/http.ts";
+import { dataDownloadMail, mailerOf } from "#origin/mail.ts";
 import {
   claimExport,
   completeExport,
@@ -25,9 +12,22 @@ import {
   findExport,
   personData,
   purgeExports,
-} from "../privacy";
-import { archiveOf } from "../privacy-archive";
-import { signedInAccount } from "../signed-in";
+} from "#origin/privacy.ts";
+import { archiveOf } from "#origin/privacy-archive.ts";
+import { signedInAccount } from "#origin/signed-in.ts";
+import { expiredSessionCookie } from "#rules/account.ts";
+import { secureCookiesOf, siteUrl } from "#rules/env.ts";
+import { localizedPath, matchLanguage } from "#rules/languages.ts";
+import {
+  accountDeletionSchema,
+  dataExportIdSchema,
+  dataExportPagePath,
+  dataExportRequestSchema,
+  dataExportTokenSchema,
+  type ExportRefusal,
+  exportRefusalStatus,
+  privacyMessages,
+} from "#rules/privacy.ts";
 
 // The privacy flows in the account service (spec 000 §1, §5, §8; issue 21): the data download
 // (asked for, mailed, fetched by the same account), the data categories held now, and account

@@ -1,8 +1,12 @@
 import * as v from "valibot";
-import { searchPageSize, trackSearchPageSize } from "../../rules/content-rules";
-import { type searchResponseSchema, searchServicePath } from "../../rules/schemas/search";
-import { artistIsTopResult, SearchTerm, type SongHit, searchArtists, searchSongs } from "../catalogue-search";
-import type { OriginApp } from "../env";
+import {
+  artistIsTopResult,
+  SearchTerm,
+  type SongHit,
+  searchArtists,
+  searchSongs,
+} from "#origin/catalogue-search.ts";
+import type { OriginApp } from "#origin/env.ts";
 import {
   cachePolicy,
   countrySchema,
@@ -12,8 +16,10 @@ import {
   languageSchema,
   parseParams,
   platformSchema,
-} from "../http";
-import { artistPayload, trackSummary } from "../shapes";
+} from "#origin/http.ts";
+import { artistPayload, trackSummary } from "#origin/shapes.ts";
+import { searchPageSize, trackSearchPageSize } from "#rules/content-rules.ts";
+import { type searchResponseSchema, searchServicePath } from "#rules/schemas/search.ts";
 
 /** Largest page of either call. */
 const maxPageSize = 25;

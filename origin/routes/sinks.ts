@@ -1,10 +1,7 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { clientAddressKey } from "../../rules/client-address";
-import { SiteError } from "../../rules/errors";
-import type { receivedBeaconsSchema } from "../../rules/schemas/metrics";
-import { type BeaconMessage, beaconMessage, beaconRouteSchema, logBodyMaxBytes } from "../beacons";
-import type { OriginApp, OriginEnv } from "../env";
+import { type BeaconMessage, beaconMessage, beaconRouteSchema, logBodyMaxBytes } from "#origin/beacons.ts";
+import type { OriginApp, OriginEnv } from "#origin/env.ts";
 import {
   cachePolicy,
   clientAddressOf,
@@ -15,8 +12,11 @@ import {
   limitExceeded,
   notFound,
   parseParams,
-} from "../http";
-import { mailerOf } from "../mail";
+} from "#origin/http.ts";
+import { mailerOf } from "#origin/mail.ts";
+import { clientAddressKey } from "#rules/client-address.ts";
+import { SiteError } from "#rules/errors.ts";
+import type { receivedBeaconsSchema } from "#rules/schemas/metrics.ts";
 
 /**
  * Beacons and logs one client address may send a minute (wrangler.toml `[[ratelimits]]` SINK_LIMIT,

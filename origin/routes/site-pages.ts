@@ -1,21 +1,21 @@
 import type { Context } from "hono";
-import {
-  formRateWindowMs,
-  surveyReceiptSchema,
-  surveySubmissionSchema,
-  verificationIdSchema,
-  verificationSubmissionSchema,
-} from "../../rules/forms";
-import type { OriginApp, OriginEnv } from "../env";
-import { cachePolicy, clientAddressOf, json, jsonBody, noStoreJson, parseParams } from "../http";
-import { signedInAccount } from "../signed-in";
+import type { OriginApp, OriginEnv } from "#origin/env.ts";
+import { cachePolicy, clientAddressOf, json, jsonBody, noStoreJson, parseParams } from "#origin/http.ts";
+import { signedInAccount } from "#origin/signed-in.ts";
 import {
   openRoles,
   storeSurveyAnswer,
   storeVerificationRequest,
   surveyAnswerOf,
   verificationRequestOf,
-} from "../site-pages";
+} from "#origin/site-pages.ts";
+import {
+  formRateWindowMs,
+  surveyReceiptSchema,
+  surveySubmissionSchema,
+  verificationIdSchema,
+  verificationSubmissionSchema,
+} from "#rules/forms.ts";
 
 // The services behind the site's own pages (issue 24): the satisfaction survey, artist
 // verification requests and the open roles. What a visitor sent is theirs: `private, no-store`,

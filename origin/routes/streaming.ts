@@ -1,9 +1,7 @@
 import * as v from "valibot";
-import { siteOriginOf } from "../../rules/env";
-import { authorizationDecisionRequestSchema, authorizationQuerySchema } from "../../rules/streaming";
-import type { OriginApp, OriginContext } from "../env";
-import { jsonBody, noStoreJson } from "../http";
-import { signedInAccount } from "../signed-in";
+import type { OriginApp, OriginContext } from "#origin/env.ts";
+import { jsonBody, noStoreJson } from "#origin/http.ts";
+import { signedInAccount } from "#origin/signed-in.ts";
 import {
   type AuthorizationRefusal,
   checkAuthorization,
@@ -14,7 +12,9 @@ import {
   registeredClient,
   revokeToken,
   spendConsent,
-} from "../streaming-oauth";
+} from "#origin/streaming-oauth.ts";
+import { siteOriginOf } from "#rules/env.ts";
+import { authorizationDecisionRequestSchema, authorizationQuerySchema } from "#rules/streaming.ts";
 
 // The streaming service's OAuth endpoints as the embedded origin serves them (spec 002 §7
 // "Streaming-service connection", issue 22). The authorization endpoint is split in two: the

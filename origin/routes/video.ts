@@ -1,9 +1,9 @@
-import { videoMessageSource } from "../../rules/video-messages";
-import { artTrackPosterUrl, artTrackUrl } from "../catalog-rules";
-import * as db from "../db";
-import type { OriginApp } from "../env";
-import { cachePolicy, invalidParam, notFound } from "../http";
-import { videoBase } from "../video-paths";
+import { artTrackPosterUrl, artTrackUrl } from "#origin/catalog-rules.ts";
+import * as db from "#origin/db.ts";
+import type { OriginApp } from "#origin/env.ts";
+import { cachePolicy, invalidParam, notFound } from "#origin/http.ts";
+import { videoBase } from "#origin/video-paths.ts";
+import { videoMessageSource } from "#rules/video-messages.ts";
 
 // The video site the track page's VIDEO section points at (spec 002 §2, §4 "Video"), served by
 // the embedded origin as it serves the streaming service's OAuth provider: a watch page and an

@@ -1,14 +1,6 @@
-import {
-  sessionCookie,
-  type WebProviderRefusal,
-  webProviderAuthorizeSchema,
-  webProviderCallbackPath,
-  webProviderSignInSchema,
-} from "../../rules/account";
-import { secureCookiesOf, siteOriginOf } from "../../rules/env";
-import { claimProviderToken, isClosedAccount, startSession } from "../accounts";
-import type { OriginApp, OriginContext, OriginEnv } from "../env";
-import { invalidParam, jsonBody, noStoreJson, parseParams } from "../http";
+import { claimProviderToken, isClosedAccount, startSession } from "#origin/accounts.ts";
+import type { OriginApp, OriginContext, OriginEnv } from "#origin/env.ts";
+import { invalidParam, jsonBody, noStoreJson, parseParams } from "#origin/http.ts";
 import {
   authorizationUrl,
   discover,
@@ -16,7 +8,15 @@ import {
   OidcError,
   type ProviderMetadata,
   signInWithCode,
-} from "../oidc";
+} from "#origin/oidc.ts";
+import {
+  sessionCookie,
+  type WebProviderRefusal,
+  webProviderAuthorizeSchema,
+  webProviderCallbackPath,
+  webProviderSignInSchema,
+} from "#rules/account.ts";
+import { secureCookiesOf, siteOriginOf } from "#rules/env.ts";
 
 // The web sign-in provider (spec 002 §7, issue 20): Google through OpenID Connect's code flow with
 // PKCE. The account service holds the client secret, exchanges the code and verifies the ID token;

@@ -1,24 +1,31 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { clientAddressKey } from "../../rules/client-address";
-import { SiteError } from "../../rules/errors";
-import { readBody } from "../../rules/http-body";
+import * as db from "#origin/db.ts";
+import type { OriginApp, OriginEnv } from "#origin/env.ts";
+import {
+  cachePolicy,
+  clientAddressOf,
+  errorResponse,
+  json,
+  limitExceeded,
+  parseParams,
+} from "#origin/http.ts";
+import { recordIdentification } from "#origin/identifications.ts";
+import { tagRecognition } from "#origin/signed-in.ts";
+import { clientAddressKey } from "#rules/client-address.ts";
+import { SiteError } from "#rules/errors.ts";
+import { readBody } from "#rules/http-body.ts";
 import {
   type RecognizerFailure,
   recognizerMatchAnswerSchema,
   recognizerSummaryAnswerSchema,
-} from "../../rules/schemas/recognizer";
+} from "#rules/schemas/recognizer.ts";
 import {
   type WebrecMatchRequest,
   type WebrecMatchResponse,
   webrecMatchRequestSchema,
-} from "../../rules/schemas/webrec";
-import { SIGNATURE_MAX_BASE64_LENGTH } from "../../signature/constants";
-import * as db from "../db";
-import type { OriginApp, OriginEnv } from "../env";
-import { cachePolicy, clientAddressOf, errorResponse, json, limitExceeded, parseParams } from "../http";
-import { recordIdentification } from "../identifications";
-import { tagRecognition } from "../signed-in";
+} from "#rules/schemas/webrec.ts";
+import { SIGNATURE_MAX_BASE64_LENGTH } from "#signature/constants.ts";
 
 /** Largest request body: the largest signature's base64 and room for the other fields. */
 export const webrecMaxBodyBytes = SIGNATURE_MAX_BASE64_LENGTH + 1024;

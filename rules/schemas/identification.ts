@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { addressHashPattern, utcDayOf, visitorHashPattern } from "../visitor-hash";
+import { addressHashPattern, utcDayOf, visitorHashPattern } from "#rules/visitor-hash.ts";
 
 /**
  * One identification event (issue 43): a successful match or a new tag, as the identifications

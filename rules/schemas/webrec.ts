@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { findCountry } from "../countries";
-import { isLanguageKey } from "../languages";
+import { findCountry } from "#rules/countries.ts";
+import { isLanguageKey } from "#rules/languages.ts";
 import { digitsSchema } from "./common";
 
 /**
@@ -80,7 +80,7 @@ export type MatchSession = { sessionId: string; lang: string; country: string };
 
 /**
  * The match request of one checkpoint: its signature (base64, encodeSignatureBase64) in its
- * session. The page (app/client/recognition/) and the command line (tools/recognize/) both build
+ * session. The page (app/recognition/browser/) and the command line (tools/recognize/) both build
  * their requests here.
  */
 export function matchRequestBody(data: string, session: MatchSession): MatchRequestBody {

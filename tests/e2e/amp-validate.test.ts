@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { describeErrors, validateAmp } from "../amp-validator";
+import { describeErrors, validateAmp } from "#tests/amp-validator.ts";
 
 // Every AMP page type, in several languages, for real catalogue items, through the official AMP
 // validator (offline, see tests/amp-validator.ts), against the running site.

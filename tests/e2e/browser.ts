@@ -5,7 +5,7 @@ import {
   chromium,
   type Page,
 } from "playwright-core";
-import { findChromium } from "../../scripts/chromium.mjs";
+import { findChromium } from "#scripts/chromium.mjs";
 
 const launchArgs = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"];
 

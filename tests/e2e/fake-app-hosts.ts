@@ -1,5 +1,5 @@
-import { aboutBridgeType, bridgeEntryPointName } from "../../app/bridge-schema";
-import { androidInterfaceName, iosMessageHandlerName } from "../../app/client/app-host";
+import { aboutBridgeType, bridgeEntryPointName } from "#app/bridge/bridge-schema.ts";
+import { androidInterfaceName, iosMessageHandlerName } from "#app/bridge/browser/app-host.ts";
 
 /**
  * The native apps' side of the bridge, played in a page: the iOS message handler or the Android

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { resources, type StringTree } from "../../locales";
-import { type LanguageKey, languageKeys, localizedPath } from "../../rules/languages";
+import { resources, type StringTree } from "#locales/index.ts";
+import { type LanguageKey, languageKeys, localizedPath } from "#rules/languages.ts";
 import { signInByEmail, uniqueAddress } from "./accounts";
 import { openAmp } from "./amp-page";
 import { axeViolations } from "./axe";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { themeColours } from "../../app/theme-colours";
+import { themeColours } from "#app/shell/theme-colours.ts";
 import { launchWithProfile, viewports } from "./browser";
 
 // Putting the site on a home screen, as Chromium judges it: the DevTools protocol's installability

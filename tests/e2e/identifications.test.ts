@@ -1,8 +1,8 @@
 import type { Browser } from "playwright-core";
 import * as v from "valibot";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { tagCountListSchema } from "../../rules/schemas/tagcount";
-import { trackSchema } from "../../rules/schemas/track";
+import { tagCountListSchema } from "#rules/schemas/tagcount.ts";
+import { trackSchema } from "#rules/schemas/track.ts";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { catalogueExcerpt, microphoneFlags, pressListen } from "./microphone";
 import { screenshot } from "./screenshot";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { trackSchema } from "../../rules/schemas/track";
+import { trackSchema } from "#rules/schemas/track.ts";
 import { signInByEmail, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { previewTrack } from "./microphone";

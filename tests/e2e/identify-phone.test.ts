@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { storeLinks } from "../../rules/app-links";
-import { trackSchema } from "../../rules/schemas/track";
+import { storeLinks } from "#rules/app-links.ts";
+import { trackSchema } from "#rules/schemas/track.ts";
 import {
   androidPhoneUserAgent,
   iPhoneUserAgent,

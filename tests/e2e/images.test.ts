@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { eventIdOf, parseEventId } from "../../origin/events";
+import { eventIdOf, parseEventId } from "#origin/events.ts";
 import { launchBrowser, openPage, viewports } from "./browser";
 
 // Spec 002 §4 "Images: loading, then loaded, or error (error message shown)", §8 image load

@@ -1,6 +1,6 @@
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import enCommon from "../../locales/en/common.json";
+import enCommon from "#locales/en/common.json";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 

@@ -15,7 +15,7 @@ afterAll(async () => {
 
 /**
  * A document's stylesheets are inlined by the server and rendered empty by the browser
- * (app/stylesheets.tsx): hydration and client navigations must keep the server's text, or the
+ * (app/shell/stylesheets.tsx): hydration and client navigations must keep the server's text, or the
  * page would lose its styles; a page the first document did not inline gets its stylesheet linked.
  */
 test("the inlined styles survive hydration, client navigations and going back", async () => {

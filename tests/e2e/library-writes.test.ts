@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { expect, inject, test } from "vitest";
-import { signedInVisitor } from "../../bench/pages";
-import { catalogueTracksPageSchema } from "../../rules/schemas/catalogue";
+import { signedInVisitor } from "#bench/pages.ts";
+import { catalogueTracksPageSchema } from "#rules/schemas/catalogue.ts";
 
 // Tag writes under concurrency against the running site (wrangler dev, its local D1): a retried
 // request never doubles a tag, and concurrent writes lose nothing. Here rather than in the worker

@@ -4,9 +4,9 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import * as v from "valibot";
 import { expect } from "vitest";
-import { decodeAudioFile } from "../../origin/catalog/audio-decode";
-import { addNoise, seededRandom } from "../../origin/catalog/audio-degrade";
-import { encodeWav16 } from "../../signature/index";
+import { decodeAudioFile } from "#origin/catalog/audio-decode.ts";
+import { addNoise, seededRandom } from "#origin/catalog/audio-degrade.ts";
+import { encodeWav16 } from "#signature/index.ts";
 
 // A WAV file as Chromium's microphone, made from a catalogue recording: what the recognition and
 // library tests play to /identify.

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import * as v from "valibot";
-import { findJava } from "../../scripts/java.mjs";
+import { findJava } from "#scripts/java.mjs";
 
 // The Nu HTML checker (npm vnu-jar) on Debian's Java, offline: one JVM start for all documents.
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { offerLimits } from "../../rules/offers";
+import { offerLimits } from "#rules/offers.ts";
 import { uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, viewports } from "./browser";
 import { executeLocalD1 } from "./local-d1";

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import enApp from "../../locales/en/app.json";
+import enApp from "#locales/en/app.json";
 import { axeViolations } from "./axe";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { screenshot } from "./screenshot";

@@ -1,7 +1,7 @@
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import enCommon from "../../locales/en/common.json";
-import enTrack from "../../locales/en/track.json";
+import enCommon from "#locales/en/common.json";
+import enTrack from "#locales/en/track.json";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 import { recordAudioElements, type Track, trackPagePath, worldChartTopTrack } from "./site-data";

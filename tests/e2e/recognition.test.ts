@@ -4,9 +4,9 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { noise, seededRandom } from "../../origin/catalog/audio-degrade";
-import { trackSchema } from "../../rules/schemas/track";
-import { encodeWav16 } from "../../signature/index";
+import { noise, seededRandom } from "#origin/catalog/audio-degrade.ts";
+import { trackSchema } from "#rules/schemas/track.ts";
+import { encodeWav16 } from "#signature/index.ts";
 import {
   androidPhoneUserAgent,
   iPhoneUserAgent,

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { searchDebounceMs, searchLiveMessageMs } from "../../app/search-groups";
+import { searchDebounceMs, searchLiveMessageMs } from "#app/search/search-groups.ts";
 import { launchBrowser, openPage, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 

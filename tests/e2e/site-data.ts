@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import * as v from "valibot";
-import { playlistTracksDocumentSchema } from "../../rules/schemas/amapi";
-import { trackSchema } from "../../rules/schemas/track";
+import { playlistTracksDocumentSchema } from "#rules/schemas/amapi.ts";
+import { trackSchema } from "#rules/schemas/track.ts";
 
 /** A song as the site's services describe it. */
 export type Track = v.InferOutput<typeof trackSchema>;

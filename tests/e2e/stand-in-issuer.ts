@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
-import { s256Challenge } from "../../rules/pkce";
-import { createIssuer } from "../oidc-issuer";
+import { s256Challenge } from "#rules/pkce.ts";
+import { createIssuer } from "#tests/oidc-issuer.ts";
 
 // A stand-in OpenID provider on 127.0.0.1 for the browser tests: discovery, JWKS, a consent page
 // with Allow and Deny, and a token endpoint that checks the client, the code (once), the

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { connectPopup } from "../../rules/streaming";
+import { connectPopup } from "#rules/streaming.ts";
 import { launchBrowser, personUserAgent, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 import { trackPagePath, worldChartTopTrack } from "./site-data";

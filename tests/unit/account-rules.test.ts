@@ -5,7 +5,7 @@ import {
   readAccountCookies,
   safeRedirectPath,
   sessionCookie,
-} from "../../rules/account";
+} from "#rules/account.ts";
 
 describe("spec 000 §5 e-mail rule", () => {
   test.each([

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { ampCss, byteLength, checkCssBudget, classesOf, cssBudgetBytes, inlineStylesOf } from "../../amp/css";
-import { stylesheetFiles, stylesheetText } from "../amp-stylesheets";
+import { ampCss, byteLength, checkCssBudget, classesOf, cssBudgetBytes, inlineStylesOf } from "#amp/css.ts";
+import { stylesheetFiles, stylesheetText } from "#tests/amp-stylesheets.ts";
 
 test.each([
   ["!important is dropped, the declaration kept", "a{color:red !important}", "a{color:red}"],

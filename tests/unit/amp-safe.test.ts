@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
-import { ampRedirectLocation } from "../../amp/request";
-import { safeHref, safeImageSrc, safeSrcSet } from "../../amp/safe";
-import { safeColour } from "../../app/data/view";
-import { ampPath, parsePath } from "../../rules/path";
+import { ampRedirectLocation } from "#amp/request.ts";
+import { safeHref, safeImageSrc, safeSrcSet } from "#amp/safe.ts";
+import { safeColour } from "#app/shell/view.ts";
+import { ampPath, parsePath } from "#rules/path.ts";
 
 test.each([
   ["/track/1/a", "/track/1/a"],

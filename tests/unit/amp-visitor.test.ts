@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { ampRequest } from "../../amp/request";
-import { resolveRequest } from "../../edge/request-context";
+import { ampRequest } from "#amp/request.ts";
+import { resolveRequest } from "#edge/request-context.ts";
 
 const visitor = {
   "accept-language": "fr-FR,fr;q=0.9",

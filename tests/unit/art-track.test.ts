@@ -10,8 +10,8 @@ import {
   oggAudio,
   opusPacketSamples,
   vp8FrameOfWebp,
-} from "../../origin/catalog/art-track";
-import { oggCodecOf, parseOggPages } from "../../origin/catalog/ogg";
+} from "#origin/catalog/art-track.ts";
+import { oggCodecOf, parseOggPages } from "#origin/catalog/ogg.ts";
 
 // The art track's WebM read back with a small EBML reader: what Chromium's demuxer needs (the
 // header, both tracks with their codec data, a key frame opening every cluster, cues) and timing

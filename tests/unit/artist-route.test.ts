@@ -6,11 +6,11 @@ import {
   isAdamIdRouteOn,
   parseArtistRoute,
   shortDescription,
-} from "../../app/data/artist.server";
-import { resolveRequest } from "../../edge/request-context";
-import type { ServicesProxy } from "../../edge/services";
-import { featuresPath } from "../../rules/feature-flags";
-import { platformOf } from "../../rules/user-agent";
+} from "#app/artist/artist.server.ts";
+import { resolveRequest } from "#edge/request-context.ts";
+import type { ServicesProxy } from "#edge/services/index.ts";
+import { featuresPath } from "#rules/feature-flags.ts";
+import { platformOf } from "#rules/user-agent.ts";
 
 describe("parseArtistRoute (spec 001 §2 artist URLs)", () => {
   test.each<[string, string, string, boolean, ArtistRoute | undefined]>([

@@ -7,9 +7,9 @@ import {
   signInFlags,
   unavailableProvider,
   webProvider,
-} from "../../app/client/auth";
-import { cloudLibraryKey, createSiteStorage } from "../../app/client/storage";
-import type { LoginState } from "../../rules/account";
+} from "#app/account/browser/auth.ts";
+import { cloudLibraryKey, createSiteStorage } from "#app/shell/browser/storage.ts";
+import type { LoginState } from "#rules/account.ts";
 import { memoryStorage } from "./memory-storage";
 
 const state = (method: LoginState["method"]): LoginState => ({

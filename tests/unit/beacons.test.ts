@@ -7,7 +7,7 @@ import {
   outboundBeaconWaitMs,
   pageviewParams,
   watchNavigation,
-} from "../../app/client/beacons";
+} from "#app/shell/browser/beacons.ts";
 import {
   type BeaconParams,
   beaconFailureId,
@@ -15,8 +15,8 @@ import {
   metricRoute,
   metricsUrl,
   sanitizeBeaconValue,
-} from "../../rules/beacon-params";
-import { SiteError } from "../../rules/errors";
+} from "#rules/beacon-params.ts";
+import { SiteError } from "#rules/errors.ts";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,8 +1,8 @@
 import { createInterface } from "node:readline";
 import { Miniflare } from "miniflare";
 import { describe, expect, test, vi } from "vitest";
-import { gcLive, gcPeak, parseGcLine, snapshotIsolate } from "../../bench/gc-trace";
-import { productionHeapLimit, startWithV8Flags, withV8Flags } from "../../scripts/v8-flags";
+import { gcLive, gcPeak, parseGcLine, snapshotIsolate } from "#bench/gc-trace.ts";
+import { productionHeapLimit, startWithV8Flags, withV8Flags } from "#scripts/v8-flags.ts";
 
 // What workerd's V8 prints with --trace-gc (captured from workerd 2025-09-06).
 const scavenge =

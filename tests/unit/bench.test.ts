@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { atLeast, atMost, formatTable, kb } from "../../bench/budgets";
-import { matchedRoutes, parseManifest, scriptsOf, splitByOwner, stylesheetsOf } from "../../bench/bytes";
-import { firstArtistLink } from "../../bench/pages";
-import { quantile } from "../../bench/stats";
+import { atLeast, atMost, formatTable, kb } from "#bench/budgets.ts";
+import { matchedRoutes, parseManifest, scriptsOf, splitByOwner, stylesheetsOf } from "#bench/bytes.ts";
+import { firstArtistLink } from "#bench/pages.ts";
+import { quantile } from "#bench/stats.ts";
 
 function manifestSource(): string {
   const manifest = {
@@ -83,13 +83,13 @@ describe("framework floor and site code per chunk (the browser build's metafile)
         inputs: {
           "node_modules/react-dom/cjs/react-dom.production.min.js": { bytesInOutput: 9000 },
           "node_modules/@remix-run/router/dist/router.js": { bytesInOutput: 3000 },
-          "app/components/primitives.tsx": { bytesInOutput: 100 },
+          "app/ui/primitives.tsx": { bytesInOutput: 100 },
         },
       },
       "public/build/_shared/helpers-D.js": { inputs: {} },
       "public/build/root-C.js": {
         inputs: {
-          "app/components/search-box.tsx": { bytesInOutput: 2000 },
+          "app/search/search-box.tsx": { bytesInOutput: 2000 },
           "node_modules/i18next/dist/esm/i18next.js": { bytesInOutput: 5000 },
           "node_modules/react/index.js": { bytesInOutput: 10 },
         },
@@ -113,8 +113,8 @@ describe("framework floor and site code per chunk (the browser build's metafile)
     expect(split.framework).toBe(4300);
     expect(split.site).toBe(2500);
     expect(split.chunks.map((chunk) => [chunk.kind, chunk.owners])).toEqual([
-      ["framework", ["react-dom", "@remix-run/router", "app/components/primitives.tsx"]],
-      ["site", ["i18next", "app/components/search-box.tsx", "react"]],
+      ["framework", ["react-dom", "@remix-run/router", "app/ui/primitives.tsx"]],
+      ["site", ["i18next", "app/search/search-box.tsx", "react"]],
       ["framework", ["app/entry.client.tsx"]],
       // esbuild's module helpers: no source of their own.
       ["framework", []],

@@ -1,21 +1,21 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { findAppHost } from "../../app/client/app-host";
-import { createBeaconSender } from "../../app/client/beacons";
+import { findAppHost } from "#app/bridge/browser/app-host.ts";
 import {
   type Bridge,
   bridgeQueueLimit,
   bridgeRequestTimeoutMs,
   installBridge,
-} from "../../app/client/bridge";
+} from "#app/bridge/browser/bridge.ts";
 import {
   type AppCommandHost,
   beaconOverBridge,
   openNewWebView,
   registerAppCommands,
-} from "../../app/client/bridge-commands";
-import { websiteBridge } from "../../app/client/runtime";
-import { SiteError } from "../../rules/errors";
-import { type FakeAppHostOptions, installFakeAppHost } from "../e2e/fake-app-hosts";
+} from "#app/bridge/browser/bridge-commands.ts";
+import { createBeaconSender } from "#app/shell/browser/beacons.ts";
+import { websiteBridge } from "#app/shell/browser/runtime.ts";
+import { SiteError } from "#rules/errors.ts";
+import { type FakeAppHostOptions, installFakeAppHost } from "#tests/e2e/fake-app-hosts.ts";
 
 const platforms = ["ios", "android"] as const;
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { callerFolders, readSources, repoRoot } from "../site-source";
+import { callerFolders, readSources, repoRoot } from "#tests/site-source.ts";
 
 /**
  * docs/calls.md is the list of the spec's calls (000 §7, 001 §7, 002 §7) and of what the embedded

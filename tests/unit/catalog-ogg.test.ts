@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { OggVorbisDecoder } from "@wasm-audio-decoders/ogg-vorbis";
 import { expect, test } from "vitest";
-import { cutOggClip, type OggPage, oggCrc, parseOggPages, serializeOggPage } from "../../origin/catalog/ogg";
+import { cutOggClip, type OggPage, oggCrc, parseOggPages, serializeOggPage } from "#origin/catalog/ogg.ts";
 
 const noGranule = 0xffff_ffff_ffff_ffffn;
 

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { timeLyrics } from "../../origin/catalog/lyrics";
+import { timeLyrics } from "#origin/catalog/lyrics.ts";
 import {
   artworkWidths,
   cityScore,
@@ -9,14 +9,8 @@ import {
   rankEntries,
   slugify,
   unitHash,
-} from "../../origin/catalog-rules";
-import {
-  contrastRatio,
-  darkenForWhiteText,
-  hexToRgb,
-  isNewRelease,
-  rgbToHex,
-} from "../../rules/content-rules";
+} from "#origin/catalog-rules.ts";
+import { contrastRatio, darkenForWhiteText, hexToRgb, isNewRelease, rgbToHex } from "#rules/content-rules.ts";
 
 test.each([
   ["Journey's End", "journeys-end"],

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { scanSource } from "../../origin/catalog/scan";
-import type { AudioSource, Licence } from "../../origin/catalog/sources";
+import { scanSource } from "#origin/catalog/scan.ts";
+import type { AudioSource, Licence } from "#origin/catalog/sources.ts";
 import { encodedFixtures } from "./decode-fixtures";
 
 // An untagged Vorbis file (the fixture has no title or artist tags) in a package's music folder.

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { readableTitle } from "../../origin/catalog/scan";
+import { readableTitle } from "#origin/catalog/scan.ts";
 import {
   chosenPackages,
   classifyLicence,
@@ -7,8 +7,8 @@ import {
   globMatches,
   isFreeLicence,
   tagLicence,
-} from "../../origin/catalog/sources";
-import { insertStatements, splitSeed, sqlValue } from "../../origin/catalog/sql";
+} from "#origin/catalog/sources.ts";
+import { insertStatements, splitSeed, sqlValue } from "#origin/catalog/sql.ts";
 
 test.each([
   [

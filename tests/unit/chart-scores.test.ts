@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { rankEntries } from "../../origin/catalog-rules";
+import { rankEntries } from "#origin/catalog-rules.ts";
 import {
   type Baseline,
   cityIsLive,
@@ -11,8 +11,8 @@ import {
   trackScores,
   visitorWeight,
   windowStart,
-} from "../../origin/chart-scores";
-import { secondsUntilNextRecompute } from "../../rules/chart-schedule";
+} from "#origin/chart-scores.ts";
+import { secondsUntilNextRecompute } from "#rules/chart-schedule.ts";
 
 // A country of 69 tracks shaped like the seeded ones (a leader in the thousands, a long tail):
 // track k has total 5500 / (1 + k / 4), recent a tenth of it.

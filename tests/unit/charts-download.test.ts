@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { chartFileName } from "../../app/data/chart-download.server";
-import { csvField, toCsv } from "../../rules/csv";
+import { chartFileName } from "#app/charts/chart-download.server.ts";
+import { csvField, toCsv } from "#rules/csv.ts";
 
 describe("csvField (RFC 4180 quoting, OWASP formula neutralising)", () => {
   test.each([

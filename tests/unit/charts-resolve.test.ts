@@ -8,9 +8,9 @@ import {
   resolveChart,
   storefrontOf,
   topInCountryPath,
-} from "../../app/data/chart-address.server";
-import { SiteError } from "../../rules/errors";
-import type { ChartLocations } from "../../rules/schemas/charts";
+} from "#app/charts/chart-address.server.ts";
+import { SiteError } from "#rules/errors.ts";
+import type { ChartLocations } from "#rules/schemas/charts.ts";
 
 function genres(scope: string) {
   return [

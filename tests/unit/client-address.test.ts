@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { clientAddressKey } from "../../rules/client-address";
+import { clientAddressKey } from "#rules/client-address.ts";
 
 // One client address for the limits and caps (decision 032): IPv4 as it is, IPv6 by its /64.
 test.each([

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import type { ProviderReport } from "../../app/client/auth";
-import { cloudProvider, currentUserUrl } from "../../app/client/cloud-auth";
-import { createSiteStorage } from "../../app/client/storage";
-import { type CloudKitConfig, cloudSessionPoll } from "../../rules/account";
+import type { ProviderReport } from "#app/account/browser/auth.ts";
+import { cloudProvider, currentUserUrl } from "#app/account/browser/cloud-auth.ts";
+import { createSiteStorage } from "#app/shell/browser/storage.ts";
+import { type CloudKitConfig, cloudSessionPoll } from "#rules/account.ts";
 import { memoryStorage } from "./memory-storage";
 
 // Spec 002 §4/§7/§8/§9: the device maker's cloud provider against a stand-in CloudKit

@@ -1,10 +1,14 @@
 import * as v from "valibot";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { clearSignedInStorage } from "../../app/client/auth";
-import { cloudTagId, cloudTrackLookupConcurrency, createCloudLibrary } from "../../app/client/cloud-library";
-import { recordsQueryBody } from "../../app/client/cloudkit-database";
-import { cloudLibraryKey, createSiteStorage, type SiteStorage } from "../../app/client/storage";
-import type { CloudKitConfig } from "../../rules/account";
+import { clearSignedInStorage } from "#app/account/browser/auth.ts";
+import {
+  cloudTagId,
+  cloudTrackLookupConcurrency,
+  createCloudLibrary,
+} from "#app/library/browser/cloud-library.ts";
+import { recordsQueryBody } from "#app/library/browser/cloudkit-database.ts";
+import { cloudLibraryKey, createSiteStorage, type SiteStorage } from "#app/shell/browser/storage.ts";
+import type { CloudKitConfig } from "#rules/account.ts";
 import {
   cloudLibraryZone,
   cloudQueryPageSize,
@@ -13,7 +17,7 @@ import {
   noMorePages,
   tagPageSize,
   unknownLocation,
-} from "../../rules/library";
+} from "#rules/library.ts";
 import { memoryStorage } from "./memory-storage";
 
 // Spec 002 §3/§6/§7/§8/§9: My Library from CloudKit, against a stand-in CloudKit private database

@@ -1,12 +1,12 @@
 import { expect, test } from "vitest";
-import { completeConnect, connectStatistic } from "../../app/client/connect";
 import {
   connectionKey,
   connectionState,
   createSiteStorage,
   type SiteStorage,
-} from "../../app/client/storage";
-import type { CheckState } from "../../rules/streaming";
+} from "#app/shell/browser/storage.ts";
+import { completeConnect, connectStatistic } from "#app/streaming/browser/connect.ts";
+import type { CheckState } from "#rules/streaming.ts";
 import { memoryStorage } from "./memory-storage";
 
 // The callback's rules (spec 002 §5, §8): the state check, a refusal, the token exchange's

@@ -8,7 +8,7 @@ import {
   serializeCookie,
   webIdCookie,
   webIdMaxAgeSeconds,
-} from "../../rules/cookies";
+} from "#rules/cookies.ts";
 
 const guid = "0f8fad5b-d9cb-469f-a165-70867728950e";
 

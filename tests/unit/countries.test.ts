@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { chooseCountry, countries, countryName, findCountry } from "../../rules/countries";
+import { chooseCountry, countries, countryName, findCountry } from "#rules/countries.ts";
 
 describe("the country table", () => {
   test("codes are unique and upper case", () => {

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { robotsTxt, securityTxt, securityTxtLifetimeDays } from "../../app/crawler-files";
+import { robotsTxt, securityTxt, securityTxtLifetimeDays } from "#app/site-files/crawler-files.ts";
 
 test("robots.txt names the sitemap index and keeps private paths out in every language", () => {
   const text = robotsTxt("https://tunewave.test");

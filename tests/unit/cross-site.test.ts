@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { isCrossSiteRequest } from "../../edge/request-context";
+import { isCrossSiteRequest } from "#edge/request-context.ts";
 
 // Which requests may change data: a form of this site, not one another site made (issue 41). The
 // rule compares with the site's origin (SITE_ORIGIN), never with the request's own Host.

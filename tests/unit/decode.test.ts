@@ -8,8 +8,8 @@ import {
   decodeAudioFile,
   detectAudioFormat,
   encodeWav16,
-} from "../../origin/catalog/audio-decode";
-import { createFftPlan, fft } from "../../signature/fft";
+} from "#origin/catalog/audio-decode.ts";
+import { createFftPlan, fft } from "#signature/fft.ts";
 import { encodedFixtures } from "./decode-fixtures";
 
 function base64Bytes(text: string): Uint8Array {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { documentWithNonce } from "../../edge/document-cache";
+import { documentWithNonce } from "#edge/document-cache.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array | undefined) => (bytes ? new TextDecoder().decode(bytes) : undefined);

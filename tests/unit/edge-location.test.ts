@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { distanceMiles, edgeLocationOf, visitorPlaceOf, withCallerLocation } from "../../rules/events";
+import { distanceMiles, edgeLocationOf, visitorPlaceOf, withCallerLocation } from "#rules/events.ts";
 
 // The caller's location on events answers (spec 002 §3 x-shz-lat / x-shz-lng), from the edge.
 

@@ -1,6 +1,6 @@
 import { UNSAFE_ErrorResponseImpl as ErrorResponse } from "@remix-run/router";
 import { afterEach, expect, test, vi } from "vitest";
-import { handleError } from "../../app/entry.server";
+import { handleError } from "#app/entry.server.tsx";
 
 // What the server logs of an error Remix hands it (decision 028): faults, not the 4xx answers Remix
 // gives hostile or mistaken requests itself.

@@ -9,7 +9,7 @@ import {
   siteUrl,
   streamingConfigOf,
   visitorVoucherKeysOf,
-} from "../../rules/env";
+} from "#rules/env.ts";
 
 /** A stand-in D1 binding: the configuration only asks that it is there. */
 function database(name: string): D1Database {

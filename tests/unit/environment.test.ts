@@ -11,7 +11,7 @@ import {
   screenMode,
   supportNotice,
   watchOnline,
-} from "../../app/client/environment";
+} from "#app/shell/browser/environment.ts";
 
 const ua = {
   iphone17:

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { loadBrowserFeatureConfig } from "../../app/client/features";
+import { loadBrowserFeatureConfig } from "#app/shell/browser/features.ts";
 import {
   defaultFeatureConfig,
   evaluateFeatures,
@@ -12,7 +12,7 @@ import {
   loadFeatureConfig,
   parseFeatureConfig,
   rolloutBucket,
-} from "../../rules/feature-flags";
+} from "#rules/feature-flags.ts";
 
 function context(overrides: Partial<FeatureContext> = {}): FeatureContext {
   return {

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { asksNotToBeTracked } from "../../rules/global-privacy-control";
+import { asksNotToBeTracked } from "#rules/global-privacy-control.ts";
 
 test.each([
   { name: "Sec-GPC: 1", signal: { header: "1" }, untracked: true },

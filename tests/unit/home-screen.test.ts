@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { manifestIcons, manifestPath, webAppManifest } from "../../app/home-screen.server";
-import { serverStrings } from "../../app/i18n.server";
-import { themeColourMetas, themeColours } from "../../app/theme-colours";
-import { languageKeys, languages } from "../../rules/languages";
-import { pngIcons } from "../../scripts/icons.mjs";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { themeColourMetas, themeColours } from "#app/shell/theme-colours.ts";
+import { manifestIcons, manifestPath, webAppManifest } from "#app/site-files/home-screen.server.ts";
+import { languageKeys, languages } from "#rules/languages.ts";
+import { pngIcons } from "#scripts/icons.mjs";
 
 const root = path.join(import.meta.dirname, "../..");
 const stylesheet = readFileSync(path.join(root, "app/styles/site.css"), "utf8");

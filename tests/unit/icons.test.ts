@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { favicon, fullBleed, icoOf, renderPng } from "../../scripts/icons.mjs";
+import { favicon, fullBleed, icoOf, renderPng } from "#scripts/icons.mjs";
 
 const brandMark = readFileSync(path.join(import.meta.dirname, "../../public/favicon.svg"), "utf8");
 

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { identificationEventSchema } from "../../rules/schemas/identification";
-import { utcDayOf, type VisitorInputs, visitorHashOf, visitorHashPattern } from "../../rules/visitor-hash";
+import { identificationEventSchema } from "#rules/schemas/identification.ts";
+import { utcDayOf, type VisitorInputs, visitorHashOf, visitorHashPattern } from "#rules/visitor-hash.ts";
 
 const webId = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const otherWebId = "7c9e6679-7425-40de-944b-e07fc1f90ae7";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { installBridge } from "../../app/client/bridge";
+import { installBridge } from "#app/bridge/browser/bridge.ts";
 import {
   deepLinkNavigationDelayMs,
   deepLinkUrl,
@@ -10,8 +10,8 @@ import {
   membershipOf,
   showsUpsell,
   userFlagsOf,
-} from "../../app/client/in-app";
-import { installFakeAppHost } from "../e2e/fake-app-hosts";
+} from "#app/bridge/browser/in-app.ts";
+import { installFakeAppHost } from "#tests/e2e/fake-app-hosts.ts";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { createImporter, createInfoBar, type InfoMessage } from "../../app/client/info-bar";
+import { createImporter, createInfoBar, type InfoMessage } from "#app/shell/browser/info-bar.ts";
 
 beforeEach(() => {
   vi.useFakeTimers();

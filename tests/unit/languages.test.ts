@@ -7,7 +7,7 @@ import {
   languages,
   matchLanguage,
   parseAcceptLanguage,
-} from "../../rules/languages";
+} from "#rules/languages.ts";
 
 describe("the language table", () => {
   test("22 interface languages with the spec's locales", () => {

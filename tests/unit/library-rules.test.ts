@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { shownTagTime } from "../../origin/library";
-import { earliestTagTime, isAcceptedTagTime, roughPosition, tagTimeLeewayMs } from "../../rules/library";
+import { shownTagTime } from "#origin/library.ts";
+import { earliestTagTime, isAcceptedTagTime, roughPosition, tagTimeLeewayMs } from "#rules/library.ts";
 
 // Issue 41 finding 7: the tag times the service accepts, and the rough position it stores.
 

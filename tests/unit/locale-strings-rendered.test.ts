@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { namespaces } from "../../locales";
-import { siteErrorTypes } from "../../rules/errors";
-import { readSources, repoRoot } from "../site-source";
+import { namespaces } from "#locales/index.ts";
+import { siteErrorTypes } from "#rules/errors.ts";
+import { readSources, repoRoot } from "#tests/site-source.ts";
 
 /**
  * Every English string is rendered somewhere: the code names its key (`t("ns:key")`, `t("key")`
@@ -25,32 +25,32 @@ const sources = readSources(["app", "amp", "edge", "worker", "origin", "rules"],
 const builtKeys: readonly { keys: string; file: string; code: string; values?: readonly string[] }[] = [
   {
     keys: "common:error.*",
-    file: "app/components/error-page.tsx",
+    file: "app/shell/error-page.tsx",
     code: "`error.${type",
     values: [...siteErrorTypes, "catchall", "concertunavailable"],
   },
   // An album's or playlist's own 404 (`albumunavailable`), which the error page draws as `error.${type}`.
   {
     keys: "common:error.*unavailable",
-    file: "app/data/catalogue-items.server.ts",
+    file: "app/catalogue/catalogue-items.server.ts",
     code: "`${kind}unavailable`",
   },
-  { keys: "common:pageTitle.*", file: "app/root-data.server.ts", code: "`pageTitle.${pageType}`" },
-  { keys: "common:notice.*", file: "app/components/runtime.tsx", code: "`notice.${notice}`" },
-  { keys: "common:footer.*", file: "app/components/footer-links.tsx", code: "`footer.${key}`" },
-  { keys: "app:upsell.*Text", file: "app/components/upsell-card.tsx", code: "`upsell.${type}Text`" },
-  { keys: "app:upsell.*Action", file: "app/components/upsell-card.tsx", code: "`upsell.${type}Action`" },
+  { keys: "common:pageTitle.*", file: "app/shell/root-data.server.ts", code: "`pageTitle.${pageType}`" },
+  { keys: "common:notice.*", file: "app/shell/runtime.tsx", code: "`notice.${notice}`" },
+  { keys: "common:footer.*", file: "app/shell/footer-links.tsx", code: "`footer.${key}`" },
+  { keys: "app:upsell.*Text", file: "app/offers/upsell-card.tsx", code: "`upsell.${type}Text`" },
+  { keys: "app:upsell.*Action", file: "app/offers/upsell-card.tsx", code: "`upsell.${type}Action`" },
   { keys: "apps:*Text", file: "app/routes/($lang).apps/view.tsx", code: "`${store}Text`" },
   { keys: "account:mail.*", file: "origin/mail.ts", code: "`mail.${part}`" },
   { keys: "privacy:mail.*", file: "origin/mail.ts", code: "`mail.${part}`" },
   {
     keys: "catalogue:*MetaTitle",
-    file: "app/data/catalogue-items.server.ts",
+    file: "app/catalogue/catalogue-items.server.ts",
     code: "`catalogue:${page.kind}MetaTitle`",
   },
   {
     keys: "catalogue:*MetaDescription",
-    file: "app/data/catalogue-items.server.ts",
+    file: "app/catalogue/catalogue-items.server.ts",
     code: "`catalogue:${page.kind}MetaDescription`",
   },
   {
@@ -65,7 +65,7 @@ const builtKeys: readonly { keys: string; file: string; code: string; values?: r
     code: "`callback.${done.result.outcome}`",
   },
   { keys: "developers:fields.*", file: "app/routes/($lang).developers/view.tsx", code: "`fields.${field}`" },
-  { keys: "forms:errors.*", file: "app/components/form-fields.tsx", code: "`errors.${error}`" },
+  { keys: "forms:errors.*", file: "app/ui/form-fields.tsx", code: "`errors.${error}`" },
   {
     keys: "forms:outcome.*",
     file: "app/routes/($lang).survey._index/view.tsx",
@@ -96,7 +96,7 @@ const builtKeys: readonly { keys: string; file: string; code: string; values?: r
     file: "app/routes/($lang).campaign.$name/view.tsx",
     code: "`states.${state}.title`",
   },
-  { keys: "privacy:nav.*", file: "app/components/privacy.tsx", code: "`nav.${key}`" },
+  { keys: "privacy:nav.*", file: "app/privacy/privacy.tsx", code: "`nav.${key}`" },
   {
     keys: "privacy:download.contents.*",
     file: "app/routes/($lang).privacy.download._index/view.tsx",
@@ -115,25 +115,25 @@ const builtKeys: readonly { keys: string; file: string; code: string; values?: r
   { keys: "privacy:archive.files.*", file: "origin/privacy-archive.ts", code: "`archive.files.${key}`" },
   {
     keys: "recognition:error.*",
-    file: "app/components/recognition/recognition-messages.ts",
+    file: "app/recognition/recognition-messages.ts",
     code: "`error.${failure}`",
     // The failures of a file or a tab's audio have messages of their own.
     values: ["tabdenied", "notabaudio", "fileunreadable", "fileempty", "filetoolong"],
   },
   {
     keys: "recognition:listening.*",
-    file: "app/components/recognition/recognition-panel.tsx",
+    file: "app/recognition/recognition-panel.tsx",
     code: "`listening.${screen.message}`",
   },
-  { keys: "search:groups.*", file: "app/components/search-listbox.tsx", code: "`groups.${view.name}`" },
+  { keys: "search:groups.*", file: "app/search/search-listbox.tsx", code: "`groups.${view.name}`" },
   {
     keys: "track:creditKinds.*",
-    file: "app/components/track/track-sections.tsx",
+    file: "app/track/track-sections.tsx",
     code: "`creditKinds.${category.kind}`",
   },
   {
     keys: "track:video.states.*",
-    file: "app/components/track/video-overlay.tsx",
+    file: "app/track/video-overlay.tsx",
     code: "`video.states.${state}`",
   },
 ];

@@ -1,13 +1,13 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { bundledStrings, pickResources, serverStrings } from "../../app/i18n.server";
-import { namespaces, resources } from "../../locales";
-import { siteErrorTypes } from "../../rules/errors";
-import { isLanguageKey, languageKeys, languageOf } from "../../rules/languages";
-import { pageTypes } from "../../rules/path";
-import { findProblems, interpolationVariables } from "../locales-completeness";
-import { findRegisterStrays, type Register, registers } from "../locales-register";
+import { bundledStrings, pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { namespaces, resources } from "#locales/index.ts";
+import { siteErrorTypes } from "#rules/errors.ts";
+import { isLanguageKey, languageKeys, languageOf } from "#rules/languages.ts";
+import { pageTypes } from "#rules/path.ts";
+import { findProblems, interpolationVariables } from "#tests/locales-completeness.ts";
+import { findRegisterStrays, type Register, registers } from "#tests/locales-register.ts";
 
 const localesDir = path.join(import.meta.dirname, "../../locales");
 

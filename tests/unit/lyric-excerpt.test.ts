@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { lyricExcerpt, lyricSampleLength, lyricSnippetLength } from "../../rules/content-rules";
+import { lyricExcerpt, lyricSampleLength, lyricSnippetLength } from "#rules/content-rules.ts";
 
 test("spec 001 §9: sample 150, snippet 100", () => {
   expect([lyricSampleLength, lyricSnippetLength]).toEqual([150, 100]);

@@ -1,4 +1,4 @@
-import { storageVersionKey } from "../../app/client/storage";
+import { storageVersionKey } from "#app/shell/browser/storage.ts";
 
 /** A `Storage` in memory, already at storage format version 2 (no first-use clearing). */
 export function memoryStorage(): Storage {

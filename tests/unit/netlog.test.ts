@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { createNetlog, isNetlogEnabled } from "../../app/client/netlog";
-import { featureNames } from "../../rules/feature-names";
+import { createNetlog, isNetlogEnabled } from "#app/shell/browser/netlog.ts";
+import { featureNames } from "#rules/feature-names.ts";
 
 test.each([
   { url: "https://tunewave.test/track/1?netlog=1", enabled: true },

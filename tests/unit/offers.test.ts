@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { offerCacheHeaders } from "../../app/routes/($lang).campaign.$name/page.server";
-import { clientBucketOf } from "../../origin/offers";
-import { campaignNameSchema } from "../../rules/campaign-name";
+import { offerCacheHeaders } from "#app/routes/($lang).campaign.$name/page.server.ts";
+import { clientBucketOf } from "#origin/offers.ts";
+import { campaignNameSchema } from "#rules/campaign-name.ts";
 import {
   type Campaign,
   campaignSchema,
@@ -13,7 +13,7 @@ import {
   offerPageStatus,
   offerState,
   offerStates,
-} from "../../rules/offers";
+} from "#rules/offers.ts";
 
 // The offer rule (spec 001 §2, §4, §8): every state from its inputs, country × platform × user ×
 // device authentication × ended, and the platform's months.

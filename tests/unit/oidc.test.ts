@@ -7,9 +7,9 @@ import {
   insecureRequestsAllowed,
   OidcError,
   signInWithCode,
-} from "../../origin/oidc";
-import { s256Challenge } from "../../rules/pkce";
-import { createIssuer, type StandInIssuer } from "../oidc-issuer";
+} from "#origin/oidc.ts";
+import { s256Challenge } from "#rules/pkce.ts";
+import { createIssuer, type StandInIssuer } from "#tests/oidc-issuer.ts";
 
 const issuerUrl = "https://issuer.test";
 const clientId = "tunewave-web.apps.test";

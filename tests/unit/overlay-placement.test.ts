@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { anchoredPosition, placeAroundAnchor } from "../../app/components/overlay";
+import { anchoredPosition, placeAroundAnchor } from "#app/ui/overlay.tsx";
 
 // Spec 002 §2 "positioned around an anchor (above, below, below-center, left, right, left-center,
 // right-center)": a 40×20 button at (100, 200), a 60×30 box.

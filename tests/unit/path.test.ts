@@ -9,7 +9,7 @@ import {
   localizedPath,
   pageTypes,
   parsePath,
-} from "../../rules/path";
+} from "#rules/path.ts";
 
 type Expected = Partial<ReturnType<typeof parsePath>>;
 

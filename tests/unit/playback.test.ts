@@ -1,13 +1,13 @@
 import { describe, expect, test } from "vitest";
+import type { PlaylistEntry } from "#app/shell/view.ts";
 import {
   type AudioLike,
   createPlayer,
   indexAfterEnd,
   nextIndex,
   previousIndex,
-} from "../../app/client/playback";
-import { isActive, type PlaybackState } from "../../app/client/playback-state";
-import type { PlaylistEntry } from "../../app/data/view";
+} from "#app/track/browser/playback.ts";
+import { isActive, type PlaybackState } from "#app/track/browser/playback-state.ts";
 
 function entry(key: string, playlistBreak = false): PlaylistEntry {
   return { key, title: `Song ${key}`, artist: "Artist", src: `/media/previews/${key}.ogg`, playlistBreak };

@@ -1,9 +1,9 @@
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, test } from "vitest";
-import { resources } from "../../locales";
-import type { PersonData } from "../../origin/privacy";
-import { archiveFiles, archiveOf } from "../../origin/privacy-archive";
-import { formatDuration, formatPrivacyDate } from "../../rules/privacy";
+import { resources } from "#locales/index.ts";
+import type { PersonData } from "#origin/privacy.ts";
+import { archiveFiles, archiveOf } from "#origin/privacy-archive.ts";
+import { formatDuration, formatPrivacyDate } from "#rules/privacy.ts";
 
 // The privacy flows' pure rules: how a length of time reads, and what the data download's
 // archive holds.

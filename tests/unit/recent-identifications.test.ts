@@ -7,8 +7,8 @@ import {
   recentIdentificationsKey,
   recentIdentificationsMax,
   removeRecentIdentification,
-} from "../../app/client/recent-identifications";
-import { createSiteStorage, storageDefaultExpiryMs } from "../../app/client/storage";
+} from "#app/recognition/browser/recent-identifications.ts";
+import { createSiteStorage, storageDefaultExpiryMs } from "#app/shell/browser/storage.ts";
 import { memoryStorage } from "./memory-storage";
 
 // Issue 46: the songs identified on this device, their expiry, removal and the move into the

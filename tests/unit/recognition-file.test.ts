@@ -3,8 +3,8 @@ import {
   type AudioDecoder,
   decodeRecognitionFile,
   fileCheckpointSeconds,
-} from "../../app/client/recognition/file-audio";
-import { FILE_MAX_BYTES, FILE_MAX_SECONDS } from "../../app/client/recognition/input-support";
+} from "#app/recognition/browser/file-audio.ts";
+import { FILE_MAX_BYTES, FILE_MAX_SECONDS } from "#app/recognition/browser/input-support.ts";
 
 // Issue 46: a file's limits and the lengths it is tried at.
 

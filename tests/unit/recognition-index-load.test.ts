@@ -7,12 +7,12 @@ import {
   type RecognitionManifest,
   recognitionManifestPath,
   recognitionPartPath,
-} from "../../origin/recognition-index";
-import { loadRecognitionIndex, type ReadAsset } from "../../origin/recognition-index-load";
-import { SiteError } from "../../rules/errors";
-import { INDEX_VERSION, SIGNATURE_VERSION } from "../../signature/index";
-import { main } from "../../tools/recognize/recognize";
-import { diskAssets } from "../../tools/recognize/services";
+} from "#origin/recognition-index.ts";
+import { loadRecognitionIndex, type ReadAsset } from "#origin/recognition-index-load.ts";
+import { SiteError } from "#rules/errors.ts";
+import { INDEX_VERSION, SIGNATURE_VERSION } from "#signature/index.ts";
+import { main } from "#tools/recognize/recognize.ts";
+import { diskAssets } from "#tools/recognize/services.ts";
 import { buildIndex, composeTrack, renderTrack } from "./signature-music";
 
 // The recognition index from its static assets (a manifest and parts), as the Worker's match service

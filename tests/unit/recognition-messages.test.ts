@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
-import type { FailureKind } from "../../app/client/recognition/failures";
-import { type AudioGlobals, microphoneSupport } from "../../app/client/recognition/input-support";
-import type { RecognitionInputKind } from "../../app/client/recognition/session";
-import { recognitionMessage } from "../../app/components/recognition/recognition-messages";
-import en from "../../locales/en/recognition.json";
-import { flatten } from "../locales-completeness";
+import type { FailureKind } from "#app/recognition/browser/failures.ts";
+import { type AudioGlobals, microphoneSupport } from "#app/recognition/browser/input-support.ts";
+import type { RecognitionInputKind } from "#app/recognition/browser/session.ts";
+import { recognitionMessage } from "#app/recognition/recognition-messages.ts";
+import en from "#locales/en/recognition.json";
+import { flatten } from "#tests/locales-completeness.ts";
 
 // Which message the recognition screen shows for which failure, and what the person can do there.
 

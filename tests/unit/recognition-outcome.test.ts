@@ -1,20 +1,16 @@
 import { describe, expect, test } from "vitest";
-import { captureOptionsOf } from "../../app/capture-options";
-import {
-  audioConstraints,
-  hasLabelledAudioInput,
-  pausePageMedia,
-} from "../../app/client/recognition/capture";
+import { audioConstraints, hasLabelledAudioInput, pausePageMedia } from "#app/recognition/browser/capture.ts";
 import {
   microphoneFailure,
   RecognitionFailure,
   recordingStatistic,
   serviceStatistic,
-} from "../../app/client/recognition/failures";
-import { isOnTrackPage, type StoredMatch, trackPageHref } from "../../app/client/recognition/outcome";
-import { readLyricsSync } from "../../app/synced-lyrics.server";
-import { SiteError } from "../../rules/errors";
-import type { LanguageKey } from "../../rules/languages";
+} from "#app/recognition/browser/failures.ts";
+import { isOnTrackPage, type StoredMatch, trackPageHref } from "#app/recognition/browser/outcome.ts";
+import { captureOptionsOf } from "#app/recognition/capture-options.ts";
+import { readLyricsSync } from "#app/track/synced-lyrics.server.ts";
+import { SiteError } from "#rules/errors.ts";
+import type { LanguageKey } from "#rules/languages.ts";
 
 const stored: StoredMatch = {
   trackId: "503723567",

@@ -1,20 +1,20 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { lookupTrack, requestMatch, requestReturnSig } from "../../app/client/recognition/match-service";
-import { signatureSummary } from "../../recognizer/answers";
-import { SiteError } from "../../rules/errors";
+import { lookupTrack, requestMatch, requestReturnSig } from "#app/recognition/browser/match-service.ts";
+import { signatureSummary } from "#recognizer/answers.ts";
+import { SiteError } from "#rules/errors.ts";
 import {
   matchRequestBody,
   webrecMatchRequestSchema,
   webrecMatchResponseSchema,
   webrecSignatureSummarySchema,
-} from "../../rules/schemas/webrec";
+} from "#rules/schemas/webrec.ts";
 import {
   computeSignature,
   decodeSignatureBase64,
   encodeSignatureBase64,
   signatureDurationMs,
-} from "../../signature/index";
+} from "#signature/index.ts";
 
 // Spec 002 §3 web match request and response, as the origin validates them and the page sends them.
 
@@ -147,7 +147,7 @@ describe("the page's calls", () => {
   });
 
   test.each([
-    // Spec 000 §8 "status 401 gives unauthorized": the one request helper's rule (app/client/request.ts).
+    // Spec 000 §8 "status 401 gives unauthorized": the one request helper's rule (app/shell/browser/request.ts).
     [401, JSON.stringify({ error: "unauthorized" }), "unauthorized"],
     [400, JSON.stringify({ error: "invalidparam", message: "Invalid sessionId" }), "serviceerror"],
     [413, JSON.stringify({ error: "invalidparam", message: "too large" }), "serviceerror"],

@@ -1,23 +1,23 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { recentIdentifications } from "../../app/client/recent-identifications";
-import type { CaptureListener, Microphone } from "../../app/client/recognition/capture";
-import { RecognitionFailure } from "../../app/client/recognition/failures";
-import type { DecodedFile } from "../../app/client/recognition/file-audio";
-import type { TrackLookup } from "../../app/client/recognition/match-service";
-import type { StoredMatch } from "../../app/client/recognition/outcome";
+import type { CaptureListener, Microphone } from "#app/recognition/browser/capture.ts";
+import { RecognitionFailure } from "#app/recognition/browser/failures.ts";
+import type { DecodedFile } from "#app/recognition/browser/file-audio.ts";
+import type { TrackLookup } from "#app/recognition/browser/match-service.ts";
+import type { StoredMatch } from "#app/recognition/browser/outcome.ts";
+import { recentIdentifications } from "#app/recognition/browser/recent-identifications.ts";
 import {
   createRecognition,
   type RecognitionDeps,
   type RecognitionInput,
   type RecognitionScreen,
-} from "../../app/client/recognition/session";
-import type { SignatureWorker } from "../../app/client/recognition/signature-worker-client";
-import { createSiteStorage } from "../../app/client/storage";
-import type { BeaconParams } from "../../rules/beacon-params";
-import { SiteError } from "../../rules/errors";
-import type { LanguageKey } from "../../rules/languages";
-import type { MatchRequestBody, WebrecMatch, WebrecMatchResponse } from "../../rules/schemas/webrec";
-import { RECORDING_CHECKPOINTS_SECONDS } from "../../signature/index";
+} from "#app/recognition/browser/session.ts";
+import type { SignatureWorker } from "#app/recognition/browser/signature-worker-client.ts";
+import { createSiteStorage } from "#app/shell/browser/storage.ts";
+import type { BeaconParams } from "#rules/beacon-params.ts";
+import { SiteError } from "#rules/errors.ts";
+import type { LanguageKey } from "#rules/languages.ts";
+import type { MatchRequestBody, WebrecMatch, WebrecMatchResponse } from "#rules/schemas/webrec.ts";
+import { RECORDING_CHECKPOINTS_SECONDS } from "#signature/index.ts";
 import { memoryStorage } from "./memory-storage";
 
 /** The latest match the session stored (the interstitial and the track page read it from there). */

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { storeRows } from "../../recognizer/store";
-import type { TrackIndex } from "../../signature/index";
+import { storeRows } from "#recognizer/store.ts";
+import type { TrackIndex } from "#signature/index.ts";
 
 /** An index of 10 hashes over two tracks; hashes 2 and 7 have no entries. */
 function smallIndex(): TrackIndex {

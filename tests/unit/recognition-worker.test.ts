@@ -1,15 +1,15 @@
 import { describe, expect, test } from "vitest";
-import { createSignatureWorker, type WorkerLike } from "../../app/client/recognition/signature-worker-client";
-import { createSignatureWorkerHandler } from "../../app/client/recognition/signature-worker-core";
-import type { FromSignatureWorker, ToSignatureWorker } from "../../app/client/recognition/worker-protocol";
-import { decodeWav } from "../../origin/catalog/audio-decode";
+import { createSignatureWorker, type WorkerLike } from "#app/recognition/browser/signature-worker-client.ts";
+import { createSignatureWorkerHandler } from "#app/recognition/browser/signature-worker-core.ts";
+import type { FromSignatureWorker, ToSignatureWorker } from "#app/recognition/browser/worker-protocol.ts";
+import { decodeWav } from "#origin/catalog/audio-decode.ts";
 import {
   AUDIO_BUFFER_SIZE,
   computeSignature,
   decodeSignatureBase64,
   encodeSignatureBase64,
   signatureDurationMs,
-} from "../../signature/index";
+} from "#signature/index.ts";
 
 // The signature worker: what it computes from the microphone's buffers, and the page's side of it.
 

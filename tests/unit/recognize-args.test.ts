@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { defaultSite, parseRecognizeArgs, usage } from "../../tools/recognize/args";
-import { main } from "../../tools/recognize/recognize";
+import { defaultSite, parseRecognizeArgs, usage } from "#tools/recognize/args.ts";
+import { main } from "#tools/recognize/recognize.ts";
 
 // The command line of `npm run recognize`: flags, their defaults and the usage errors.
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { decodeAudioFile } from "../../origin/catalog/audio-decode";
+import { decodeAudioFile } from "#origin/catalog/audio-decode.ts";
 import {
   addNoise,
   bandPass,
@@ -13,9 +13,9 @@ import {
   reverberate,
   roomImpulseResponse,
   seededRandom,
-} from "../../origin/catalog/audio-degrade";
-import { encodeWav16, resample } from "../../signature/index";
-import { main } from "../../tools/recognize/recognize";
+} from "#origin/catalog/audio-degrade.ts";
+import { encodeWav16, resample } from "#signature/index.ts";
+import { main } from "#tools/recognize/recognize.ts";
 import { composeTrack, renderTrack } from "./signature-music";
 
 // `npm run recognize -- --local` on what people would feed it: degraded excerpts of catalogue

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type WebrecMatchResponse, webrecMatchRequestSchema } from "../../rules/schemas/webrec";
-import { decodeSignatureBase64, encodeWav16, signatureDurationMs } from "../../signature/index";
-import { attemptsFor, formatSummary, formatTsv, main } from "../../tools/recognize/recognize";
+import { type WebrecMatchResponse, webrecMatchRequestSchema } from "#rules/schemas/webrec.ts";
+import { decodeSignatureBase64, encodeWav16, signatureDurationMs } from "#signature/index.ts";
+import { attemptsFor, formatSummary, formatTsv, main } from "#tools/recognize/recognize.ts";
 import { encodedFixtures } from "./decode-fixtures";
 import { composeTrack, renderTrack } from "./signature-music";
 

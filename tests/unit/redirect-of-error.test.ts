@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { redirectOfError } from "../../app/http.server";
-import { SiteError } from "../../rules/errors";
+import { redirectOfError } from "#app/shell/http.server.ts";
+import { SiteError } from "#rules/errors.ts";
 
 // Spec 000 §8 "Redirect error: uses path and status": where an upstream 3xx moves a page, and when
 // it is no place to go. The page only ever moves within this site.

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { defaultRequestTimeoutMs, getJson, postJson } from "../../app/client/request";
-import { SiteError } from "../../rules/errors";
+import { defaultRequestTimeoutMs, getJson, postJson } from "#app/shell/browser/request.ts";
+import { SiteError } from "#rules/errors.ts";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -9,8 +9,8 @@ import {
   type SearchBoxModel,
   type SearchBoxPage,
   visibleGroups,
-} from "../../app/client/search-box-model";
-import { SiteError } from "../../rules/errors";
+} from "#app/search/browser/search-box-model.ts";
+import { SiteError } from "#rules/errors.ts";
 
 function items(prefix: string, count: number, from = 0): SearchBoxItem[] {
   return Array.from({ length: count }, (_, index) => ({

@@ -1,6 +1,11 @@
 import { expect, test } from "vitest";
-import { artistRows, searchFirstPage, searchNextPage, songRows } from "../../app/client/search-box-results";
-import { SiteError } from "../../rules/errors";
+import {
+  artistRows,
+  searchFirstPage,
+  searchNextPage,
+  songRows,
+} from "#app/search/browser/search-box-results.ts";
+import { SiteError } from "#rules/errors.ts";
 
 function song(id: number, name: string, alias: string) {
   return {

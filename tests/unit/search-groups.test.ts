@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from "vitest";
-import { checkSearchTerm } from "../../app/data/search.server";
+import { checkSearchTerm } from "#app/search/search.server.ts";
 import {
   artistsGroupResult,
   isAllowedSearchGroupTransition,
@@ -20,7 +20,7 @@ import {
   searchTermMaxLength,
   songsGroupResult,
   transitionSearchGroup,
-} from "../../app/search-groups";
+} from "#app/search/search-groups.ts";
 
 /**
  * Spec 000 §4, written out here from the spec's sentence (not from the implementation): "INIT to

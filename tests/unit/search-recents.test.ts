@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
-import { createRecentSearches, recentSearchesKey } from "../../app/client/recent-searches";
-import { createSiteStorage, storageDefaultExpiryMs, storageVersionKey } from "../../app/client/storage";
-import { recentSearchesMax } from "../../app/search-groups";
+import { createRecentSearches, recentSearchesKey } from "#app/search/browser/recent-searches.ts";
+import { recentSearchesMax } from "#app/search/search-groups.ts";
+import { createSiteStorage, storageDefaultExpiryMs, storageVersionKey } from "#app/shell/browser/storage.ts";
 
 function memoryStorage(
   initial: Record<string, string> = {},

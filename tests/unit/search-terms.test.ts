@@ -6,7 +6,7 @@ import {
   ftsQuery,
   spellingForms,
   termQueries,
-} from "../../origin/search-terms";
+} from "#origin/search-terms.ts";
 
 describe("ftsQuery: what a person typed is text, never FTS5 syntax", () => {
   test.each([

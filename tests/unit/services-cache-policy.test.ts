@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { parseCacheControl, planStorage, type StorageInput } from "../../edge/services/cache";
+import { parseCacheControl, planStorage, type StorageInput } from "#edge/services/cache.ts";
 
 describe("parseCacheControl", () => {
   const cases: { header: string | null; expected: Partial<ReturnType<typeof parseCacheControl>> }[] = [

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { createFailureMemory, type FailureMemoryOptions } from "../../edge/services/failure-memory";
+import { createFailureMemory, type FailureMemoryOptions } from "#edge/services/failure-memory.ts";
 
 function memoryWith(overrides: Partial<FailureMemoryOptions> = {}) {
   let now = 0;

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { type CachedAnswer, createMemoryTier, sizeOf } from "../../edge/services/cache";
+import { type CachedAnswer, createMemoryTier, sizeOf } from "#edge/services/cache.ts";
 
 function copy(bodyBytes: number, times: Partial<CachedAnswer> = {}): CachedAnswer {
   return {

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { createServicesProxy } from "../../edge/services";
+import { createServicesProxy } from "#edge/services/index.ts";
 
 // Outside workerd there is no Cache API: the proxy runs on its memory tier alone.
 test("in plain Node the proxy caches in memory and parses", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import type { ShareData } from "../../app/bridge-schema";
-import { shareDataOf, shareTargets } from "../../app/client/share-targets";
+import type { ShareData } from "#app/bridge/bridge-schema.ts";
+import { shareDataOf, shareTargets } from "#app/ui/browser/share-targets.ts";
 
 const href = "https://www.tunewave.example/track/40333609/song";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { noise, seededRandom } from "../../origin/catalog/audio-degrade";
+import { noise, seededRandom } from "#origin/catalog/audio-degrade.ts";
 import {
   checkSignatureBounds,
   computeSignature,
@@ -18,7 +18,7 @@ import {
   type Signature,
   SignatureError,
   signatureDensity,
-} from "../../signature/index";
+} from "#signature/index.ts";
 import { composeTrack, renderTrack } from "./signature-music";
 
 const FRAMES_AT_MOST = Math.floor((SIGNATURE_MAX_SECONDS * SIGNATURE_SAMPLE_RATE) / HOP_SIZE);

@@ -13,8 +13,8 @@ import {
   SIGNATURE_SAMPLE_RATE,
   SignatureError,
   trackIndexStore,
-} from "../../signature/index";
-import { forEachLandmark, landmarkPeaks } from "../../signature/landmarks";
+} from "#signature/index.ts";
+import { forEachLandmark, landmarkPeaks } from "#signature/landmarks.ts";
 import {
   type Candidate,
   confirmed,
@@ -23,7 +23,7 @@ import {
   leaders,
   type Ranking,
   rarestWithin,
-} from "../../signature/match";
+} from "#signature/match.ts";
 import { buildIndex, composeTrack, renderTrack, whiteNoise } from "./signature-music";
 
 const TRACK_SECONDS = 40;

@@ -4,8 +4,8 @@
  * rate and any playback speed without resampling.
  */
 
-import { seededRandom } from "../../origin/catalog/audio-degrade";
-import { createIndexBuilder, type IndexTrack } from "../../signature/track-index";
+import { seededRandom } from "#origin/catalog/audio-degrade.ts";
+import { createIndexBuilder, type IndexTrack } from "#signature/track-index.ts";
 
 type Note = { start: number; length: number; frequency: number; amplitude: number };
 

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { addNoise, noise, type Random, seededRandom } from "../../origin/catalog/audio-degrade";
+import { addNoise, noise, type Random, seededRandom } from "#origin/catalog/audio-degrade.ts";
 import {
   computeSignature,
   decodeSignature,
   encodeSignature,
   RECORDING_CHECKPOINTS_SECONDS,
   SIGNATURE_SAMPLE_RATE,
-} from "../../signature/index";
+} from "#signature/index.ts";
 import { composeTrack, renderTrack } from "./signature-music";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { replaySketchAgreement } from "../../origin/identifications";
+import { replaySketchAgreement } from "#origin/identifications.ts";
 import {
   computeSignature,
   decodeSignature,
@@ -7,7 +7,7 @@ import {
   type Signature,
   SKETCH_BUCKETS,
   signatureSketch,
-} from "../../signature/index";
+} from "#signature/index.ts";
 import { composeTrack, renderTrack, whiteNoise } from "./signature-music";
 
 // The sketch by which the same recording sent again counts once (decision 032): a replay agrees

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { base64ToBytes, bytesToBase64 } from "../../signature/base64";
-import { createFftPlan, fft, inverseFft } from "../../signature/fft";
+import { base64ToBytes, bytesToBase64 } from "#signature/base64.ts";
+import { createFftPlan, fft, inverseFft } from "#signature/fft.ts";
 import {
   AUDIO_BUFFER_SIZE,
   computeSignature,
@@ -17,7 +17,7 @@ import {
   type Signature,
   SignatureError,
   signatureDurationMs,
-} from "../../signature/index";
+} from "#signature/index.ts";
 import { composeTrack, renderTrack } from "./signature-music";
 
 function sine(seconds: number, sampleRate: number, frequency: number, amplitude = 0.5): Float32Array {

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { developerKitExample } from "../../app/data/developer-kit-example.generated";
-import { radioSpins } from "../../origin/catalog-rules";
-import { fieldErrors, surveyAnswerSchema, typedFields, verificationRequestSchema } from "../../rules/forms";
-import { radioSpinsPath, weekOf } from "../../rules/radio";
+import { developerKitExample } from "#app/information/developer-kit-example.generated.ts";
+import { radioSpins } from "#origin/catalog-rules.ts";
+import { fieldErrors, surveyAnswerSchema, typedFields, verificationRequestSchema } from "#rules/forms.ts";
+import { radioSpinsPath, weekOf } from "#rules/radio.ts";
 
 // The rules of the remaining pages (issue 24) that need no server: form validation, the radio
 // airplay rule and its week, and the developer page's example being the file that runs.

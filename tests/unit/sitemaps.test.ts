@@ -8,8 +8,8 @@ import {
   sitemapLimits,
   sitemapXml,
   splitSitemap,
-} from "../../app/sitemaps";
-import { languages } from "../../rules/languages";
+} from "#app/site-files/sitemaps.ts";
+import { languages } from "#rules/languages.ts";
 
 const origin = "https://tunewave.test";
 const sitemapText = (urls: readonly SitemapUrl[]) => [...sitemapXml(urls)].join("");

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { type StartupSteps, startApp } from "../../app/client/startup";
-import { SiteError } from "../../rules/errors";
+import { type StartupSteps, startApp } from "#app/shell/browser/startup.ts";
+import { SiteError } from "#rules/errors.ts";
 
 type User = { loggedin: boolean };
 type Steps = StartupSteps<User, Record<string, unknown>>;

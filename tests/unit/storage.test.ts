@@ -9,8 +9,8 @@ import {
   storageDefaultExpiryMs,
   storageVersionKey,
   webIdLifetimeMs,
-} from "../../app/client/storage";
-import { SiteError } from "../../rules/errors";
+} from "#app/shell/browser/storage.ts";
+import { SiteError } from "#rules/errors.ts";
 
 /** A small in-memory `Storage`, optionally refusing writes like a full quota or private mode. */
 function memoryStorage(

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { startSwipe } from "../../app/client/swipe";
+import { startSwipe } from "#app/ui/browser/swipe.ts";
 
 // Spec 002 §9 "Swipe lock at 5 px; velocity window 100 ms".
 

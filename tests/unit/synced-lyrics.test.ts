@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { readLyricsSync } from "#app/track/synced-lyrics.server.ts";
 import {
   currentLineIndex,
   isSyncedLyricsShown,
@@ -6,8 +7,7 @@ import {
   msUntilNextChange,
   songPosition,
   syncedLyricsState,
-} from "../../app/synced-lyrics";
-import { readLyricsSync } from "../../app/synced-lyrics.server";
+} from "#app/track/synced-lyrics.ts";
 
 const heardAt = Date.UTC(2025, 5, 1, 12, 0, 0);
 

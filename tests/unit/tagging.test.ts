@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import type { SignatureSample, TagContext } from "../../app/bridge-schema";
-import { installBridge } from "../../app/client/bridge";
+import type { SignatureSample, TagContext } from "#app/bridge/bridge-schema.ts";
+import { installBridge } from "#app/bridge/browser/bridge.ts";
 import {
   createTagClient,
   createTagTracker,
@@ -13,9 +13,9 @@ import {
   tagMatchOf,
   tagTiming,
   watchVisibility,
-} from "../../app/client/tagging";
-import { SiteError } from "../../rules/errors";
-import { installFakeAppHost } from "../e2e/fake-app-hosts";
+} from "#app/recognition/browser/tagging.ts";
+import { SiteError } from "#rules/errors.ts";
+import { installFakeAppHost } from "#tests/e2e/fake-app-hosts.ts";
 
 afterEach(() => {
   vi.useRealTimers();

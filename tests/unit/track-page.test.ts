@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { loadTrackPage, musicRecordingJsonLd } from "../../app/data/track.server";
-import { trackKeyOf } from "../../app/data/track-calls.server";
+import { loadTrackPage, musicRecordingJsonLd } from "#app/track/track.server.ts";
+import { trackKeyOf } from "#app/track/track-calls.server.ts";
 import {
   clockDuration,
   headingBackgroundOf,
@@ -11,11 +11,11 @@ import {
   releasedText,
   shareLinks,
   storePlatformOf,
-} from "../../app/data/track-payload.server";
-import { resolveRequest } from "../../edge/request-context";
-import { contrastRatio, lyricExcerpt, lyricSampleLength } from "../../rules/content-rules";
-import { SiteError } from "../../rules/errors";
-import { type StoreName, storeNames, type Track, trackSchema } from "../../rules/schemas/track";
+} from "#app/track/track-payload.server.ts";
+import { resolveRequest } from "#edge/request-context.ts";
+import { contrastRatio, lyricExcerpt, lyricSampleLength } from "#rules/content-rules.ts";
+import { SiteError } from "#rules/errors.ts";
+import { type StoreName, storeNames, type Track, trackSchema } from "#rules/schemas/track.ts";
 
 const userAgents = {
   android:

@@ -1,9 +1,9 @@
 import { createInstance, type i18n as I18n, type Resource } from "i18next";
 import { describe, expect, test } from "vitest";
-import { namespaces, resources } from "../../locales";
-import { createStrings, type Namespaces, type Strings } from "../../locales/translate";
-import { defaultLanguageKey, languageKeys } from "../../rules/languages";
-import { interpolationVariables } from "../locales-completeness";
+import { namespaces, resources } from "#locales/index.ts";
+import { createStrings, type Namespaces, type Strings } from "#locales/translate.ts";
+import { defaultLanguageKey, languageKeys } from "#rules/languages.ts";
+import { interpolationVariables } from "#tests/locales-completeness.ts";
 
 // i18next is the reference of the strings' format: every key of every language goes through an
 // i18next instance configured as the site's was (lower-case language keys, English fallback on the

@@ -6,8 +6,8 @@ import {
   playDelayMs,
   progressReached,
   type VideoState,
-} from "../../app/client/video-player";
-import { videoMessageSource } from "../../rules/video-messages";
+} from "#app/track/browser/video-player.ts";
+import { videoMessageSource } from "#rules/video-messages.ts";
 
 test.each([
   ["nothing before a quarter", [], 24.9, 100, false, []],

@@ -6,7 +6,7 @@ import {
   type VisibilityEntry,
   type VisibilityObserverFactory,
   visibilityCheckDelayMs,
-} from "../../app/client/visibility";
+} from "#app/shell/browser/visibility.ts";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,18 +1,18 @@
 import { describe, expect, test, vi } from "vitest";
-import { createBeaconSender } from "../../app/client/beacons";
-import { dnsHealthId, dnsHealthPath, reportDnsHealth } from "../../app/client/health";
-import type { LinkClick } from "../../app/client/in-app";
-import { interceptOutboundLinks, outboundHost } from "../../app/client/outbound";
-import { previewQuery } from "../../app/data/events.server";
-import { readHashParams } from "../../rules/address-params";
+import type { LinkClick } from "#app/bridge/browser/in-app.ts";
+import { previewQuery } from "#app/concerts/events.server.ts";
+import { createBeaconSender } from "#app/shell/browser/beacons.ts";
+import { dnsHealthId, dnsHealthPath, reportDnsHealth } from "#app/shell/browser/health.ts";
+import { interceptOutboundLinks, outboundHost } from "#app/shell/browser/outbound.ts";
+import { readHashParams } from "#rules/address-params.ts";
 import {
   type BeaconParams,
   buildBeacon,
   metricRoute,
   requestErrorStatistics,
   visitBeaconParams,
-} from "../../rules/beacon-params";
-import { deviceModelOf, namesKnownSystem } from "../../rules/user-agent";
+} from "#rules/beacon-params.ts";
+import { deviceModelOf, namesKnownSystem } from "#rules/user-agent.ts";
 
 /** Spec 000 §2 "Hash parameters use key=value pairs separated by semicolons". */
 describe("readHashParams", () => {

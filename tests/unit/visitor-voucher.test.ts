@@ -1,13 +1,13 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { voucherSchema } from "../../rules/cookies";
+import { voucherSchema } from "#rules/cookies.ts";
 import {
   isCurrentVoucher,
   isVouched,
   type VoucherKey,
   voucherKeysSchema,
   voucherOf,
-} from "../../rules/visitor-voucher";
+} from "#rules/visitor-voucher.ts";
 
 // The site's word that it issued a webId (decision 032): signed with the first key, verified by any.
 

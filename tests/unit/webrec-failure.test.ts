@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { createOrigin } from "../../origin/index";
-import { admission, failureOf } from "../../recognizer/answers";
-import { RecognitionStoreError, recognitionStore } from "../../recognizer/store";
-import { SignatureError } from "../../signature/index";
+import { createOrigin } from "#origin/index.ts";
+import { admission, failureOf } from "#recognizer/answers.ts";
+import { RecognitionStoreError, recognitionStore } from "#recognizer/store.ts";
+import { SignatureError } from "#signature/index.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();

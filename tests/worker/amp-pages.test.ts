@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { ampCss } from "../../amp/css";
-import { ampCacheControl } from "../../amp/http";
+import { ampCss } from "#amp/css.ts";
+import { ampCacheControl } from "#amp/http.ts";
 import { site } from "./browser-jar";
 import { getAs } from "./site";
 
@@ -212,7 +212,7 @@ test("every stylesheet a page links is served, and each converts to AMP CSS whol
   const hrefs = new Set<string>();
   for (const page of ["/", path, chart, "/charts", artist]) {
     const html = await (await get(page)).text();
-    // Linked, or inlined with the file's address (the site's own: app/stylesheets.tsx).
+    // Linked, or inlined with the file's address (the site's own: app/shell/stylesheets.tsx).
     for (const link of html.matchAll(/<(?:link rel="stylesheet" href|style data-href)="([^"]+)"/g))
       hrefs.add(link[1] ?? "");
   }

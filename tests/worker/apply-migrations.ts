@@ -1,6 +1,6 @@
 import { applyD1Migrations, env } from "cloudflare:test";
+import { splitSeed } from "#origin/catalog/sql.ts";
 import seed from "../../origin/catalog/dist/seed.sql?raw";
-import { splitSeed } from "../../origin/catalog/sql";
 
 // Runs before each test file: the embedded origin's schema in a fresh D1, then the catalogue seed
 // (origin/catalog/dist/seed.sql, built by `npm run catalog`; `npm test` builds it when missing), and

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { artistsDocumentSchema } from "../../rules/schemas/amapi";
+import { artistsDocumentSchema } from "#rules/schemas/amapi.ts";
 import { get, metaContent } from "./site";
 
 const site = "https://tunewave.test";

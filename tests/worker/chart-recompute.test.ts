@@ -1,8 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { secondsUntilNextRecompute } from "../../rules/chart-schedule";
-import { playlistTracksDocumentSchema } from "../../rules/schemas/amapi";
+import { secondsUntilNextRecompute } from "#rules/chart-schedule.ts";
+import { playlistTracksDocumentSchema } from "#rules/schemas/amapi.ts";
 import { get } from "./site";
 
 const chartPath = "/services/amapi/v1/catalog/fr/playlists/ip-country-chart-FR/tracks?limit=200";

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { chartSizes } from "../../rules/content-rules";
-import { playlistTracksDocumentSchema } from "../../rules/schemas/amapi";
-import { type ChartLocations, chartLocationsSchema } from "../../rules/schemas/charts";
+import { chartSizes } from "#rules/content-rules.ts";
+import { playlistTracksDocumentSchema } from "#rules/schemas/amapi.ts";
+import { type ChartLocations, chartLocationsSchema } from "#rules/schemas/charts.ts";
 import { get, metaContent } from "./site";
 
 const site = "https://tunewave.test";
@@ -152,7 +152,7 @@ describe("top in my country", () => {
   test("a country without a chart goes to the world's", async () => {
     const all = await locations();
     const charted = new Set(all.countries.map((country) => country.id));
-    const { countries } = await import("../../rules/countries");
+    const { countries } = await import("#rules/countries.ts");
     const uncharted = countries.find((c) => !c.historic && /^[A-Z]{2}$/.test(c.code) && !charted.has(c.code));
     expect(uncharted, "a country without charts in the catalogue").toBeDefined();
     const response = await get(`/charts/top-in-my-country?co=${uncharted?.code}`);

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
-import { ampCacheControl } from "../../amp/http";
-import { serverStrings } from "../../app/i18n.server";
-import { languages, localizedPath } from "../../rules/languages";
+import { ampCacheControl } from "#amp/http.ts";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { languages, localizedPath } from "#rules/languages.ts";
 import { agent, site } from "./browser-jar";
 import { decode, getAs } from "./site";
 

@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { createOrigin } from "../../origin";
+import { createOrigin } from "#origin/index.ts";
 
 // Issue 41: one cross-site rule for every state-changing request. Every page route with an action
 // (read from the app's own routes, vitest.worker.config.ts) and every write of the /services API

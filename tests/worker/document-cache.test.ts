@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, test } from "vitest";
-import { createDocumentCache, documentStaleSeconds } from "../../edge/document-cache";
-import { rolloutBucket } from "../../rules/feature-flags";
+import { createDocumentCache, documentStaleSeconds } from "#edge/document-cache.ts";
+import { rolloutBucket } from "#rules/feature-flags.ts";
 import { agent, browser, signIn } from "./browser-jar";
 
 // The edge's document cache (issue 27, edge/document-cache.ts) through the built worker: what one

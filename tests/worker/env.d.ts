@@ -1,6 +1,6 @@
 import type { D1Migration } from "@cloudflare/vitest-pool-workers/config";
-import type { Env } from "../../rules/env";
-import type { RecognizerBinding } from "../../rules/schemas/recognizer";
+import type { Env } from "#rules/env.ts";
+import type { RecognizerBinding } from "#rules/schemas/recognizer.ts";
 
 declare module "cloudflare:test" {
   interface ProvidedEnv extends Env {

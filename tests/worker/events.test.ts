@@ -9,7 +9,7 @@ import {
   servicesPathOfNext,
   upcomingGroupOf,
   zonedInstant,
-} from "../../rules/events";
+} from "#rules/events.ts";
 
 // The concert rules in workerd, whose ICU time-zone data is the one production formats with.
 

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, test } from "vitest";
-import { serverStrings } from "../../app/i18n.server";
-import { featureNames } from "../../rules/feature-names";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { featureNames } from "#rules/feature-names.ts";
 
 /**
  * Every served flag gates what its name says, on the page where the server reads it. The config

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { resources } from "../../locales";
-import { languageKeys } from "../../rules/languages";
+import { resources } from "#locales/index.ts";
+import { languageKeys } from "#rules/languages.ts";
 
 // The page behind "Identify a song", as the server renders it (the recognition itself runs in the
 // browser: tests/e2e/recognition.test.ts).

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
-import { serverStrings } from "../../app/i18n.server";
-import { languages, localizedPath } from "../../rules/languages";
-import { ampPath } from "../../rules/path";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { languages, localizedPath } from "#rules/languages.ts";
+import { ampPath } from "#rules/path.ts";
 import { agent, site } from "./browser-jar";
 import { getAs } from "./site";
 

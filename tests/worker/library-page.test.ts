@@ -1,12 +1,12 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import * as v from "valibot";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { serverStrings } from "../../app/i18n.server";
-import { createOrigin } from "../../origin";
-import { sha256 } from "../../origin/accounts";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { sha256 } from "#origin/accounts.ts";
+import { createOrigin } from "#origin/index.ts";
+import { recognitionProbesSchema } from "#origin/recognition-index.ts";
+import { libraryCsvHeader } from "#rules/library.ts";
 import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
-import { recognitionProbesSchema } from "../../origin/recognition-index";
-import { libraryCsvHeader } from "../../rules/library";
 import { type Browser, browser, signIn, site } from "./browser-jar";
 import worker from "./built-worker";
 

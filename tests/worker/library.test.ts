@@ -1,17 +1,17 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
-import { sha256 } from "../../origin/accounts";
-import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
-import { recognitionProbesSchema } from "../../origin/recognition-index";
+import { sha256 } from "#origin/accounts.ts";
+import { recognitionProbesSchema } from "#origin/recognition-index.ts";
 import {
   earliestTagTime,
   libraryCountSchema,
   noMorePages,
   tagListSchema,
   tagPageSize,
-} from "../../rules/library";
-import { webrecMatchResponseSchema } from "../../rules/schemas/webrec";
+} from "#rules/library.ts";
+import { webrecMatchResponseSchema } from "#rules/schemas/webrec.ts";
+import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
 import { type Browser, browser, signIn } from "./browser-jar";
 import { loadRecognitionStore } from "./recognition-store";
 

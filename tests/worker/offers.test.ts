@@ -1,15 +1,15 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { serverStrings } from "../../app/i18n.server";
-import { offerLimits } from "../../rules/offers";
-import { localizedPath } from "../../rules/path";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { offerLimits } from "#rules/offers.ts";
+import { localizedPath } from "#rules/path.ts";
 import {
   assertionAnswer,
   type Ceremony,
   registrationAnswer,
   type SoftwareKey,
   softwareKey,
-} from "../webauthn-registration";
+} from "#tests/webauthn-registration.ts";
 import { type Browser, browser, signIn, site } from "./browser-jar";
 import { decode, getAs } from "./site";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { createOrigin } from "../../origin";
+import { createOrigin } from "#origin/index.ts";
 import {
   albumsDocumentSchema,
   artistsDocumentSchema,
@@ -12,8 +12,8 @@ import {
   searchResultsSchema,
   shazamTracksSchema,
   songSchema,
-} from "../../rules/schemas/amapi";
-import { serviceErrorSchema } from "../../rules/schemas/common";
+} from "#rules/schemas/amapi.ts";
+import { serviceErrorSchema } from "#rules/schemas/common.ts";
 
 // The songs call is the origin's alone (no page reads it through the edge), so its document is read here.
 const songsDocumentSchema = v.object({ data: v.array(songSchema) });

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { createOrigin } from "../../origin";
+import { createOrigin } from "#origin/index.ts";
 import {
   catalogueArtistsPageSchema,
   catalogueListingMaxLimit,
   catalogueTracksPageSchema,
-} from "../../rules/schemas/catalogue";
-import { serviceErrorSchema } from "../../rules/schemas/common";
+} from "#rules/schemas/catalogue.ts";
+import { serviceErrorSchema } from "#rules/schemas/common.ts";
 
 const origin = createOrigin();
 

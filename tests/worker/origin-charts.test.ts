@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { createOrigin } from "../../origin";
-import { cityScore, discoveryScore } from "../../origin/catalog-rules";
-import { playlistsDocumentSchema, playlistTracksDocumentSchema } from "../../rules/schemas/amapi";
-import { chartLocationsSchema } from "../../rules/schemas/charts";
-import { serviceErrorSchema } from "../../rules/schemas/common";
+import { cityScore, discoveryScore } from "#origin/catalog-rules.ts";
+import { createOrigin } from "#origin/index.ts";
+import { playlistsDocumentSchema, playlistTracksDocumentSchema } from "#rules/schemas/amapi.ts";
+import { chartLocationsSchema } from "#rules/schemas/charts.ts";
+import { serviceErrorSchema } from "#rules/schemas/common.ts";
 
 const origin = createOrigin();
 

@@ -1,12 +1,12 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test, vi } from "vitest";
-import { createOrigin } from "../../origin";
-import { beaconRetentionDays, logBodyMaxBytes, storeBeaconBatch } from "../../origin/beacons";
-import { beaconsPerClientPerMinute, sinkLimitKey } from "../../origin/routes/sinks";
-import { evaluateFeatures, featureNodeSchema, parseFeatureConfig } from "../../rules/feature-flags";
-import { serviceErrorSchema } from "../../rules/schemas/common";
-import { receivedBeaconsSchema } from "../../rules/schemas/metrics";
+import { beaconRetentionDays, logBodyMaxBytes, storeBeaconBatch } from "#origin/beacons.ts";
+import { createOrigin } from "#origin/index.ts";
+import { beaconsPerClientPerMinute, sinkLimitKey } from "#origin/routes/sinks.ts";
+import { evaluateFeatures, featureNodeSchema, parseFeatureConfig } from "#rules/feature-flags.ts";
+import { serviceErrorSchema } from "#rules/schemas/common.ts";
+import { receivedBeaconsSchema } from "#rules/schemas/metrics.ts";
 import worker from "./built-worker";
 
 // Strict per node, so every node the origin serves is one rules/feature-flags.ts understands (the

@@ -1,9 +1,9 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import * as v from "valibot";
 import { afterEach, expect, test, vi } from "vitest";
-import { createOrigin } from "../../origin";
-import { chartLocationsSchema } from "../../rules/schemas/charts";
-import { trackSchema } from "../../rules/schemas/track";
+import { createOrigin } from "#origin/index.ts";
+import { chartLocationsSchema } from "#rules/schemas/charts.ts";
+import { trackSchema } from "#rules/schemas/track.ts";
 import worker from "./built-worker";
 
 afterEach(() => {

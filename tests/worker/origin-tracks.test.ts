@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { createOrigin } from "../../origin";
-import { contrastRatio, isNewRelease } from "../../rules/content-rules";
-import { artistSchema } from "../../rules/schemas/artist";
-import { serviceErrorSchema } from "../../rules/schemas/common";
-import { syncedLyricsSchema } from "../../rules/schemas/lyrics";
-import { tagCountListSchema, tagCountSchema } from "../../rules/schemas/tagcount";
-import { relatedTracksSchema, storeNames, trackSchema } from "../../rules/schemas/track";
+import { createOrigin } from "#origin/index.ts";
+import { contrastRatio, isNewRelease } from "#rules/content-rules.ts";
+import { artistSchema } from "#rules/schemas/artist.ts";
+import { serviceErrorSchema } from "#rules/schemas/common.ts";
+import { syncedLyricsSchema } from "#rules/schemas/lyrics.ts";
+import { tagCountListSchema, tagCountSchema } from "#rules/schemas/tagcount.ts";
+import { relatedTracksSchema, storeNames, trackSchema } from "#rules/schemas/track.ts";
 
 const origin = createOrigin();
 

@@ -1,14 +1,14 @@
 import { type Handler, Hono, type MiddlewareHandler } from "hono";
 import { describe, expect, test } from "vitest";
-import { resolveRequest } from "../../edge/request-context";
-import type { SessionResolution } from "../../edge/session";
-import type { Isolate, WorkerEnv } from "../../worker/pipeline";
-import { canonicalPrefix } from "../../worker/steps/canonical-prefix";
-import { crossSite } from "../../worker/steps/cross-site";
-import { edgeHeaders } from "../../worker/steps/edge-headers";
-import { boundedPageBody, cheapRefusals } from "../../worker/steps/refusals";
-import { resolvedRequest } from "../../worker/steps/resolve-request";
-import { securityHeaders } from "../../worker/steps/security-headers";
+import { resolveRequest } from "#edge/request-context.ts";
+import type { SessionResolution } from "#edge/session.ts";
+import type { Isolate, WorkerEnv } from "#worker/pipeline.ts";
+import { canonicalPrefix } from "#worker/steps/canonical-prefix.ts";
+import { crossSite } from "#worker/steps/cross-site.ts";
+import { edgeHeaders } from "#worker/steps/edge-headers.ts";
+import { boundedPageBody, cheapRefusals } from "#worker/steps/refusals.ts";
+import { resolvedRequest } from "#worker/steps/resolve-request.ts";
+import { securityHeaders } from "#worker/steps/security-headers.ts";
 
 // The worker's steps (worker/steps/, in the order worker/index.ts lists them), each alone: a small
 // Hono app runs the step with what the earlier steps would have set, and a last handler that

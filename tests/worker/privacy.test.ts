@@ -1,13 +1,13 @@
 import { env, SELF } from "cloudflare:test";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, test } from "vitest";
-import { serverStrings } from "../../app/i18n.server";
-import { sha256 } from "../../origin/accounts";
-import { archiveFiles } from "../../origin/privacy-archive";
-import { emailLinkLifetimeMs, sessionLifetimeSeconds } from "../../rules/account";
-import { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "../../rules/cookies";
-import { languages, localizedPath } from "../../rules/languages";
-import { hiddenTagLifetimeMs } from "../../rules/library";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { sha256 } from "#origin/accounts.ts";
+import { archiveFiles } from "#origin/privacy-archive.ts";
+import { emailLinkLifetimeMs, sessionLifetimeSeconds } from "#rules/account.ts";
+import { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "#rules/cookies.ts";
+import { languages, localizedPath } from "#rules/languages.ts";
+import { hiddenTagLifetimeMs } from "#rules/library.ts";
 import {
   dataExportLifetimeMs,
   dayMs,
@@ -17,9 +17,9 @@ import {
   privacyDataCategories,
   privacyDataCategoryKeys,
   transferNoticeDeletionDays,
-} from "../../rules/privacy";
-import { eventRetentionDays } from "../../rules/schemas/identification";
-import { callbackPath, defaultClientId, mockActivatePath, tokenPath } from "../../rules/streaming";
+} from "#rules/privacy.ts";
+import { eventRetentionDays } from "#rules/schemas/identification.ts";
+import { callbackPath, defaultClientId, mockActivatePath, tokenPath } from "#rules/streaming.ts";
 import { type Browser, browser, site } from "./browser-jar";
 
 // The privacy flows inside workerd: the data download (asked for on the page, mailed, fetched

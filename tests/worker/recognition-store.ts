@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
-import { type LoadedRecognitionIndex, loadRecognitionIndex } from "../../origin/recognition-index-load";
-import { loadStore, storeRows } from "../../recognizer/store";
+import { type LoadedRecognitionIndex, loadRecognitionIndex } from "#origin/recognition-index-load.ts";
+import { loadStore, storeRows } from "#recognizer/store.ts";
 
 /** The index the builder published, read through the worker's ASSETS binding (public/media/recognition/). */
 export function publishedIndex(): Promise<LoadedRecognitionIndex> {

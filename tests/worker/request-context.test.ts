@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { type RequestContext, resolveRequest } from "../../edge/request-context";
+import { type RequestContext, resolveRequest } from "#edge/request-context.ts";
 
 const origin = "https://www.tunewave.test";
 const browser =
@@ -431,7 +431,7 @@ describe("cookies the edge writes", () => {
 
 describe("country names in workerd", () => {
   test("Intl.DisplayNames is there", async () => {
-    const { countryName } = await import("../../rules/countries");
+    const { countryName } = await import("#rules/countries.ts");
     expect(countryName("DE", "fr")).toBe("Allemagne");
     expect(countryName("WORLD", "ja")).toBe("世界");
   });

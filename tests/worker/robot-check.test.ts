@@ -1,6 +1,6 @@
 import { env, fetchMock, SELF } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
-import { serverStrings } from "../../app/i18n.server";
+import { serverStrings } from "#app/shell/i18n.server.ts";
 import { browser, site } from "./browser-jar";
 
 // The e-mail sign-in's robot check (spec 000 §5 "please make sure you are not a robot"; decision

@@ -1,10 +1,10 @@
 import { env, SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
-import { anyMatch, songsFound } from "../../origin/db";
-import { termQueries } from "../../origin/search-terms";
-import { searchResultsSchema } from "../../rules/schemas/amapi";
-import { searchResponseSchema } from "../../rules/schemas/search";
+import { anyMatch, songsFound } from "#origin/db.ts";
+import { termQueries } from "#origin/search-terms.ts";
+import { searchResultsSchema } from "#rules/schemas/amapi.ts";
+import { searchResponseSchema } from "#rules/schemas/search.ts";
 
 // Issue 47: the full-text indexes (origin/migrations/0019, 0021) through both search calls.
 

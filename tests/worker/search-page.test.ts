@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { searchResultsPageSize } from "../../app/search-groups";
+import { searchResultsPageSize } from "#app/search/search-groups.ts";
 
 const site = "https://tunewave.test";
 

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { createServicesProxy, type ServicesProxyOptions } from "../../edge/services";
-import type { Upstream } from "../../edge/services/upstream";
-import { SiteError, statusOfError } from "../../rules/errors";
+import { createServicesProxy, type ServicesProxyOptions } from "#edge/services/index.ts";
+import type { Upstream } from "#edge/services/upstream.ts";
+import { SiteError, statusOfError } from "#rules/errors.ts";
 
 // The services proxy in workerd against a fault-injecting upstream. caches.default lives as long
 // as this file, so every test asks for URLs of its own.

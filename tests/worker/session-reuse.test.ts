@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { endSession, findSession, sessionReuseMs, sha256, startSession } from "../../origin/accounts";
-import { deleteAccount } from "../../origin/privacy";
+import { endSession, findSession, sessionReuseMs, sha256, startSession } from "#origin/accounts.ts";
+import { deleteAccount } from "#origin/privacy.ts";
 import { browser, signIn } from "./browser-jar";
 
 // Decision 048: reads may take the isolate's lookup of a session from the last `sessionReuseMs`;

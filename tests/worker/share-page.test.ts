@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import deApp from "../../locales/de/app.json";
-import enApp from "../../locales/en/app.json";
+import deApp from "#locales/de/app.json";
+import enApp from "#locales/en/app.json";
 
 const site = "https://tunewave.test";
 

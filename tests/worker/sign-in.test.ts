@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { serverStrings } from "../../app/i18n.server";
-import { linksPerAddress, linksPerAddressAndClient, linksPerClient } from "../../rules/account";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { linksPerAddress, linksPerAddressAndClient, linksPerClient } from "#rules/account.ts";
 
 // Sign-in end to end inside workerd: the account service, the link's landing, the session, the
 // status endpoint, sign-out, and what a shared cache may see.

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
-import { manifestIcons } from "../../app/home-screen.server";
-import { themeColours } from "../../app/theme-colours";
-import { languages, localizedPath } from "../../rules/languages";
+import { themeColours } from "#app/shell/theme-colours.ts";
+import { manifestIcons } from "#app/site-files/home-screen.server.ts";
+import { languages, localizedPath } from "#rules/languages.ts";
 import { agent, site } from "./browser-jar";
 import { getAs } from "./site";
 

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { expect, test } from "vitest";
-import { serverStrings } from "../../app/i18n.server";
-import { surveyAnswersPerClient, verificationRequestsPerClient } from "../../rules/forms";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { surveyAnswersPerClient, verificationRequestsPerClient } from "#rules/forms.ts";
 import { browser, signIn, site } from "./browser-jar";
 
 // The survey and the verification form inside workerd (issue 24): valid and invalid answers, what

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { qrSvg } from "../../origin/routes/events";
+import { qrSvg } from "#origin/routes/events.ts";
 import { agent, browser, linkFor, site } from "./browser-jar";
 
 // Issue 41 finding 1: every absolute URL the site hands out (mail links, callbacks, redirect

@@ -1,11 +1,11 @@
 import { SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";
-import { serverStrings } from "../../app/i18n.server";
-import { storeLinks } from "../../rules/app-links";
-import { languages, localizedPath } from "../../rules/languages";
-import { ampPath } from "../../rules/path";
-import { radioChartSchema, radioChartSize } from "../../rules/radio";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { storeLinks } from "#rules/app-links.ts";
+import { languages, localizedPath } from "#rules/languages.ts";
+import { ampPath } from "#rules/path.ts";
+import { radioChartSchema, radioChartSize } from "#rules/radio.ts";
 import { agent, site } from "./browser-jar";
 import { decode, getAs } from "./site";
 

@@ -1,12 +1,12 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import * as v from "valibot";
 import { afterEach, expect, test, vi } from "vitest";
-import { chartPagePaths, resolveChart } from "../../app/data/chart-address.server";
-import { sitemapLimits } from "../../app/sitemaps";
-import { createOrigin } from "../../origin";
-import { languages } from "../../rules/languages";
-import type { ChartType } from "../../rules/path";
-import { type ChartLocations, chartLocationsSchema } from "../../rules/schemas/charts";
+import { chartPagePaths, resolveChart } from "#app/charts/chart-address.server.ts";
+import { sitemapLimits } from "#app/site-files/sitemaps.ts";
+import { createOrigin } from "#origin/index.ts";
+import { languages } from "#rules/languages.ts";
+import type { ChartType } from "#rules/path.ts";
+import { type ChartLocations, chartLocationsSchema } from "#rules/schemas/charts.ts";
 import worker from "./built-worker";
 
 // The sitemaps as a crawler reads them: the index, every file it lists, and every page they name.

@@ -1,8 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";
-import { searchPageSize, trackSearchPageSize } from "../../rules/content-rules";
-import { searchNextOf, searchResponseSchema } from "../../rules/schemas/search";
+import { searchPageSize, trackSearchPageSize } from "#rules/content-rules.ts";
+import { searchNextOf, searchResponseSchema } from "#rules/schemas/search.ts";
 
 // The calls of spec 000 §7, 001 §7 and 002 §7 that issue 26 added, each against the embedded
 // origin through the worker (docs/calls.md lists every call and its test).

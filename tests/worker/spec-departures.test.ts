@@ -1,8 +1,8 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, expect, test, vi } from "vitest";
-import { requestMatch } from "../../app/client/recognition/match-service";
-import { createOrigin } from "../../origin";
-import { SiteError } from "../../rules/errors";
+import { requestMatch } from "#app/recognition/browser/match-service.ts";
+import { createOrigin } from "#origin/index.ts";
+import { SiteError } from "#rules/errors.ts";
 import worker from "./built-worker";
 
 // The departures from the spec that issue 26 fixes, each where it shows: a page's answer when the

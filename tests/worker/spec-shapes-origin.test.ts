@@ -1,13 +1,13 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import * as v from "valibot";
 import { afterEach, expect, test, vi } from "vitest";
-import { createOrigin } from "../../origin";
-import { featureNodeSchema } from "../../rules/feature-flags";
-import { artistViewSchema, creditsDocumentSchema, searchResultsSchema } from "../../rules/schemas/amapi";
-import { syncedLyricsSchema } from "../../rules/schemas/lyrics";
-import { searchResponseSchema } from "../../rules/schemas/search";
-import { tagCountListSchema, tagCountSchema } from "../../rules/schemas/tagcount";
-import { relatedTracksSchema, trackSchema } from "../../rules/schemas/track";
+import { createOrigin } from "#origin/index.ts";
+import { featureNodeSchema } from "#rules/feature-flags.ts";
+import { artistViewSchema, creditsDocumentSchema, searchResultsSchema } from "#rules/schemas/amapi.ts";
+import { syncedLyricsSchema } from "#rules/schemas/lyrics.ts";
+import { searchResponseSchema } from "#rules/schemas/search.ts";
+import { tagCountListSchema, tagCountSchema } from "#rules/schemas/tagcount.ts";
+import { relatedTracksSchema, trackSchema } from "#rules/schemas/track.ts";
 import worker from "./built-worker";
 
 /**

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
-import { serverStrings } from "../../app/i18n.server";
-import { sha256 } from "../../origin/accounts";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { sha256 } from "#origin/accounts.ts";
 import {
   accessTokenLifetimeSeconds,
   authorizePath,
@@ -10,7 +10,7 @@ import {
   mockActivatePath,
   revokePath,
   tokenPath,
-} from "../../rules/streaming";
+} from "#rules/streaming.ts";
 import { browser, site } from "./browser-jar";
 
 // The streaming-service connection inside workerd: the embedded origin's authorization server

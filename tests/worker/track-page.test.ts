@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { createOrigin } from "../../origin";
-import { contrastRatio } from "../../rules/content-rules";
+import { createOrigin } from "#origin/index.ts";
+import { contrastRatio } from "#rules/content-rules.ts";
 import worker from "./built-worker";
 import { getAs, metaContent } from "./site";
 

@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { createOrigin } from "../../origin";
+import { createOrigin } from "#origin/index.ts";
 import worker from "./built-worker";
 
 // Spec 000 §2 address parameters and §8 error statistics as the worker answers them (issue 26

@@ -1,8 +1,8 @@
 import { env, fetchMock, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, test } from "vitest";
-import { serverStrings } from "../../app/i18n.server";
-import { s256Challenge } from "../../rules/pkce";
-import { createIssuer, type StandInIssuer } from "../oidc-issuer";
+import { serverStrings } from "#app/shell/i18n.server.ts";
+import { s256Challenge } from "#rules/pkce.ts";
+import { createIssuer, type StandInIssuer } from "#tests/oidc-issuer.ts";
 import { type Browser, browser, site } from "./browser-jar";
 
 // Sign-in with the web provider (Google, OpenID Connect code flow with PKCE) end to end in

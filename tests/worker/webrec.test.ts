@@ -1,14 +1,13 @@
 import { applyD1Migrations, env, SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
-import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
-import { recognitionProbesSchema } from "../../origin/recognition-index";
-import { webrecMaxBodyBytes } from "../../origin/routes/webrec";
-import { recognitionStore, storedIndex } from "../../recognizer/store";
-import { serviceErrorSchema } from "../../rules/schemas/common";
-import { recognizerMatchAnswerSchema, recognizerSummaryAnswerSchema } from "../../rules/schemas/recognizer";
-import { trackSchema } from "../../rules/schemas/track";
-import { webrecMatchResponseSchema, webrecSignatureSummarySchema } from "../../rules/schemas/webrec";
+import { recognitionProbesSchema } from "#origin/recognition-index.ts";
+import { webrecMaxBodyBytes } from "#origin/routes/webrec.ts";
+import { recognitionStore, storedIndex } from "#recognizer/store.ts";
+import { serviceErrorSchema } from "#rules/schemas/common.ts";
+import { recognizerMatchAnswerSchema, recognizerSummaryAnswerSchema } from "#rules/schemas/recognizer.ts";
+import { trackSchema } from "#rules/schemas/track.ts";
+import { webrecMatchResponseSchema, webrecSignatureSummarySchema } from "#rules/schemas/webrec.ts";
 import {
   computeSignature,
   decodeSignatureBase64,
@@ -25,7 +24,8 @@ import {
   SIGNATURE_VERSION,
   SKEW_FACTORS,
   signatureSketch,
-} from "../../signature/index";
+} from "#signature/index.ts";
+import probesText from "../../origin/catalog/dist/recognition-probes.json?raw";
 import { loadRecognitionShards, loadRecognitionStore, publishedIndex } from "./recognition-store";
 
 // The match service through the whole site: the Worker's /services proxy, then the embedded origin

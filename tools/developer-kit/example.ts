@@ -2,8 +2,8 @@
 // and ask the match service which song it is.
 //   npx vite-node tools/developer-kit/example.ts recording.wav [http://127.0.0.1:8787]
 import { readFile } from "node:fs/promises";
-import { decodeAudio } from "../../origin/catalog/audio-decode";
-import { computeSignature, encodeSignatureBase64 } from "../../signature";
+import { decodeAudio } from "#origin/catalog/audio-decode.ts";
+import { computeSignature, encodeSignatureBase64 } from "#signature/index.ts";
 
 const [file, site = "http://127.0.0.1:8787"] = process.argv.slice(2);
 if (!file) throw new Error("usage: example.ts <recording> [site]");

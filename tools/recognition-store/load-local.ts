@@ -10,9 +10,9 @@
  */
 import path from "node:path";
 import { getPlatformProxy } from "wrangler";
-import type { RecognizerEnv } from "../../recognizer/index";
-import { loadStore, storedIndex, storeRows } from "../../recognizer/store";
-import { recognitionShards } from "../../rules/env";
+import type { RecognizerEnv } from "#recognizer/index.ts";
+import { loadStore, storedIndex, storeRows } from "#recognizer/store.ts";
+import { recognitionShards } from "#rules/env.ts";
 import { readPublishedIndex, root } from "./published-index";
 
 const started = Date.now();

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { type LoadedRecognitionIndex, loadRecognitionIndex } from "../../origin/recognition-index-load";
+import { type LoadedRecognitionIndex, loadRecognitionIndex } from "#origin/recognition-index-load.ts";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 

@@ -14,8 +14,8 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { unstable_readConfig } from "wrangler";
-import { type StoreRows, storeRows, storeTables } from "../../recognizer/store";
-import { recognitionShardCount } from "../../rules/env";
+import { type StoreRows, storeRows, storeTables } from "#recognizer/store.ts";
+import { recognitionShardCount } from "#rules/env.ts";
 import { readPublishedIndex, root } from "./published-index";
 
 /** The load of shard `shard` of `shards`: today's single file when there is one. */

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { SIGNATURE_MAX_SECONDS } from "../../signature/index";
+import { SIGNATURE_MAX_SECONDS } from "#signature/index.ts";
 
 /** The site `npm start` serves. */
 export const defaultSite = "http://127.0.0.1:8787";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { AudioDecodeError, type DecodedAudio, decodeAudioFile } from "../../origin/catalog/audio-decode";
-import { SiteError } from "../../rules/errors";
-import { type MatchSession, matchRequestBody } from "../../rules/schemas/webrec";
+import { AudioDecodeError, type DecodedAudio, decodeAudioFile } from "#origin/catalog/audio-decode.ts";
+import { SiteError } from "#rules/errors.ts";
+import { type MatchSession, matchRequestBody } from "#rules/schemas/webrec.ts";
 import {
   computeSignature,
   encodeSignatureBase64,
@@ -11,7 +11,7 @@ import {
   RECORDING_CHECKPOINTS_SECONDS,
   resample,
   SIGNATURE_SAMPLE_RATE,
-} from "../../signature/index";
+} from "#signature/index.ts";
 import { parseRecognizeArgs, type RecognizeOptions, usage } from "./args";
 import { cliSession, localMatchService, type MatchService, siteMatchService } from "./services";
 

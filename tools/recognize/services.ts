@@ -1,16 +1,12 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import * as v from "valibot";
-import { lookupTrack, requestMatch } from "../../app/client/recognition/match-service";
-import { parseParams } from "../../origin/http";
-import { loadRecognitionIndex, type ReadAsset } from "../../origin/recognition-index-load";
-import { SiteError } from "../../rules/errors";
-import {
-  type MatchRequestBody,
-  type MatchSession,
-  webrecMatchRequestSchema,
-} from "../../rules/schemas/webrec";
-import { decodeSignatureBase64, matchSignatureIn, trackIndexStore } from "../../signature/index";
+import { lookupTrack, requestMatch } from "#app/recognition/browser/match-service.ts";
+import { parseParams } from "#origin/http.ts";
+import { loadRecognitionIndex, type ReadAsset } from "#origin/recognition-index-load.ts";
+import { SiteError } from "#rules/errors.ts";
+import { type MatchRequestBody, type MatchSession, webrecMatchRequestSchema } from "#rules/schemas/webrec.ts";
+import { decodeSignatureBase64, matchSignatureIn, trackIndexStore } from "#signature/index.ts";
 
 /**
  * The two match services the command line asks: a running site over HTTP, with the page's own

@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
-import { answerAmp } from "../../amp/request";
-import type { ServicesProxy } from "../../edge/services";
-import type { WorkerEnv } from "../pipeline";
-import { handleRemixRequest } from "../remix";
+import { answerAmp } from "#amp/request.ts";
+import type { ServicesProxy } from "#edge/services/index.ts";
+import type { WorkerEnv } from "#worker/pipeline.ts";
+import { handleRemixRequest } from "#worker/remix.ts";
 import { bypassed, cachedDocument } from "./document-cache";
 
 /**

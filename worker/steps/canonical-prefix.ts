@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import { anonymous } from "../../edge/session";
-import { localizedPath } from "../../rules/path";
-import type { WorkerEnv } from "../pipeline";
+import { anonymous } from "#edge/session.ts";
+import { localizedPath } from "#rules/path.ts";
+import type { WorkerEnv } from "#worker/pipeline.ts";
 import { withEdgeHeaders } from "./edge-headers";
 
 /**

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import { localizedPath } from "../../rules/path";
-import type { WorkerEnv } from "../pipeline";
-import { handleRemixRequest } from "../remix";
+import { localizedPath } from "#rules/path.ts";
+import type { WorkerEnv } from "#worker/pipeline.ts";
+import { handleRemixRequest } from "#worker/remix.ts";
 import { bypassed } from "./document-cache";
 
 /**

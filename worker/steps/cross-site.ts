@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import { isCrossSiteRequest } from "../../edge/request-context";
-import { siteOriginOf } from "../../rules/env";
-import type { WorkerEnv } from "../pipeline";
+import { isCrossSiteRequest } from "#edge/request-context.ts";
+import { siteOriginOf } from "#rules/env.ts";
+import type { WorkerEnv } from "#worker/pipeline.ts";
 
 /** `/services` and the campaign data are JSON calls: a refusal there is a JSON answer. */
 const servicePrefixes = ["/services/", "/campaign/data/"];

@@ -11,12 +11,12 @@ import {
   recordingFreshness,
   type VisitorInputs,
   withNonce,
-} from "../../edge/document-cache";
-import type { ServicesProxy } from "../../edge/services";
-import { nullBodyStatuses } from "../../rules/http-body";
-import { platformOf } from "../../rules/user-agent";
-import { replaceAnswer, type WorkerEnv } from "../pipeline";
-import { handleRemixRequest } from "../remix";
+} from "#edge/document-cache.ts";
+import type { ServicesProxy } from "#edge/services/index.ts";
+import { nullBodyStatuses } from "#rules/http-body.ts";
+import { platformOf } from "#rules/user-agent.ts";
+import { replaceAnswer, type WorkerEnv } from "#worker/pipeline.ts";
+import { handleRemixRequest } from "#worker/remix.ts";
 
 /**
  * The document cache: one per isolate whatever `env` a request brings (the test pool hands every

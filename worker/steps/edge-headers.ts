@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import type { RequestContext } from "../../edge/request-context";
-import { anonymous, type SessionResolution } from "../../edge/session";
-import { replaceAnswer, type WorkerEnv } from "../pipeline";
+import type { RequestContext } from "#edge/request-context.ts";
+import { anonymous, type SessionResolution } from "#edge/session.ts";
+import { replaceAnswer, type WorkerEnv } from "#worker/pipeline.ts";
 
 const cookieName = (setCookie: string) => setCookie.slice(0, setCookie.indexOf("=")).trim();
 

@@ -1,10 +1,10 @@
 import { createMiddleware } from "hono/factory";
-import { createServicesProxy, remoteUpstream, type Upstream } from "../../edge/services";
-import { createOrigin } from "../../origin";
-import { type Env, readConfig } from "../../rules/env";
-import { fnv1a32 } from "../../rules/feature-flags";
-import type { Isolate, WorkerEnv } from "../pipeline";
-import { buildVersion } from "../remix";
+import { createServicesProxy, remoteUpstream, type Upstream } from "#edge/services/index.ts";
+import { createOrigin } from "#origin/index.ts";
+import { type Env, readConfig } from "#rules/env.ts";
+import { fnv1a32 } from "#rules/feature-flags.ts";
+import type { Isolate, WorkerEnv } from "#worker/pipeline.ts";
+import { buildVersion } from "#worker/remix.ts";
 
 const origin = createOrigin();
 let isolate: Isolate | undefined;

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import { renderAmpPage } from "../../amp/render";
-import type { WorkerEnv } from "../pipeline";
+import { renderAmpPage } from "#amp/render.tsx";
+import type { WorkerEnv } from "#worker/pipeline.ts";
 
 /**
  * What Remix loaders get (app/load-context.ts), built once per page request, anonymous: the

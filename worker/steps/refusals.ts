@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import type { WorkerEnv } from "../pipeline";
-import { boundedPageRequest, refusalResponse, refusalStatusOf } from "../refusals";
+import type { WorkerEnv } from "#worker/pipeline.ts";
+import { boundedPageRequest, refusalResponse, refusalStatusOf } from "#worker/refusals.ts";
 
 /**
  * Cheap refusals first (issue 28): a request over a size limit, or a path Remix cannot route, is

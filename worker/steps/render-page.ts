@@ -1,8 +1,8 @@
 import type { Handler } from "hono";
-import type { SiteConfig } from "../../rules/env";
-import { siteOriginOf } from "../../rules/env";
-import type { WorkerEnv } from "../pipeline";
-import { handleRemixRequest } from "../remix";
+import type { SiteConfig } from "#rules/env.ts";
+import { siteOriginOf } from "#rules/env.ts";
+import type { WorkerEnv } from "#worker/pipeline.ts";
+import { handleRemixRequest } from "#worker/remix.ts";
 
 /**
  * A page write as Remix's own Origin check sees it: that check compares Origin with X-Forwarded-Host

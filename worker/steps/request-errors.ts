@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import { buildBeacon, metricsUrl, requestErrorStatistics } from "../../rules/beacon-params";
-import type { WorkerEnv } from "../pipeline";
+import { buildBeacon, metricsUrl, requestErrorStatistics } from "#rules/beacon-params.ts";
+import type { WorkerEnv } from "#worker/pipeline.ts";
 
 /**
  * Spec 000 §8: a page answered to a bot, to an agent naming no system, or to a visitor of no known

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import { resolveRequest } from "../../edge/request-context";
-import type { WorkerEnv } from "../pipeline";
+import { resolveRequest } from "#edge/request-context.ts";
+import type { WorkerEnv } from "#worker/pipeline.ts";
 
 /**
  * The request as every later step, the React renderer and the AMP renderer see it

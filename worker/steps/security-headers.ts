@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import { createNonce, withSecurityHeaders } from "../../edge/security-headers";
-import { robotCheckOf } from "../../rules/env";
-import { replaceAnswer, type WorkerEnv } from "../pipeline";
+import { createNonce, withSecurityHeaders } from "#edge/security-headers.ts";
+import { robotCheckOf } from "#rules/env.ts";
+import { replaceAnswer, type WorkerEnv } from "#worker/pipeline.ts";
 
 /**
  * Every page answer, React or AMP, gets the security headers (edge/security-headers.ts) with this

@@ -1,13 +1,13 @@
 import type { Handler } from "hono";
-import { withNosniff } from "../../edge/security-headers";
-import { makesIdentifications } from "../../edge/services";
-import { readCookies } from "../../rules/cookies";
-import { visitorVoucherKeysOf } from "../../rules/env";
-import { edgeLocationOf, withCallerLocation } from "../../rules/events";
-import { asksNotToBeTracked } from "../../rules/global-privacy-control";
-import { edgePlaceHeaders, vouchedVisitorHeader } from "../../rules/schemas/identification";
-import { isVouched, type VoucherKey } from "../../rules/visitor-voucher";
-import type { WorkerEnv } from "../pipeline";
+import { withNosniff } from "#edge/security-headers.ts";
+import { makesIdentifications } from "#edge/services/index.ts";
+import { readCookies } from "#rules/cookies.ts";
+import { visitorVoucherKeysOf } from "#rules/env.ts";
+import { edgeLocationOf, withCallerLocation } from "#rules/events.ts";
+import { asksNotToBeTracked } from "#rules/global-privacy-control.ts";
+import { edgePlaceHeaders, vouchedVisitorHeader } from "#rules/schemas/identification.ts";
+import { isVouched, type VoucherKey } from "#rules/visitor-voucher.ts";
+import type { WorkerEnv } from "#worker/pipeline.ts";
 
 /**
  * The request with what only the edge may say about its caller, and nothing a client sent under

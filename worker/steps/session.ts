@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import { resolveSession } from "../../edge/session";
-import type { WorkerEnv } from "../pipeline";
+import { resolveSession } from "#edge/session.ts";
+import type { WorkerEnv } from "#worker/pipeline.ts";
 
 /** The visitor's session (edge/session.ts), for a page rendered for this request alone. */
 export const session = createMiddleware<WorkerEnv>(async (c, next) => {

@@ -1,9 +1,9 @@
 import { createMiddleware } from "hono/factory";
-import { clientAddressKey } from "../../rules/client-address";
-import { webIdVoucherCookie } from "../../rules/cookies";
-import { visitorVoucherKeysOf } from "../../rules/env";
-import { isCurrentVoucher, voucherOf } from "../../rules/visitor-voucher";
-import type { WorkerEnv } from "../pipeline";
+import { clientAddressKey } from "#rules/client-address.ts";
+import { webIdVoucherCookie } from "#rules/cookies.ts";
+import { visitorVoucherKeysOf } from "#rules/env.ts";
+import { isCurrentVoucher, voucherOf } from "#rules/visitor-voucher.ts";
+import type { WorkerEnv } from "#worker/pipeline.ts";
 
 /**
  * A page answer gives the visitor's webId its voucher (rules/visitor-voucher.ts) when the browser

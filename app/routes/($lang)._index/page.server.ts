@@ -1,13 +1,13 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { chartPath, loadLocations } from "~/data/chart-address.server";
-import { websitePageMeta } from "~/data/meta.server";
-import { trackSummaryOfSong } from "~/data/view.server";
-import type { Translate } from "~/i18n.server";
-import type { PageMeta } from "~/meta";
-import { chartSizes } from "../../../rules/content-rules";
-import { countryName } from "../../../rules/countries";
-import { localizedPath } from "../../../rules/path";
-import { playlistTracksDocumentSchema } from "../../../rules/schemas/amapi";
+import { chartPath, loadLocations } from "#app/charts/chart-address.server.ts";
+import type { Translate } from "#app/shell/i18n.server.ts";
+import { websitePageMeta } from "#app/shell/meta.server.ts";
+import type { PageMeta } from "#app/shell/meta.ts";
+import { trackSummaryOfSong } from "#app/shell/view.server.ts";
+import { chartSizes } from "#rules/content-rules.ts";
+import { countryName } from "#rules/countries.ts";
+import { localizedPath } from "#rules/path.ts";
+import { playlistTracksDocumentSchema } from "#rules/schemas/amapi.ts";
 
 const homeChartLength = 10;
 const newReleasesLength = 5;

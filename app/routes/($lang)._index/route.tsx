@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { loadPage, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { loadPage, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
 import { homePageMeta, loadHomePage } from "./page.server";
 import { HomeView } from "./view";
 

@@ -1,7 +1,7 @@
-import { Hero } from "~/components/hero";
-import { usePrimitives } from "~/components/primitives";
-import { TrackList } from "~/components/track-list";
-import { useTranslation } from "~/strings";
+import { TrackList } from "#app/catalogue/track-list.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import { Hero } from "#app/ui/hero.tsx";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 import type { HomePage } from "./page.server";
 
 /** The home page: the hero with its entry points, the country's chart and the new releases. */

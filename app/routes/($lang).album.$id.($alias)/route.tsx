@@ -1,10 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { CatalogueItemError } from "~/components/catalogue-item";
-import { CatalogueItemPlayback, catalogueItemLinks } from "~/components/catalogue-item-page";
-import { albumPageMeta, catalogueItemRouteData, loadAlbumPage } from "~/data/catalogue-items.server";
-import { pageMeta } from "~/meta";
+import { CatalogueItemError } from "#app/catalogue/catalogue-item.tsx";
+import { CatalogueItemPlayback, catalogueItemLinks } from "#app/catalogue/catalogue-item-page.tsx";
+import {
+  albumPageMeta,
+  catalogueItemRouteData,
+  loadAlbumPage,
+} from "#app/catalogue/catalogue-items.server.ts";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { pageMeta } from "#app/shell/meta.ts";
 import { AlbumView } from "./view";
 
 // Spec 001 §3 "Catalogue item": `/album/{id}/{alias}`; `/album/{id}` and a wrong alias move there.

@@ -1,8 +1,8 @@
-import { ItemTiles } from "~/components/catalogue-item";
-import { CatalogueItemLayout } from "~/components/catalogue-item-page";
-import { usePrimitives } from "~/components/primitives";
-import type { AlbumPage } from "~/data/catalogue-items.server";
-import { useTranslation } from "~/strings";
+import { ItemTiles } from "#app/catalogue/catalogue-item.tsx";
+import { CatalogueItemLayout } from "#app/catalogue/catalogue-item-page.tsx";
+import type { AlbumPage } from "#app/catalogue/catalogue-items.server.ts";
+import { useTranslation } from "#app/shell/strings.ts";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 /** The album page: heading, songs, notes, where to listen, sharing, credits, the playlists it is in. */
 export function AlbumView({ page, canonical }: { page: AlbumPage; canonical: string }) {

@@ -1,13 +1,13 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { informationPage } from "~/data/information-page.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import pagesStyles from "~/styles/pages.css";
-import { storeLinks } from "../../../rules/app-links";
-import { localizedPath } from "../../../rules/path";
-import { platformOf } from "../../../rules/user-agent";
+import { informationPage } from "#app/information/information-page.server.ts";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import pagesStyles from "#app/styles/pages.css";
+import { storeLinks } from "#rules/app-links.ts";
+import { localizedPath } from "#rules/path.ts";
+import { platformOf } from "#rules/user-agent.ts";
 import { AppsView } from "./view";
 
 // Spec 000 §1 "app download prompts", §2 page type `apps`: the store of the visitor's platform

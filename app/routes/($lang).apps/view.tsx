@@ -1,6 +1,6 @@
-import { Hero } from "~/components/hero";
-import { usePrimitives } from "~/components/primitives";
-import { useTranslation } from "~/strings";
+import { useTranslation } from "#app/shell/strings.ts";
+import { Hero } from "#app/ui/hero.tsx";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 type Store = "ios" | "android";
 

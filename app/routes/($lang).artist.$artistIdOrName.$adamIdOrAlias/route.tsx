@@ -5,22 +5,22 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { avatarSizes } from "~/components/artist/artist-header";
 import {
   artistPageMeta,
   isAdamIdRouteOn,
   isCanonicalArtistPath,
   loadArtistPage,
   parseArtistRoute,
-} from "~/data/artist.server";
-import { featureOptionsOf } from "~/data/features.server";
-import { loadPage, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import artistStyles from "~/styles/artist.css";
-import { SiteError } from "../../../rules/errors";
+} from "#app/artist/artist.server.ts";
+import { avatarSizes } from "#app/artist/artist-header.tsx";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { featureOptionsOf } from "#app/shell/features.server.ts";
+import { loadPage, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import artistStyles from "#app/styles/artist.css";
+import { SiteError } from "#rules/errors.ts";
 import { ArtistView } from "./view";
 
 // Spec 001 §2 `/artist/{artistIdOrName}/{adamIdOrAlias}`, also `/artist/-/{id}`.

@@ -1,11 +1,11 @@
-import { ArtistHeader } from "~/components/artist/artist-header";
-import { ArtistTiles } from "~/components/artist/artist-tiles";
-import { LatestRelease } from "~/components/artist/latest-release";
-import { ShareLinks } from "~/components/charts/share-links";
-import { usePrimitives } from "~/components/primitives";
-import { TrackList } from "~/components/track-list";
-import type { ArtistPage } from "~/data/artist.server";
-import { useTranslation } from "~/strings";
+import type { ArtistPage } from "#app/artist/artist.server.ts";
+import { ArtistHeader } from "#app/artist/artist-header.tsx";
+import { ArtistTiles } from "#app/artist/artist-tiles.tsx";
+import { LatestRelease } from "#app/artist/latest-release.tsx";
+import { TrackList } from "#app/catalogue/track-list.tsx";
+import { ShareLinks } from "#app/charts/share-links.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 /** A bio longer than about three lines of a phone is folded to three (spec 002 §2 show more / less). */
 const foldedBioCharacters = 160;

@@ -4,17 +4,17 @@ import {
   documentCacheControlHeader,
   documentStaleSeconds,
   documentTtlSeconds,
-} from "../../../edge/document-cache";
-import { accountCall } from "../../../edge/session";
-import { campaignNameSchema } from "../../../rules/campaign-name";
-import { SiteError } from "../../../rules/errors";
+} from "#edge/document-cache.ts";
+import { accountCall } from "#edge/session.ts";
+import { campaignNameSchema } from "#rules/campaign-name.ts";
+import { SiteError } from "#rules/errors.ts";
 import {
   type Campaign,
   campaignDataPath,
   campaignSchema,
   type OfferAccount,
   offerAccountAnswerSchema,
-} from "../../../rules/offers";
+} from "#rules/offers.ts";
 
 // The offer page's data: the campaign (spec 001 §7 `/campaign/data/{name}.json`, through the
 // services proxy and checked with its schema), and what the signed-in account has done with offers.

@@ -6,18 +6,18 @@ import {
 } from "@remix-run/cloudflare";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useRuntime } from "~/components/runtime";
-import { StreamingConnection } from "~/components/streaming-connection";
-import { requestMeta } from "~/data/meta.server";
-import { signInHref } from "~/data/privacy.server";
-import { loadPage, requireKnownLanguage, siteOriginOf, throwSiteError } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { dateTimeFormat, numberFormat } from "~/intl.server";
-import { type PageMeta, pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import connectStyles from "~/styles/connect.css";
-import offersStyles from "~/styles/offers.css";
-import { SiteError } from "../../../rules/errors";
+import { signInHref } from "#app/privacy/privacy.server.ts";
+import { loadPage, requireKnownLanguage, siteOriginOf, throwSiteError } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { dateTimeFormat, numberFormat } from "#app/shell/intl.server.ts";
+import { requestMeta } from "#app/shell/meta.server.ts";
+import { type PageMeta, pageMeta } from "#app/shell/meta.ts";
+import { useRuntime } from "#app/shell/runtime.tsx";
+import { usePageStrings } from "#app/shell/strings.ts";
+import { StreamingConnection } from "#app/streaming/streaming-connection.tsx";
+import connectStyles from "#app/styles/connect.css";
+import offersStyles from "#app/styles/offers.css";
+import { SiteError } from "#rules/errors.ts";
 import {
   type DeviceAuth,
   type OfferState,
@@ -26,8 +26,8 @@ import {
   offerPageStatus,
   offerState,
   platformMonthLimit,
-} from "../../../rules/offer-state";
-import { canonicalUrl, localizedPath } from "../../../rules/path";
+} from "#rules/offer-state.ts";
+import { canonicalUrl, localizedPath } from "#rules/path.ts";
 import { campaignNameOf, loadCampaign, loadOfferAccount, offerCacheHeaders } from "./page.server";
 import { type OfferPage, OfferView } from "./view";
 
@@ -51,7 +51,7 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
  * there, not with it: a first paint does not need it. A code that cannot load is a failed redeem.
  */
 function redemption() {
-  return import("~/client/offer-redemption").catch(() => ({
+  return import("#app/offers/browser/offer-redemption.ts").catch(() => ({
     deviceAuthAvailable: async () => true,
     redeemOffer: async () => ({ outcome: "failed" as const }),
   }));

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { CopyCode } from "~/components/copy-code";
-import { usePrimitives } from "~/components/primitives";
-import { useTranslation } from "~/strings";
-import type { OfferState } from "../../../rules/offers";
+import { CopyCode } from "#app/offers/copy-code.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import { usePrimitives } from "#app/ui/primitives.tsx";
+import type { OfferState } from "#rules/offers.ts";
 
 export type OfferPage = {
   name: string;
@@ -53,7 +53,7 @@ export function OfferView({
   /**
    * Spec 001 §4 "Streaming-service connection (offer context)": connected, unconnected, expired
    * sign-in (reconnect), error (Try Again / Cancel). The route passes the connection section
-   * (app/components/streaming-connection.tsx), which only the browser renders, under the state card.
+   * (app/streaming/streaming-connection.tsx), which only the browser renders, under the state card.
    */
   streamingConnection?: ReactNode;
 }) {

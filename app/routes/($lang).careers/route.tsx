@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { informationPage } from "~/data/information-page.server";
-import { loadPage, siteOriginOf } from "~/http.server";
-import { dateTimeFormat } from "~/intl.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import pagesStyles from "~/styles/pages.css";
-import { careersRolesSchema } from "../../../rules/careers";
+import { informationPage } from "#app/information/information-page.server.ts";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { loadPage, siteOriginOf } from "#app/shell/http.server.ts";
+import { dateTimeFormat } from "#app/shell/intl.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import pagesStyles from "#app/styles/pages.css";
+import { careersRolesSchema } from "#rules/careers.ts";
 import { CareersView } from "./view";
 
 // Spec 000 §2 page type `careers`: the open roles, from the embedded origin (migration 0008's
@@ -26,7 +26,7 @@ export function loader({ params, context, request }: LoaderFunctionArgs) {
       context.services.getJson("/services/careers/roles", careersRolesSchema),
     );
     const dates = dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" });
-    // The site's own domain, as security.txt's contact is (app/crawler-files.ts).
+    // The site's own domain, as security.txt's contact is (app/site-files/crawler-files.ts).
     const domain = new URL(siteOriginOf(context.config)).hostname;
     return {
       roles: roles.map((role) => ({

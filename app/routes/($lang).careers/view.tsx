@@ -1,6 +1,6 @@
-import { usePrimitives } from "~/components/primitives";
-import { useTranslation } from "~/strings";
-import type { CareersRole } from "../../../rules/careers";
+import { useTranslation } from "#app/shell/strings.ts";
+import { usePrimitives } from "#app/ui/primitives.tsx";
+import type { CareersRole } from "#rules/careers.ts";
 
 /** Who we are as a team, and the open roles (their text in English, the team's language). */
 export function CareersView({

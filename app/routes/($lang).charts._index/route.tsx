@@ -6,19 +6,18 @@ import {
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
-import type { AmpView } from "~/amp-view";
-import { ChartPicker } from "~/components/charts/chart-picker";
-import { PickerLink } from "~/components/charts/picker-link";
-
-import { chartPickerQuerySchema, loadLocations, pickedChartPath } from "~/data/chart-address.server";
-import { chartsLandingMeta, loadChartsLanding } from "~/data/charts-landing.server";
-import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings, useTranslation } from "~/strings";
-import chartsStyles from "~/styles/charts.css";
-import { SiteError } from "../../../rules/errors";
-import { localizedPath } from "../../../rules/path";
+import { chartPickerQuerySchema, loadLocations, pickedChartPath } from "#app/charts/chart-address.server.ts";
+import { ChartPicker } from "#app/charts/chart-picker.tsx";
+import { chartsLandingMeta, loadChartsLanding } from "#app/charts/charts-landing.server.ts";
+import { PickerLink } from "#app/charts/picker-link.tsx";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { loadPage, requireKnownLanguage, throwSiteError } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings, useTranslation } from "#app/shell/strings.ts";
+import chartsStyles from "#app/styles/charts.css";
+import { SiteError } from "#rules/errors.ts";
+import { localizedPath } from "#rules/path.ts";
 import { LandingView } from "./view";
 
 // Spec 001 §2 "/charts": the charts landing. Its picker is a GET form to this URL: with a chart type

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
-import { CountryCharts, RadioCharts, WorldCharts } from "~/components/charts/landing-sections";
-import { usePrimitives } from "~/components/primitives";
-import { TrackList } from "~/components/track-list";
-import type { ChartsLanding } from "~/data/charts-landing.server";
-import { useTranslation } from "~/strings";
+import { TrackList } from "#app/catalogue/track-list.tsx";
+import type { ChartsLanding } from "#app/charts/charts-landing.server.ts";
+import { CountryCharts, RadioCharts, WorldCharts } from "#app/charts/landing-sections.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 /**
  * The charts landing: the picker (each renderer supplies it: a form, or a link to it), top in my

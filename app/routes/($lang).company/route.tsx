@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { requestMeta } from "~/data/meta.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import { appLinks } from "../../../rules/app-links";
-import { localizedPath } from "../../../rules/path";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { requestMeta } from "#app/shell/meta.server.ts";
+import { type PageMeta, pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import { appLinks } from "#rules/app-links.ts";
+import { localizedPath } from "#rules/path.ts";
 import { CompanyView } from "./view";
 
 // Spec 000 §2 page type `company`: who we are, in the visitor's language, with an AMP form.

@@ -1,5 +1,5 @@
-import { Hero } from "~/components/hero";
-import { useTranslation } from "~/strings";
+import { useTranslation } from "#app/shell/strings.ts";
+import { Hero } from "#app/ui/hero.tsx";
 
 /** About us: what Tunewave does, where its music comes from, and what recognition keeps private. */
 export function CompanyView({ page }: { page: { identifyHref: string; chartsHref: string } }) {

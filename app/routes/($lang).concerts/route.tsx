@@ -1,14 +1,14 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useState } from "react";
-import type { AmpView } from "~/amp-view";
-import { loadConcertList } from "~/data/events.server";
-import { absoluteUrl, requestMeta } from "~/data/meta.server";
-import { loadPage, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
-import { usePageStrings, useTranslation } from "~/strings";
-import styles from "~/styles/concerts.css";
+import { loadConcertList } from "#app/concerts/events.server.ts";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { loadPage, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { absoluteUrl, requestMeta } from "#app/shell/meta.server.ts";
+import { type PageMeta, pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings, useTranslation } from "#app/shell/strings.ts";
+import styles from "#app/styles/concerts.css";
 import { type ConcertList, ConcertRefineForm, ConcertRefineLink, ConcertsView, listHref } from "./view";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -64,7 +64,7 @@ function NearMe({ list }: { list: ConcertList }) {
     setState("asking");
     // Storage's code and schemas load with the click, while the browser asks for the location: a
     // first visit that never asks does not pay for them. Without it the list still comes.
-    const storage = import("~/client/storage").catch(() => undefined);
+    const storage = import("#app/shell/browser/storage.ts").catch(() => undefined);
     navigator.geolocation.getCurrentPosition(
       async ({ coords }) => {
         const lat = coords.latitude.toFixed(4);

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
-import { ConcertCards } from "~/components/concerts";
-import { DemoBadge } from "~/components/demo-badge";
-import { usePrimitives } from "~/components/primitives";
-import type { ConcertList } from "~/data/events.server";
-import { useTranslation } from "~/strings";
+import { ConcertCards } from "#app/concerts/concerts.tsx";
+import type { ConcertList } from "#app/concerts/events.server.ts";
+import { useTranslation } from "#app/shell/strings.ts";
+import { DemoBadge } from "#app/ui/demo-badge.tsx";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 export type { ConcertList };
 

@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { developerKitExampleCommand, recognizeCommand } from "~/data/developer-kit";
-import { developerKitExample } from "~/data/developer-kit-example.generated";
-import { informationPage } from "~/data/information-page.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import pagesStyles from "~/styles/pages.css";
-import { localizedPath } from "../../../rules/path";
+import { developerKitExampleCommand, recognizeCommand } from "#app/information/developer-kit.ts";
+import { developerKitExample } from "#app/information/developer-kit-example.generated.ts";
+import { informationPage } from "#app/information/information-page.server.ts";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import pagesStyles from "#app/styles/pages.css";
+import { localizedPath } from "#rules/path.ts";
 import { DevelopersView } from "./view";
 
 // Spec 001 §1 "a developer page about a recognition kit", §2 "developer kit page": the project's

@@ -1,6 +1,6 @@
 import { Fragment } from "react";
-import { usePrimitives } from "~/components/primitives";
-import { useTranslation } from "~/strings";
+import { useTranslation } from "#app/shell/strings.ts";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 const requestFields = ["data", "sessionId", "lang", "country"] as const;
 

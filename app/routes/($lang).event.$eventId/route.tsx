@@ -1,14 +1,14 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { loadEventPage } from "~/data/events.server";
-import { absoluteUrl, requestMeta } from "~/data/meta.server";
-import { loadPage, requireKnownLanguage, siteOriginOf } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { type PageMeta, pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import styles from "~/styles/concerts.css";
-import { SiteError } from "../../../rules/errors";
+import { loadEventPage } from "#app/concerts/events.server.ts";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { loadPage, requireKnownLanguage, siteOriginOf } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { absoluteUrl, requestMeta } from "#app/shell/meta.server.ts";
+import { type PageMeta, pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import styles from "#app/styles/concerts.css";
+import { SiteError } from "#rules/errors.ts";
 import { EventView } from "./view";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];

@@ -1,9 +1,9 @@
-import { ShareLinks } from "~/components/charts/share-links";
-import { ConcertCards, ShowTime } from "~/components/concerts";
-import { LabelledSection } from "~/components/labelled-section";
-import { usePrimitives } from "~/components/primitives";
-import type { EventPage } from "~/data/events.server";
-import { useTranslation } from "~/strings";
+import { ShareLinks } from "#app/charts/share-links.tsx";
+import { ConcertCards, ShowTime } from "#app/concerts/concerts.tsx";
+import type { EventPage } from "#app/concerts/events.server.ts";
+import { useTranslation } from "#app/shell/strings.ts";
+import { LabelledSection } from "#app/ui/labelled-section.tsx";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 /** The show's state as a person reads it (spec 002 §4 event time). */
 function stateKey(time: EventPage["time"]): string {

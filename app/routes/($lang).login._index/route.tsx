@@ -8,25 +8,25 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import * as v from "valibot";
-import { onSignInMessage, openLoginPopup } from "~/client/login-popup";
-import { AccountScreen } from "~/components/account-screen";
-import { useRuntime } from "~/components/runtime";
-import { cookieHeaders, requestEmailLink, signInProviders } from "~/data/account.server";
-import { checkRobot } from "~/data/robot-check.server";
-import { cloudKitConfigOf, readForm, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { unlistedPageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import accountStyles from "~/styles/account.css";
+import { cookieHeaders, requestEmailLink, signInProviders } from "#app/account/account.server.ts";
+import { AccountScreen } from "#app/account/account-screen.tsx";
+import { onSignInMessage, openLoginPopup } from "#app/account/browser/login-popup.ts";
+import { checkRobot } from "#app/account/robot-check.server.ts";
+import { cloudKitConfigOf, readForm, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { unlistedPageMeta } from "#app/shell/meta.ts";
+import { useRuntime } from "#app/shell/runtime.tsx";
+import { usePageStrings } from "#app/shell/strings.ts";
+import accountStyles from "#app/styles/account.css";
 import {
   emailLinkLifetimeMs,
   emailSchema,
   robotCheckAction,
   robotCheckOrigin,
   safeRedirectPath,
-} from "../../../rules/account";
-import { robotCheckOf } from "../../../rules/env";
-import { localizedPath } from "../../../rules/path";
+} from "#rules/account.ts";
+import { robotCheckOf } from "#rules/env.ts";
+import { localizedPath } from "#rules/path.ts";
 
 // The e-mail entry screen and, once the link is sent, "check your email" (spec 000 §2 login
 // screens). A form that works without script; the link request and its retries run on the server.

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from "react";
-import { createCloudLibrary } from "~/client/cloud-library";
-import type { SiteRuntime } from "~/client/runtime";
-import { type LibraryItem, libraryItemOf } from "~/data/library";
-import type { RootData } from "~/root-data";
-import { useTranslation } from "~/strings";
-import type { CloudKitConfig } from "../../../rules/account";
-import { tagPageSize } from "../../../rules/library";
+import { createCloudLibrary } from "#app/library/browser/cloud-library.ts";
+import { type LibraryItem, libraryItemOf } from "#app/library/library.ts";
+import type { SiteRuntime } from "#app/shell/browser/runtime.ts";
+import type { RootData } from "#app/shell/root-data.ts";
+import { useTranslation } from "#app/shell/strings.ts";
+import type { CloudKitConfig } from "#rules/account.ts";
+import { tagPageSize } from "#rules/library.ts";
 import { EmptyLibrary, LibraryRow } from "./view";
 
 type CloudState =

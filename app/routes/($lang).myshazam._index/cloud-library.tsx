@@ -1,8 +1,8 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { lazy, type ReactNode, Suspense } from "react";
-import { useRuntime, useSignedInAccount } from "~/components/runtime";
-import type { RootData } from "~/root-data";
-import { useTranslation } from "~/strings";
+import type { RootData } from "#app/shell/root-data.ts";
+import { useRuntime, useSignedInAccount } from "#app/shell/runtime.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
 
 // The cloud library's code (CloudKit calls, storage, their schemas) loads only for a person signed
 // in with iCloud: everyone else, and every first paint, renders the fallback without it.

@@ -6,16 +6,16 @@ import {
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
-import { useRuntime } from "~/components/runtime";
-import { requireAccount } from "~/data/account.server";
-import { featureEnabledFor } from "~/data/features.server";
-import { changeTag, loadLibrary, tagChangeOf } from "~/data/library.server";
-import { loadPage, readForm, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { usePageStrings } from "~/strings";
-import libraryStyles from "~/styles/library.css";
-import { featureNames } from "../../../rules/feature-names";
-import { localizedPath } from "../../../rules/path";
+import { requireAccount } from "#app/account/account.server.ts";
+import { changeTag, loadLibrary, tagChangeOf } from "#app/library/library.server.ts";
+import { featureEnabledFor } from "#app/shell/features.server.ts";
+import { loadPage, readForm, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { useRuntime } from "#app/shell/runtime.tsx";
+import { usePageStrings } from "#app/shell/strings.ts";
+import libraryStyles from "#app/styles/library.css";
+import { featureNames } from "#rules/feature-names.ts";
+import { localizedPath } from "#rules/path.ts";
 import { CloudLibrary } from "./cloud-library";
 import {
   EmptyLibrary,

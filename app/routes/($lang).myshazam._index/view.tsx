@@ -1,9 +1,9 @@
 import { Form } from "@remix-run/react";
 import type { MouseEvent, ReactNode } from "react";
-import { usePrimitives } from "~/components/primitives";
-import { Cover } from "~/components/track-list";
-import type { LibraryItem } from "~/data/library";
-import { Trans, useTranslation } from "~/strings";
+import { Cover } from "#app/catalogue/track-list.tsx";
+import type { LibraryItem } from "#app/library/library.ts";
+import { Trans, useTranslation } from "#app/shell/strings.ts";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 /** What a removal or its undo did, shown above the list (a status message screen readers announce). */
 export type TagChangeNotice =

@@ -1,10 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { CatalogueItemError } from "~/components/catalogue-item";
-import { CatalogueItemPlayback, catalogueItemLinks } from "~/components/catalogue-item-page";
-import { catalogueItemRouteData, loadPlaylistPage, playlistPageMeta } from "~/data/catalogue-items.server";
-import { pageMeta } from "~/meta";
+import { CatalogueItemError } from "#app/catalogue/catalogue-item.tsx";
+import { CatalogueItemPlayback, catalogueItemLinks } from "#app/catalogue/catalogue-item-page.tsx";
+import {
+  catalogueItemRouteData,
+  loadPlaylistPage,
+  playlistPageMeta,
+} from "#app/catalogue/catalogue-items.server.ts";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { pageMeta } from "#app/shell/meta.ts";
 import { PlaylistView } from "./view";
 
 // Spec 001 §3 "Catalogue item": `/playlist/{id}` (the catalogue gives playlists no alias).

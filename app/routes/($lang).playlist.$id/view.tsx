@@ -1,6 +1,6 @@
-import { CatalogueItemLayout } from "~/components/catalogue-item-page";
-import type { PlaylistPage } from "~/data/catalogue-items.server";
-import { useTranslation } from "~/strings";
+import { CatalogueItemLayout } from "#app/catalogue/catalogue-item-page.tsx";
+import type { PlaylistPage } from "#app/catalogue/catalogue-items.server.ts";
+import { useTranslation } from "#app/shell/strings.ts";
 
 /** The playlist page: heading, songs, what it is about, where to listen, sharing. */
 export function PlaylistView({ page, canonical }: { page: PlaylistPage; canonical: string }) {

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { informationPage } from "~/data/information-page.server";
-import { dayMs, formatDuration, privacyAnswerDays, privacyHrefs } from "~/data/privacy.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import privacyStyles from "~/styles/privacy.css";
+import { informationPage } from "#app/information/information-page.server.ts";
+import { dayMs, formatDuration, privacyAnswerDays, privacyHrefs } from "#app/privacy/privacy.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import privacyStyles from "#app/styles/privacy.css";
 import { PrivacyLandingView } from "./view";
 
 // Spec 000 §2 page type `privacy`: what we keep, in short, and the four privacy pages.

@@ -1,6 +1,6 @@
-import { usePrimitives } from "~/components/primitives";
-import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
-import { useTranslation } from "~/strings";
+import { type PrivacyHrefs, PrivacyLayout } from "#app/privacy/privacy.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 /** The privacy landing: our privacy in three sentences, and what a person can do. */
 export function PrivacyLandingView({ page }: { page: { hrefs: PrivacyHrefs; answerTime: string } }) {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { informationPage } from "~/data/information-page.server";
+import { informationPage } from "#app/information/information-page.server.ts";
 import {
   cookieMaxAgeSeconds,
   dataCategories,
@@ -17,11 +17,11 @@ import {
   sessionLifetimeSeconds,
   signInHref,
   webIdMaxAgeSeconds,
-} from "~/data/privacy.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import privacyStyles from "~/styles/privacy.css";
-import { accessTokenLifetimeSeconds } from "../../../rules/streaming";
+} from "#app/privacy/privacy.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import privacyStyles from "#app/styles/privacy.css";
+import { accessTokenLifetimeSeconds } from "#rules/streaming.ts";
 import { DataCategoriesView } from "./view";
 
 // Spec 000 §1 "data categories": what we hold, why and how long, every number the one the code

@@ -1,6 +1,6 @@
-import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "~/components/privacy";
-import { useTranslation } from "~/strings";
-import { type PrivacyDataCategory, privacyDataCategoryKeys } from "../../../rules/privacy";
+import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "#app/privacy/privacy.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import { type PrivacyDataCategory, privacyDataCategoryKeys } from "#rules/privacy.ts";
 
 type Category = PrivacyDataCategory;
 

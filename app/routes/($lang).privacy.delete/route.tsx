@@ -6,8 +6,8 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { cookieHeaders, requireAccount } from "~/data/account.server";
-import { informationPage } from "~/data/information-page.server";
+import { cookieHeaders, requireAccount } from "#app/account/account.server.ts";
+import { informationPage } from "#app/information/information-page.server.ts";
 import {
   dayMs,
   deleteAccount,
@@ -17,12 +17,12 @@ import {
   signInHref,
   transferNoticeDeletionDays,
   typedEmailOf,
-} from "~/data/privacy.server";
-import { readForm, requireKnownLanguage } from "~/http.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import privacyStyles from "~/styles/privacy.css";
-import { localizedPath } from "../../../rules/path";
+} from "#app/privacy/privacy.server.ts";
+import { readForm, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import privacyStyles from "#app/styles/privacy.css";
+import { localizedPath } from "#rules/path.ts";
 import { DeleteAccountView, type DeleteOutcome } from "./view";
 
 // Spec 000 §1 "account deletion": what goes and what stays, both readings of when (spec 001 §9:

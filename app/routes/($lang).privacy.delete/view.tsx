@@ -1,9 +1,9 @@
 import { Form } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { FormMessage } from "~/components/form-fields";
-import { usePrimitives } from "~/components/primitives";
-import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "~/components/privacy";
-import { useTranslation } from "~/strings";
+import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "#app/privacy/privacy.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import { FormMessage } from "#app/ui/form-fields.tsx";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 export type DeleteOutcome = { outcome: "mismatch" | "failed"; typed: string };
 

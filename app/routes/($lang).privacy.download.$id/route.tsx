@@ -7,15 +7,15 @@ import {
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
-import { requireAccount } from "~/data/account.server";
-import { dataDownloadStatus, privacyHrefs, signInHref } from "~/data/privacy.server";
-import { requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { unlistedPageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import privacyStyles from "~/styles/privacy.css";
-import { localizedPath } from "../../../rules/path";
-import { dataExportIdSchema, dataExportTokenSchema, formatPrivacyDate } from "../../../rules/privacy";
+import { requireAccount } from "#app/account/account.server.ts";
+import { dataDownloadStatus, privacyHrefs, signInHref } from "#app/privacy/privacy.server.ts";
+import { requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { unlistedPageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import privacyStyles from "#app/styles/privacy.css";
+import { localizedPath } from "#rules/path.ts";
+import { dataExportIdSchema, dataExportTokenSchema, formatPrivacyDate } from "#rules/privacy.ts";
 import { type DownloadFile, DownloadFileView } from "./view";
 
 // The data download's mailed link (spec 000 §8 "wrong account, expired download file"): for the

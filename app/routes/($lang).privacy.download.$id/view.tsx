@@ -1,9 +1,9 @@
 import { Form } from "@remix-run/react";
-import { FormMessage } from "~/components/form-fields";
-import { usePrimitives } from "~/components/primitives";
-import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
-import { useTranslation } from "~/strings";
-import type { ExportRefusal } from "../../../rules/privacy";
+import { type PrivacyHrefs, PrivacyLayout } from "#app/privacy/privacy.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import { FormMessage } from "#app/ui/form-fields.tsx";
+import { usePrimitives } from "#app/ui/primitives.tsx";
+import type { ExportRefusal } from "#rules/privacy.ts";
 
 export type DownloadFile =
   | { outcome: "ready"; email: string; href: string; size: string; until: string }

@@ -6,8 +6,8 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { requireAccount } from "~/data/account.server";
-import { informationPage } from "~/data/information-page.server";
+import { requireAccount } from "#app/account/account.server.ts";
+import { informationPage } from "#app/information/information-page.server.ts";
 import {
   dataExportLifetimeMs,
   dayMs,
@@ -17,11 +17,11 @@ import {
   privacyHrefs,
   requestDataDownload,
   signInHref,
-} from "~/data/privacy.server";
-import { readForm, requireKnownLanguage } from "~/http.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import privacyStyles from "~/styles/privacy.css";
+} from "#app/privacy/privacy.server.ts";
+import { readForm, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import privacyStyles from "#app/styles/privacy.css";
 import { type DownloadOutcome, DownloadRequestView } from "./view";
 
 // Spec 000 §1 "data download": what the file holds, and for the signed-in person the request

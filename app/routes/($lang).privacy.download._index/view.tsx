@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
-import { FormMessage } from "~/components/form-fields";
-import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "~/components/privacy";
-import { useTranslation } from "~/strings";
+import { type PrivacyHrefs, PrivacyLayout, PrivacySignIn } from "#app/privacy/privacy.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import { FormMessage } from "#app/ui/form-fields.tsx";
 
 export type DownloadOutcome =
   | { outcome: "sent"; email: string; until: string }

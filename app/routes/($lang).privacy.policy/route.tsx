@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { informationPage } from "~/data/information-page.server";
-import { privacyHrefs, privacyPolicySections } from "~/data/privacy.server";
-import { pickResources } from "~/i18n.server";
-import { dateTimeFormat } from "~/intl.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import pagesStyles from "~/styles/pages.css";
-import privacyStyles from "~/styles/privacy.css";
-import { legalTextsUpdated } from "../../../rules/legal";
-import { localizedPath } from "../../../rules/path";
+import { informationPage } from "#app/information/information-page.server.ts";
+import { privacyHrefs, privacyPolicySections } from "#app/privacy/privacy.server.ts";
+import { pickResources } from "#app/shell/i18n.server.ts";
+import { dateTimeFormat } from "#app/shell/intl.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import pagesStyles from "#app/styles/pages.css";
+import privacyStyles from "#app/styles/privacy.css";
+import { legalTextsUpdated } from "#rules/legal.ts";
+import { localizedPath } from "#rules/path.ts";
 import { PrivacyPolicyView } from "./view";
 
 // The privacy policy's text (spec 000 §2 page type `privacy`, 001 §1 "privacy text"), one of the

@@ -1,7 +1,7 @@
-import { LegalPreamble, LegalSections } from "~/components/legal";
-import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
-import { useTranslation } from "~/strings";
-import type { LegalSection } from "../../../rules/legal";
+import { LegalPreamble, LegalSections } from "#app/legal/legal.tsx";
+import { type PrivacyHrefs, PrivacyLayout } from "#app/privacy/privacy.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import type { LegalSection } from "#rules/legal.ts";
 
 /** The privacy policy: translated chrome, the English text, the privacy pages beside it. */
 export function PrivacyPolicyView({

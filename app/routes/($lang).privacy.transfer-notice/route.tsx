@@ -1,16 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { informationPage } from "~/data/information-page.server";
+import { informationPage } from "#app/information/information-page.server.ts";
 import {
   dayMs,
   formatDuration,
   privacyAnswerDays,
   privacyHrefs,
   transferNoticeDeletionDays,
-} from "~/data/privacy.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import privacyStyles from "~/styles/privacy.css";
+} from "#app/privacy/privacy.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import privacyStyles from "#app/styles/privacy.css";
 import { TransferNoticeView } from "./view";
 
 // Spec 000 §1 "transfer notice", with its own reading of deletion (spec 000 §9 "the transfer

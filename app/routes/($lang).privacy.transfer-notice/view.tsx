@@ -1,6 +1,6 @@
-import { usePrimitives } from "~/components/primitives";
-import { type PrivacyHrefs, PrivacyLayout } from "~/components/privacy";
-import { useTranslation } from "~/strings";
+import { type PrivacyHrefs, PrivacyLayout } from "#app/privacy/privacy.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 /** The transfer notice: where data is handled, its safeguards, and its deletion period. */
 export function TransferNoticeView({

@@ -1,17 +1,17 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { loadLocations } from "~/data/chart-address.server";
-import { requestMeta } from "~/data/meta.server";
-import { trackSummaryOfPayload } from "~/data/view";
-import { loadPage, requireKnownLanguage } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { dateTimeFormat, numberFormat } from "~/intl.server";
-import { type PageMeta, pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import chartsStyles from "~/styles/charts.css";
-import { localizedPath } from "../../../rules/path";
-import { radioChartSchema, radioSpinsPath } from "../../../rules/radio";
+import { loadLocations } from "#app/charts/chart-address.server.ts";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { loadPage, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { dateTimeFormat, numberFormat } from "#app/shell/intl.server.ts";
+import { requestMeta } from "#app/shell/meta.server.ts";
+import { type PageMeta, pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import { trackSummaryOfPayload } from "#app/shell/view.ts";
+import chartsStyles from "#app/styles/charts.css";
+import { localizedPath } from "#rules/path.ts";
+import { radioChartSchema, radioSpinsPath } from "#rules/radio.ts";
 import { RadioSpinsView } from "./view";
 
 // Spec 001 §1 "radio airplay charts per genre", §2 "radio spins: one page per genre": a genre's

@@ -1,8 +1,8 @@
-import { DemoBadge } from "~/components/demo-badge";
-import { usePrimitives } from "~/components/primitives";
-import { TrackList } from "~/components/track-list";
-import type { TrackSummary } from "~/data/view";
-import { useTranslation } from "~/strings";
+import { TrackList } from "#app/catalogue/track-list.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import type { TrackSummary } from "#app/shell/view.ts";
+import { DemoBadge } from "#app/ui/demo-badge.tsx";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 /** A genre's radio airplay chart: the week, the tracks with their plays, the other genres. */
 export function RadioSpinsView({

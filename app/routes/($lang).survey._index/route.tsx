@@ -8,20 +8,20 @@ import {
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { sendSurveyAnswer, surveyAnswerOf } from "~/data/forms.server";
-import { informationPage } from "~/data/information-page.server";
-import { readForm, requireKnownLanguage } from "~/http.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import pagesStyles from "~/styles/pages.css";
+import { informationPage } from "#app/information/information-page.server.ts";
+import { readForm, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import pagesStyles from "#app/styles/pages.css";
+import { sendSurveyAnswer, surveyAnswerOf } from "#app/ui/forms.server.ts";
 import {
   fieldErrors,
   surveyAnswerSchema,
   surveyReceiptCookie,
   surveyReceiptOf,
   typedFields,
-} from "../../../rules/forms";
-import { localizedPath } from "../../../rules/path";
+} from "#rules/forms.ts";
+import { localizedPath } from "#rules/path.ts";
 import { type SurveyResult, SurveyView } from "./view";
 
 // Spec 000 §1 "a satisfaction survey": a form that works without script, checked here and again by

@@ -5,14 +5,14 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { surveyAnswerOf } from "~/data/forms.server";
-import { informationPage } from "~/data/information-page.server";
-import { dateTimeFormat } from "~/intl.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import pagesStyles from "~/styles/pages.css";
-import { surveyReceiptOf } from "../../../rules/forms";
-import { localizedPath } from "../../../rules/path";
+import { informationPage } from "#app/information/information-page.server.ts";
+import { dateTimeFormat } from "#app/shell/intl.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import pagesStyles from "#app/styles/pages.css";
+import { surveyAnswerOf } from "#app/ui/forms.server.ts";
+import { surveyReceiptOf } from "#rules/forms.ts";
+import { localizedPath } from "#rules/path.ts";
 import { SurveyThanksView } from "./view";
 
 // The survey's thanks page: the visitor's own answer, as the origin stored it, read back with the

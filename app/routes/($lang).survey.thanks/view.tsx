@@ -1,7 +1,7 @@
-import { FormMessage } from "~/components/form-fields";
-import { usePrimitives } from "~/components/primitives";
-import { useTranslation } from "~/strings";
-import type { StoredSurveyAnswer } from "../../../rules/forms";
+import { useTranslation } from "#app/shell/strings.ts";
+import { FormMessage } from "#app/ui/form-fields.tsx";
+import { usePrimitives } from "#app/ui/primitives.tsx";
+import type { StoredSurveyAnswer } from "#rules/forms.ts";
 
 /** Thanks, and what the visitor answered. */
 export function SurveyThanksView({

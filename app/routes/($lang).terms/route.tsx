@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { informationPage } from "~/data/information-page.server";
-import { dateTimeFormat } from "~/intl.server";
-import { frenchTermsId, frenchTermsSections, termsSections } from "~/legal/terms";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import pagesStyles from "~/styles/pages.css";
-import { legalTextsUpdated } from "../../../rules/legal";
-import { localizedPath } from "../../../rules/path";
+import { informationPage } from "#app/information/information-page.server.ts";
+import { frenchTermsId, frenchTermsSections, termsSections } from "#app/legal/terms.ts";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { dateTimeFormat } from "#app/shell/intl.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import pagesStyles from "#app/styles/pages.css";
+import { legalTextsUpdated } from "#rules/legal.ts";
+import { localizedPath } from "#rules/path.ts";
 import { TermsView } from "./view";
 
 // Spec 000 §2 page type `terms`, spec 001 §2 `/terms`: the terms of use, their sections and the

@@ -1,6 +1,6 @@
-import { LegalPreamble, LegalSections } from "~/components/legal";
-import { useTranslation } from "~/strings";
-import type { LegalSection } from "../../../rules/legal";
+import { LegalPreamble, LegalSections } from "#app/legal/legal.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import type { LegalSection } from "#rules/legal.ts";
 
 /** The terms of use: the English terms, then the French terms under their own anchor. */
 export function TermsView({

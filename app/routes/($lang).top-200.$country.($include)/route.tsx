@@ -5,20 +5,20 @@ import {
   redirect,
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import type { AmpView } from "~/amp-view";
-import { ChartPicker } from "~/components/charts/chart-picker";
-import { PickerLink } from "~/components/charts/picker-link";
-import { chartPagePath, chartRouteOf, redirectChartsPrefix } from "~/data/chart-address.server";
-import { chartPageMeta, loadChartPage } from "~/data/chart-page.server";
-import { featureOptionsOf, isFeatureEnabled, visitorFeatures } from "~/data/features.server";
-import { loadPage, requireKnownLanguage, throwSiteError } from "~/http.server";
-import { pickResources, serverStrings } from "~/i18n.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings, useTranslation } from "~/strings";
-import chartsStyles from "~/styles/charts.css";
-import { SiteError } from "../../../rules/errors";
-import { featureNames } from "../../../rules/feature-names";
-import { chartRowsPageOf, chartRowsPageParam } from "../../../rules/path";
+import { chartPagePath, chartRouteOf, redirectChartsPrefix } from "#app/charts/chart-address.server.ts";
+import { chartPageMeta, loadChartPage } from "#app/charts/chart-page.server.ts";
+import { ChartPicker } from "#app/charts/chart-picker.tsx";
+import { PickerLink } from "#app/charts/picker-link.tsx";
+import type { AmpView } from "#app/shell/amp-view.ts";
+import { featureOptionsOf, isFeatureEnabled, visitorFeatures } from "#app/shell/features.server.ts";
+import { loadPage, requireKnownLanguage, throwSiteError } from "#app/shell/http.server.ts";
+import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings, useTranslation } from "#app/shell/strings.ts";
+import chartsStyles from "#app/styles/charts.css";
+import { SiteError } from "#rules/errors.ts";
+import { featureNames } from "#rules/feature-names.ts";
+import { chartRowsPageOf, chartRowsPageParam } from "#rules/path.ts";
 import { ChartView } from "./view";
 
 // Spec 001 §2 chart pages, `{type}/{country-or-world}/{cityOrGenre}[/{include}]`: this module is the

@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
-import { ChartList } from "~/components/charts/chart-list";
-import { ShareLinks } from "~/components/charts/share-links";
-import { usePrimitives } from "~/components/primitives";
-import { TileGrid } from "~/components/track-list";
-import type { ChartPage } from "~/data/chart-page.server";
-import { useTranslation } from "~/strings";
+import { TileGrid } from "#app/catalogue/track-list.tsx";
+import { ChartList } from "#app/charts/chart-list.tsx";
+import type { ChartPage } from "#app/charts/chart-page.server.ts";
+import { ShareLinks } from "#app/charts/share-links.tsx";
+import { useTranslation } from "#app/shell/strings.ts";
+import { usePrimitives } from "#app/ui/primitives.tsx";
 
 /**
  * A chart page: the way back, the heading, the chart types' tabs, the picker (which each renderer

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
-import { Lyrics } from "~/components/track/lyrics";
-import { TrackHero } from "~/components/track/track-hero";
+import { Lyrics } from "#app/track/lyrics.tsx";
+import type { TrackPage } from "#app/track/track.server.ts";
+import { TrackHero } from "#app/track/track-hero.tsx";
 import {
   ArtistSection,
   Credits,
@@ -8,8 +9,7 @@ import {
   ShareLinks,
   StoreLinks,
   VideoSection,
-} from "~/components/track/track-sections";
-import type { TrackPage } from "~/data/track.server";
+} from "#app/track/track-sections.tsx";
 
 /**
  * The track page: heading, where to listen, sharing, lyrics, video, related songs, the artist,

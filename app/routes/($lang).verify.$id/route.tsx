@@ -1,16 +1,16 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
-import { verificationRequestOf } from "~/data/forms.server";
-import { informationPage } from "~/data/information-page.server";
-import { throwSiteError } from "~/http.server";
-import { dateTimeFormat } from "~/intl.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import pagesStyles from "~/styles/pages.css";
-import { SiteError } from "../../../rules/errors";
-import { verificationIdSchema } from "../../../rules/forms";
-import { localizedPath } from "../../../rules/path";
+import { informationPage } from "#app/information/information-page.server.ts";
+import { throwSiteError } from "#app/shell/http.server.ts";
+import { dateTimeFormat } from "#app/shell/intl.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import pagesStyles from "#app/styles/pages.css";
+import { verificationRequestOf } from "#app/ui/forms.server.ts";
+import { SiteError } from "#rules/errors.ts";
+import { verificationIdSchema } from "#rules/forms.ts";
+import { localizedPath } from "#rules/path.ts";
 import { VerificationReceivedView } from "./view";
 
 // The confirmation of a verification request: what was stored, read back from the origin by the

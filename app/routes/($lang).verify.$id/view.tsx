@@ -1,7 +1,7 @@
-import { FormMessage } from "~/components/form-fields";
-import { usePrimitives } from "~/components/primitives";
-import { useTranslation } from "~/strings";
-import type { StoredVerification } from "../../../rules/forms";
+import { useTranslation } from "#app/shell/strings.ts";
+import { FormMessage } from "#app/ui/form-fields.tsx";
+import { usePrimitives } from "#app/ui/primitives.tsx";
+import type { StoredVerification } from "#rules/forms.ts";
 
 /** "We received your request": what was stored, and what happens next. */
 export function VerificationReceivedView({

@@ -7,14 +7,14 @@ import {
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import * as v from "valibot";
-import { sendVerificationRequest } from "~/data/forms.server";
-import { informationPage } from "~/data/information-page.server";
-import { readForm, requireKnownLanguage } from "~/http.server";
-import { pageMeta } from "~/meta";
-import { usePageStrings } from "~/strings";
-import pagesStyles from "~/styles/pages.css";
-import { fieldErrors, typedFields, verificationRequestSchema } from "../../../rules/forms";
-import { localizedPath } from "../../../rules/path";
+import { informationPage } from "#app/information/information-page.server.ts";
+import { readForm, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { pageMeta } from "#app/shell/meta.ts";
+import { usePageStrings } from "#app/shell/strings.ts";
+import pagesStyles from "#app/styles/pages.css";
+import { sendVerificationRequest } from "#app/ui/forms.server.ts";
+import { fieldErrors, typedFields, verificationRequestSchema } from "#rules/forms.ts";
+import { localizedPath } from "#rules/path.ts";
 import { type VerifyResult, VerifyView } from "./view";
 
 // Spec 000 §2 page type `verify` (artist accounts): a request to verify an artist's account, as a

@@ -1,8 +1,8 @@
 import { Form } from "@remix-run/react";
-import { ChoiceField, FormMessage, TextField } from "~/components/form-fields";
-import { usePrimitives } from "~/components/primitives";
-import { useTranslation } from "~/strings";
-import { type FieldError, freeTextMax, requesterRoles } from "../../../rules/forms";
+import { useTranslation } from "#app/shell/strings.ts";
+import { ChoiceField, FormMessage, TextField } from "#app/ui/form-fields.tsx";
+import { usePrimitives } from "#app/ui/primitives.tsx";
+import { type FieldError, freeTextMax, requesterRoles } from "#rules/forms.ts";
 
 export type VerifyResult = {
   outcome: "invalid" | "limited" | "failed";

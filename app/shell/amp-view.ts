@@ -1,0 +1,16 @@
+import type { ComponentType } from "react";
+import type { PageMeta } from "./meta";
+
+/**
+ * A page's AMP form. A route module that has one exports it as `ampView`: the page's own view,
+ * which amp/render.tsx renders to AMP markup from the same loader data the React page gets (the
+ * loader answers the page's `meta`, which both heads are built from). Nothing else of the page
+ * exists twice: the route, its loader (parsing, flags, loading, the canonical redirect) and the
+ * view are the React page's.
+ */
+export type AmpView<Loader extends (...args: never[]) => unknown> = ComponentType<{
+  data: Awaited<ReturnType<Loader>>;
+}>;
+
+/** What every page with an AMP form answers from its loader. */
+export type AmpPageData = { meta: PageMeta };

@@ -1,0 +1,13 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import type { RootData } from "./root-data.server";
+
+export type { RootData };
+
+/**
+ * The root route's data (app/shell/root-data.server.ts) for any component under it; undefined when the
+ * root loader itself failed. Its own module so that components need not import app/root.tsx, which
+ * imports them.
+ */
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData<RootData>("root");
+}
