@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   }
   if (!first || !second) throw new Error("usage: render-pair.ts keep | <before> <after> [rounds] [page …]");
   const rounds = Number(roundsArg ?? 3);
-  // Each site's workerd: its CPU time is the load-independent figure (decision 027's second pass).
+  // Each site's workerd: its CPU time is the load-independent figure (decision 056's second pass).
   const running = ownWorkerdPids();
   const before = await startOwnOriginSite(readSnapshot(first));
   const beforePids = [...ownWorkerdPids()].filter((pid) => !running.has(pid));

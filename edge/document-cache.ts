@@ -23,7 +23,7 @@ import {
 
 /**
  * The edge's cache of rendered documents for anonymous visitors (issue 27,
- * docs/decisions/027-html-cache.md). The services proxy's tiers (a bounded memory tier in front
+ * docs/decisions/055-html-cache.md). The services proxy's tiers (a bounded memory tier in front
  * of the Cache API) and its in-flight map, keyed by everything that can change a document:
  *
  * - build and configuration, scheme and host, path and the whole query (every parameter counts: pages read many);

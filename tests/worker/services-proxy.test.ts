@@ -214,7 +214,7 @@ describe("coalescing of concurrent identical GETs", () => {
     expect(new Set(bodies)).toEqual(new Set(['{"ok":true}']));
   });
 
-  // One value, frozen: no caller can change what another reads (decision 027-cheaper-renders).
+  // One value, frozen: no caller can change what another reads (decision 056).
   test("100 concurrent getJson calls make 1 upstream call and share one frozen value", async () => {
     const { upstream, calls } = fakeUpstream({ ...answer('{"ok":true}'), delayMs: 20 });
     const proxy = proxyWith(upstream);
