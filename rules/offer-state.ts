@@ -66,7 +66,7 @@ export type OfferAccount =
   | { signedIn: true; code: string | undefined; redeemedOther: boolean; createdAt?: number };
 
 /**
- * The offer-farming limits (issue 41; reasons and what they do not stop: docs/decisions/022-offers.md,
+ * The offer-farming limits (decision 030; reasons and what they do not stop: docs/decisions/022-offers.md,
  * "Device check and farming limits"), all in one place. A code needs a signed-in account at least
  * `minAccountAgeMs` old that holds no other code (one per account, ever); a WebAuthn credential
  * that no other account registered and that never had a code (one per credential, ever); and a

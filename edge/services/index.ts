@@ -244,7 +244,7 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
 /**
  * A browser's request: redirects pass through to the browser. What a client asks of the proxy
  * itself (retries, `Cache-Control: no-cache`) is not honoured: one client could otherwise triple
- * the upstream's load or empty the shared cache for everyone (issue 28).
+ * the upstream's load or empty the shared cache for everyone (decision 028).
  */
 function browserCall(
   request: Request,
