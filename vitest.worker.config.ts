@@ -11,7 +11,7 @@ import { unstable_readConfig } from "wrangler";
 import { localVars } from "#scripts/local-vars.mjs";
 
 /**
- * "Network connection lost" between tests (issue 42): before and after every test the pool asks
+ * "Network connection lost" between tests (decision 031): before and after every test the pool asks
  * Miniflare's loopback server (Node's http server, in this process) to push or pop the isolated
  * storage, over a keep-alive connection of workerd's. Node closes a connection idle for 5 s
  * (`keepAliveTimeout`), and a test that ran longer (or a loaded machine) hands workerd a connection
@@ -132,7 +132,7 @@ export default defineWorkersConfig(async () => {
                 GOOGLE_CLIENT_ID: "tunewave-web.apps.test",
                 GOOGLE_CLIENT_SECRET: "test-client-secret",
                 OIDC_ISSUER: "https://issuer.test",
-                // The site's origin (issue 41: never the request's): the tests ask at this address,
+                // The site's origin (decision 030: never the request's): the tests ask at this address,
                 // and a request from anywhere else is another site.
                 SITE_ORIGIN: "https://tunewave.test",
                 // The local outbox and the visitor vouchers' local key: no deployment's.

@@ -29,7 +29,7 @@ declare module "react" {
 /**
  * A `fixed` image's one source: the narrowest candidate at least twice its width (sharp on the
  * screens most visitors have), else the largest. A list of 50 covers with every width in a
- * `srcset` weighed 9 KB of a chart's 40 KB AMP budget (issue 27).
+ * `srcset` weighed 9 KB of a chart's 40 KB AMP budget (decision 056).
  */
 export function fixedImageSrc(srcSet: string | undefined, width: number): string | undefined {
   const candidates = (safeSrcSet(srcSet) ?? "")

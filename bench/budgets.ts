@@ -5,18 +5,18 @@ import type { PageName } from "./pages";
 export const KB = 1000;
 export const MiB = 1024 * 1024;
 
-/** Issue 12's budgets, in its words, and issue 27's where it replaced them. */
+/** The bench's budgets, in the words they were set in: the first bench's, and decisions 027, 055 and 056's where they replaced them. */
 export const budgets = {
   /** "track page ≥ 0.25× static" (throughput as a ratio of the static asset's). */
   trackThroughputRatio: 0.25,
-  /** Issue 12: "p99 ≤ 30 ms with a warm cache" (50 connections): held to the pages the HTML cache does not serve. */
+  /** The first bench's "p99 ≤ 30 ms with a warm cache" (50 connections): held to the pages the HTML cache does not serve. */
   p99Ms: 30,
-  /** Issue 27, warm HTML cache: "every page ≥ 0.5× the static asset's throughput". */
+  /** Warm HTML cache (decision 055): "every page ≥ 0.5× the static asset's throughput". */
   warmCacheThroughputRatio: 0.5,
-  /** Issue 27: "p99 at 50 connections within 3× the static asset's p99". */
+  /** Decision 055: "p99 at 50 connections within 3× the static asset's p99". */
   warmCacheP99Ratio: 3,
   /**
-   * Render cost of a cache miss (issue 27, replacing issue 12's 1 / 3 ms): "p50 ≤ 2 ms and p99 ≤ 6 ms
+   * Render cost of a cache miss (decision 056, replacing the first bench's 1 / 3 ms): "p50 ≤ 2 ms and p99 ≤ 6 ms
    * for home, track, artist and search; ≤ 4 / 10 ms for the top-200 chart; every page's p99 under
    * the free plan's 10 ms".
    */
@@ -33,10 +33,10 @@ export const budgets = {
   },
   /** "upstream calls for 100 concurrent identical misses (budget: 1)". */
   coalescedUpstreamCalls: 1,
-  /** Issue 27: "First-visit JS ≤ 95 KB gzip on every page (framework floor + ≤ 10 KB)". */
+  /** Decision 027: "First-visit JS ≤ 95 KB gzip on every page (framework floor + ≤ 10 KB)". */
   firstVisitJsGzipBytes: 95 * KB,
   /**
-   * Issue 45: the JavaScript a first visit really downloads, from the browser's own network record
+   * The JavaScript a first visit really downloads (decision 027, parts 4 and 5), from the browser's own network record
    * (transfer bytes, headers included, as served), "≤ 110 KB every page". It exceeds the manifest's
    * figure by the runtime's chunks fetched after hydration and the responses' headers (bench/downloaded-js.ts).
    */

@@ -1,5 +1,5 @@
 /**
- * Issue 45: the JavaScript a first visit really downloads, beside the route manifest's figure
+ * The JavaScript a first visit really downloads, beside the route manifest's figure
  * (bench/bytes.ts). Why the two disagree by 40–50 KB (measured 2026-11-28 on fa3cc2f, every bench
  * page: manifest 101.5–112.7 KB, downloaded 142.2–159.4 KB):
  *

@@ -7,7 +7,7 @@ import { type HeapUsage, inspectHeap } from "./heap";
 import { quantile, round } from "./stats";
 
 /**
- * `npm run fuzz` (issue 28): generated hostile requests (paths, parameters, cookies, headers,
+ * `npm run fuzz` (decision 028): generated hostile requests (paths, parameters, cookies, headers,
  * methods, bodies, app-bridge messages) against the production build in workerd, served through
  * Miniflare's API as the bench does. Every request carries a unique marker; an answer that holds
  * it unescaped is a reflection. Reports 5xx, connection errors, reflections, latency beside the
@@ -28,7 +28,7 @@ const heapEvery = 10_000;
 const staticAsset = "/favicon.svg";
 /** One static request beside every this many hostile ones. */
 const staticEvery = 20;
-/** Issue 28: "p99 of hostile requests under 50 ms": slower than the static asset by more is slow. */
+/** Decision 028: "p99 of hostile requests under 50 ms": slower than the static asset by more is slow. */
 const slowMarginMs = 50;
 
 /** Seeded, so a failing run can be repeated. */

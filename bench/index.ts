@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 12): where the site stands, measured side by side in one run on a
+ * `npm run bench`: where the site stands, measured side by side in one run on a
  * production build served by workerd through Miniflare, with the embedded origin. Prints a table
  * with PASS/FAIL per budget line and writes the same figures to bench/results/site.json. Exits 0
  * whatever the verdicts; 1 only when the bench itself cannot run.
@@ -51,7 +51,7 @@ import {
 
 /** The static asset every page is compared with, served by the same worker's assets. */
 const staticAsset = "/favicon.svg";
-/** Issue 12: Lighthouse for "home, track, artist, charts and search", and every page built since. */
+/** Lighthouse for the first bench's "home, track, artist, charts and search", and every page built since. */
 const lighthousePages: readonly PageName[] = [
   "home",
   "track",
@@ -65,7 +65,7 @@ const lighthousePages: readonly PageName[] = [
   "terms",
   "offer",
 ];
-/** Issue 27: Lighthouse counts on a machine whose 1-minute load is below 1; above it, it runs again. */
+/** Decision 027: Lighthouse counts on a machine whose 1-minute load is below 1; above it, it runs again. */
 const maxLighthouseLoad = 1;
 /** Lighthouse runs a page, the median kept. */
 const lighthouseRuns = 3;
@@ -185,10 +185,10 @@ async function measureThroughput(site: Site, pages: Page[], rows: Row[]) {
     const found = pages.find((candidate) => candidate.name === page);
     const answered = result.requestsPerSecond > 0;
     const clean = answered && result.non2xx + result.errors === 0;
-    // Issue 27's warm-cache budget is for anonymous visitors' pages: a signed-in page is the
+    // The warm-cache budget (decision 055) is for anonymous visitors' pages: a signed-in page is the
     // person's own and bypasses the document cache (edge/document-cache.ts).
     const cached = !found?.cookie;
-    // Issue 27 states the warm-cache p99 against the static asset's in the same run; issue 12's
+    // Decision 055 states the warm-cache p99 against the static asset's in the same run; the first bench's
     // absolute 30 ms is left out there: at 50 connections it asks for over 1 600 answers a second
     // (Little's law), more than the static asset itself gets through on this machine.
     const verdicts: Verdict[] = cached
@@ -223,7 +223,7 @@ async function measureThroughput(site: Site, pages: Page[], rows: Row[]) {
 }
 
 /**
- * Issue 45: what a signed-in page's throughput is bounded by. The same visitor's account-service
+ * What a signed-in page's throughput is bounded by (decision 048, amendment). The same visitor's account-service
  * calls alone, each between two runs of the static asset: the status (the session is remembered
  * per isolate, decision 048: no D1) and the library's count (one indexed D1 query). A page that
  * needs D1 cannot answer faster than its slowest query does on its own.
@@ -497,7 +497,7 @@ async function measureLighthouse(site: Site, pages: Page[], rows: Row[]) {
       // paint is two-valued on our pages: Lantern counts the high-priority scripts that finished
       // before the paint it observed, and Chromium paints at about DOMContentLoaded, so a run where
       // the scripts came in first scores 95-97 and one where they did not 98-100 (decision 050).
-      // Above the load budget (issue 27), wait before the next run.
+      // Above the load budget (decision 027), wait before the next run.
       const first = await lighthouseOnce();
       const runs = [first];
       while (runs.length < lighthouseRuns) {

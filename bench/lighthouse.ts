@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import * as v from "valibot";
 
-/** Issue 12: "performance, accessibility, best practices and SEO". */
+/** The first bench's "performance, accessibility, best practices and SEO". */
 export const lighthouseCategories = ["performance", "accessibility", "best-practices", "seo"] as const;
 export type LighthouseCategory = (typeof lighthouseCategories)[number];
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:live`: the bench's live-numbers section alone (issue 43), on the build in build/
+ * `npm run bench:live`: the bench's live-numbers section alone (decision 032), on the build in build/
  * (after `npm run build`): identification events and beacons through the queues, in bursts.
  */
 import { removeSnapshot, snapshotSite } from "#scripts/site.ts";

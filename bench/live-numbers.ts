@@ -9,7 +9,7 @@ import { probeBodies } from "./memory";
 import { quantile, round } from "./stats";
 
 /**
- * Issue 43 "a load test in the bench": identification events and beacons in bursts, from one
+ * Decision 032's load test in the bench: identification events and beacons in bursts, from one
  * client address and from many, through the queues into D1. What it proves: nothing is lost,
  * nothing is counted twice (a share of the events is delivered twice, as a queue may), D1 is
  * written in batches (statements per event far below one), the per-client limit refuses no office,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:memory`: the bench's memory section alone (issue 28 finding 8), on the build in
+ * `npm run bench:memory`: the bench's memory section alone (decision 028, finding 8), on the build in
  * build/ (after `npm run build`), for a quicker look than the whole `npm run bench`.
  * `npm run bench:memory -- --no-heap-limit`: as local workerd runs, without production's heap limit.
  * `npm run bench:memory -- --renders=100 --matches=0`: the load split, to see which part makes the peak.

@@ -15,7 +15,7 @@ import { startOwnOriginSite } from "./own-origin-site";
 import { findPages, headersOf } from "./pages";
 
 /**
- * Issue 28 finding 8: "memory per isolate stays under 96 MB at 100 concurrent renders with the
+ * Decision 028, finding 8: "memory per isolate stays under 96 MB at 100 concurrent renders with the
  * recognition index loaded". A site of its own (the garbage of the bench's other sections does
  * not count here), with the recognition store loaded (decision 029: the index is in D1, and a
  * match holds the postings it asked for while it runs), its isolate's heap read from V8's
@@ -63,7 +63,7 @@ export type MemoryMeasurement = {
   }[];
   /**
    * One round more of each load alone, after the measured rounds: which of the two makes the peak
-   * (issue 45: the renders' garbage, or the matches').
+   * (decision 049: the renders' garbage, or the matches').
    */
   alone: {
     load: "renders" | "matches";

@@ -3,7 +3,7 @@ import { freePort } from "./free-port";
 
 /**
  * `startSite` on a free port whose origin is the site's SITE_ORIGIN: the site's own origin is
- * configuration (issue 41), and the bench's signed-in visitor's sign-in link must point back to it.
+ * configuration (decision 030), and the bench's signed-in visitor's sign-in link must point back to it.
  */
 export async function startOwnOriginSite(
   snapshot: Snapshot,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile` (issue 27): where a page's render time goes. The bench's worker (the
+ * `npm run bench:profile` (decision 056): where a page's render time goes. The bench's worker (the
  * `wrangler deploy --dry-run` bundle in workerd), built with a server source map, CPU-profiled
  * through the inspector over a few hundred sequential requests per page, each a document cache miss. Prints per page the
  * worker's CPU time per request, the functions with the most self and total time, and self time

@@ -152,7 +152,7 @@ export const CONDITIONS: Condition[] = [
     name: "room: reverb + phone + pink 5 dB",
     degrade: (s, r) => addNoise(bandPass(reverberate(s, room), BENCH_RATE), BENCH_RATE, 5, "pink", r),
   },
-  // The rows of issue 48: a noisy bar and a phone's speaker.
+  // The rows of decision 043: a noisy bar and a phone's speaker.
   { name: "pink noise -5 dB", degrade: (s, r) => addNoise(s, BENCH_RATE, -5, "pink", r) },
   {
     name: "phone band + reverb + pink 0 dB",

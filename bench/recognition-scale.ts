@@ -1,5 +1,5 @@
 /**
- * Recognition at catalogue scale (issue 29): the matcher over the index loaded whole into memory
+ * Recognition at catalogue scale: the matcher over the index loaded whole into memory
  * (as the match service once held it) and over the recognition store in D1 (decision 029), at 1×,
  * 10× and 100× today's index. Beyond the real index, each hash's bucket gets (k - 1) times its own
  * size of generated entries (bench/scaled-postings.ts), so the generated index keeps the real

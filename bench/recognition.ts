@@ -70,16 +70,16 @@ const SHARED_MATERIAL = [
   ["legacy_soundtrack/track4.opus", "legacy_soundtrack/track5.opus", "aftermath_soundtrack/track27.opus"],
   ["legacy_soundtrack/track6.opus", "legacy_soundtrack/track7.opus"],
   ["core/music/revelation.ogg", "core/music/loyalists.ogg"],
-  // Issue 48, found with --held-out 2: elf-land (a 27 s piece) from 8 to 15 s is suspense's close,
+  // Found with --held-out 2 (decision 043, session 10): elf-land (a 27 s piece) from 8 to 15 s is suspense's close,
   // 313-320 s: 6 s windows every 0.5 s at 8, 9 and 9.5 s and a 3 s window at 11 s all align at one
   // offset difference (+304.9 s, 32 to 64 aligned hashes); five unrelated tracks answer one 3 s
   // window (33) and none of the 6 s ones.
   ["core/music/elf-land.ogg", "core/music/suspense.ogg"],
-  // Issue 48: 12 s windows of track14 from 132 to 150 s all align with track13 at the same offset
+  // Decision 043, session 8: 12 s windows of track14 from 132 to 150 s all align with track13 at the same offset
   // difference (+103.4 s, 26 to 44 aligned hashes, ~30 s of passage), and a motif of track13 near
   // 235-255 s answers five more windows of track14; unrelated tracks answer none at one offset.
   ["legacy_soundtrack/track13.opus", "legacy_soundtrack/track14.opus"],
-  // Issue 48, found with the second held-out set (--held-out 1): 12 s windows of track22 from 237
+  // Found with the second held-out set (--held-out 1; decision 043): 12 s windows of track22 from 237
   // to 279 s and from 474 to 564 s match track17 near 102-117 s (scores 32-103), four windows at a
   // time at one offset difference, stepping by 12 s (a looped passage); and track27 from 219 to
   // 372 s (scores 30-96). track19, of the same album, answers no window above 19.
@@ -181,7 +181,7 @@ const ISSUE_48_CONDITIONS = [
 ];
 
 /**
- * `--conditions all` (the default) or `--conditions issue48`: the five rows of issue 48 at 3, 6
+ * `--conditions all` (the default) or `--conditions issue48`: the five rows of decision 043 at 3, 6
  * and 12 s, the held-out excerpts tried in each of them, small enough to compare matchers in
  * minutes.
  */

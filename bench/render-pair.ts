@@ -1,5 +1,5 @@
 /**
- * Render on a miss, before and after a change, in one run (issue 45): two builds served side by
+ * Render on a miss, before and after a change, in one run (decision 047): two builds served side by
  * side, each page measured as bench/render.ts does, alternating which build goes first, so that the
  * machine's drifting load falls on both. Two figures per page: the render's p50 (wall clock, as the
  * bench's table), and the CPU time each site's workerd used per page request and its static
@@ -13,7 +13,7 @@
  * hand. Rounds: 3 by default; each figure is the median of the rounds'.
  *
  * PAIR_THROUGHPUT=1 adds, in each round, the page's throughput at 50 connections against the
- * static asset's right after it (bench/throughput.ts): the signed-in pages' figure (issue 45).
+ * static asset's right after it (bench/throughput.ts): the signed-in pages' figure (decision 048).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   }
   if (!first || !second) throw new Error("usage: render-pair.ts keep | <before> <after> [rounds] [page …]");
   const rounds = Number(roundsArg ?? 3);
-  // Each site's workerd: its CPU time is the load-independent figure (decision 027's second pass).
+  // Each site's workerd: its CPU time is the load-independent figure (decision 056's second pass).
   const running = ownWorkerdPids();
   const before = await startOwnOriginSite(readSnapshot(first));
   const beforePids = [...ownWorkerdPids()].filter((pid) => !running.has(pid));

@@ -9,7 +9,7 @@ import { median, quantile, round } from "./stats";
  * the static asset's median time (the part both share: loopback HTTP, workerd's entry and the
  * assets router). What remains is the worker's own work for the page — routing, request
  * resolution, loaders on warm proxy caches, the React render — in the runtime that serves it.
- * Every page request is a miss of the edge's document cache (issue 27): its own `miss` parameter
+ * Every page request is a miss of the edge's document cache (decision 055): its own `miss` parameter
  * makes its own key (the key holds the whole query, edge/document-cache.ts), as a first visitor of
  * a page's address meets it.
  */

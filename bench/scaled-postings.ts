@@ -1,7 +1,7 @@
 import { seededRandom } from "#origin/catalog/audio-degrade.ts";
 
 /**
- * The generation rule of the scale bench (issue 29): the index k times as large keeps each bucket's
+ * The generation rule of the scale bench (decision 029): the index k times as large keeps each bucket's
  * real entries and adds (k - 1) times as many for tracks in no recording (track numbers after the
  * real ones, each as long as the real track it is numbered after), at random frames. The hash
  * frequencies keep the real distribution. The draws are seeded by hash and scale, so that the

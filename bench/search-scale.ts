@@ -1,5 +1,5 @@
 /**
- * Search at catalogue scale (issue 47): the search call (spec 002 §7 GET search: 3 songs and 3
+ * Search at catalogue scale (decision 033): the search call (spec 002 §7 GET search: 3 songs and 3
  * artists, as the search box asks it on each keystroke) over the full-text index, with the
  * catalogue grown 10×, 100× and 1 000× (bench/search-worker.ts: made-up titles and names drawn
  * Zipf-like from the catalogue's words and a growing made-up vocabulary, lyrics' words shuffled,

@@ -3,7 +3,7 @@
  * bounds allow against the published index in memory, over that of real 12 s signatures (the
  * catalogue's excerpts, clean and degraded, which match; noises and a melody, which match nothing
  * and so cost the most), as a ratio of medians; and that the issue's hand-made signature (938
- * frames, 2 700 peaks) is refused (docs/decisions/051).
+ * frames, 2 700 peaks) is refused (docs/decisions/051-bounded-recognition-work.md).
  *
  *   npx vite-node bench/signature-bounds.ts [--recordings N] [--runs N]
  */

@@ -2,7 +2,7 @@
  * How dense real signatures get: the most peaks in one second, in one frame and in all, over the
  * catalogue's recordings whole and over the recognition bench's excerpts (clean and in each
  * degrading condition) at 3, 6, 9 and 12 s. The signature's bounds (SIGNATURE_MAX_PEAKS_PER_SECOND
- * and the others) are chosen from these maxima with a margin (docs/decisions/051).
+ * and the others) are chosen from these maxima with a margin (docs/decisions/051-bounded-recognition-work.md).
  *
  *   npx vite-node bench/signature-density.ts [--audio-dir DIR] [--excerpts N] [--seed N]
  */

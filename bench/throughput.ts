@@ -2,7 +2,7 @@ import autocannon, { type Result } from "autocannon";
 import { visitorHeaders } from "./pages";
 import { round } from "./stats";
 
-/** Issue 12: "requests/s, p50 and p99 latency at 50 connections". */
+/** The first bench's "requests/s, p50 and p99 latency at 50 connections". */
 export const connections = 50;
 /** Seconds of load before the measured run: the proxy's caches and the isolate get warm. */
 export const warmupSeconds = 2;

@@ -22,8 +22,8 @@ import { offerDeviceOf } from "#rules/offers.ts";
 import type { RequestContext } from "./request-context";
 
 /**
- * The edge's cache of rendered documents for anonymous visitors (issue 27,
- * docs/decisions/027-html-cache.md). The services proxy's tiers (a bounded memory tier in front
+ * The edge's cache of rendered documents for anonymous visitors
+ * (docs/decisions/055-html-cache.md). The services proxy's tiers (a bounded memory tier in front
  * of the Cache API) and its in-flight map, keyed by everything that can change a document:
  *
  * - build and configuration, scheme and host, path and the whole query (every parameter counts: pages read many);
@@ -354,7 +354,7 @@ function nonceValuesOf(body: Uint8Array): { offsets: readonly number[]; length: 
 /**
  * A stored document's bytes with `nonce` written over every nonce attribute's value: a copy of
  * the body and a few writes, where a rewriter parses the whole document on every answer (the
- * warm path's largest cost, issue 27). Undefined when the values are not all the nonce's length.
+ * warm path's largest cost: decision 027, part 3). Undefined when the values are not all the nonce's length.
  */
 export function documentWithNonce(
   body: Uint8Array<ArrayBuffer>,

@@ -168,7 +168,7 @@ export function resolveRequest(
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * The one cross-site rule (issue 41): whether a request that may change data (a page's form, a
+ * The one cross-site rule (decision 030): whether a request that may change data (a page's form, a
  * `/services` write, sign-in and sign-out included) was made by another site. Its `Origin` must be
  * exactly the site's origin (SITE_ORIGIN: scheme, host and port; "null", a sibling subdomain or
  * another port are other sites), and a browser that says where the request came from

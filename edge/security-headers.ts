@@ -1,6 +1,6 @@
 import { robotCheckOrigin } from "#rules/account.ts";
 /**
- * Security headers of the site's HTML (issue 28, docs/decisions/028-hardening.md).
+ * Security headers of the site's HTML (docs/decisions/028-hardening.md).
  *
  * React pages get a nonce-based Content-Security-Policy: Remix's inline scripts (the context,
  * module loaders, single-fetch streaming) carry the request's nonce, and no other inline script
@@ -13,7 +13,7 @@ import { robotCheckOrigin } from "#rules/account.ts";
  * AMP caches show them inside their viewers.
  *
  * The nonce appears only in `nonce="…"` attributes of `<script>` elements and in this header, so
- * a cache of documents (issue 27) can replace it per response with an HTMLRewriter on
+ * a cache of documents (decision 055) can replace it per response with an HTMLRewriter on
  * `script[nonce]` and a new header, never serving one visitor's nonce to another.
  */
 
@@ -70,7 +70,7 @@ export const ampPolicy = [
 
 /**
  * Adds the security headers to an HTML answer; every other answer (JSON, CSV, a redirect) gets
- * `nosniff`, so no browser reads a download or a JSON answer as a page (issue 41). A policy the
+ * `nosniff`, so no browser reads a download or a JSON answer as a page (decision 030). A policy the
  * page set itself stays: both are enforced.
  */
 export function withSecurityHeaders(

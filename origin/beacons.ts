@@ -2,7 +2,7 @@ import * as v from "valibot";
 
 /**
  * Beacons and logs (spec 000 §7 sinks) travel through the beacons queue: the sink validates and
- * sends one message, the queue consumer stores a whole batch in one D1 batch (issue 43).
+ * sends one message, the queue consumer stores a whole batch in one D1 batch (decision 032).
  */
 
 /** Days a raw beacon row is kept (by its UTC day): a week of logs to debug with; the daily counts stay. */

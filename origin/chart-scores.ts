@@ -1,7 +1,7 @@
 import { discoveryScore } from "./catalog-rules";
 
 /**
- * Issue 43: the scores charts rank by, from the seeded counts (the baseline) and the live
+ * The scores charts rank by (decision 032), from the seeded counts (the baseline) and the live
  * visitors of daily_identifications (a visitor counts once per track per day: the chart rule).
  * Pure: origin/chart-recompute.ts reads and writes, this decides.
  */

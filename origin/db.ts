@@ -848,7 +848,7 @@ export function venues(db: D1Database): Promise<VenueRow[]> {
   );
 }
 
-/** Issue 43: the live counters of the days from `fromDay` (YYYY-MM-DD) on. */
+/** The live counters (decision 032) of the days from `fromDay` (YYYY-MM-DD) on. */
 export function liveCountsSince(db: D1Database, fromDay: string) {
   return all(
     db,

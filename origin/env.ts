@@ -8,9 +8,9 @@ export type OriginEnv = {
   /** The recognizer Worker (recognizer/index.ts): decodes and matches signatures (origin/routes/webrec.ts). */
   RECOGNIZER: RecognizerBinding;
   ASSETS: Fetcher;
-  /** Issue 43: identification events, folded into the counters in batches (origin/identifications.ts). */
+  /** Identification events (decision 032), folded into the counters in batches (origin/identifications.ts). */
   IDENTIFICATIONS: Queue;
-  /** Issue 43: beacons and logs, stored in batches (origin/beacons.ts). */
+  /** Beacons and logs (decision 032), stored in batches (origin/beacons.ts). */
   BEACONS: Queue;
   /** The sinks' per-address limit against abuse (wrangler.toml `[[ratelimits]]`, origin/routes/sinks.ts). */
   SINK_LIMIT: RateLimit;

@@ -124,7 +124,7 @@ export function noStoreJson(body: unknown, status: number, cookies: readonly str
 
 /** A JSON request body; anything else is an invalidparam error. */
 export async function jsonBody(c: Context): Promise<unknown> {
-  // JSON only when it says so (issue 41): a form can post text/plain that parses as JSON, but only
+  // JSON only when it says so (decision 030): a form can post text/plain that parses as JSON, but only
   // a script of the page's own origin can send application/json without a CORS preflight.
   if (!isJsonContentType(c.req.header("content-type"))) {
     throw new HTTPException(415, {

@@ -143,7 +143,7 @@ export async function listTags(
   const after = cursor ? "AND (t.tag_time < ?3 OR (t.tag_time = ?3 AND t.id < ?4))" : "";
   const pageOf = `FROM tags t WHERE t.user_id = ?1 AND ${shown} ${after} ORDER BY t.tag_time DESC, t.id DESC LIMIT ?2`;
   const params = [userId, limit + 1, ...(cursor ? [cursor.t, cursor.id] : [])];
-  // The page's tags, their tracks and the count in one round trip (issue 45: a library view's D1 waits).
+  // The page's tags, their tracks and the count in one round trip (decision 048: a library view's D1 waits).
   const tracksOfPage = tracksSelectedBy(db, `SELECT t.track_key ${pageOf}`, ...params);
   const [tagRows, trackRows, countRows] = await db.batch([
     db

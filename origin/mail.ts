@@ -109,7 +109,7 @@ export function signInMail(to: string, locale: string, link: string): MailMessag
   return linkMail(to, lang, (key) => t(key, { minutes }), link);
 }
 
-/** The data download mail (issue 21): the link to the prepared archive, and until when it works. */
+/** The data download mail (decision 020): the link to the prepared archive, and until when it works. */
 export function dataDownloadMail(to: string, locale: string, link: string, expiresAt: number): MailMessage {
   const { lang, t } = serviceStrings(locale, "privacy");
   const until = formatPrivacyDate(languageOf(lang).locale, expiresAt);

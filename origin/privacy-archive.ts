@@ -5,7 +5,7 @@ import { formatPrivacyDate } from "#rules/privacy.ts";
 import { serviceStrings } from "./mail";
 import type { PersonData } from "./privacy";
 
-// The data download's archive (issue 21): everything held on one account as one JSON file, one
+// The data download's archive (decision 020): everything held on one account as one JSON file, one
 // spreadsheet per kind of record (CSV, formula-safe: rules/csv.ts) and a README in the person's
 // language. Times are ISO 8601 in UTC; secrets (session, link and device hashes) are never in it.
 

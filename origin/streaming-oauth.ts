@@ -68,7 +68,7 @@ export function checkAuthorization(
   if (query.response_type !== "code") {
     return refuse("unsupported_response_type", "Only response_type=code is supported");
   }
-  // RFC 6749 §10.12 leaves `state` RECOMMENDED; this server requires it (issue 41, finding 11): the
+  // RFC 6749 §10.12 leaves `state` RECOMMENDED; this server requires it (decision 030, finding 11): the
   // client's only defence against a code it did not ask for, and the site always sends one.
   if (!query.state) return refuse("invalid_request", "state is required");
   // RFC 7636 §4.4.1: a server that requires PKCE answers a request without it with invalid_request.
@@ -111,7 +111,7 @@ export function redirectWith(
 /**
  * The consent page's showing of one checked request: a ticket the page keeps in the browser (an
  * HttpOnly cookie of its own) and its Allow presents. It stands for the session a real
- * authorization server would ask for before issuing a code (issue 41, finding 11): an Allow that
+ * authorization server would ask for before issuing a code (decision 030, finding 11): an Allow that
  * did not come through the consent page that asked, in the browser it asked, has none.
  */
 export async function openConsent(

@@ -9,7 +9,7 @@ import * as v from "valibot";
 /**
  * The library and its certificate parsers (ASN.1, X.509, a dependency-injection container) are
  * loaded on first use: only the offers' device check needs them, and evaluated at start-up they
- * were a cost every new isolate paid (issue 45, cold start).
+ * were a cost every new isolate paid (decision 015, amendment: cold start).
  */
 const library = () => import("@simplewebauthn/server");
 const helpers = () => import("@simplewebauthn/server/helpers");

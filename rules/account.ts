@@ -19,7 +19,7 @@ export const linksPerAddressAndClient = 5;
 /**
  * Sign-in links one address may be sent in `rateWindowMs` from all clients together: not a mail
  * bomb. A device that has signed in to the account before is not held to it, so strangers together
- * cannot lock the owner's own devices out (issue 41 finding 10).
+ * cannot lock the owner's own devices out (decision 030, finding 10).
  */
 export const linksPerAddress = 20;
 /** Sign-in links one client (IP address) may ask for in `rateWindowMs`: a household, not a script. */
@@ -186,7 +186,7 @@ const parseOnSite = (path: string): URL | undefined => {
 
 /**
  * Where a sign-in, a sign-out or a provider's callback may send the person back: a path of this
- * site, never another site (issue 41 finding 4). The value is normalised first and then checked:
+ * site, never another site (decision 030, finding 4). The value is normalised first and then checked:
  * dot segments resolve before the check (`/.//evil`, `/%2e//evil`, `/a/..//evil` are `//evil`), and
  * so does every further percent-decoding a later reader might apply (`/%2f%2fevil`, `/%252f…`).
  * Anything that is, or could become, another host is refused; the answer is the normalised path.

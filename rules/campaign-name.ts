@@ -4,7 +4,7 @@ import * as v from "valibot";
  * A campaign's name, as it appears in `/campaign/{name}` and as the beacons' `exp_name` (spec 000
  * §2): lower-case letters, digits and hyphens, at most 20 (the beacon sanitiser's length, so the
  * statistic names the whole campaign). Apart from rules/offers.ts: the bridge's about message,
- * read on every page, names an offer, and offers.ts brings the country list (issue 45).
+ * read on every page, names an offer, and offers.ts brings the country list (decision 027, part 4).
  */
 export const campaignNameSchema = v.pipe(
   v.string(),

@@ -1,5 +1,5 @@
 /**
- * Issue 43: charts are recomputed every this many minutes, on the minute multiples — the worker's
+ * Charts are recomputed (decision 032) every this many minutes, on the minute multiples — the worker's
  * Cron Trigger (wrangler.toml `[triggers] crons = ["*\/10 * * * *"]`). Chart answers and the pages
  * built from them stay fresh until the next run, and no longer.
  */

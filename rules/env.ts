@@ -20,7 +20,7 @@ export type Env = {
   /**
    * How mail leaves: "send_email" (the MAIL binding, from MAIL_FROM) or "outbox" (the local outbox
    * that /dev/outbox shows, asked for by `npm start` and the tests). Required: a deployment that
-   * names none fails its first request instead of publishing every sign-in link (issue 41).
+   * names none fails its first request instead of publishing every sign-in link (decision 030, finding 13).
    */
   MAIL_TRANSPORT?: string;
   /** Cloudflare's `send_email` binding (wrangler.toml `[[send_email]]`), used by the embedded origin. */
@@ -41,9 +41,9 @@ export type Env = {
   /** The e-mail sign-in's robot check (Cloudflare Turnstile): both keys, or neither for none. */
   TURNSTILE_SITE_KEY?: string;
   TURNSTILE_SECRET_KEY?: string;
-  /** Issue 43: identification events (wrangler.toml queues), consumed by this worker's `queue`. */
+  /** Identification events (decision 032; wrangler.toml queues), consumed by this worker's `queue`. */
   IDENTIFICATIONS: Queue;
-  /** Issue 43: beacons and logs, stored in batches by this worker's `queue`. */
+  /** Beacons and logs (decision 032), stored in batches by this worker's `queue`. */
   BEACONS: Queue;
   /** The sinks' per-address limit against abuse (wrangler.toml `[[ratelimits]]`). */
   SINK_LIMIT: RateLimit;
@@ -127,7 +127,7 @@ const configSchema = v.object({
   /**
    * The site's own origin (https://host): every absolute URL (canonical, og:url, hreflang, sitemaps,
    * mail links, redirect URIs, the WebAuthn origin) and every origin check is built from it, never
-   * from the request's Host or X-Forwarded-* (issues 28 and 41). Required: no fallback to the request.
+   * from the request's Host or X-Forwarded-* (decisions 028 and 030). Required: no fallback to the request.
    */
   SITE_ORIGIN: siteOriginSchema,
   MAIL_TRANSPORT: mailTransportSchema,
@@ -230,7 +230,7 @@ const checkedOrigins = new Map<string, string>();
 
 /**
  * The one origin absolute URLs and origin checks are built from: SITE_ORIGIN, never the request's
- * Host, X-Forwarded-Host or URL (issue 41). Takes the parsed config or the raw bindings (the
+ * Host, X-Forwarded-Host or URL (decision 030). Takes the parsed config or the raw bindings (the
  * embedded origin reads its env); an unset or malformed value throws the configuration error.
  */
 export function siteOriginOf(config: { SITE_ORIGIN?: string }): string {

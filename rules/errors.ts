@@ -74,7 +74,7 @@ export function statusOfError(type: SiteErrorType, upstreamStatus?: number): num
       // One with a page path became a real move (app/shell/http.server.ts); without one (spec 000 §8
       // "status 404 with no path goes to /error/notfound") it is not found, else the upstream failed.
       return upstreamStatus === 404 ? 404 : 502;
-    // The upstream answered data of another shape: its fault, a bad gateway, not our 500 (issue 28).
+    // The upstream answered data of another shape: its fault, a bad gateway, not our 500 (decision 028).
     case "baddata":
       return 502;
     case "serviceerror":

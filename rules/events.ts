@@ -311,7 +311,7 @@ export function edgeLocationOf(
 
 /**
  * Geohash length of the cell a concert list is measured from when only the edge located the
- * visitor: about 4.9 × 4.9 km at the equator, smaller towards the poles (decision 027-html-cache).
+ * visitor: about 4.9 × 4.9 km at the equator, smaller towards the poles (decision 055).
  */
 export const visitorCellPrecision = 5;
 

@@ -4,7 +4,7 @@ import { cookieMaxAgeSeconds, parseCookieHeader, serializeCookie } from "./cooki
 import { languageKeys } from "./languages";
 
 /**
- * The site's two forms that store what a visitor sends (issue 24): the satisfaction survey
+ * The site's two forms that store what a visitor sends (decision 024): the satisfaction survey
  * (spec 000 §1) and artist-account verification (spec 000 §2 page type `verify`). The page's
  * action and the embedded origin parse with the same schemas; each message is the key of its
  * localized text (`forms:errors.*`). docs/decisions/024-remaining-pages.md says why the numbers.

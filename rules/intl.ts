@@ -1,5 +1,5 @@
 /**
- * Intl formatters kept for the isolate's life (issue 27, docs/decisions/027-cheaper-renders.md).
+ * Intl formatters kept for the isolate's life (docs/decisions/056-cheaper-renders.md).
  * Making one in workerd costs far more than using it (its locale data is looked up and copied):
  * a concert list made ten per concert and spent 40 % of its render there. A formatter holds no
  * state between calls, so one per locale and options serves every request. Bounded: the oldest

@@ -4,7 +4,7 @@ import { trackSummarySchema } from "#rules/schemas/track.ts";
 
 /**
  * My Library (spec 002 §3 Tag, §5, §7 "Tags and status", §9): the rules the site, the browser and
- * the embedded origin's account service share. docs/decisions/019-library-and-privacy.md says why.
+ * the embedded origin's account service share. docs/decisions/019-library.md says why.
  */
 
 /** Spec 002 §9 "Tag list page 20". */
@@ -111,7 +111,7 @@ export const tagPageTokenSchema = v.pipe(v.string(), v.maxLength(256), v.regex(/
  */
 export const tagWriteSchema = v.object({
   /**
-   * Issue 46: `web` is a recognition of this site made before signing in (its session id), moved
+   * `web` is a recognition of this site made before signing in (its session id), moved
    * into the library on sign-in; the app's own tags say `app` or nothing.
    */
   source: v.optional(v.picklist(["app", "web"]), "app"),
@@ -123,9 +123,9 @@ export const tagWriteSchema = v.object({
 });
 export type TagWrite = v.InferOutput<typeof tagWriteSchema>;
 
-/** The library export's formats (issue 21): one command on the page, two files. */
+/** The library export's formats (decision 019): one command on the page, two files. */
 export const libraryExportFormats = ["csv", "json"] as const;
 export type LibraryExportFormat = (typeof libraryExportFormats)[number];
 
-/** Issue 21: the export's CSV header, in this order. */
+/** The export's CSV header, in this order (decision 019). */
 export const libraryCsvHeader = ["Index", "TagTime", "Title", "Artist", "URL", "TrackKey"] as const;

@@ -4,7 +4,7 @@ import { isIpad, platformOf } from "./user-agent";
  * The one rule that decides what an offer page shows and whether the origin hands out a code (spec
  * 001 §2, §4, §8, §9). Pure: the page's loader, the browser and the origin run the same rule on the
  * same inputs. Apart from the campaign's schemas (rules/offers.ts, which re-exports it), so the
- * offer page's browser code runs the rule without loading valibot (decision 027-less-javascript).
+ * offer page's browser code runs the rule without loading valibot (decision 027).
  */
 
 /** Spec 001 §9 "Offers: up to 1, 3, 4 or 5 months free". */
@@ -66,7 +66,7 @@ export type OfferAccount =
   | { signedIn: true; code: string | undefined; redeemedOther: boolean; createdAt?: number };
 
 /**
- * The offer-farming limits (issue 41; reasons and what they do not stop: docs/decisions/022-offers.md,
+ * The offer-farming limits (decision 030; reasons and what they do not stop: docs/decisions/022-offers.md,
  * "Device check and farming limits"), all in one place. A code needs a signed-in account at least
  * `minAccountAgeMs` old that holds no other code (one per account, ever); a WebAuthn credential
  * that no other account registered and that never had a code (one per credential, ever); and a

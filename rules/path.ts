@@ -12,7 +12,7 @@ export const pageTypes = [
   "home",
   "track",
   "artist",
-  // Spec 001 §3 "Catalogue item": albums and playlists (issue 26), each a page of its own.
+  // Spec 001 §3 "Catalogue item": albums and playlists (decision 026), each a page of its own.
   "album",
   "playlist",
   "chartsview",
@@ -189,7 +189,7 @@ export function parsePath(pathname: string): ParsedPath {
 }
 
 /**
- * Issue 27: a chart shows its rows a page at a time, `?page=N` for N ≥ 2 (the first page has no
+ * A chart shows its rows a page at a time (decision 056), `?page=N` for N ≥ 2 (the first page has no
  * parameter). A well-formed page number is part of the page's address (canonical URL, alternates,
  * AMP form); the chart's loader refuses a malformed one and one past the chart's end.
  */

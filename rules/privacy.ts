@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { emailSchema } from "./account";
 
 /**
- * The privacy flows (spec 000 §1, §5, §8, §9; 001 §5, §9; issue 21): the data download, account
+ * The privacy flows (spec 000 §1, §5, §8, §9; 001 §5, §9; decision 020): the data download, account
  * deletion and the data categories, as the site and the embedded origin's account service share
  * them. docs/decisions/020-privacy-flows.md says why each number is what it is.
  */

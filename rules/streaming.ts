@@ -156,7 +156,7 @@ export const tokenErrorSchema = v.object({
 /**
  * RFC 7636 §4.1: 43 to 128 characters of [A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~". Here rather
  * than in pkce.ts: every page's storage reads the connect attempt's record, and pkce.ts brings
- * oauth4webapi, which only the connect flow runs (issue 45).
+ * oauth4webapi, which only the connect flow runs (decision 027, part 4).
  */
 export const codeVerifierSchema = v.pipe(
   v.string(),

@@ -2,7 +2,7 @@ import path from "node:path";
 import { removeSnapshot, root, siteWorkerName, snapshotSite, startSite } from "./site";
 
 /**
- * `npm run charts` (issue 43): the charts recomputed now, in the local database `npm start` serves
+ * `npm run charts` (decision 032): the charts recomputed now, in the local database `npm start` serves
  * (wrangler's local state), by the worker's own scheduled handler as the Cron Trigger runs it. A
  * site of its own on that state, so it works whether `npm start` runs or not and opens no door
  * into it (Miniflare's /cdn-cgi/handler/scheduled reaches the static-assets router, not the

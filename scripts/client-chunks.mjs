@@ -1,7 +1,7 @@
 // What each browser chunk is made of, from the browser build's esbuild metafile
 // (build/metafile.js.json, written by `remix build`): the framework floor (React DOM, Remix and
 // their router) or the site's own code, so a page's first-visit JavaScript can be told apart into
-// what no page can avoid and what the site adds (issue 27). Used by the build's bundle report
+// what no page can avoid and what the site adds (decision 027). Used by the build's bundle report
 // (scripts/report-bundle.mjs) and the bench's bytes rows (bench/bytes.ts).
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -6,7 +6,7 @@
 // - locales/strings.generated.ts (gitignored, written by every build through
 //   scripts/build-site-files.mjs): each language's namespaces as one JSON text.
 // Why texts: as object literals the 22 languages were over half the worker's script (1.6 of 3 MB),
-// all of it evaluated by every new isolate to answer in one language (issue 45, cold start).
+// all of it evaluated by every new isolate to answer in one language (decision 015, amendment: cold start).
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -6,7 +6,7 @@
 //   development code is in it (a message only React's development builds carry), or the
 //   recognizer's (the matcher, the store, the signature decoder: a Worker of their own).
 // - Each page's first-visit JavaScript (gzip): the framework floor and the site's code on top, the
-//   largest pages first with their site chunks (issue 27's budget: floor + ≤ 10 KB).
+//   largest pages first with their site chunks (decision 027's budget: floor + ≤ 10 KB).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

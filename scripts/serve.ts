@@ -3,7 +3,7 @@ import { chartRecomputeMinutes } from "#rules/chart-schedule.ts";
 import { removeSnapshot, root, siteWorkerName, snapshotSite, startSite } from "./site";
 
 /**
- * `npm start`'s server (issue 28 finding 3): the production build in workerd through Miniflare's
+ * `npm start`'s server (decision 028, finding 3): the production build in workerd through Miniflare's
  * API, as the bench serves it, with wrangler's local D1 (what scripts/ensure-catalog.mjs loaded).
  * wrangler dev's proxy reset its connections and exited under a burst of 200; this has no proxy
  * in front of workerd. `npm run dev` keeps wrangler dev, with its reload, for development.
@@ -14,7 +14,7 @@ const snapshot = snapshotSite();
 const site = await startSite(snapshot, {
   port,
   persistTo: path.join(root, ".wrangler/state"),
-  // The site's origin (every absolute URL and origin check, issue 41): 127.0.0.1, or SITE_ORIGIN to
+  // The site's origin (every absolute URL and origin check, decision 030): 127.0.0.1, or SITE_ORIGIN to
   // serve it as http://localhost:PORT (WebAuthn needs a host name). Mail goes to /dev/outbox.
   vars: { SITE_ORIGIN: siteOrigin },
 });

@@ -1,4 +1,4 @@
-// Issue 25's "No runtime module or export is used only by tests", as a lint step (npm run lint).
+// "No runtime module or export is used only by tests" (decision 025), as a lint step (npm run lint).
 //
 // Runtime code is what the deployed workers and the browser run: app/ rules/ edge/ amp/ worker/ origin/
 // recognizer/ signature/ and locales/ (its JSON files are data the build reads), but not origin/catalog/, the catalogue builder that

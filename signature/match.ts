@@ -414,7 +414,8 @@ function* rankSteps(signature: Signature): Steps<Ranking> {
  * The verification confirms the scan's best track; it never answers another (a wrong song). Counted
  * again, that track's line must keep at least the votes the scan gave it: the recording's line gains
  * the pairs the verification's jitter finds, while a chance line, the highest of the scan's many,
- * falls back (regression to the mean; decision 043, "Session 10").
+ * falls back (regression to the mean; decision 043, and "Session 10" in its notes,
+ * docs/notes/043-recognition-accuracy-sessions.md).
  */
 export function confirmed(scan: Ranking, verified: Ranking): Ranking {
   const holds =

@@ -24,7 +24,7 @@ import { siteFiles } from "./site-files";
  * The worker: every request goes down this list of steps (worker/steps/, one file each, their
  * tests in tests/worker/pipeline-steps.test.ts), each one answering or passing on to the next; what a step
  * learns for the later ones is set on the context (worker/pipeline.ts `WorkerEnv`) and read with
- * `c.get`: hono's `c.var` copies every variable into a new object at each read (issue 45).
+ * `c.get`: hono's `c.var` copies every variable into a new object at each read (decision 048).
  */
 const app = new Hono<WorkerEnv>()
   // Every request: a request over a size limit, or a path Remix cannot route, is refused before

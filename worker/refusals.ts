@@ -4,7 +4,7 @@ import { readBody } from "#rules/http-body.ts";
 import { chooseLanguage, languageOf, localizedPath } from "#rules/languages.ts";
 
 /**
- * Cheap refusals (issue 28): what the worker entry refuses before any routing or rendering, by
+ * Cheap refusals (decision 028): what the worker entry refuses before any routing or rendering, by
  * looking at sizes only. A request over a limit costs a few comparisons, not a render; its answer
  * is a small localized page that echoes nothing of the request.
  */

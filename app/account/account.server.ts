@@ -127,7 +127,7 @@ export async function signInProviders({ services }: Context, request: Request): 
 
 type WebProviderContext = Pick<AppLoadContext, "config" | "edge" | "services">;
 
-/** The redirect URI registered with the provider: this site's callback, on SITE_ORIGIN (issue 41). */
+/** The redirect URI registered with the provider: this site's callback, on SITE_ORIGIN (decision 030). */
 const callbackUri = ({ config, edge }: WebProviderContext) =>
   siteUrl(config, localizedPath(edge.lang, "/login/google/callback")).href;
 
@@ -189,7 +189,7 @@ export async function finishWebProviderSignIn(
   const transaction = readWebProviderCookie(request.headers.get("cookie"));
   const spent = [webProviderCookie(null, secureCookiesOf(context.config))];
   // The cookie is the browser's to change: the return path in it is checked again before use
-  // (issue 41, finding 13), as it was when the sign-in started.
+  // (decision 030, finding 13), as it was when the sign-in started.
   const where = { redirect: safeRedirectPath(transaction?.redirect), popup: transaction?.popup ?? false };
   if (!transaction || url.searchParams.get("state") !== transaction.state) {
     return { outcome: "invalidstate", ...where, setCookies: spent };

@@ -17,7 +17,7 @@ import { chartRowsOf, chartTexts, loadChart } from "./chart-songs.server";
 
 type Context = Pick<AppLoadContext, "edge" | "services">;
 
-/** A whole chart as a file (issue 6): CSV or JSON, and the loader of the download routes. */
+/** A whole chart as a file (decision 012): CSV or JSON, and the loader of the download routes. */
 
 export const chartDownloadFormats = {
   csv: csvContentType,
@@ -37,7 +37,7 @@ export function chartFileName(chart: Pick<ResolvedChart, "path">, format: ChartD
 }
 
 /**
- * The download of a whole chart (the "go beyond" of issue 6): every row with absolute links, as
+ * The download of a whole chart (decision 012): every row with absolute links, as
  * CSV (one header row) or JSON (the chart's description and its tracks).
  */
 export async function chartDownload(

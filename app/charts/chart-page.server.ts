@@ -194,7 +194,7 @@ export function chartPageMeta(
       numTracks: page.songCount,
       ...(image ? { image: absoluteUrl(context, image.src) } : {}),
       // The songs this page shows, at their ranks, as they are shown (a document's JSON-LD is in
-      // it twice, in the head and in the loader's data, and AMP's weight is capped: issue 27).
+      // it twice, in the head and in the loader's data, and AMP's weight is capped: decision 056).
       // The AMP form leaves them to its canonical page: 50 songs would take a third of its 40 KB.
       ...(context.edge.isAmp
         ? {}

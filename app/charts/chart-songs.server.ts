@@ -53,7 +53,7 @@ export async function loadChartSongs(
 
 /**
  * One row of a chart as the page shows it: rank, cover, title, artist link, new-release badge.
- * Nothing more: a loader's data is written into the document a second time (issue 27).
+ * Nothing more: a loader's data is written into the document a second time (decision 056).
  */
 export type ChartRow = TrackSummary & {
   /** The rank written in the page's locale. */
@@ -61,7 +61,7 @@ export type ChartRow = TrackSummary & {
   artistHref: string | undefined;
 };
 
-/** Issue 27: rows a chart page shows; a 200-song chart is four pages (`?page=N`), every row a link away. */
+/** Rows a chart page shows (decision 056); a 200-song chart is four pages (`?page=N`), every row a link away. */
 export const chartRowsPerPage = 50;
 
 /** An artist of the chart (include=artists): first appearance order. */

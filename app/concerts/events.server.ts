@@ -354,7 +354,7 @@ export async function loadConcertList(
   if (query.when === "range" && !query.from && !query.to) query.when = "all";
   const country = countryOf(edge.country);
   // Where the edge placed the visitor, rounded to a cell: the visitors of one cell and one "today"
-  // share a document (decision 027-html-cache).
+  // share a document (decision 055).
   const place = visitorPlaceOf(context.cloudflare.cf);
   const today = localDateOf(now, place.timeZone);
   let range: { from: string; to: string } | undefined;

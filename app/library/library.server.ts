@@ -27,7 +27,7 @@ import {
 import { localizedPath } from "#rules/path.ts";
 import { type LibraryItem, libraryItemOf } from "./library";
 
-// My Library's page data (issue 21): the signed-in person's tags through the account service
+// My Library's page data (decision 019): the signed-in person's tags through the account service
 // (spec 002 §7 "Tags and status"), their removal and its undo, and the export.
 
 type Context = Pick<AppLoadContext, "edge" | "services" | "cloudflare" | "config">;
@@ -154,7 +154,7 @@ export function exportFileName(format: LibraryExportFormat, now: Date): string {
 }
 
 /**
- * The whole library as one file (issue 21), newest first: CSV (`Index,TagTime,Title,Artist,URL,
+ * The whole library as one file (decision 019), newest first: CSV (`Index,TagTime,Title,Artist,URL,
  * TrackKey`, formula-safe cells) or JSON. Streamed: each page of the account service is written
  * as it arrives, so a long library never sits in memory whole. A page that fails midway errors the
  * stream, and the browser reports a failed download instead of keeping a cut-off file.

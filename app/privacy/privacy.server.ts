@@ -18,7 +18,7 @@ import type { PrivacyHrefs } from "./privacy";
 export { privacyPolicySections } from "#app/legal/privacy-policy.ts";
 // What the privacy routes' loaders and actions use from modules that also hold valibot schemas,
 // re-exported here: a route module importing those modules itself would load valibot in the
-// browser with the page, though only its loader uses them (decision 027-less-javascript).
+// browser with the page, though only its loader uses them (decision 027).
 export { emailLinkLifetimeMs, sessionLifetimeSeconds } from "#rules/account.ts";
 export { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "#rules/cookies.ts";
 export { hiddenTagLifetimeMs } from "#rules/library.ts";

@@ -14,7 +14,7 @@ import { localizedPath } from "#rules/path.ts";
 const dayMs = 86_400_000;
 
 /**
- * Issue 46: the songs identified on this device, for a visitor who is not signed in (signed in,
+ * The songs identified on this device, for a visitor who is not signed in (signed in,
  * they are in the library: the runtime moves them there). Read from the device's storage after
  * start-up, so the server renders nothing; each one can be removed.
  */

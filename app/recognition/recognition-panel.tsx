@@ -27,7 +27,7 @@ import { type RecognitionMessage, recognitionMessage } from "./recognition-messa
 
 /**
  * The interstitial (and the overlay it is built on) shows only after a match, when recognition's
- * own code has loaded: it loads with it rather than with the page (issue 27, first-visit JS).
+ * own code has loaded: it loads with it rather than with the page (decision 027, part 2).
  */
 const loadInterstitial = () => import("./recognition-interstitial");
 const RecognitionInterstitial = lazy(() =>
@@ -64,11 +64,11 @@ export type RecognitionPanelProps = {
   /** How long a recognition listens at most (the last checkpoint), for the intro text. */
   listenSeconds: number;
   strings: Record<string, unknown>;
-  /** Issue 46: also a file and this browser's audio (the identify page). */
+  /** Also a file and this browser's audio (the identify page). */
   moreInputs?: boolean;
 };
 
-/** Issue 46: the limits of a file, as its message names them. */
+/** The limits of a file, as its message names them. */
 const fileLimits = { minutes: FILE_MAX_SECONDS / 60, megabytes: FILE_MAX_BYTES / (1024 * 1024) };
 
 /** What this browser offers, known only in the browser (read after hydration). */

@@ -28,7 +28,7 @@ import { SiteError } from "#rules/errors.ts";
 // site's own forms (a cross-site post is refused before Remix, worker/steps/cross-site-page.ts), and the page
 // cannot be framed, so no other site can click Allow for a person. Showing a request gives this
 // browser the server's consent ticket for it (an HttpOnly cookie on this page's path); Allow
-// presents it, and without it no code is issued (issue 41, finding 11).
+// presents it, and without it no code is issued (decision 030, finding 11).
 
 export const links = () => [{ rel: "stylesheet", href: connectStyles }];
 

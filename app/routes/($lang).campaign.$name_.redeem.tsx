@@ -27,7 +27,7 @@ function jsonAnswer(body: unknown, status: number, cookies: readonly string[] = 
 
 export async function action({ params, context, request }: ActionFunctionArgs) {
   // The body is read first: workerd reports a body left unread when the answer goes out. JSON only
-  // when sent as JSON (issue 41): no form can send application/json.
+  // when sent as JSON (decision 030): no form can send application/json.
   const sentAsJson = isJsonContentType(request.headers.get("content-type"));
   const input = sentAsJson ? await request.json().catch(() => undefined) : await request.text();
   requireKnownLanguage(params);

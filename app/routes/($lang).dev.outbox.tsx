@@ -11,7 +11,7 @@ import accountStyles from "#app/styles/account.css";
 import { outboxSchema } from "#rules/account.ts";
 import { SiteError } from "#rules/errors.ts";
 
-// The local outbox (README: "Signing in locally"): the mail the site "sent" while no mail
+// The local outbox (docs/local-sign-in.md): the mail the site "sent" while no mail
 // transport is configured, newest first, with its links to follow. With a transport configured
 // the account service has no outbox and this page is a 404.
 

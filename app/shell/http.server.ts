@@ -42,7 +42,7 @@ export function redirectOfError(error: SiteError): { path: string; status: numbe
 
 /**
  * An action's form: a body that is not a form (JSON, text, a malformed multipart body) is the
- * invalidparam page, 400, not the 500 `request.formData()` would throw (issue 28).
+ * invalidparam page, 400, not the 500 `request.formData()` would throw (decision 028).
  */
 export async function readForm(request: Request): Promise<FormData> {
   try {

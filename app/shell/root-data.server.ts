@@ -26,7 +26,7 @@ function experimentNameOf(segment: string | undefined): string | undefined {
 export function rootData(context: AppLoadContext, request: Request, features: readonly string[]) {
   const { edge } = context;
   const origin = siteOriginOf(context.config);
-  // A path no page has is not repeated into every alternate and language link (issue 28: an
+  // A path no page has is not repeated into every alternate and language link (decision 028: an
   // 8 000-segment 404 answered 1.46 MB); its language links lead to the language's home page.
   const known = edge.path.pageType !== "unknown";
   const path = edge.path.canonicalPath;

@@ -4,7 +4,7 @@ import { createContext, useContext } from "react";
 
 /**
  * A document's stylesheets inside it, one `<style data-href>` each, so that its first paint waits
- * for no stylesheet request (issue 27, Lighthouse FCP/LCP): the site's own (every page's: root's
+ * for no stylesheet request (decision 027, part 2: Lighthouse FCP/LCP): the site's own (every page's: root's
  * `siteStylesheets`) and those of the routes the document was rendered for. The worker reads their
  * texts before rendering (app/entry.server.tsx); the CSP allows inline styles
  * (edge/security-headers.ts), so a cached document needs no per-response rewriting for them.

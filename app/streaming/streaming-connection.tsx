@@ -24,7 +24,7 @@ export function StreamingConnection() {
 /**
  * The unconnected section's own text, unseen and unheard, where the section will be: it arrives
  * after the page's script, and on a slow phone or network it came after the first paint and
- * pushed the listen button below it down (a layout shift of 0.03 at tablet width, issue 42).
+ * pushed the listen button below it down (a layout shift of 0.03 at tablet width).
  * Its height follows the language and the width as the section's does.
  */
 function PendingConnection(): ReactElement {

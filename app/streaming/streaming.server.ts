@@ -18,7 +18,7 @@ import {
 // services proxy: is this request acceptable, and the person's Allow or Deny. The server's answer
 // to a request it accepts carries a consent ticket; the page keeps it in this browser (`tw_consent`,
 // HttpOnly, SameSite Strict, on the page's own path) and its Allow presents it: without it the
-// server issues no code (issue 41, finding 11; docs/decisions/021-streaming-connection.md).
+// server issues no code (decision 030, finding 11; docs/decisions/021-streaming-connection.md).
 
 type Context = Pick<AppLoadContext, "config" | "services">;
 

@@ -7,7 +7,7 @@ import * as v from "valibot";
  * - Only 200 answers are stored, and never one with Set-Cookie, `private`, `no-store`,
  *   `no-cache` or a `Vary` other than Accept-Encoding (the key is the URL alone).
  * - Only answers to shared calls are stored: a call that carries a visitor's credentials never
- *   reaches this (services-http.ts `forwardedHeaders`, issue 28).
+ *   reaches this (services-http.ts `forwardedHeaders`, decision 028).
  * - Lifetime: `s-maxage`, else `max-age`, less the upstream's `Age`. Without either, the spec's
  *   "successful results are cached" applies for a default lifetime.
  * - Past its lifetime a copy is kept for stale-if-error (the upstream's `stale-if-error=N`, else a

@@ -44,7 +44,7 @@ const identificationHeaders = [
 const contentHeaders = ["accept", "content-type"];
 
 /**
- * The client headers each kind of call forwards, by path prefix (issue 28): the upstream reads
+ * The client headers each kind of call forwards, by path prefix (decision 028): the upstream reads
  * these and nothing else. Every other path is a shared call that forwards no client header, so
  * its answer depends on its URL alone, which is the key of the caches and of the failure memory.
  */

@@ -111,7 +111,7 @@ const internalBase = "https://services.internal";
 /**
  * Validated values of stored answers, by the answer's bytes and the schema: a loader that reads an
  * answer the memory tier holds gets the value made the first time instead of decoding, parsing and
- * validating it again (6–13 % of a page's render, docs/decisions/027-cheaper-renders.md). Weak on
+ * validating it again (6–13 % of a page's render, docs/decisions/056-cheaper-renders.md). Weak on
  * both sides: a value lives as long as its bytes are held. Frozen, so that no request can change
  * what another one reads.
  */
@@ -244,7 +244,7 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
 /**
  * A browser's request: redirects pass through to the browser. What a client asks of the proxy
  * itself (retries, `Cache-Control: no-cache`) is not honoured: one client could otherwise triple
- * the upstream's load or empty the shared cache for everyone (issue 28).
+ * the upstream's load or empty the shared cache for everyone (decision 028).
  */
 function browserCall(
   request: Request,

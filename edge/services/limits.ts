@@ -29,7 +29,7 @@ export const timestampParameter = "_";
 export const maxRequestBodyBytes = 256 * 1024;
 
 /**
- * Largest upstream answer read (issue 28): a bigger one is a `serviceerror` (502), not a body held
+ * Largest upstream answer read (decision 028): a bigger one is a `serviceerror` (502), not a body held
  * in an isolate of 128 MB. The largest real answers, catalogue listings for the sitemaps, are far
  * smaller.
  */
@@ -72,7 +72,7 @@ export const defaultAllowedPrefixes: readonly string[] = [
   "/services/partner/oauth/",
   // Spec 001 §7: the offers' campaign data, the one call the spec names outside /services.
   "/campaign/data/",
-  // The site's own pages (issue 24): survey answers, verification requests, open roles.
+  // The site's own pages (decision 024): survey answers, verification requests, open roles.
   "/services/survey/",
   "/services/verify/",
   "/services/careers/",

@@ -113,7 +113,7 @@ export function failureOfAnswer(answer: Answer): RememberedFailure {
  * What an unsuccessful result is, whether callers coalesced on the URL may share it (`shareable`:
  * not the caller's own abort, not a private answer), and whether the failure memory counts it
  * (`remembered`: only a failure of the upstream itself, a 5xx, a network error or a timeout; a 404
- * or any other 4xx is an answer, issue 28).
+ * or any other 4xx is an answer, decision 028).
  */
 export function failureOfResult(result: Result): {
   failure: RememberedFailure;

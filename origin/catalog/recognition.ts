@@ -46,7 +46,7 @@ type BuiltIndex = {
 };
 
 /**
- * The recognition index over the catalogue's recordings (issue 11). The index is written as
+ * The recognition index over the catalogue's recordings (decision 013). The index is written as
  * static assets (public/media/recognition/: a manifest and parts under the 25 MiB asset limit), and
  * a few noisy excerpts' signatures are matched against it as a self-check and kept as probes in
  * `outDir` for the worker tests.

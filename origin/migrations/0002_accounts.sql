@@ -1,4 +1,4 @@
--- Accounts, e-mail sign-in links, sessions and the local outbox (issue 20; rules in
+-- Accounts, e-mail sign-in links, sessions and the local outbox (rules in
 -- edge/account.ts, reasons in docs/decisions/017-sign-in.md). Secrets are stored as SHA-256
 -- hashes only: a copy of the database signs nobody in.
 

@@ -1,4 +1,4 @@
--- My Library (issue 21; rules in edge/library.ts, reasons in docs/decisions/019-library-and-privacy.md):
+-- My Library (rules in edge/library.ts, reasons in docs/decisions/019-library.md):
 -- each song a signed-in person identified. A tag belongs to one account and is deleted with it.
 
 CREATE TABLE tags (

@@ -1,4 +1,4 @@
--- Data downloads (issue 21, spec 000 §1 "data download"; rules in edge/privacy.ts, reasons in
+-- Data downloads (spec 000 §1 "data download"; rules in edge/privacy.ts, reasons in
 -- docs/decisions/020-privacy-flows.md): the ZIP archive of everything held on one account, made at
 -- the request and fetched through the mailed link by the same account.
 --

@@ -1,5 +1,5 @@
--- The embedded origin's authorization server for the streaming-service connection (issue 22;
--- rules in edge/streaming.ts, reasons in docs/decisions/021-streaming-connection.md): an OAuth 2.0
+-- The embedded origin's authorization server for the streaming-service connection
+-- (rules in edge/streaming.ts, reasons in docs/decisions/021-streaming-connection.md): an OAuth 2.0
 -- authorization code grant with PKCE (RFC 6749 §4.1, RFC 7636) for the site as a public client.
 -- Codes and tokens are kept only as SHA-256 digests: a copy of the table grants nothing.
 

@@ -1,4 +1,4 @@
--- Offers (issue 22; spec 001 §1, §2, §4, §7, §9; rules in edge/offers.ts, reasons in
+-- Offers (spec 001 §1, §2, §4, §7, §9; rules in edge/offers.ts, reasons in
 -- docs/decisions/022-offers.md): the campaigns `/campaign/data/{name}.json` serves, the codes
 -- handed out to accounts, and the WebAuthn challenges a code is handed out against.
 

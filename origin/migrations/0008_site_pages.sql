@@ -1,4 +1,4 @@
--- The site's own pages (issue 24; rules in edge/forms.ts and edge/careers.ts, reasons in
+-- The site's own pages (rules in edge/forms.ts and edge/careers.ts, reasons in
 -- docs/decisions/024-remaining-pages.md): satisfaction survey answers, artist verification
 -- requests, and the open roles the careers page lists.
 

@@ -1,4 +1,4 @@
--- The offers' device check on @simplewebauthn/server and its farming limits (issue 41; numbers in
+-- The offers' device check on @simplewebauthn/server and its farming limits (decision 030; numbers in
 -- edge/offer-state.ts `offerLimits`, reasons in docs/decisions/022-offers.md, "Device check and
 -- farming limits").
 

@@ -1,4 +1,4 @@
--- The consent sessions of the streaming connection's stand-in authorization server (issue 41,
+-- The consent sessions of the streaming connection's stand-in authorization server (decision 030,
 -- finding 11; docs/decisions/021-streaming-connection.md): the consent page's showing of one
 -- authorization request, which its Allow must present. Without one no code is issued, so a
 -- direct "allow" post is refused. Kept as SHA-256 digests; spent by the one Allow that uses it.

@@ -1,4 +1,4 @@
--- Issue 41, findings 6, 7 and 13 (reasons in docs/decisions/020-privacy-flows.md and
+-- Decision 030, findings 6, 7 and 13 (reasons in docs/decisions/020-privacy-flows.md and
 -- 019-library.md): every row an account makes names the account, so that its data download holds
 -- it and its deletion removes it; a survey answer is read back only with the receipt its browser
 -- was given, never by a browser id; tags hold sane times and rough positions.

@@ -1,4 +1,4 @@
--- Issue 43: identifications counted live. Events arrive through the identifications queue and
+-- Identifications counted live (docs/decisions/032-live-numbers.md). Events arrive through the identifications queue and
 -- are folded in batches (origin/identifications.ts); the seeded counts stay as the baseline.
 
 -- Every event once: a redelivered message finds its id and is not counted again. Kept for a

@@ -1,4 +1,4 @@
--- Issue 43: chart scores recomputed every ten minutes (worker/schedule.ts, origin/chart-recompute.ts)
+-- Decision 032: chart scores recomputed every ten minutes (worker/schedule.ts, origin/chart-recompute.ts)
 -- from the seeded counts (country_tag_counts, the baseline, unchanged) and the live
 -- daily_identifications. Only the pairs with live counts are stored: a chart request reads its
 -- scope's rows and keeps the seeded score for every other track.

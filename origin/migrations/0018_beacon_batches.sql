@@ -1,4 +1,4 @@
--- Issue 43: beacons and logs arrive through the beacons queue and are stored in batches
+-- Decision 032: beacons and logs arrive through the beacons queue and are stored in batches
 -- (origin/beacons.ts). The table is made again with the message's id as its key, so a redelivered
 -- message is stored once, and with the UTC day it was received, by which raw rows are dropped
 -- after a bounded window; daily_beacons keeps the counts of every day.

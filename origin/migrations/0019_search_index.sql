@@ -1,4 +1,4 @@
--- Issue 47: full-text search over titles, artist names, album titles and lyric lines
+-- Full-text search over titles, artist names, album titles and lyric lines
 -- (docs/decisions/033-full-text-search.md).
 --
 -- search_index: one row a song title, artist name, album title or lyric line, in the column of

@@ -1,4 +1,4 @@
--- Issue 47 at catalogue scale (docs/decisions/033-full-text-search.md, "Scale"): two indexes where
+-- Full-text search at catalogue scale (docs/decisions/033-full-text-search.md, "Scale"): two indexes where
 -- 0019 had one, and a spelling fallback that looks words up instead of ranking titles.
 --
 -- search_names: song titles, artist names and album titles; search_lyrics: lyric lines. A search

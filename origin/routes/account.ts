@@ -24,7 +24,7 @@ import {
 import { secureCookiesOf, siteOriginOf, siteUrl } from "#rules/env.ts";
 import { SiteError } from "#rules/errors.ts";
 
-// The account service (spec 002 §7 "Web sign-in provider", issue 20): e-mail sign-in links,
+// The account service (spec 002 §7 "Web sign-in provider", decision 017): e-mail sign-in links,
 // sessions, the login status, sign-out, and the local outbox. Every answer is `no-store`: each
 // belongs to one browser.
 
@@ -43,7 +43,7 @@ const refusalStatus: Record<LinkRefusal, 403 | 404 | 409 | 410> = {
 
 /**
  * The link the mail carries: the caller's callback read for its path and query only, rebuilt on
- * the site's own origin (SITE_ORIGIN), never the request's Host (issue 41 finding 1). The path must
+ * the site's own origin (SITE_ORIGIN), never the request's Host (decision 030, finding 1). The path must
  * be this site's landing, its origin this site's, and its `redirect` a path of this site.
  */
 function checkedCallback(c: OriginContext, callback: string): URL {

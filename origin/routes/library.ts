@@ -25,7 +25,7 @@ import {
   tagWriteSchema,
 } from "#rules/library.ts";
 
-// My Library in the account service (spec 002 §7 "Tags and status", issue 21): the signed-in
+// My Library in the account service (spec 002 §7 "Tags and status", decision 019): the signed-in
 // person's tags, their count, removal and its undo, and the app's tags. Every answer
 // is the person's own: `no-store`, 401 without a session, 456 when it ended.
 
@@ -55,7 +55,7 @@ async function tagAnswer(c: OriginContext, userId: string, tagId: string): Promi
 export function registerLibrary(origin: OriginApp) {
   /**
    * Spec 002 §7 "GET my tags list: limit default 20, token for the next page", with the count
-   * (the library page's one call for both, issue 45).
+   * (the library page's one call for both, decision 048).
    */
   origin.get("/account/tags", async (c) => {
     const account = await signedInAccount(c);
@@ -84,7 +84,7 @@ export function registerLibrary(origin: OriginApp) {
 
   /**
    * A tag the app made (the native bridge's tagging), or a recognition of this site made before
-   * signing in (issue 46): 201 when new, 200 when it was made before.
+   * signing in: 201 when new, 200 when it was made before.
    */
   origin.post("/account/tags", async (c) => {
     const account = await signedInAccount(c);

@@ -48,7 +48,7 @@ import {
   offerState,
 } from "#rules/offers.ts";
 
-// Offers in the embedded origin (issue 22): the campaign data call of spec 001 §7, and in the
+// Offers in the embedded origin (decision 022): the campaign data call of spec 001 §7, and in the
 // account service the account's offer state, the WebAuthn challenge and the code. A code is handed
 // out only when the one rule (rules/offers.ts) says `available` on the request's own inputs, the
 // browser's authenticator verified the person (@simplewebauthn/server, origin/webauthn.ts), and

@@ -29,7 +29,7 @@ import {
   privacyMessages,
 } from "#rules/privacy.ts";
 
-// The privacy flows in the account service (spec 000 §1, §5, §8; issue 21): the data download
+// The privacy flows in the account service (spec 000 §1, §5, §8; decision 020): the data download
 // (asked for, mailed, fetched by the same account), the data categories held now, and account
 // deletion. Every call needs the session (401 without, 456 ended); every answer is the person's own.
 

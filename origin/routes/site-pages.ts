@@ -17,7 +17,7 @@ import {
   verificationSubmissionSchema,
 } from "#rules/forms.ts";
 
-// The services behind the site's own pages (issue 24): the satisfaction survey, artist
+// The services behind the site's own pages (decision 024): the satisfaction survey, artist
 // verification requests and the open roles. What a visitor sent is theirs: `private, no-store`,
 // so the site's services proxy never remembers one visitor's answer (or 404) for another.
 

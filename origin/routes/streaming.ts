@@ -17,7 +17,7 @@ import { siteOriginOf } from "#rules/env.ts";
 import { authorizationDecisionRequestSchema, authorizationQuerySchema } from "#rules/streaming.ts";
 
 // The streaming service's OAuth endpoints as the embedded origin serves them (spec 002 §7
-// "Streaming-service connection", issue 22). The authorization endpoint is split in two: the
+// "Streaming-service connection", decision 021). The authorization endpoint is split in two: the
 // site's consent page (spec 002 §2 "mockactivate") asks whether a request is acceptable, then
 // sends the person's Allow or Deny; the token and revocation endpoints are the RFCs' own.
 
@@ -100,7 +100,7 @@ export function registerStreaming(origin: OriginApp) {
       return noStoreJson({ redirect: redirectWith(redirectUri, { error: "access_denied" }, state) }, 200);
     }
     const now = Date.now();
-    // A code only for the consent page's own Allow (issue 41, finding 11): a post of "allow" that
+    // A code only for the consent page's own Allow (decision 030, finding 11): a post of "allow" that
     // brings no ticket of a page that showed this very request is not the person's consent. It is
     // shown on the page, and nothing goes to the client.
     if (!(await spendConsent(c.env.DB, input.output.consent, checked.request, now))) {

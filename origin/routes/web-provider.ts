@@ -18,7 +18,7 @@ import {
 } from "#rules/account.ts";
 import { secureCookiesOf, siteOriginOf } from "#rules/env.ts";
 
-// The web sign-in provider (spec 002 §7, issue 20): Google through OpenID Connect's code flow with
+// The web sign-in provider (spec 002 §7, decision 017): Google through OpenID Connect's code flow with
 // PKCE. The account service holds the client secret, exchanges the code and verifies the ID token;
 // the site only carries the browser there and back (app/routes/($lang).login.google.*).
 

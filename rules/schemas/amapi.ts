@@ -179,7 +179,7 @@ export const playlistTracksDocumentSchema = v.object({
   meta: v.object({
     total: v.number(),
     /**
-     * Our addition (issue 43; the spec has no such field): when a chart list's numbers were
+     * Our addition (decision 032; the spec has no such field): when a chart list's numbers were
      * computed, ISO 8601. Absent on playlists that are not charts.
      */
     computedAt: v.optional(v.pipe(v.string(), v.isoTimestamp())),

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { addressHashPattern, utcDayOf, visitorHashPattern } from "#rules/visitor-hash.ts";
 
 /**
- * One identification event (issue 43): a successful match or a new tag, as the identifications
+ * One identification event (decision 032): a successful match or a new tag, as the identifications
  * queue carries it from the origin to its consumer (origin/identifications.ts). No address, no
  * webId: the visitor is a hash (rules/visitor-hash.ts).
  */

@@ -18,7 +18,7 @@ export const searchArtistSchema = v.pick(artistSchema, [
 ]);
 
 /**
- * Our addition to a track hit (issue 47): the lyric line the song was found by, as parts with the
+ * Our addition to a track hit (decision 033): the lyric line the song was found by, as parts with the
  * matched words marked (text, never HTML), its index in the lyrics and when it is sung (synced lyrics).
  */
 export const searchLyricLineSchema = v.object({

@@ -16,7 +16,7 @@ import { type FakeAppHostGlobals, type FakeReply, fakeAppHostScript } from "./fa
 import { screenshot } from "./screenshot";
 
 /**
- * The native-app bridge in Chromium (issue 10): the iOS and Android apps are played by the fake
+ * The native-app bridge in Chromium (decision 009, docs/bridge-protocol.md): the iOS and Android apps are played by the fake
  * host objects of fake-app-hosts.ts, injected before the page's scripts as the real ones are.
  * Everything is driven the way an app drives it: messages to `window.tunewaveBridge.receive`, and
  * what the page posts to the host object, read back from `window.__bridgeSent`.
@@ -711,7 +711,7 @@ describe("on the website", () => {
       },
     });
     // Nothing can hand the website about-bridge data: there is no host object to answer, so no
-    // entry point (issue 45: the bridge loads only inside the app).
+    // entry point (decision 027, part 5: the bridge loads only inside the app).
     expect(await page.evaluate(() => "tunewaveBridge" in window)).toBe(false);
     await renderedSoFar(page, "website");
     expect(await page.locator("aside[data-upsell]").count()).toBe(0);

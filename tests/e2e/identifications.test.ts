@@ -7,7 +7,7 @@ import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { catalogueExcerpt, microphoneFlags, pressListen } from "./microphone";
 import { screenshot } from "./screenshot";
 
-// Identifications counted live (issue 43): a song identified through the microphone is counted
+// Identifications counted live (decision 032): a song identified through the microphone is counted
 // once the identifications queue delivers its event, and its track page says so.
 
 const baseURL = inject("baseURL");

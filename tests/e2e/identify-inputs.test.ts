@@ -8,7 +8,7 @@ import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { previewTrack } from "./microphone";
 import { screenshot } from "./screenshot";
 
-// Issue 46: the other inputs of /identify. A catalogue preview dropped as a file, an undecodable
+// The other inputs of /identify. A catalogue preview dropped as a file, an undecodable
 // file, and another tab playing a preview shared through Chromium's tab capture.
 
 const baseURL = inject("baseURL");

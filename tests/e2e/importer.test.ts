@@ -4,7 +4,7 @@ import enCommon from "#locales/en/common.json";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 
-// The on-demand importer and the info bar (issue 25) in Chromium: the recognition code loads at
+// The on-demand importer and the info bar (decision 025) in Chromium: the recognition code loads at
 // the first press of the listen button. Its request is held or failed by interception, and the
 // page's clock is Playwright's fake one, so the 500 ms / 5 s / 2 s / 5 s steps are exact.
 

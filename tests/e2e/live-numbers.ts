@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import { executeLocalD1 } from "./local-d1";
 
 /**
- * The live numbers (issue 43) back to the seeded baseline: the browser tests' local database is
+ * The live numbers (decision 032) back to the seeded baseline: the browser tests' local database is
  * kept between runs, and a run's identifications would otherwise still rank songs in the next.
  */
 export async function clearLiveNumbers(): Promise<void> {

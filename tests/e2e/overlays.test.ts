@@ -6,7 +6,7 @@ import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 import { trackPagePath, worldChartTopTrack } from "./site-data";
 
-// The overlay system (issue 25): the overlay addresses, stacking, Escape and outside click, the
+// The overlay system (decision 025): the overlay addresses, stacking, Escape and outside click, the
 // modal takeover's refusal, focus, and what a screen reader is told with an overlay open.
 
 const baseURL = inject("baseURL");

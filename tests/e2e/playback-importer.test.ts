@@ -6,7 +6,7 @@ import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 import { recordAudioElements, type Track, trackPagePath, worldChartTopTrack } from "./site-data";
 
-// Preview playback behind the importer (issue 25, spec 002 §4 "Scripts loaded on demand: …
+// Preview playback behind the importer (decision 025, spec 002 §4 "Scripts loaded on demand: …
 // playaudio"): the player's code is requested only at the first press, yet that press plays at
 // once (it starts the page's audio element itself, inside the gesture); the importer's slow and
 // offline paths are held or failed by interception, on Playwright's fake clock.

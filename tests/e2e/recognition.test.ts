@@ -198,7 +198,7 @@ describe("audio that is in no recording", () => {
     const charts = page.getByRole("link", { name: "Or find it in the charts of the most popular songs" });
     expect(await charts.getAttribute("href")).toBe("/charts");
     await screenshot(page, "recognition-nomatch-phone", { fullPage: true });
-    // Try again goes back to the ways to listen (the microphone, a tab, a file: issue 46), and listens from there.
+    // Try again goes back to the ways to listen (the microphone, a tab, a file), and listens from there.
     await page.getByRole("button", { name: "Try again" }).click();
     await pressListen(page);
     await expect

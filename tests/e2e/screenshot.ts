@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 
-/** What the tests leave for a person to look at: git-ignored, inside the checkout (issue 42). */
+/** What the tests leave for a person to look at: git-ignored, inside the checkout (decision 031). */
 export const testResultsFolder = path.resolve(import.meta.dirname, "../../test-results");
 
 /** Where screenshots go when asked for. */

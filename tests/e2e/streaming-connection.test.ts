@@ -5,7 +5,7 @@ import { launchBrowser, personUserAgent, viewports } from "./browser";
 import { screenshot } from "./screenshot";
 import { trackPagePath, worldChartTopTrack } from "./site-data";
 
-// The streaming-service connection as a person makes it (issue 22): from a track page, the popup
+// The streaming-service connection as a person makes it (decision 021): from a track page, the popup
 // (500×600) on the consent page, Allow, the confirm overlay, the popup closing by itself, another
 // tab following without a reload, and disconnecting; Deny; and a callback whose state was tampered.
 

@@ -115,7 +115,7 @@ test.each(Object.entries(viewports))(
 test("on a slow network, what the page's script adds after the first paint moves nothing", async () => {
   // The script arrives seconds after the first paint (400 ms latency, 50 KB/s), as on a cheap phone
   // far from a mast: the streaming-connection section it renders once started took its place above
-  // the listen button then (issue 42: 0.03 of layout shift at tablet width, every time). Where the
+  // the listen button then (0.03 of layout shift at tablet width, every time). Where the
   // page's blocks are once the HTML is parsed, before any script ran (readyState "interactive"
   // comes before deferred and module scripts run), is where they are once the section is there.
   const { path } = await aTrackWithLyrics();

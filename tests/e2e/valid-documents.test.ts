@@ -5,7 +5,7 @@ import { launchBrowser, openPage, personUserAgent } from "./browser";
 import { checkDocuments } from "./nu-html-checker";
 import { trackPagePath, worldChartTopTrack } from "./site-data";
 
-// Issue 45: the documents a person is served are valid HTML by the Nu HTML checker, anonymous
+// Decision 035: the documents a person is served are valid HTML by the Nu HTML checker, anonymous
 // pages the edge caches and the signed-in library alike.
 
 const baseURL = inject("baseURL");

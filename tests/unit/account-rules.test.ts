@@ -81,7 +81,7 @@ describe("the return path after sign-in", () => {
     ["/\t/evil.example"],
     ["/\n/evil.example"],
     [`/${"a".repeat(2048)}`],
-    // Issue 41 finding 4: dot segments that resolve to "//host" after the check ran.
+    // Decision 030, finding 4: dot segments that resolve to "//host" after the check ran.
     ["/.//evil.example"],
     ["/%2e//evil.example"],
     ["/%2E//evil.example"],

@@ -16,7 +16,7 @@ test.each([
   ["/amp/de?lang=ja&co=XX", "de", "de-DE", "GB"],
 ])("%s is read as language %s (%s) in country %s, whoever asks", (path, lang, locale, country) => {
   const request = new Request(`https://tunewave.test${path}`, { headers: visitor });
-  // Resolved once (issue 42): the worker's resolution is already the AMP page's, not redone in amp/.
+  // Resolved once (decision 031): the worker's resolution is already the AMP page's, not redone in amp/.
   const edge = resolveRequest(request, { country: "JP" });
   expect({ lang: edge.lang, locale: edge.locale, country: edge.country }).toEqual({ lang, locale, country });
   expect(edge).toMatchObject({

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { isCrossSiteRequest } from "#edge/request-context.ts";
 
-// Which requests may change data: a form of this site, not one another site made (issue 41). The
+// Which requests may change data: a form of this site, not one another site made (decision 030). The
 // rule compares with the site's origin (SITE_ORIGIN), never with the request's own Host.
 
 const site = "https://www.tunewave.test";

@@ -18,7 +18,7 @@ test.each([
   expect(edgeLocationOf(cf)).toEqual(location);
 });
 
-// The place a shared concert list is measured from (decision 027-html-cache): the edge's cell.
+// The place a shared concert list is measured from (decision 055): the edge's cell.
 test.each([
   [
     "central London",

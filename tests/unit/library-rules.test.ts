@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { shownTagTime } from "#origin/library.ts";
 import { earliestTagTime, isAcceptedTagTime, roughPosition, tagTimeLeewayMs } from "#rules/library.ts";
 
-// Issue 41 finding 7: the tag times the service accepts, and the rough position it stores.
+// Decision 030, finding 7: the tag times the service accepts, and the rough position it stores.
 
 const now = Date.UTC(2026, 10, 27, 12);
 

@@ -10,7 +10,8 @@ import { readSources, repoRoot } from "#tests/site-source.ts";
  * Every English string is rendered somewhere: the code names its key (`t("ns:key")`, `t("key")`
  * under the page's namespace, a key in a table the page passes to `t`), or builds it from a
  * prefix listed in `builtKeys` below. A string no code names is dead text that translators keep
- * translating (issue 44: `common:error.adblock` and four with live twins elsewhere).
+ * translating (there were five: `common:error.adblock`, shown since decision 042, and four with
+ * live twins elsewhere).
  */
 
 type StringTree = { [key: string]: string | StringTree };

@@ -152,7 +152,7 @@ describe("links", () => {
   });
 });
 
-describe("a chart's pages of rows (issue 27)", () => {
+describe("a chart's pages of rows (decision 056)", () => {
   test.each([
     ["", 1],
     ["page=2", 2],

@@ -11,7 +11,7 @@ import {
 import { createSiteStorage, storageDefaultExpiryMs } from "#app/shell/browser/storage.ts";
 import { memoryStorage } from "./memory-storage";
 
-// Issue 46: the songs identified on this device, their expiry, removal and the move into the
+// The songs identified on this device, their expiry, removal and the move into the
 // library on sign-in.
 
 const now = 1_800_000_000_000;

@@ -6,7 +6,7 @@ import {
 } from "#app/recognition/browser/file-audio.ts";
 import { FILE_MAX_BYTES, FILE_MAX_SECONDS } from "#app/recognition/browser/input-support.ts";
 
-// Issue 46: a file's limits and the lengths it is tried at.
+// A file's limits and the lengths it is tried at.
 
 /** A decoder answering `seconds` of two channels at `sampleRate`, or failing as browsers do. */
 function decoder(seconds: number | "fails", sampleRate = 8000): (rate: number) => AudioDecoder {

@@ -658,7 +658,7 @@ test("without audiocapture nothing goes to returnSig", async () => {
   expect(w.returnSigCalls).toEqual([]);
 });
 
-describe("recent identifications (issue 46)", () => {
+describe("recent identifications", () => {
   test("each match joins the device's list, under its recognition's session id", async () => {
     const w = world({ answers: [{ matches: [matchOf()] }] });
     await w.recognition.start(w.tap());
@@ -676,7 +676,7 @@ describe("recent identifications (issue 46)", () => {
   });
 });
 
-describe("a file (issue 46)", () => {
+describe("a file", () => {
   const file = new Blob(["audio"]);
   const decoded = (seconds: number): DecodedFile => ({
     samples: new Float32Array(seconds * 8000).fill(0.1),
@@ -720,7 +720,7 @@ describe("a file (issue 46)", () => {
   });
 });
 
-describe("this browser's audio (issue 46)", () => {
+describe("this browser's audio", () => {
   test("a shared tab is heard as the microphone is, at the same checkpoints, counted apart", async () => {
     const w = world();
     await w.recognition.start(w.tap("tab"));

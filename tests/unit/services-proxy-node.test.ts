@@ -20,7 +20,7 @@ test("in plain Node the proxy caches in memory and parses", async () => {
   expect(calls).toBe(1);
 });
 
-// A stored answer is validated once per schema (docs/decisions/027-cheaper-renders.md): the same
+// A stored answer is validated once per schema (docs/decisions/056-cheaper-renders.md): the same
 // value for every reader, frozen so that no reader can change another's.
 test("a stored answer's value is made once per schema, frozen; an unstored one each time", async () => {
   const proxy = createServicesProxy({

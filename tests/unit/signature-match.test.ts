@@ -472,7 +472,7 @@ describe("verification", () => {
   const confirmations: [string, Best, Best, boolean, number | null][] = [
     ["the scan's best, verified with more votes", [0, 23], [0, 37], true, 0],
     ["the scan's best, verified with as many", [0, 30], [0, 30], true, 0],
-    // A chance line the scan put first falls back when counted again (decision 043, "Session 10").
+    // A chance line the scan put first falls back when counted again (decision 043; its notes' "Session 10").
     ["the scan's best, verified with fewer", [0, 23], [0, 22], true, null],
     ["another track, verified: no answer", [0, 30], [1, 40], true, null],
     ["the scan's best, not verified", [0, 30], [0, 40], false, null],

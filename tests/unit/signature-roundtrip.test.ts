@@ -11,7 +11,7 @@ import { composeTrack, renderTrack } from "./signature-music";
 
 /**
  * Property: whatever a browser, the command line or the origin hears, the signature it encodes is
- * one the decoder accepts (issue 46: two peaks of one frame at one interpolated frequency made the
+ * one the decoder accepts (two peaks of one frame at one interpolated frequency made the
  * match service refuse about 1 in 400 noisy recordings). Thousands of generated signals, seeded so
  * that a failure names its seed. To stay a unit test (seconds), most signals are short (up to 2 s
  * at the signature's own rate, where the peak picking is the same as for long ones); the site's

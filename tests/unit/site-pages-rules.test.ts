@@ -7,7 +7,7 @@ import { radioSpins } from "#origin/catalog-rules.ts";
 import { fieldErrors, surveyAnswerSchema, typedFields, verificationRequestSchema } from "#rules/forms.ts";
 import { radioSpinsPath, weekOf } from "#rules/radio.ts";
 
-// The rules of the remaining pages (issue 24) that need no server: form validation, the radio
+// The rules of the remaining pages (decision 024) that need no server: form validation, the radio
 // airplay rule and its week, and the developer page's example being the file that runs.
 
 const survey = (fields: Record<string, string>) => {

@@ -51,7 +51,7 @@ function trackLinksOf(html: string): string[] {
 function expectSameHead(amp: string, react: string, label: string): void {
   const head = headOf(amp);
   const reactHead = headOf(react);
-  // A chart's AMP form leaves the list of its songs to the canonical page's JSON-LD (issue 27: 50
+  // A chart's AMP form leaves the list of its songs to the canonical page's JSON-LD (decision 056: 50
   // songs would be a third of its 40 KB); the playlist itself is described the same.
   const ampLd = head.jsonLd[0] as Record<string, unknown> | undefined;
   if (ampLd?.["@type"] === "MusicPlaylist") {

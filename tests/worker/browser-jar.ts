@@ -19,7 +19,7 @@ export function browser() {
     // What every browser sends; Remix compares an action's Origin with it.
     headers.set("host", new URL(site).host);
     headers.set("cf-connecting-ip", ip);
-    // What a browser sends with a write from one of the site's own pages (issue 41's cross-site rule).
+    // What a browser sends with a write from one of the site's own pages (decision 030's cross-site rule).
     const method = (init.method ?? "GET").toUpperCase();
     if (method !== "GET" && method !== "HEAD" && !headers.has("origin") && !headers.has("sec-fetch-site")) {
       headers.set("origin", site);

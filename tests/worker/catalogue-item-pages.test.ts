@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
 import { get, metaContent } from "./site";
 
-// The album and playlist pages (spec 001 §3 "Catalogue item", issue 26 part 3), against the
+// The album and playlist pages (spec 001 §3 "Catalogue item", decision 026), against the
 // embedded origin's catalogue in D1.
 
 const site = "https://tunewave.test";

@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
 import { createOrigin } from "#origin/index.ts";
 
-// Issue 41: one cross-site rule for every state-changing request. Every page route with an action
+// Decision 030: one cross-site rule for every state-changing request. Every page route with an action
 // (read from the app's own routes, vitest.worker.config.ts) and every write of the /services API
 // (read from the embedded origin's own route table) is asked by another site in every way a page
 // of another site can ask, with every body a form can send: all refused. The same request from

@@ -4,7 +4,7 @@ import { createDocumentCache, documentStaleSeconds } from "#edge/document-cache.
 import { rolloutBucket } from "#rules/feature-flags.ts";
 import { agent, browser, signIn } from "./browser-jar";
 
-// The edge's document cache (issue 27, edge/document-cache.ts) through the built worker: what one
+// The edge's document cache (decision 055, edge/document-cache.ts) through the built worker: what one
 // visitor's request may share with another's, and what never. Every test asks for its own query
 // (`?t=…`), so each starts from a cold key whatever ran before it.
 

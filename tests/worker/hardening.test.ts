@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { browser } from "./browser-jar";
 import worker from "./built-worker";
 
-// Issue 28: what a hostile request gets from the worker entry. Cheap refusals come before any
+// Decision 028: what a hostile request gets from the worker entry. Cheap refusals come before any
 // routing or rendering, as a small localized page that echoes nothing of the request.
 
 async function get(path: string, init: RequestInit = {}) {

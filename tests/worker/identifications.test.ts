@@ -15,7 +15,7 @@ import { agent, browser, signIn } from "./browser-jar";
 import worker from "./built-worker";
 import { loadRecognitionStore } from "./recognition-store";
 
-// Identifications counted live (issue 43): the identifications queue's consumer as the worker
+// Identifications counted live (decision 032): the identifications queue's consumer as the worker
 // runs it (its `queue` handler with a batch of our making), and the producer end to end: a match
 // or a new tag through the site, the queue delivering, the tag count answering one more.
 

@@ -9,7 +9,7 @@ const get = getAs(browser);
 
 const inlined = /<style data-href="(\/build\/_assets\/([a-z-]+)-[A-Z0-9]+\.css)">([\s\S]*?)<\/style>/g;
 
-// Issue 27: the site's stylesheets and the page's own are in the document, so the first paint
+// Decision 027, part 2: the site's stylesheets and the page's own are in the document, so the first paint
 // waits for no stylesheet request.
 test.each([
   ["/", ["site", "search"]],

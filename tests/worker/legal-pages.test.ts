@@ -5,7 +5,7 @@ import { ampPath } from "#rules/path.ts";
 import { agent, site } from "./browser-jar";
 import { getAs } from "./site";
 
-// The terms of use and the privacy policy (issue 24): every language, the spec's sections and
+// The terms of use and the privacy policy (decision 024): every language, the spec's sections and
 // anchor, and every figure of spec 001 §9 in the text a person reads.
 
 const get = getAs({ "user-agent": agent });

@@ -232,7 +232,7 @@ describe("writing tags", () => {
     expect(Math.abs((tags[0]?.timestamp ?? 0) - Date.now())).toBeLessThan(60_000);
     await match("session-two", who);
     expect(await count(who)).toBe(2);
-    // Issue 46: a recognition made before signing in, moved into the library on sign-in (twice, as
+    // A recognition made before signing in, moved into the library on sign-in (twice, as
     // two tabs would), is one tag; a session already tagged signed in is not tagged again.
     const moved = (sessionId: string) =>
       who.fetch("/services/account/tags", {
@@ -256,7 +256,7 @@ describe("writing tags", () => {
   });
 });
 
-describe("tag times and positions are bounded at the service (issue 41, finding 7)", () => {
+describe("tag times and positions are bounded at the service (decision 030, finding 7)", () => {
   test.each([
     ["a time no date can show", 1e300],
     ["a time after the largest date", 8.64e15 + 1],

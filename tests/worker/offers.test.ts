@@ -421,7 +421,7 @@ describe("the code", () => {
   });
 });
 
-describe("a scripted client with no authenticator (issue 41, finding 5)", () => {
+describe("a scripted client with no authenticator (decision 030, finding 5)", () => {
   // A plain HTTP client: it signs up with throwaway addresses and answers the device check by hand,
   // claiming user verification. It sends the answer in the old shape and the new, so the same
   // script ran against the site before the change, which handed it a code for every account.

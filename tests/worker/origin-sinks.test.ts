@@ -117,7 +117,7 @@ test("an unknown service is a JSON not-found", async () => {
   expect(v.parse(serviceErrorSchema, await response.json()).error).toBe("notfound");
 });
 
-// Issue 28 finding 4 and issue 43: the sinks cannot be used to grow the database, yet an office
+// Decision 028, finding 4, and decision 032: the sinks cannot be used to grow the database, yet an office
 // or a carrier behind one address is never refused.
 
 const from = (ip: string, init: RequestInit = {}) => ({ ...init, headers: { "cf-connecting-ip": ip } });

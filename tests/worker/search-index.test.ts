@@ -6,7 +6,7 @@ import { termQueries } from "#origin/search-terms.ts";
 import { searchResultsSchema } from "#rules/schemas/amapi.ts";
 import { searchResponseSchema } from "#rules/schemas/search.ts";
 
-// Issue 47: the full-text indexes (origin/migrations/0019, 0021) through both search calls.
+// Decision 033: the full-text indexes (origin/migrations/0019, 0021) through both search calls.
 
 const site = "https://tunewave.test";
 

@@ -214,7 +214,7 @@ describe("coalescing of concurrent identical GETs", () => {
     expect(new Set(bodies)).toEqual(new Set(['{"ok":true}']));
   });
 
-  // One value, frozen: no caller can change what another reads (decision 027-cheaper-renders).
+  // One value, frozen: no caller can change what another reads (decision 056).
   test("100 concurrent getJson calls make 1 upstream call and share one frozen value", async () => {
     const { upstream, calls } = fakeUpstream({ ...answer('{"ok":true}'), delayMs: 20 });
     const proxy = proxyWith(upstream);
@@ -950,7 +950,7 @@ function streamOf(bytes: number): ReadableStream<Uint8Array> {
   });
 }
 
-describe("hostile clients cannot change what other visitors get (issue 28, finding 1)", () => {
+describe("hostile clients cannot change what other visitors get (decision 028, finding 1)", () => {
   test("a client's headers never reach a shared GET: an upstream 400 to an oversized header stays that client's", async () => {
     // As nginx does: 400 to a request whose headers are too large.
     const upstream: Upstream = async (request) =>
@@ -994,7 +994,7 @@ describe("hostile clients cannot change what other visitors get (issue 28, findi
     {
       path: "/services/webrec/match",
       method: "POST",
-      // Issue 43: what its identification event needs (the edge's place, Global Privacy Control).
+      // Decision 032: what its identification event needs (the edge's place, Global Privacy Control).
       sent: ["cookie", "content-type", "accept", "sec-gpc", "cf-ipcity", "cf-ipcountry"],
       dropped: ["x-forwarded-host", "x-anything"],
     },

@@ -138,7 +138,7 @@ describe("asking for a sign-in link", () => {
     expect(outbox.mails.some((m) => m.to === "plain@example.com")).toBe(false);
   });
 
-  test(`a stranger's requests for someone's address do not lock its owner out (issue 41 finding 10)`, async () => {
+  test(`a stranger's requests for someone's address do not lock its owner out (decision 030, finding 10)`, async () => {
     const stranger = browser();
     for (let i = 0; i < linksPerAddressAndClient; i += 1) {
       expect((await askForLink(stranger, { email: "owner@example.com" })).status).toBe(202);
@@ -233,7 +233,7 @@ describe("following the link", () => {
     expect(await again.text()).toContain(serverStrings("en").t("account:validate.usedTitle"));
   });
 
-  test("a stale session cookie in the browser: the fresh link's session stays set (issue 41 finding 8)", async () => {
+  test("a stale session cookie in the browser: the fresh link's session stays set (decision 030, finding 8)", async () => {
     const who = browser();
     who.jar.set("tw_session", "s".repeat(43));
     await askForLink(who, { email: "stale@example.com" });
@@ -430,7 +430,7 @@ describe("the session", () => {
     expect((await who.fetch("/secure/status")).status).toBe(200);
   });
 
-  test("the sign-out service refuses another site's post and clears no cookie (issue 41 finding 9)", async () => {
+  test("the sign-out service refuses another site's post and clears no cookie (decision 030, finding 9)", async () => {
     const who = browser();
     await signIn(who, "sue@example.com");
     for (const headers of <Record<string, string>[]>[

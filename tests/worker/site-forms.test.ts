@@ -4,7 +4,7 @@ import { serverStrings } from "#app/shell/i18n.server.ts";
 import { surveyAnswersPerClient, verificationRequestsPerClient } from "#rules/forms.ts";
 import { browser, signIn, site } from "./browser-jar";
 
-// The survey and the verification form inside workerd (issue 24): valid and invalid answers, what
+// The survey and the verification form inside workerd (decision 024): valid and invalid answers, what
 // the origin stored, one survey answer per visitor, the rate limit, and cross-site refusal.
 
 const en = serverStrings("en");

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { qrSvg } from "#origin/routes/events.ts";
 import { agent, browser, linkFor, site } from "./browser-jar";
 
-// Issue 41 finding 1: every absolute URL the site hands out (mail links, callbacks, redirect
+// Decision 030, finding 1: every absolute URL the site hands out (mail links, callbacks, redirect
 // URIs, the QR code's address) and every origin check is built from SITE_ORIGIN
 // (https://tunewave.test here), never from Host, X-Forwarded-Host or the request URL. Each flow
 // that builds one is asked through a hostile host.

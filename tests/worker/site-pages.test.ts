@@ -9,7 +9,7 @@ import { radioChartSchema, radioChartSize } from "#rules/radio.ts";
 import { agent, site } from "./browser-jar";
 import { decode, getAs } from "./site";
 
-// The remaining pages (issue 24) inside workerd: each answers in every language with its own
+// The remaining pages (decision 024) inside workerd: each answers in every language with its own
 // title, has its AMP form where it is a content page, and shows the data the origin serves.
 
 const get = getAs({ "user-agent": agent });

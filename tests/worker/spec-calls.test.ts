@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { searchPageSize, trackSearchPageSize } from "#rules/content-rules.ts";
 import { searchNextOf, searchResponseSchema } from "#rules/schemas/search.ts";
 
-// The calls of spec 000 §7, 001 §7 and 002 §7 that issue 26 added, each against the embedded
+// The calls of spec 000 §7, 001 §7 and 002 §7 that decision 026 added, each against the embedded
 // origin through the worker (docs/calls.md lists every call and its test).
 
 const site = "https://tunewave.test";

@@ -5,7 +5,7 @@ import { createOrigin } from "#origin/index.ts";
 import { SiteError } from "#rules/errors.ts";
 import worker from "./built-worker";
 
-// The departures from the spec that issue 26 fixes, each where it shows: a page's answer when the
+// The departures from the spec that decision 026 fixes, each where it shows: a page's answer when the
 // upstream redirects (spec 000 §4, §8), and the one request rule the recognition call now follows.
 
 afterEach(() => {

@@ -31,7 +31,7 @@ const shapes: [RegExp, v.GenericSchema][] = [
   [/^\/services\/lyrics\/v1\/[A-Za-z]{2}\/songs\/\d+\/synced$/, syncedLyricsSchema],
   [/^\/services\/amapi\/v1\/catalog\/[a-z]{2}\/artists\/\d+\/view\/top-songs$/, artistViewSchema],
   [/^\/services\/amapi\/v1\/catalog\/[a-z]{2}\/search$/, searchResultsSchema],
-  // Spec 000 §7 song credits (issue 44: the track page shows who performed and wrote the song).
+  // Spec 000 §7 song credits (the track page shows who performed and wrote the song).
   [/^\/services\/amapi\/v1\/catalog\/[a-z]{2}\/songs\/\d+\/credits$/, creditsDocumentSchema],
   [/^\/services\/search\/v1\/[^/]+\/[A-Z]{2}\/web(\/tracks)?$/, searchResponseSchema],
   // Spec 000 §7: the feature config, which the document cache's key reads (edge/document-cache.ts).

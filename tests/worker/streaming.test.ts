@@ -348,7 +348,7 @@ describe("the consent page (spec 002 §2 mockactivate; RFC 6749 §4.1.2.1, RFC 7
     expect(again.searchParams.has("code")).toBe(false);
   });
 
-  test("the registered redirect URI is on SITE_ORIGIN, not on the host a request names (issue 41)", async () => {
+  test("the registered redirect URI is on SITE_ORIGIN, not on the host a request names (decision 030)", async () => {
     const ask = (host: string, redirect: string) =>
       SELF.fetch(`https://${host}${authorizePath}?${authorizationQuery({ redirect_uri: redirect })}`, {
         headers: { host },

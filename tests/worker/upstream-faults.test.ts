@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { afterEach, describe, expect, test, vi } from "vitest";
 import worker from "./built-worker";
 
-// Issue 28: the fault matrix. A stand-in remote upstream (SERVICES_ORIGIN, reached through the
+// Decision 028: the fault matrix. A stand-in remote upstream (SERVICES_ORIGIN, reached through the
 // network fetch the worker makes, as in origin-switch.test.ts) answers every call with one fault;
 // the track page and a browser's /services call each get their catalogue error and status.
 

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { createOrigin } from "#origin/index.ts";
 import worker from "./built-worker";
 
-// Spec 000 §2 address parameters and §8 error statistics as the worker answers them (issue 26
-// part 4). The worker talks to a "remote" origin here (a second instance of the embedded one,
+// Spec 000 §2 address parameters and §8 error statistics as the worker answers them (decision
+// 026). The worker talks to a "remote" origin here (a second instance of the embedded one,
 // as tests/worker/origin-switch.test.ts does), so every upstream call a page makes is seen.
 
 afterEach(() => {

@@ -72,7 +72,7 @@ describe("leaving for the provider", () => {
     }
   });
 
-  test("the redirect URI is on SITE_ORIGIN, whatever host the request names (issue 41)", async () => {
+  test("the redirect URI is on SITE_ORIGIN, whatever host the request names (decision 030)", async () => {
     const answer = await SELF.fetch("https://other.test/login/google/start", {
       headers: { host: "other.test" },
       redirect: "manual",

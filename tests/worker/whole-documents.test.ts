@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { browser, signIn } from "./browser-jar";
 
-// Issue 45: every document is rendered to its end before it is sent (app/entry.server.tsx): it
+// Decision 035: every document is rendered to its end before it is sent (app/entry.server.tsx): it
 // closes with </html> and holds none of React's streamed boundaries (`<div hidden id="S:…">` and
 // the `$RC` script that moves one into place), anonymous pages the edge caches and signed-in ones.
 

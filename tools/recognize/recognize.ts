@@ -17,8 +17,7 @@ import { cliSession, localMatchService, type MatchService, siteMatchService } fr
 
 /**
  * `npm run recognize`: identifies audio files with the website's signature module and match
- * service, one line per file as soon as it is done, then a summary. See README, "Recognise files
- * from the command line".
+ * service, one line per file as soon as it is done, then a summary. See docs/recognize-cli.md.
  */
 
 export const exitStatus = {

@@ -7,7 +7,7 @@ import type { WorkerEnv } from "#worker/pipeline.ts";
 const servicePrefixes = ["/services/", "/campaign/data/"];
 
 /**
- * The one place every state-changing request passes (issue 41): page actions, sign-in and
+ * The one place every state-changing request passes (decision 030): page actions, sign-in and
  * sign-out, and every `/services` write. Another site's write changes nothing. A service answers
  * it 403 here; a page is told (`crossSite`) and shows its localized error page instead of running
  * its action (worker/steps/cross-site-page.ts). The body is read to the end and dropped: workerd

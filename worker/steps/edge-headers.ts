@@ -21,7 +21,7 @@ export function withEdgeHeaders(
     if (edge.path.langKey) headers.append("Vary", "Cookie");
   }
   // A cookie the page set itself wins over the edge's: a sign-in link that sets a new session is
-  // not undone by the expiry of the stale session the browser came with (issue 41 finding 8).
+  // not undone by the expiry of the stale session the browser came with (decision 030, finding 8).
   const ownCookies = new Set(response.headers.getSetCookie().map(cookieName));
   for (const cookie of [...edge.setCookies, ...session.setCookies]) {
     if (!ownCookies.has(cookieName(cookie))) headers.append("Set-Cookie", cookie);

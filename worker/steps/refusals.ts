@@ -3,7 +3,7 @@ import type { WorkerEnv } from "#worker/pipeline.ts";
 import { boundedPageRequest, refusalResponse, refusalStatusOf } from "#worker/refusals.ts";
 
 /**
- * Cheap refusals first (issue 28): a request over a size limit, or a path Remix cannot route, is
+ * Cheap refusals first (decision 028): a request over a size limit, or a path Remix cannot route, is
  * answered before any routing or rendering.
  */
 export const cheapRefusals = createMiddleware<WorkerEnv>(async (c, next) => {

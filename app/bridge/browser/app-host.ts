@@ -1,7 +1,7 @@
 /**
  * Whether the page runs inside the app's webview: the app's host object (spec 000 §3, §4). Apart
  * from the bridge so that the website's runtime asks without loading the bridge, its protocol
- * schemas and tag tracking, which only the app uses (issue 45: about 7 KB of every first visit).
+ * schemas and tag tracking, which only the app uses (about 7 KB of every first visit: decision 027, part 5).
  * The names belong to the protocol of docs/bridge-protocol.md.
  */
 

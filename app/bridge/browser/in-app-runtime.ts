@@ -15,7 +15,7 @@ import { beaconOverBridge, registerAppCommands, type SharePopup } from "./bridge
  * The runtime's part inside the app's webview: the bridge and its entry point, statistics over the
  * bridge (spec 000 §7), the app's commands (spec 000 §4) and tag tracking (spec 002 §4). The
  * runtime loads it beside itself only where the app's host object is (app-host.ts): the website
- * never downloads the bridge, its protocol schemas or the tag tracker (issue 45).
+ * never downloads the bridge, its protocol schemas or the tag tracker (decision 027, part 5).
  */
 
 /** Marks a track view: a track result from the app then navigates in-page (spec 000 §2). */
@@ -67,7 +67,7 @@ function startAppParts(bridge: Bridge, parts: AppParts): (() => void)[] {
       openPopup: parts.openPopup,
       tagTracker,
       // Signed in to the account service: the app's tags go to the library; a 456 signs out. The
-      // library client loads with the first tag (issue 45); a failed load is a failed save.
+      // library client loads with the first tag (decision 027, part 4); a failed load is a failed save.
       onAppTag: parts.account
         ? (context) =>
             void import("#app/library/browser/library.ts")
@@ -98,7 +98,7 @@ function startTagTracking(bridge: Bridge, parts: AppParts) {
   const tracker = createTagTracker({
     requestSig: () => client.requestSig(),
     match: async (sample) => {
-      // Only the app's tags are matched here: the match service loads with the first one (issue 45).
+      // Only the app's tags are matched here: the match service loads with the first one (decision 027, part 4).
       const { requestMatch } = await import("#app/recognition/browser/match-service.ts");
       const answer = await requestMatch({
         data: sample.signature,

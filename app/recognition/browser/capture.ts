@@ -82,7 +82,7 @@ export async function openMicrophone(
 }
 
 /**
- * Issue 46: this browser's audio, shared through the browser's picker (getDisplayMedia asks for
+ * This browser's audio, shared through the browser's picker (getDisplayMedia asks for
  * video too: Chromium refuses audio alone). The video track is stopped at once; a share without
  * sound (a window, or "share audio" left unticked) fails as "no tab audio". `context` as for the
  * microphone.

@@ -35,7 +35,7 @@ const recordingDescriptions = {
   background: "Page hidden",
   inputended: "Input ended",
   worker: "Worker failure",
-  // Issue 46: this browser's audio (a shared tab) and a file.
+  // This browser's audio (a shared tab) and a file.
   tabdenied: "Tab audio denied",
   notabaudio: "No tab audio",
   fileunreadable: "File unreadable",

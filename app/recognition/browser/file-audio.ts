@@ -4,7 +4,7 @@ import { RecognitionFailure } from "./failures";
 import { FILE_MAX_BYTES, FILE_MAX_SECONDS, FILE_MIN_SECONDS } from "./input-support";
 
 /**
- * Issue 46: a file identified in the browser. It is decoded by the browser (whatever it can play)
+ * A file identified in the browser. It is decoded by the browser (whatever it can play)
  * and never leaves it: only the signatures of its first seconds are sent, as for the microphone.
  */
 

@@ -3,7 +3,7 @@ import { type SiteStorage, storageDefaultExpiryMs } from "#app/shell/browser/sto
 import { sessionEndedStatus } from "#rules/account.ts";
 
 /**
- * Issue 46: the songs identified on this device, so that a visitor who is not signed in keeps more
+ * The songs identified on this device, so that a visitor who is not signed in keeps more
  * than the latest match (webrec.fab_match). Newest first, at most `recentIdentificationsMax`, each
  * kept as long as the spec's records are (180 days). Signing in moves them into the library: each
  * becomes the tag its recognition would have made signed in (`web:{sessionId}`), so a recognition

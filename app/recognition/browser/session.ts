@@ -38,7 +38,7 @@ export type ListeningMessage = (typeof listeningMessages)[number];
 export type MatchedTrack = StoredMatch & { href: string };
 
 /**
- * Where the audio comes from (issue 46): the microphone, this browser's audio (a shared tab), or a
+ * Where the audio comes from: the microphone, this browser's audio (a shared tab), or a
  * file, which is heard at the same checkpoints without waiting for them. The microphone and a tab
  * come with the AudioContext their tap started (input-support.ts audioContextInGesture), which the
  * recognition owns: it is closed whatever becomes of the start.

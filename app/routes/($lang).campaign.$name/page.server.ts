@@ -67,7 +67,7 @@ export async function loadOfferAccount(
  * The caching of an anonymous visitor's offer page (decision 022, "The page and caches"). Its
  * state depends on the campaign, the clock, and the visitor's country, app and device: the country
  * may come from the IP address, which no `Vary` can name, so no cache but the edge's own document
- * cache (decision 027-html-cache), whose key holds all three, may keep it. Browsers and other
+ * cache (decision 055), whose key holds all three, may keep it. Browsers and other
  * caches get `private, no-cache`; the document cache gets its lifetime in `Document-Cache-Control`,
  * and no copy may answer after the campaign ends, fresh or stale (its state would then be
  * "ended"): lifetime and stale window end there.

@@ -26,7 +26,7 @@ import {
   TagChangeStatus,
 } from "./view";
 
-// Spec 000 §2 page type `myshazam`: the signed-in person's identified songs (issue 21). Rendered on
+// Spec 000 §2 page type `myshazam`: the signed-in person's identified songs (decision 019). Rendered on
 // the server and usable without script: paging is links, removal and its undo are forms.
 //
 // A visitor who is not signed in (to this site's account service) sees the page with a sign-in

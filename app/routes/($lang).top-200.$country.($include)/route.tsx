@@ -62,7 +62,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(
 
 /**
  * The picker is a form, which AMP pages do not carry: there, the link to the interactive page. An
- * AMP document is held to 40 KB (issue 27): its rows are text, without covers.
+ * AMP document is held to 40 KB (decision 056): its rows are text, without covers.
  */
 export const ampView: AmpView<typeof loader> = ({ data }) => {
   const { t } = useTranslation("charts");

@@ -4,7 +4,7 @@ import { SiteError } from "#rules/errors.ts";
 /**
  * The generic request helpers of spec 000 §7: same-origin credentials, JSON both ways, 2xx and 3xx
  * are success, failures mapped to the catalogue of §8. The spec's helper named "post" sends PUT;
- * no call of ours uses it, so it is not here (issue 25: no code only tests use). The recognition
+ * no call of ours uses it, so it is not here (no code only tests use: decisions 008 and 025). The recognition
  * calls are real POSTs (002 §7): `postJson`, with the same rule.
  */
 

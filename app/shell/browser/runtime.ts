@@ -139,7 +139,7 @@ export const websiteBridge: Bridge = {
   dispose: () => undefined,
 };
 
-/** The runtime's part inside the app's webview; the website never loads it (issue 45). */
+/** The runtime's part inside the app's webview; the website never loads it (decision 027, part 5). */
 export type InAppPart = typeof import("#app/bridge/browser/in-app-runtime.ts");
 
 /**
@@ -232,14 +232,14 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
     watchResize(window, showOrientation),
   ];
 
-  // Issue 46: signed in to the account service, the songs identified on this device move into the
+  // Signed in to the account service, the songs identified on this device move into the
   // library (once: each leaves the list as the service takes it). iCloud's library is not ours to write.
   let moving = false;
   cleanups.push(
     auth.onAuth((state) => {
       if (moving || state.phase !== "initialized" || !state.login || state.login.method === "icloud") return;
       moving = true;
-      // Loaded only for a signed-in visitor (issue 45); a failed load moves nothing this time.
+      // Loaded only for a signed-in visitor (decision 027, part 4); a failed load moves nothing this time.
       void import("#app/recognition/browser/recent-identifications.ts")
         .then(({ moveRecentIdentificationsToLibrary }) =>
           moveRecentIdentificationsToLibrary(storage, (input, init) => fetch(input, init), Date.now()),

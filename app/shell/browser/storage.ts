@@ -65,7 +65,7 @@ const dataSchemas = {
   // The recognition issue owns the shape of a match; here it is only kept and handed back.
   "webrec.fab_match": v.unknown(),
   "webrec.prev_match": v.unknown(),
-  // Issue 46: the songs identified on this device (app/recognition/browser/recent-identifications.ts parses them).
+  // The songs identified on this device (app/recognition/browser/recent-identifications.ts parses them).
   "webrec.recent": v.unknown(),
   [cloudLibraryKey]: v.object({
     tags: v.array(libraryTagSchema),
