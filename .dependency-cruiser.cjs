@@ -85,6 +85,14 @@ module.exports = {
       "worker/ wires the site: everything but the Node programs and the catalogue builder.",
     ),
     {
+      name: "origin-one-face",
+      comment:
+        "The worker hands the embedded origin requests, queue batches and Cron Triggers through its one face, origin/index.ts.",
+      severity: "error",
+      from: { path: "^worker/" },
+      to: { path: "^origin/", pathNot: "^origin/index[.]ts$" },
+    },
+    {
       name: "worker-not-catalogue",
       comment: "The catalogue builder is Node only.",
       severity: "error",

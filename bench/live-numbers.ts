@@ -40,7 +40,7 @@ export const liveNumbersBudgets = {
   checksAddP50Ms: 1,
 } as const;
 
-/** One consumed batch, as worker/queue.ts logs it ("identifications: 100 events (0 malformed) in 7 statements, 780 rows written"). */
+/** One consumed batch, as origin/queue.ts logs it ("identifications: 100 events (0 malformed) in 7 statements, 780 rows written"). */
 type ConsumedBatch = { queue: string; messages: number; statements: number; rowsWritten: number };
 const consumedLine =
   /\b(identifications|beacons): (\d+) \w+ \((\d+) malformed\) in (\d+) statements, (\d+) rows written/;

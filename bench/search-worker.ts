@@ -131,7 +131,7 @@ async function grow(db: D1Database, from: number, k: number) {
         .bind(JSON.stringify(counts)),
     ]);
   }
-  // What the scheduled run does after the names changed (worker/schedule.ts).
+  // What the scheduled run does after the names changed (origin/scheduled.ts).
   await refreshSpellingVariants(db);
   const { results } = await db
     .prepare(

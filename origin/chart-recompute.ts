@@ -17,7 +17,7 @@ export const cityScope = (cityId: number) => `city:${cityId}`;
 type Scope = { key: string; country: string | undefined; cityId: number | undefined };
 
 /**
- * Run by the Cron Trigger (worker/schedule.ts; decision 032): the scores of every scope with live
+ * Run by the Cron Trigger (origin/scheduled.ts; decision 032): the scores of every scope with live
  * counts (the world, each country, each city past the threshold), from the seeded baseline and the
  * live window (origin/chart-scores.ts), stored with the time they were computed. Scopes and tracks
  * without live counts keep their seeded scores, read where they are.

@@ -22,14 +22,52 @@ import { registerWebrec } from "#origin/routes/webrec.ts";
 import { SiteError } from "#rules/errors.ts";
 import type { OriginEnv } from "./env";
 import { cachePolicy, errorResponse } from "./http";
+import { queue } from "./queue";
+import { scheduled } from "./scheduled";
 
 export type { OriginEnv } from "./env";
+
+/** What the origin may keep running after its answer: the calling request's `waitUntil`. */
+export type OriginWaitUntil = { waitUntil(promise: Promise<unknown>): void };
+
+/**
+ * The embedded origin as a Worker is seen from outside, its one face: requests (`/services/*` and
+ * the campaign data), queue batches and Cron Triggers. The site's Worker hands it each of the
+ * three and knows nothing else of it; `routes` is its route table, read by the cross-site test.
+ */
+export type EmbeddedOrigin = {
+  /** A request, with the caller's `waitUntil` when there is one (without, its routes await their after-work). */
+  fetch(request: Request, env: OriginEnv, context?: OriginWaitUntil): Promise<Response>;
+  queue(batch: MessageBatch, env: Pick<OriginEnv, "DB">): Promise<void>;
+  scheduled(controller: ScheduledController, env: Pick<OriginEnv, "DB">): Promise<void>;
+  routes: readonly { method: string; path: string }[];
+};
 
 /**
  * The embedded upstream: serves the `/services` API from the local catalogue in D1 when no
  * remote origin is configured. The edge reaches it only through the Upstream interface.
  */
-export function createOrigin() {
+export function createOrigin(): EmbeddedOrigin {
+  const app = originRoutes();
+  return {
+    fetch: async (request, env, context) =>
+      app.fetch(
+        request,
+        env,
+        // Hono's context wants the whole ExecutionContext; the routes use only waitUntil.
+        context && {
+          waitUntil: (promise) => context.waitUntil(promise),
+          passThroughOnException() {},
+          props: {},
+        },
+      ),
+    queue,
+    scheduled,
+    routes: app.routes.map(({ method, path }) => ({ method, path })),
+  };
+}
+
+function originRoutes() {
   const root = new Hono<{ Bindings: OriginEnv }>();
   // Spec 001 §7 names the campaign data call outside /services; the base-path app shares the
   // root's routes, so one `fetch` answers both.

@@ -15,9 +15,8 @@ import { securityHeaders } from "#worker/steps/security-headers.ts";
 import { campaignData, servicesProxy } from "#worker/steps/services.ts";
 import { session } from "#worker/steps/session.ts";
 import { visitorVoucher } from "#worker/steps/visitor-voucher.ts";
+import { embeddedOrigin } from "./embedded-origin";
 import type { WorkerEnv } from "./pipeline";
-import { queue } from "./queue";
-import { scheduled } from "./schedule";
 import { siteFiles } from "./site-files";
 
 /**
@@ -41,9 +40,9 @@ const app = new Hono<WorkerEnv>()
   .use(edgeHeaders, visitorVoucher, crossSitePage, requestErrors, documentCache, session)
   .all("*", renderPage);
 
-/** The worker's three entry points: requests, queue batches (worker/queue.ts), Cron Triggers (worker/schedule.ts). */
+/** The worker's three entry points: requests; queue batches and Cron Triggers, the embedded origin's (origin/queue.ts, origin/scheduled.ts). */
 export default {
   fetch: app.fetch,
-  queue,
-  scheduled,
+  queue: (batch, env) => embeddedOrigin.queue(batch, env),
+  scheduled: (controller, env) => embeddedOrigin.scheduled(controller, env),
 } satisfies ExportedHandler<WorkerEnv["Bindings"]>;

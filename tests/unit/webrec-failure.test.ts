@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { createOrigin } from "#origin/index.ts";
+import { createOrigin, type OriginEnv } from "#origin/index.ts";
 import { admission, failureOf } from "#recognizer/answers.ts";
 import { RecognitionStoreError, recognitionStore } from "#recognizer/store.ts";
 import { SignatureError } from "#signature/index.ts";
@@ -62,7 +62,8 @@ describe("what the match service answers for each answer of the recognizer's bin
       RECOGNIZER: { match: answer, summary: answer },
     };
     const body = JSON.stringify({ data: "AAAA", sessionId: "s-1", lang: "en", country: "us" });
-    return createOrigin().request("/services/webrec/match", { method: "POST", body }, env);
+    const request = new Request("https://origin.test/services/webrec/match", { method: "POST", body });
+    return createOrigin().fetch(request, env as unknown as OriginEnv);
   }
 
   const cases = [

@@ -1,12 +1,12 @@
 import { createMiddleware } from "hono/factory";
 import { createServicesProxy, remoteUpstream, type Upstream } from "#edge/services/index.ts";
-import { createOrigin } from "#origin/index.ts";
+import type { OriginEnv } from "#origin/index.ts";
 import { type Env, readConfig } from "#rules/env.ts";
 import { fnv1a32 } from "#rules/feature-flags.ts";
+import { embeddedOrigin } from "#worker/embedded-origin.ts";
 import type { Isolate, WorkerEnv } from "#worker/pipeline.ts";
 import { buildVersion } from "#worker/remix.ts";
 
-const origin = createOrigin();
 let isolate: Isolate | undefined;
 
 function isolateFor(env: Env): Isolate {
@@ -14,18 +14,10 @@ function isolateFor(env: Env): Isolate {
     const config = readConfig(env);
     const upstream: Upstream = config.SERVICES_ORIGIN
       ? remoteUpstream(config.SERVICES_ORIGIN)
-      : async (request, context) =>
-          // The origin's routes finish work after their answer through the request's waitUntil;
-          // without one (a loader's call) they await it (origin/identifications.ts).
-          origin.fetch(
-            request,
-            env,
-            context && {
-              waitUntil: (promise) => context.waitUntil(promise),
-              passThroughOnException() {},
-              props: {},
-            },
-          );
+      : // The origin's routes finish work after their answer through the request's waitUntil;
+        // without one (a loader's call) they await it (origin/identifications.ts).
+        // readConfig refused an environment without RECOGNIZER when SERVICES_ORIGIN is empty.
+        (request, context) => embeddedOrigin.fetch(request, env as OriginEnv, context);
     isolate = {
       env,
       config,

@@ -1,12 +1,12 @@
-import { recomputeCharts } from "#origin/chart-recompute.ts";
-import { refreshSpellingVariants } from "#origin/db.ts";
-import type { Env } from "#rules/env.ts";
+import { recomputeCharts } from "./chart-recompute";
+import { refreshSpellingVariants } from "./db";
+import type { OriginEnv } from "./env";
 
 /**
- * The worker's Cron Triggers (wrangler.toml `[triggers]`): the charts' recompute, and the search's
+ * The origin's Cron Triggers (the site Worker's wrangler.toml `[triggers]` hands it each run): the charts' recompute, and the search's
  * spelling variants when a name changed (so a search seldom waits for them).
  */
-export async function scheduled(controller: ScheduledController, env: Env): Promise<void> {
+export async function scheduled(controller: ScheduledController, env: Pick<OriginEnv, "DB">): Promise<void> {
   try {
     const result = await recomputeCharts(env.DB, new Date(controller.scheduledTime));
     const spelling = await refreshSpellingVariants(env.DB);

@@ -1,6 +1,6 @@
-import { storeBeaconBatch } from "#origin/beacons.ts";
-import { foldIdentifications } from "#origin/identifications.ts";
-import type { Env } from "#rules/env.ts";
+import { storeBeaconBatch } from "./beacons";
+import type { OriginEnv } from "./env";
+import { foldIdentifications } from "./identifications";
 
 /** What a consumer did with one batch: the log line below, which the bench reads (bench/live-numbers.ts). */
 type StoredBatch = { events: number; malformed: number; statements: number; rowsWritten: number };
@@ -12,10 +12,11 @@ function logStored(what: string, stored: StoredBatch): void {
 }
 
 /**
- * The worker's queue consumer (wrangler.toml `[[queues.consumers]]`): each queue's batch goes to
- * the module that stores what it carries, in one batch of D1 statements.
+ * The origin's queue consumer (the site Worker's wrangler.toml `[[queues.consumers]]` hands it each
+ * batch): each queue's batch goes to the module that stores what it carries, in one batch of D1
+ * statements.
  */
-export async function queue(batch: MessageBatch, env: Env): Promise<void> {
+export async function queue(batch: MessageBatch, env: Pick<OriginEnv, "DB">): Promise<void> {
   switch (batch.queue) {
     case "tunewave-identifications":
       logStored("identifications", await foldIdentifications(batch, env.DB));
