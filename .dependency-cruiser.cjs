@@ -8,6 +8,8 @@
 const ours = "^(rules|edge|signature|app|amp|origin|recognizer|worker|locales|tools|scripts|bench|tests)/";
 /** App server code: page data, the server entry and the load context (never sent to the browser). */
 const appServer = "^app/(.+[.]server[.]tsx?$|load-context[.]ts$)";
+/** A unit test beside its module. */
+const testFile = "[.]test[.]tsx?$";
 /** React, React DOM, react-i18next and Remix, their type packages too. */
 const uiLibraries = "node_modules/((@types/)?(react|react-dom|react-i18next)|@remix-run/[^/]+)/";
 
@@ -17,7 +19,11 @@ function onlyImports(name, from, allowed, comment) {
     name,
     comment,
     severity: "error",
-    from: typeof from === "string" ? { path: from } : from,
+    // A unit test beside its module (x.test.ts) is of tests/, which may import everything.
+    from:
+      typeof from === "string"
+        ? { path: from, pathNot: testFile }
+        : { ...from, pathNot: from.pathNot ? `${from.pathNot}|${testFile}` : testFile },
     to: { path: ours, pathNot: allowed },
   };
 }

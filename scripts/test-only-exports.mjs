@@ -61,6 +61,8 @@ const exceptions = new Map([
 const folderOf = (file) => path.relative(root, file).split(path.sep)[0];
 const kindOf = (file) => {
   const folder = folderOf(file);
+  // A unit test beside its module (x.test.ts) is a test, wherever it sits.
+  if (/\.test\.tsx?$/.test(file)) return "test";
   // The catalogue builder (`npm run catalog`, vite-node) lives beside the origin it fills, but the
   // worker never imports it: build tooling, like scripts/.
   if (path.relative(root, file).startsWith(`origin${path.sep}catalog${path.sep}`)) return "tooling";

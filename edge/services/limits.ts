@@ -1,3 +1,4 @@
+import { serviceCalls } from "./http";
 /**
  * The `/services` proxy's numbers, in one place (spec 001 §4 "Request caching and retry", §9).
  */
@@ -47,35 +48,5 @@ export const memoryTierLimits = { maxEntries: 500, maxBytes: 8 * 1024 * 1024, ma
 /** How many URLs the failure memory holds, and the largest upstream error body it keeps to replay. */
 export const failureMemoryLimits = { maxEntries: 1000, maxBodyBytes: 8 * 1024 };
 
-/** The upstream path prefixes the site calls (spec 000 §7, 001 §7, 002 §7). Others answer 404. */
-export const defaultAllowedPrefixes: readonly string[] = [
-  "/services/account/",
-  "/services/amapi/",
-  "/services/catalogue/",
-  "/services/charts/",
-  "/services/track/",
-  "/services/tracks/",
-  "/services/lyrics/",
-  "/services/artist/",
-  "/services/event/",
-  "/services/config/",
-  "/services/metrics/",
-  "/services/log",
-  "/services/webrec/",
-  "/services/search/",
-  "/services/tagcount/",
-  "/services/count/",
-  "/services/qr/",
-  "/services/health",
-  "/services/musicevents/",
-  "/services/sd/",
-  "/services/partner/oauth/",
-  // Spec 001 §7: the offers' campaign data, the one call the spec names outside /services.
-  "/campaign/data/",
-  // The site's own pages (decision 024): survey answers, verification requests, open roles.
-  "/services/survey/",
-  "/services/verify/",
-  "/services/careers/",
-  // The video site (spec 002 §2): the art tracks' watch and embed pages.
-  "/services/video/",
-];
+/** The upstream path prefixes the site calls: those of its declared calls (http.ts `serviceCalls`). Others answer 404. */
+export const defaultAllowedPrefixes: readonly string[] = serviceCalls.map((call) => call.prefix);

@@ -2,7 +2,7 @@ import { SiteError, type SiteErrorType } from "#rules/errors.ts";
 import { readLimited } from "#rules/http-body.ts";
 import type { Answer } from "./cache";
 import type { RememberedFailure } from "./failure-memory";
-import { answerHeadersOf, forwardedHeaders } from "./http";
+import { answerHeadersOf, forwardedHeaders, isSharedRead } from "./http";
 import * as limits from "./limits";
 import { raceSignal, sleep, untilAborted } from "./signals";
 import type { Upstream } from "./upstream";
@@ -178,7 +178,9 @@ export function callOf(
   const method = input.method.toUpperCase();
   const key = input.url.pathname + input.url.search;
   const headers = forwardedHeaders(method, input.url.pathname, input.headers);
-  const cached = method === "GET" && !input.noCache && [...headers].length === 0;
+  // Stored, coalesced and remembered by URL: a shared read, as its call declares (http.ts).
+  const cached =
+    method === "GET" && !input.noCache && isSharedRead(method, input.url.pathname, input.headers);
   const url = new URL(input.url);
   if (input.noCache || !["GET", "HEAD"].includes(method)) {
     const stamp = `${limits.timestampParameter}=${now}`;

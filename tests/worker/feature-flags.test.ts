@@ -6,7 +6,7 @@ import { featureNames } from "#rules/feature-names.ts";
 /**
  * Every served flag gates what its name says, on the page where the server reads it. The config
  * turns each flag on in Germany only; the same page asked from Britain has it off. (`netlog` is
- * read in the browser: tests/unit/netlog.test.ts; `artistadamidroute`: tests/unit/artist-route.test.ts
+ * read in the browser: app/shell/browser/netlog.test.ts; `artistadamidroute`: tests/unit/artist-route.test.ts
  * and tests/worker/artist-page.test.ts.)
  */
 const site = "https://tunewave.test";

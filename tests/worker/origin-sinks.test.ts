@@ -92,7 +92,7 @@ test("the feature config is one the edge evaluates, with every condition kind in
   const controls = Object.values(config.featureflags).flatMap((node) => Object.keys(node.control ?? {}));
   // No served flag is limited by country (the offers carry their own countries, decisions 022 and
   // 041) or by platform (web recognition is on phones too, spec 002 §4); the conditions themselves
-  // are tested in tests/unit/feature-flags.test.ts.
+  // are tested in rules/feature-flags.test.ts.
   for (const kind of ["environments", "loggedin", "rollout"]) expect(controls).toContain(kind);
   const context = {
     environment: "www",

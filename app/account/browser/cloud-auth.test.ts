@@ -3,7 +3,7 @@ import type { ProviderReport } from "#app/account/browser/auth.ts";
 import { cloudProvider, currentUserUrl } from "#app/account/browser/cloud-auth.ts";
 import { createSiteStorage } from "#app/shell/browser/storage.ts";
 import { type CloudKitConfig, cloudSessionPoll } from "#rules/account.ts";
-import { memoryStorage } from "./memory-storage";
+import { memoryStorage } from "#tests/unit/memory-storage.ts";
 
 // Spec 002 §4/§7/§8/§9: the device maker's cloud provider against a stand-in CloudKit
 // `users/current`, on a fake clock.

@@ -10,7 +10,7 @@ import {
 } from "#app/account/browser/auth.ts";
 import { cloudLibraryKey, createSiteStorage } from "#app/shell/browser/storage.ts";
 import type { LoginState } from "#rules/account.ts";
-import { memoryStorage } from "./memory-storage";
+import { memoryStorage } from "#tests/unit/memory-storage.ts";
 
 const state = (method: LoginState["method"]): LoginState => ({
   loggedin: true,

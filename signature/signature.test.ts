@@ -18,7 +18,7 @@ import {
   SignatureError,
   signatureDurationMs,
 } from "#signature/index.ts";
-import { composeTrack, renderTrack } from "./signature-music";
+import { composeTrack, renderTrack } from "#tests/unit/signature-music.ts";
 
 function sine(seconds: number, sampleRate: number, frequency: number, amplitude = 0.5): Float32Array {
   const out = new Float32Array(Math.round(seconds * sampleRate));

@@ -11,9 +11,9 @@ import {
 import { loadRecognitionIndex, type ReadAsset } from "#origin/recognition-index-load.ts";
 import { SiteError } from "#rules/errors.ts";
 import { INDEX_VERSION, SIGNATURE_VERSION } from "#signature/index.ts";
+import { buildIndex, composeTrack, renderTrack } from "#tests/unit/signature-music.ts";
 import { main } from "#tools/recognize/recognize.ts";
 import { diskAssets } from "#tools/recognize/services.ts";
-import { buildIndex, composeTrack, renderTrack } from "./signature-music";
 
 // The recognition index from its static assets (a manifest and parts), as the Worker's match service
 // reads them through ASSETS and the command line's --local reads them from public/ on disk.

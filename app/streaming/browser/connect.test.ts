@@ -7,7 +7,7 @@ import {
 } from "#app/shell/browser/storage.ts";
 import { completeConnect, connectStatistic } from "#app/streaming/browser/connect.ts";
 import type { CheckState } from "#rules/streaming.ts";
-import { memoryStorage } from "./memory-storage";
+import { memoryStorage } from "#tests/unit/memory-storage.ts";
 
 // The callback's rules (spec 002 §5, §8): the state check, a refusal, the token exchange's
 // 200-only success and what each failure reports.
