@@ -277,7 +277,7 @@ function startMiniflare(v8Flags: readonly string[], options: MiniflareOptions): 
  * The recognizer as its config wires it (its D1 databases), from the snapshot's bundle. Its
  * databases are in the site's local state (the ids of its config, which ensure-catalog loaded).
  */
-function recognizerWorker(snapshot: Snapshot): WorkerOptions {
+export function recognizerWorker(snapshot: Snapshot): WorkerOptions {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(recognizerConfig);
   const entry = snapshot.recognizerFiles.find((name) => name === "index.js");
   if (!entry) throw new Error("wrangler wrote no index.js for the recognizer");
