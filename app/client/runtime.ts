@@ -34,6 +34,7 @@ import { inAppSupportNotice, interceptDeepLinks, type UserFlags, userFlagsOf } f
 import { createImporter, createInfoBar, type InfoMessage } from "./info-bar";
 import { createListeners } from "./listeners";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
+import { type HeardOffline, startHeardOffline } from "./offline/heard-offline";
 import { interceptOutboundLinks } from "./outbound";
 import { watchRipples } from "./ripple";
 import { createRuntimeAuth } from "./runtime-auth";
@@ -92,6 +93,10 @@ export type SiteRuntime = {
   importOnDemand<T>(name: "recognition" | "menu" | "video" | "playback", load: () => Promise<T>): Promise<T>;
   /** Calls `listener` with the info bar's message (undefined: hidden) whenever it changes. */
   onInfoBar(listener: (message: InfoMessage | undefined) => void): () => void;
+  /** Decision 057: recordings heard offline, kept on the device and identified once back online. */
+  heardOffline: HeardOffline;
+  /** Calls `listener` when the device's recent identifications change under the page (decision 057). */
+  onRecentIdentifications(listener: () => void): () => void;
   /** The names of the feature flags the start-up loaded (none before it finished), for the debug overlay. */
   featureFlags(): string[];
   /**
@@ -173,9 +178,18 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
   const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href, options.features) });
   const notices = createNoticeBoard(options.onNotices);
   const infoBar = createListeners<InfoMessage | undefined>();
-  const importOnDemand = createImporter(createInfoBar(infoBar.emit, browserClock), {
+  const infoBarMessages = createInfoBar(infoBar.emit, browserClock);
+  const importOnDemand = createImporter(infoBarMessages, {
     ...browserClock,
     isOnline: () => navigator.onLine,
+  });
+  // Decision 057: the recordings heard offline.
+  const recent = createListeners<void>();
+  const offline = startHeardOffline({
+    storage,
+    window,
+    showInfo: (message) => void infoBarMessages.show(message),
+    onRecent: () => recent.emit(),
   });
   const user = createListeners<UserFlags>();
   const userFlags = () =>
@@ -195,6 +209,7 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
 
   const cleanups = [
     ...(app?.start({ ...options, beacons, storage, signOut: () => auth.signOut() }) ?? []),
+    offline.stop,
     interceptDeepLinks(document, {
       inApp: bridge.isSupported(),
       assign: (url) => window.location.assign(url),
@@ -276,6 +291,8 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
     featureFlags: () => featureFlags,
     importOnDemand,
     onInfoBar: infoBar.add,
+    heardOffline: offline.heardOffline,
+    onRecentIdentifications: recent.add,
     cloud: auth.cloud,
     onAuth: auth.onAuth,
     setAccount: auth.setAccount,
@@ -298,6 +315,7 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
       user.clear();
       auth.dispose();
       infoBar.clear();
+      recent.clear();
       for (const cleanup of cleanups) cleanup();
     },
   };

@@ -132,7 +132,7 @@ function InfoBar({ message }: { message: InfoMessage | undefined }) {
   const { t } = useTranslation("common");
   return (
     <div className="info-bar" role="status" aria-live="polite" data-shown={message ? "true" : undefined}>
-      {message ? <p>{t(message.key)}</p> : null}
+      {message ? <p>{t(message.key, message.values)}</p> : null}
     </div>
   );
 }

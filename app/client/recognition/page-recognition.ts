@@ -1,5 +1,6 @@
 import type { CaptureOptions } from "~/capture-options";
 import type { LanguageKey } from "../../../rules/languages";
+import type { OfflineTexts } from "../offline/kept-recordings";
 import type { SiteRuntime } from "../runtime";
 import { hasLabelledAudioInput, openMicrophone, openTabAudio, pausePageMedia } from "./capture";
 import { decodeRecognitionFile } from "./file-audio";
@@ -22,8 +23,11 @@ export function createPageRecognition(options: {
   navigate: (href: string, state: unknown) => void;
   onScreen: (screen: RecognitionScreen) => void;
   onCapture: (captured: CapturedCheckpoint) => void;
+  /** What the announcement of a recording kept offline will say (decision 057). */
+  offlineTexts: OfflineTexts;
 }) {
   const { lang, country, capture, runtime } = options;
+  runtime()?.heardOffline.prepare();
   return createRecognition({
     lang,
     country,
@@ -49,5 +53,9 @@ export function createPageRecognition(options: {
     randomId: () => crypto.randomUUID(),
     onScreen: options.onScreen,
     onCapture: options.onCapture,
+    // Decision 057: heard offline, identified later.
+    keepForLater: (recording) =>
+      runtime()?.heardOffline.keep({ ...recording, texts: options.offlineTexts }) ?? Promise.resolve(false),
+    isOnline: () => navigator.onLine,
   });
 }

@@ -32,7 +32,11 @@ export function RecentIdentifications(props: { lang: LanguageKey; strings: Recor
       setEntries(signedOut ? recentIdentifications(runtime.storage, Date.now()) : []);
     };
     read();
-    return runtime.onAuth(read);
+    // Decision 057: a recording heard offline joins the list when its answer comes.
+    const stops = [runtime.onAuth(read), runtime.onRecentIdentifications(read)];
+    return () => {
+      for (const stop of stops) stop();
+    };
   }, [runtime]);
 
   if (!runtime || entries.length === 0) return null;

@@ -134,6 +134,12 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
       navigate: (href, state) => navigate(href, { state }),
       onScreen: setScreen,
       onCapture: setCaptured,
+      // Decision 057: the announcement of a recording kept offline, {{title}} left in for its answer.
+      offlineTexts: {
+        identified: t("common:heardOffline.identified"),
+        identifiedUntitled: t("common:heardOffline.identifiedUntitled"),
+        unidentified: t("common:heardOffline.unidentified"),
+      },
     });
     return recognition.current;
   }
@@ -159,6 +165,8 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
   let status = "";
   if (screen.screen === "listening") status = t(`listening.${screen.message}`);
   if (screen.screen === "matched" || screen.screen === "interstitial") status = t("found");
+  // Decision 057: heard offline, kept on the device; the listen button stays for another song.
+  if (screen.screen === "kept") status = t("offline.kept");
 
   const message =
     screen.screen === "error" || screen.screen === "interrupted"
