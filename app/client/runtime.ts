@@ -4,7 +4,7 @@ import { visitBeaconParams } from "../../rules/beacon-params";
 import { readCookies } from "../../rules/cookies";
 import { SiteError } from "../../rules/errors";
 import { asksNotToBeTracked } from "../../rules/global-privacy-control";
-import type { LanguageKey } from "../../rules/languages";
+import { type LanguageKey, localizedPath } from "../../rules/languages";
 import { deviceModelOf } from "../../rules/user-agent";
 import { findAppHost } from "./app-host";
 import { type AuthState, signInFlags } from "./auth";
@@ -35,6 +35,7 @@ import { createImporter, createInfoBar, type InfoMessage } from "./info-bar";
 import { createListeners } from "./listeners";
 import { createNetlog, isNetlogEnabled, type Netlog } from "./netlog";
 import { type HeardOffline, startHeardOffline } from "./offline/heard-offline";
+import { registerServiceWorker } from "./offline/register";
 import { interceptOutboundLinks } from "./outbound";
 import { watchRipples } from "./ripple";
 import { createRuntimeAuth } from "./runtime-auth";
@@ -58,6 +59,13 @@ export type RuntimeOptions = {
   cloudKit: CloudKitConfig | null;
   /** The feature flags the server enabled for this visitor (the root's data). */
   features: readonly string[];
+  /** The edge's in-app rule (the app's config cookie): no service worker there (decision 057). */
+  inApp: boolean;
+  /**
+   * The offline page (decision 057), which a service worker may show a signed-in person from its
+   * anonymous copy: its account is unknown, so the start-up does not sign anyone in or out.
+   */
+  offlineShell: boolean;
   /** Client-side navigation (Remix's navigate). */
   navigate: (path: string) => void;
   openPopup: (popup: SharePopup) => void;
@@ -183,7 +191,14 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
     ...browserClock,
     isOnline: () => navigator.onLine,
   });
-  // Decision 057: the recordings heard offline.
+  // Decision 057: the service worker (none inside the app) and the recordings heard offline.
+  const serviceWorker = "serviceWorker" in navigator ? navigator.serviceWorker : undefined;
+  registerServiceWorker({
+    inApp: options.inApp || app !== undefined,
+    offlinePath: localizedPath(options.lang, "/offline"),
+    window,
+    container: serviceWorker,
+  });
   const recent = createListeners<void>();
   const offline = startHeardOffline({
     storage,
@@ -269,7 +284,10 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
   let featureFlags: string[] = [];
   void startSite({
     storage,
-    loadUser: () => auth.init((cleanup) => cleanups.push(cleanup)),
+    // The offline page's account is unknown (decision 057): its anonymous copy must not sign anyone out.
+    loadUser: options.offlineShell
+      ? async () => ({ loggedin: false })
+      : () => auth.init((cleanup) => cleanups.push(cleanup)),
     sendPreloadStatistic: (timespent) => beacons.send(preloadParams(timespent)),
   }).then((state) => {
     if (state.status === "ready") featureFlags = Object.keys(state.features.config.featureflags);

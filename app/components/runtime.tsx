@@ -86,6 +86,8 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
             account: data.account,
             cloudKit: data.cloudKit,
             features: data.features,
+            inApp: data.inApp,
+            offlineShell: data.offlineShell,
             navigate: (path) => navigate(path),
             openPopup: (popup) => navigate(popup.path, { state: { share: popup.data } }),
             onNotices: setNotices,

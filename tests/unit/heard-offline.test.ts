@@ -14,6 +14,7 @@ import {
   released,
   unexpired,
 } from "../../app/client/offline/kept-recordings";
+import { isOfflinePageMessage, isOfflinePagePath } from "../../app/client/offline/service-worker-protocol";
 import type { TrackLookup } from "../../app/client/recognition/match-service";
 import { SiteError } from "../../rules/errors";
 import type { MatchRequestBody, WebrecMatchResponse } from "../../rules/schemas/webrec";
@@ -292,5 +293,20 @@ describe("the announcement", () => {
     expect(notificationOf({ ...base, lang: "en", outcome: "unidentified" }, "t").options.data.url).toBe(
       "/identify",
     );
+  });
+});
+
+describe("the offline page's address", () => {
+  test.each([
+    ["/offline", true],
+    ["/fr/offline", true],
+    ["/pt-br/offline", true],
+    ["/en/offline", false],
+    ["/xx/offline", false],
+    ["/offline/more", false],
+    ["/charts", false],
+  ])("%s: %s", (path, expected) => {
+    expect(isOfflinePagePath(path)).toBe(expected);
+    expect(isOfflinePageMessage({ type: "offline-page", path })).toBe(expected);
   });
 });
