@@ -14,7 +14,11 @@ import {
   released,
   unexpired,
 } from "../../app/client/offline/kept-recordings";
-import { isOfflinePageMessage, isOfflinePagePath } from "../../app/client/offline/service-worker-protocol";
+import {
+  isAmpPath,
+  isOfflinePageMessage,
+  isOfflinePagePath,
+} from "../../app/client/offline/service-worker-protocol";
 import type { TrackLookup } from "../../app/client/recognition/match-service";
 import { SiteError } from "../../rules/errors";
 import type { MatchRequestBody, WebrecMatchResponse } from "../../rules/schemas/webrec";
@@ -309,4 +313,14 @@ describe("the offline page's address", () => {
     expect(isOfflinePagePath(path)).toBe(expected);
     expect(isOfflinePageMessage({ type: "offline-page", path })).toBe(expected);
   });
+});
+
+test.each([
+  ["/amp/track/1/song", true],
+  ["/de/amp/track/1/song", true],
+  ["/amp", true],
+  ["/track/1/amplifier", false],
+  ["/ampersand", false],
+])("the worker leaves AMP pages alone: %s %s", (path, expected) => {
+  expect(isAmpPath(path)).toBe(expected);
 });

@@ -9,16 +9,18 @@ import { languageKeys } from "../../rules/languages";
 
 const site = "https://tunewave.test";
 
+type RecognitionStrings = { offline: Record<string, string>; listen: string };
+
 async function page(path: string, init?: RequestInit) {
   const response = await SELF.fetch(`${site}${path}`, init);
   return { status: response.status, html: await response.text(), headers: response.headers };
 }
 
 function strings(lang: string) {
-  return (
-    (resources as Record<string, { recognition: { offline: Record<string, string>; listen: string } }>)[lang]
-      ?.recognition ?? { offline: {}, listen: "" }
-  );
+  const found = (resources as unknown as Record<string, { recognition: RecognitionStrings } | undefined>)[
+    lang
+  ];
+  return found?.recognition ?? { offline: {}, listen: "" };
 }
 
 function escaped(text: string): string {

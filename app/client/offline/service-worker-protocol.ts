@@ -27,6 +27,14 @@ export function isOfflinePagePath(path: string): boolean {
   return match !== null && (match[1] === undefined || (isLanguageKey(match[1]) && match[1] !== "en"));
 }
 
+/**
+ * An AMP page's path (spec 000 §2: /amp before or after the language prefix): the worker leaves
+ * those to the network, offline or not; they are for AMP caches and their viewers.
+ */
+export function isAmpPath(path: string): boolean {
+  return /^\/(?:[^/]+\/)?amp(?:\/|$)/.test(path);
+}
+
 export function isOfflinePageMessage(data: unknown): data is OfflinePageMessage {
   if (typeof data !== "object" || data === null) return false;
   const { type, path } = data as { type?: unknown; path?: unknown };

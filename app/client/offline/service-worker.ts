@@ -9,6 +9,7 @@ import {
   answeredChannel,
   answeredMessage,
   backgroundSyncTag,
+  isAmpPath,
   isOfflinePageMessage,
   isOfflinePagePath,
 } from "./service-worker-protocol";
@@ -108,6 +109,11 @@ async function offlinePage(): Promise<{ path: string; response: Response } | und
   return undefined;
 }
 
+/** How long a kept offline page serves before a page's visit fetches it again (its country, its flags). */
+const offlinePageLifetimeMs = 86_400_000;
+/** When the worker kept the offline page, on its copy (epoch ms). */
+const keptAtHeader = "x-tunewave-kept-at";
+
 /**
  * Keeps the offline page of `path`, fetched without cookies: the anonymous page every visitor of
  * that language gets. One language at a time; the assets its HTML names are kept with it.
@@ -115,7 +121,8 @@ async function offlinePage(): Promise<{ path: string; response: Response } | und
 async function keepOfflinePage(path: string): Promise<void> {
   const cache = await caches.open(cacheName);
   const kept = await offlinePage();
-  if (kept?.path === path) return;
+  const keptAt = Number(kept?.response.headers.get(keptAtHeader));
+  if (kept?.path === path && Date.now() - keptAt < offlinePageLifetimeMs) return;
   const response = await fetch(path, { credentials: "omit", redirect: "error" });
   const type = response.headers.get("content-type") ?? "";
   if (!response.ok || !type.startsWith("text/html")) return;
@@ -128,8 +135,10 @@ async function keepOfflinePage(path: string): Promise<void> {
       if (!(await cache.match(url))) await cache.put(url, await fetchAsset(url)).catch(() => undefined);
     }),
   );
-  await cache.put(path, response);
-  if (kept) await cache.delete(kept.path);
+  const headers = new Headers(response.headers);
+  headers.set(keptAtHeader, String(Date.now()));
+  await cache.put(path, new Response(await response.blob(), { status: response.status, headers }));
+  if (kept && kept.path !== path) await cache.delete(kept.path);
 }
 
 scope.addEventListener("message", (event: MessageEventLike) => {
@@ -157,7 +166,7 @@ scope.addEventListener("fetch", (event: FetchEvent) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== scope.location.origin) return;
-  if (url.pathname.startsWith("/amp/") || url.pathname.startsWith("/services/")) return;
+  if (isAmpPath(url.pathname) || url.pathname.startsWith("/services/")) return;
   if (request.mode === "navigate") {
     event.respondWith(navigate(event));
     return;
