@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import enCommon from "../../locales/en/common.json";
 import enRecognition from "../../locales/en/recognition.json";
 import { trackSchema } from "../../rules/schemas/track";
+import { signInByEmail, uniqueAddress } from "./accounts";
 import { launchBrowser, openPage, personUserAgent, viewports } from "./browser";
 import { catalogueExcerpt, microphoneFlags, pressListen, previewTrack } from "./microphone";
 import { screenshot } from "./screenshot";
@@ -249,6 +250,25 @@ describe("the service worker", () => {
     await expect.poll(() => recentList(page).textContent(), { timeout: 30_000 }).toContain(track.title);
     // The promise is kept: the status line has nothing more to say.
     await expect.poll(() => status(page)).toBe("");
+    expect(unexpected(errors)).toEqual([]);
+    await page.context().close();
+  });
+
+  test("signed in, a song heard offline is in the library once back online, as a live match would be", async () => {
+    const preview = previewTrack(0.35);
+    const track = await trackOf(preview.key);
+    const { page, errors } = await openPage(browser, withServiceWorker);
+    await signInByEmail(page, "/identify", uniqueAddress("heard-offline"));
+    await serviceWorkerReady(page);
+    await page.context().setOffline(true);
+    await dropFile(page, `${preview.key}.ogg`, readFileSync(preview.file), "audio/ogg");
+    await expect.poll(() => status(page), { timeout: 30_000 }).toBe(enRecognition.offline.kept);
+
+    await page.context().setOffline(false);
+    await expect.poll(() => keptRecordings(page), { timeout: 30_000 }).toEqual([]);
+    await page.goto(`${baseURL}/myshazam`);
+    const rows = page.locator(".library-row");
+    await expect.poll(() => rows.filter({ hasText: track.title }).count()).toBe(1);
     expect(unexpected(errors)).toEqual([]);
     await page.context().close();
   });
