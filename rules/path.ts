@@ -82,6 +82,8 @@ const pageTypeOfSegment: ReadonlyMap<string, PageType> = new Map<string, PageTyp
   ["dev", "login"],
   // Spec 002 §2 overlay addresses (/ux/dialog, /ux/debugtap) open over the home page.
   ["ux", "home"],
+  // The offline page (docs/decisions/057-heard-offline.md) is the identify screen without a network.
+  ["offline", "identify"],
   ...chartTypes.map((chartType) => [chartType, "chartsview"] as const),
 ]);
 

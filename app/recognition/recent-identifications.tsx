@@ -18,7 +18,15 @@ const dayMs = 86_400_000;
  * they are in the library: the runtime moves them there). Read from the device's storage after
  * start-up, so the server renders nothing; each one can be removed.
  */
-export function RecentIdentifications(props: { lang: LanguageKey; strings: Record<string, unknown> }) {
+export function RecentIdentifications(props: {
+  lang: LanguageKey;
+  strings: Record<string, unknown>;
+  /**
+   * The offline page (decision 057): the account is not known there, and the list is what this
+   * device holds, shown whoever is signed in.
+   */
+  whateverTheAccount?: boolean;
+}) {
   const { t } = usePageStrings("recognition", props.strings);
   const runtime = useRuntime();
   const [entries, setEntries] = useState<RecentIdentification[]>([]);
@@ -29,11 +37,16 @@ export function RecentIdentifications(props: { lang: LanguageKey; strings: Recor
     const read = () => {
       const auth = runtime.auth();
       const signedOut = auth.phase === "initialized" && auth.login === null;
-      setEntries(signedOut ? recentIdentifications(runtime.storage, Date.now()) : []);
+      const shown = signedOut || props.whateverTheAccount === true;
+      setEntries(shown ? recentIdentifications(runtime.storage, Date.now()) : []);
     };
     read();
-    return runtime.onAuth(read);
-  }, [runtime]);
+    // Decision 057: a recording heard offline joins the list when its answer comes.
+    const stops = [runtime.onAuth(read), runtime.onRecentIdentifications(read)];
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [runtime, props.whateverTheAccount]);
 
   if (!runtime || entries.length === 0) return null;
   const format = new Intl.DateTimeFormat(languageOf(props.lang).locale, {

@@ -110,6 +110,15 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
     });
   }, [props.lang]);
 
+  // Decision 057: once answers of recordings kept offline come in, "we'll identify this" is done.
+  useEffect(
+    () =>
+      runtime?.onRecentIdentifications(() =>
+        setScreen((shown) => (shown.screen === "kept" ? { screen: "idle" } : shown)),
+      ),
+    [runtime],
+  );
+
   // Screens with news of their own take the focus, so that it is not lost and their news is read.
   useEffect(() => {
     if (["permission", "nomatch", "error", "interrupted"].includes(screen.screen))
@@ -134,6 +143,12 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
       navigate: (href, state) => navigate(href, { state }),
       onScreen: setScreen,
       onCapture: setCaptured,
+      // Decision 057: the announcement of a recording kept offline, {{title}} left in for its answer.
+      offlineTexts: {
+        identified: t("common:heardOffline.identified"),
+        identifiedUntitled: t("common:heardOffline.identifiedUntitled"),
+        unidentified: t("common:heardOffline.unidentified"),
+      },
     });
     return recognition.current;
   }
@@ -159,6 +174,8 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
   let status = "";
   if (screen.screen === "listening") status = t(`listening.${screen.message}`);
   if (screen.screen === "matched" || screen.screen === "interstitial") status = t("found");
+  // Decision 057: heard offline, kept on the device; the listen button stays for another song.
+  if (screen.screen === "kept") status = t("offline.kept");
 
   const message =
     screen.screen === "error" || screen.screen === "interrupted"
@@ -219,7 +236,11 @@ export function RecognitionPanel(props: RecognitionPanelProps) {
   const showButton =
     !noteInstead && screen.screen !== "nomatch" && (message === undefined || message.action === "listen");
   // The other ways to listen stay wherever the listen button would do.
-  const choosing = screen.screen === "idle" || message?.action === "listen" || message?.action === "none";
+  const choosing =
+    screen.screen === "idle" ||
+    screen.screen === "kept" ||
+    message?.action === "listen" ||
+    message?.action === "none";
   const chooseFile = (files: FileList | null) => {
     const file = files?.[0];
     if (file) listen({ kind: "file", file });

@@ -41,6 +41,8 @@ export function rootData(context: AppLoadContext, request: Request, features: re
     hideHeaderFooter: edge.hideHeaderFooter,
     beaconsSuppressed: edge.beaconsSuppressed,
     inApp: edge.inApp,
+    /** The offline page (decision 057): its copy in a service worker is every visitor's. */
+    offlineShell: edge.path.segments[0] === "offline",
     /** Spec 000 §3 beacon `screenname`: the page type. */
     pageType,
     /** Spec 000 §2 "/campaign/{name}: the name is read as an experiment name for statistics". */

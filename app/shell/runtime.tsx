@@ -86,6 +86,8 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
             account: data.account,
             cloudKit: data.cloudKit,
             features: data.features,
+            inApp: data.inApp,
+            offlineShell: data.offlineShell,
             navigate: (path) => navigate(path),
             openPopup: (popup) => navigate(popup.path, { state: { share: popup.data } }),
             onNotices: setNotices,
@@ -132,7 +134,7 @@ function InfoBar({ message }: { message: InfoMessage | undefined }) {
   const { t } = useTranslation("common");
   return (
     <div className="info-bar" role="status" aria-live="polite" data-shown={message ? "true" : undefined}>
-      {message ? <p>{t(message.key)}</p> : null}
+      {message ? <p>{t(message.key, message.values)}</p> : null}
     </div>
   );
 }

@@ -37,12 +37,17 @@ export async function launchWithProfile(
   });
 }
 
-/** Opens a page that records console errors and uncaught exceptions in `errors`. */
+/**
+ * Opens a page that records console errors and uncaught exceptions in `errors`. The site's service
+ * worker (docs/decisions/057-heard-offline.md) is blocked unless the options allow it
+ * (`serviceWorkers: "allow"`, tests/e2e/heard-offline.test.ts): what it answers from its cache no
+ * request interception sees, and a page's test should not depend on what a load before it installed.
+ */
 export async function openPage(
   browser: Browser,
   options: BrowserContextOptions = {},
 ): Promise<{ page: Page; errors: string[]; failures: string[] }> {
-  const context = await browser.newContext(options);
+  const context = await browser.newContext({ serviceWorkers: "block", ...options });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (message) => {

@@ -7,6 +7,7 @@ import type { StoredMatch } from "#app/recognition/browser/outcome.ts";
 import { recentIdentifications } from "#app/recognition/browser/recent-identifications.ts";
 import {
   createRecognition,
+  type OfflineRecording,
   type RecognitionDeps,
   type RecognitionInput,
   type RecognitionScreen,
@@ -68,6 +69,9 @@ function world(
     lookup?: TrackLookup | Error;
     currentPath?: string;
     audioCapture?: boolean;
+    /** Decision 057: where recordings heard offline are kept ("fails": the keeping fails). */
+    keep?: "keeps" | "fails";
+    online?: () => boolean;
   } = {},
 ) {
   const screens: RecognitionScreen[] = [];
@@ -75,6 +79,7 @@ function world(
   const navigations: { href: string; state: unknown }[] = [];
   const matchCalls: { at: number; body: MatchRequestBody }[] = [];
   const returnSigCalls: MatchRequestBody[] = [];
+  const kept: OfflineRecording[] = [];
   const pushed: Float32Array[] = [];
   const backing = memoryStorage();
   const storage = createSiteStorage({ storage: () => backing, now: () => Date.now() });
@@ -175,6 +180,16 @@ function world(
     now: () => Date.now(),
     randomId: () => "session-1",
     onScreen: (screen) => void screens.push(screen),
+    ...(options.keep
+      ? {
+          async keepForLater(recording: OfflineRecording) {
+            if (options.keep === "fails") throw new Error("no IndexedDB");
+            kept.push(recording);
+            return true;
+          },
+        }
+      : {}),
+    ...(options.online ? { isOnline: options.online } : {}),
   };
   const recognition = createRecognition(deps);
   return {
@@ -185,6 +200,7 @@ function world(
     navigations,
     matchCalls,
     returnSigCalls,
+    kept,
     pushed,
     storage,
     state,
@@ -741,4 +757,86 @@ describe("this browser's audio", () => {
       expect(w.beacons.find((beacon) => beacon.beaconId === "webrec.tab.error")?.errordesc).toBe(statistic);
     },
   );
+});
+
+describe("heard offline (decision 057)", () => {
+  const networkDown = () => new SiteError("network", "POST /services/webrec/match failed: Failed to fetch");
+
+  test("offline from the start: nothing is sent, the last signature is kept under the session's id", async () => {
+    const w = world({ keep: "keeps", online: () => false });
+    await w.recognition.start(w.tap());
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(w.matchCalls).toEqual([]);
+    expect(w.kept).toEqual([{ id: "session-1", data: "c2lnbmF0dXJl3", lang: "en", country: "GB", heardAt }]);
+    expect(w.last()).toEqual({ screen: "kept" });
+    expect(w.beaconIds()).toEqual(["webrec.start", "webrec.kept"]);
+    expect(w.state.microphoneStopped).toBe(true);
+    expect(w.state.workerTerminated).toBe(true);
+  });
+
+  test("the network lost at a checkpoint: listening goes on to the end, nothing more is sent", async () => {
+    const w = world({ keep: "keeps", answers: [{ matches: [] }, networkDown()] });
+    await w.recognition.start(w.tap());
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(w.matchCalls).toHaveLength(2);
+    expect(w.kept.map((recording) => recording.data)).toEqual(["c2lnbmF0dXJl3"]);
+    expect(w.last()).toEqual({ screen: "kept" });
+    expect(w.beaconIds()).not.toContain("webrec.error");
+  });
+
+  test("a file heard offline is kept at its last checkpoint", async () => {
+    const w = world({
+      keep: "keeps",
+      online: () => false,
+      file: { samples: new Float32Array(40 * 8000).fill(0.1), sampleRate: 8000 },
+    });
+    await w.recognition.start({ kind: "file", file: new Blob(["audio"]) });
+    expect(w.matchCalls).toEqual([]);
+    expect(w.kept).toHaveLength(1);
+    expect(w.last()).toEqual({ screen: "kept" });
+  });
+
+  test("an earlier checkpoint's match still wins over the network lost after it", async () => {
+    const w = world({
+      keep: "keeps",
+      answers: [{ after: 4000, answer: { matches: [matchOf()] } }, networkDown()],
+    });
+    await w.recognition.start(w.tap());
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(w.kept).toEqual([]);
+    expect(w.navigations).toHaveLength(1);
+  });
+
+  test("stopped while offline: nothing is kept", async () => {
+    const w = world({ keep: "keeps", online: () => false });
+    await w.recognition.start(w.tap());
+    await vi.advanceTimersByTimeAsync(7000);
+    w.recognition.cancel();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(w.kept).toEqual([]);
+    expect(w.last()).toEqual({ screen: "idle" });
+  });
+
+  test("where nothing can be kept, the network failure is the service error it always was", async () => {
+    const w = world({ keep: "fails", answers: [networkDown()] });
+    await w.recognition.start(w.tap());
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(w.matchCalls).toHaveLength(1);
+    expect(w.last()).toEqual({ screen: "error", failure: "service", input: "microphone" });
+    expect(w.beacons.find((beacon) => beacon.beaconId === "webrec.error")).toMatchObject({
+      errorcode: "serviceerror",
+      errordesc: "service-error:network",
+    });
+  });
+
+  test("an error answer is no reason to keep: it is the service error", async () => {
+    const w = world({
+      keep: "keeps",
+      answers: [new SiteError("serviceerror", "POST: 503", { status: 503 })],
+    });
+    await w.recognition.start(w.tap());
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(w.kept).toEqual([]);
+    expect(w.last()).toEqual({ screen: "error", failure: "service", input: "microphone" });
+  });
 });

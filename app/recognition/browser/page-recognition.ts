@@ -1,3 +1,4 @@
+import type { OfflineTexts } from "#app/offline/browser/kept-recordings.ts";
 import type { CaptureOptions } from "#app/recognition/capture-options.ts";
 import type { SiteRuntime } from "#app/shell/browser/runtime.ts";
 import type { LanguageKey } from "#rules/languages.ts";
@@ -22,8 +23,11 @@ export function createPageRecognition(options: {
   navigate: (href: string, state: unknown) => void;
   onScreen: (screen: RecognitionScreen) => void;
   onCapture: (captured: CapturedCheckpoint) => void;
+  /** What the announcement of a recording kept offline will say (decision 057). */
+  offlineTexts: OfflineTexts;
 }) {
   const { lang, country, capture, runtime } = options;
+  runtime()?.heardOffline.prepare();
   return createRecognition({
     lang,
     country,
@@ -49,5 +53,9 @@ export function createPageRecognition(options: {
     randomId: () => crypto.randomUUID(),
     onScreen: options.onScreen,
     onCapture: options.onCapture,
+    // Decision 057: heard offline, identified later.
+    keepForLater: (recording) =>
+      runtime()?.heardOffline.keep({ ...recording, texts: options.offlineTexts }) ?? Promise.resolve(false),
+    isOnline: () => navigator.onLine,
   });
 }

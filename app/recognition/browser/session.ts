@@ -6,7 +6,13 @@ import type { WebrecMatch, WebrecMatchResponse, WebrecSignatureSummary } from "#
 import { type MatchRequestBody, matchRequestBody } from "#rules/schemas/webrec.ts";
 import { RECORDING_CHECKPOINTS_SECONDS } from "#signature/constants.ts";
 import type { CaptureListener, Microphone } from "./capture";
-import { type FailureKind, microphoneFailure, RecognitionFailure, tabAudioFailure } from "./failures";
+import {
+  type FailureKind,
+  microphoneFailure,
+  RecognitionFailure,
+  serviceStatistic,
+  tabAudioFailure,
+} from "./failures";
 import { type DecodedFile, fileCheckpointSeconds } from "./file-audio";
 import { closeAudioContext } from "./input-support";
 import type { TrackLookup } from "./match-service";
@@ -67,6 +73,8 @@ export type RecognitionScreen =
   /** A match of the track page the visitor is on (spec 002 §2 /track/webrec/interstitial). */
   | { screen: "interstitial"; track: MatchedTrack }
   | { screen: "nomatch" }
+  /** Heard without a network: kept on the device, to be identified once back online (decision 057). */
+  | { screen: "kept" }
   /** Listening stopped by itself: the page went to the background, or the input ended. */
   | { screen: "interrupted"; failure: InterruptionKind; input: RecognitionInputKind }
   | { screen: "error"; failure: RecognitionFailure["kind"]; input: RecognitionInputKind };
@@ -76,6 +84,12 @@ export type InterruptionKind = Extract<FailureKind, "background" | "inputended">
 function isInterruption(kind: FailureKind): kind is InterruptionKind {
   return kind === "background" || kind === "inputended";
 }
+
+/**
+ * A recording the network was down for (docs/decisions/057-heard-offline.md): its id is the
+ * session's, its signature the last checkpoint's, which holds everything heard.
+ */
+export type OfflineRecording = { id: string; data: string; lang: string; country: string; heardAt: number };
 
 /** With audiocapture=1: the audio of a checkpoint and what returnSig made of its signature. */
 export type CapturedCheckpoint = {
@@ -109,6 +123,13 @@ export type RecognitionDeps = {
   randomId(): string;
   onScreen(screen: RecognitionScreen): void;
   onCapture?(checkpoint: CapturedCheckpoint): void;
+  /**
+   * Decision 057: where recordings heard offline are kept (true once kept). Without it, a network
+   * failure at a checkpoint is the service error it always was.
+   */
+  keepForLater?(recording: OfflineRecording): Promise<boolean>;
+  /** `navigator.onLine`: false, a checkpoint's signature is kept rather than sent. */
+  isOnline?(): boolean;
 };
 
 export type Recognition = {
@@ -150,6 +171,11 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
     pending: number;
     finalAnswered: boolean;
     openedAt: number;
+    /**
+     * Decision 057: the network was down at a checkpoint. Nothing more is sent; the latest
+     * checkpoint's signature (by index) is what is kept at the end.
+     */
+    offline: { index: number; data: string } | undefined;
   };
 
   function beacon(current: Run, event: string, params: Omit<BeaconParams, "beaconId">) {
@@ -193,6 +219,45 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
     deps.onScreen({ screen: "nomatch" });
   }
 
+  /** Decision 057: a checkpoint without network; its signature is kept if it is the latest one. */
+  function heardOffline(current: Run, index: number, data: string) {
+    if (!current.offline || current.offline.index < index) current.offline = { index, data };
+  }
+
+  /** Decision 057: the recording heard offline is kept for later, or fails as a service error. */
+  async function keep(current: Run) {
+    const heard = current.offline;
+    const startDate = current.microphone?.startedAt() ?? current.openedAt;
+    if (!heard || !finish(current)) return;
+    const kept = await (
+      deps.keepForLater?.({
+        id: current.sessionId,
+        data: heard.data,
+        lang: deps.lang,
+        country: deps.country,
+        heardAt: Math.round(startDate),
+      }) ?? Promise.resolve(false)
+    ).catch(() => false);
+    const timespent = deps.now() - current.pressedAt;
+    if (kept) {
+      beacon(current, "kept", { beaconType: "userevent", timespent });
+      deps.onScreen({ screen: "kept" });
+      return;
+    }
+    beacon(current, "error", {
+      beaconType: "error",
+      errorcode: "serviceerror",
+      errordesc: serviceStatistic("network"),
+      timespent,
+    });
+    deps.onScreen({ screen: "error", failure: "service", input: current.input });
+  }
+
+  /** Whether a failed request is the network's absence (a fetch TypeError), with somewhere to keep it. */
+  function isOffline(error: unknown): boolean {
+    return deps.keepForLater !== undefined && error instanceof SiteError && error.type === "network";
+  }
+
   async function matched(current: Run, match: WebrecMatch) {
     const startDate = current.microphone?.startedAt() ?? current.openedAt;
     if (!finish(current)) return;
@@ -233,37 +298,50 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
       message: listeningMessages[Math.min(index + 1, lastCheckpoint)] ?? "tough",
     });
     current.pending++;
+    let body: MatchRequestBody | undefined;
     try {
       const signature = await current.worker.signature({ wav: deps.audioCapture });
       // The final signature holds all there is to hear.
       if (final) current.microphone?.stop();
       if (current.finished) return;
-      const body = matchRequestBody(signature.data, {
+      body = matchRequestBody(signature.data, {
         sessionId: current.sessionId,
         lang: deps.lang,
         country: deps.country,
       });
-      if (deps.audioCapture) {
-        deps
-          .returnSig(body, current.abort.signal)
-          .then((summary) => deps.onCapture?.({ seconds, wav: signature.wav, summary }))
-          .catch(() => {});
-      }
-      const answer = await deps.match(body, current.abort.signal);
-      if (current.finished) return;
-      const [match] = answer.matches;
-      if (match) {
-        await matched(current, match);
-        return;
+      // Decision 057: offline, or offline since an earlier checkpoint, the signature is kept, not sent.
+      if (current.offline || (deps.keepForLater && deps.isOnline?.() === false)) {
+        heardOffline(current, index, body.data);
+      } else {
+        if (deps.audioCapture) {
+          deps
+            .returnSig(body, current.abort.signal)
+            .then((summary) => deps.onCapture?.({ seconds, wav: signature.wav, summary }))
+            .catch(() => {});
+        }
+        const answer = await deps.match(body, current.abort.signal);
+        if (current.finished) return;
+        const [match] = answer.matches;
+        if (match) {
+          await matched(current, match);
+          return;
+        }
       }
     } catch (error) {
-      if (!current.finished && !(error instanceof SiteError && error.type === "abort")) fail(current, error);
-      return;
+      if (body && !current.finished && isOffline(error)) {
+        heardOffline(current, index, body.data);
+      } else {
+        if (!current.finished && !(error instanceof SiteError && error.type === "abort"))
+          fail(current, error);
+        return;
+      }
     } finally {
       current.pending--;
       if (final) current.finalAnswered = true;
     }
-    if (current.finalAnswered && current.pending === 0) noMatch(current);
+    if (current.finished || !current.finalAnswered || current.pending > 0) return;
+    if (current.offline) await keep(current);
+    else noMatch(current);
   }
 
   /** A file: decoded, then its checkpoints one after the other, as soon as each answers. */
@@ -315,6 +393,7 @@ export function createRecognition(deps: RecognitionDeps): Recognition {
         pending: 0,
         finalAnswered: false,
         openedAt: 0,
+        offline: undefined,
       };
       run = current;
       beacon(current, "start", { beaconType: "userevent" });

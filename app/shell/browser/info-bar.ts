@@ -13,8 +13,8 @@ import { SiteError } from "#rules/errors.ts";
 export const infoBarTiming = { autoHideMs: 5000, spacingMs: 2000 } as const;
 export const importerTiming = { loadingMs: 500, slowMs: 5000 } as const;
 
-/** A message: a key of the common strings; keepOpen ones stay until hidden. */
-export type InfoMessage = { key: string; keepOpen?: boolean };
+/** A message: a key of the common strings (with its values); keepOpen ones stay until hidden. */
+export type InfoMessage = { key: string; values?: Record<string, string>; keepOpen?: boolean };
 
 type Clock = {
   now(): number;

@@ -10,13 +10,15 @@ import {
   type UserFlags,
   userFlagsOf,
 } from "#app/bridge/browser/in-app.ts";
+import { type HeardOffline, startHeardOffline } from "#app/offline/browser/heard-offline.ts";
+import { registerServiceWorker } from "#app/offline/browser/register.ts";
 import type { CloudKitConfig, LoginState } from "#rules/account.ts";
 import { readHashParams, readParams } from "#rules/address-params.ts";
 import { visitBeaconParams } from "#rules/beacon-params.ts";
 import { readCookies } from "#rules/cookies.ts";
 import { SiteError } from "#rules/errors.ts";
 import { asksNotToBeTracked } from "#rules/global-privacy-control.ts";
-import type { LanguageKey } from "#rules/languages.ts";
+import { type LanguageKey, localizedPath } from "#rules/languages.ts";
 import { deviceModelOf } from "#rules/user-agent.ts";
 import {
   type BeaconSender,
@@ -62,6 +64,13 @@ export type RuntimeOptions = {
   cloudKit: CloudKitConfig | null;
   /** The feature flags the server enabled for this visitor (the root's data). */
   features: readonly string[];
+  /** The edge's in-app rule (the app's config cookie): no service worker there (decision 057). */
+  inApp: boolean;
+  /**
+   * The offline page (decision 057), which a service worker may show a signed-in person from its
+   * anonymous copy: its account is unknown, so the start-up does not sign anyone in or out.
+   */
+  offlineShell: boolean;
   /** Client-side navigation (Remix's navigate). */
   navigate: (path: string) => void;
   openPopup: (popup: SharePopup) => void;
@@ -97,6 +106,10 @@ export type SiteRuntime = {
   importOnDemand<T>(name: "recognition" | "menu" | "video" | "playback", load: () => Promise<T>): Promise<T>;
   /** Calls `listener` with the info bar's message (undefined: hidden) whenever it changes. */
   onInfoBar(listener: (message: InfoMessage | undefined) => void): () => void;
+  /** Decision 057: recordings heard offline, kept on the device and identified once back online. */
+  heardOffline: HeardOffline;
+  /** Calls `listener` when the device's recent identifications change under the page (decision 057). */
+  onRecentIdentifications(listener: () => void): () => void;
   /** The names of the feature flags the start-up loaded (none before it finished), for the debug overlay. */
   featureFlags(): string[];
   /**
@@ -178,9 +191,25 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
   const netlog = createNetlog({ enabled: isNetlogEnabled(window.location.href, options.features) });
   const notices = createNoticeBoard(options.onNotices);
   const infoBar = createListeners<InfoMessage | undefined>();
-  const importOnDemand = createImporter(createInfoBar(infoBar.emit, browserClock), {
+  const infoBarMessages = createInfoBar(infoBar.emit, browserClock);
+  const importOnDemand = createImporter(infoBarMessages, {
     ...browserClock,
     isOnline: () => navigator.onLine,
+  });
+  // Decision 057: the service worker (none inside the app) and the recordings heard offline.
+  const serviceWorker = "serviceWorker" in navigator ? navigator.serviceWorker : undefined;
+  registerServiceWorker({
+    inApp: options.inApp || app !== undefined,
+    offlinePath: localizedPath(options.lang, "/offline"),
+    window,
+    container: serviceWorker,
+  });
+  const recent = createListeners<void>();
+  const offline = startHeardOffline({
+    storage,
+    window,
+    showInfo: (message) => void infoBarMessages.show(message),
+    onRecent: () => recent.emit(),
   });
   const user = createListeners<UserFlags>();
   const userFlags = () =>
@@ -200,6 +229,7 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
 
   const cleanups = [
     ...(app?.start({ ...options, beacons, storage, signOut: () => auth.signOut() }) ?? []),
+    offline.stop,
     interceptDeepLinks(document, {
       inApp: bridge.isSupported(),
       assign: (url) => window.location.assign(url),
@@ -259,7 +289,10 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
   let featureFlags: string[] = [];
   void startSite({
     storage,
-    loadUser: () => auth.init((cleanup) => cleanups.push(cleanup)),
+    // The offline page's account is unknown (decision 057): its anonymous copy must not sign anyone out.
+    loadUser: options.offlineShell
+      ? async () => ({ loggedin: false })
+      : () => auth.init((cleanup) => cleanups.push(cleanup)),
     sendPreloadStatistic: (timespent) => beacons.send(preloadParams(timespent)),
   }).then((state) => {
     if (state.status === "ready") featureFlags = Object.keys(state.features.config.featureflags);
@@ -281,6 +314,8 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
     featureFlags: () => featureFlags,
     importOnDemand,
     onInfoBar: infoBar.add,
+    heardOffline: offline.heardOffline,
+    onRecentIdentifications: recent.add,
     cloud: auth.cloud,
     onAuth: auth.onAuth,
     setAccount: auth.setAccount,
@@ -303,6 +338,7 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
       user.clear();
       auth.dispose();
       infoBar.clear();
+      recent.clear();
       for (const cleanup of cleanups) cleanup();
     },
   };

@@ -67,6 +67,8 @@ const dataSchemas = {
   "webrec.prev_match": v.unknown(),
   // The songs identified on this device (app/recognition/browser/recent-identifications.ts parses them).
   "webrec.recent": v.unknown(),
+  // Decision 057: recordings heard offline (or their answers) wait in IndexedDB.
+  "webrec.kept": v.boolean(),
   [cloudLibraryKey]: v.object({
     tags: v.array(libraryTagSchema),
     storedAt: v.pipe(v.number(), v.integer(), v.minValue(0)),
