@@ -3,6 +3,7 @@ import * as db from "#origin/db.ts";
 import type { OriginApp } from "#origin/env.ts";
 import { cachePolicy, invalidParam, notFound } from "#origin/http.ts";
 import { videoBase } from "#origin/video-paths.ts";
+import { escapeHtml } from "#rules/html.ts";
 import { videoMessageSource } from "#rules/video-messages.ts";
 
 // The video site the track page's VIDEO section points at (spec 002 §2, §4 "Video"), served by
@@ -14,13 +15,6 @@ import { videoMessageSource } from "#rules/video-messages.ts";
 function keyOf(segment: string): number {
   if (!/^\d{1,15}$/.test(segment)) throw invalidParam("The video id must be a track key");
   return Number(segment);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
-  );
 }
 
 /**
