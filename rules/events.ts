@@ -5,6 +5,7 @@
  */
 
 import { dateTimeFormat } from "./intl";
+import { dayMs } from "./time";
 
 /** Spec 002 §9 "Distance threshold 100 miles". */
 export const nearDistanceMiles = 100;
@@ -23,7 +24,6 @@ export const qrSizes = [110, 220, 330] as const;
 /** Spec 002 §3 "provider.attribution.logo (size placeholder replaced with 0x50)". */
 export const attributionLogoSize = "0x50";
 
-const dayMs = 86_400_000;
 const earthRadiusMiles = 3958.8;
 
 /** The time block of an event (spec 002 §3 Event `time`): instants in ISO 8601, an IANA zone. */

@@ -24,7 +24,6 @@ export { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "#rules/cookies.ts";
 export { hiddenTagLifetimeMs } from "#rules/library.ts";
 export {
   dataExportLifetimeMs,
-  dayMs,
   expiredExportRecordMs,
   formatDuration,
   formatPrivacyDate,
@@ -32,6 +31,7 @@ export {
   transferNoticeDeletionDays,
 } from "#rules/privacy.ts";
 export { eventRetentionDays } from "#rules/schemas/identification.ts";
+export { dayMs } from "#rules/time.ts";
 
 // The privacy steps a page takes on the signed-in person's behalf, through the services proxy to
 // the account service (origin/routes/privacy.ts); each passes on the cookies the service sets.
