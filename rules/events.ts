@@ -4,6 +4,7 @@
  * (002 §9). Pure code only: no Node or Workers APIs (Intl is in both).
  */
 
+import { servicesPathOf, servicesRootPathOf } from "./addresses";
 import { dateTimeFormat } from "./intl";
 import { dayMs } from "./time";
 
@@ -367,8 +368,7 @@ export function servicesPathOfNext(next: string): string | undefined {
   try {
     const url = new URL(next, "https://provider.invalid");
     if (!url.pathname.startsWith("/event/") && !url.pathname.startsWith("/services/event/")) return undefined;
-    const path = url.pathname.startsWith("/services/") ? url.pathname : `/services${url.pathname}`;
-    return `${path}${url.search}`;
+    return `${servicesPathOf(servicesRootPathOf(url.pathname))}${url.search}`;
   } catch {
     return undefined;
   }
