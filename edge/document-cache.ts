@@ -10,14 +10,10 @@ import {
   type ServicesProxy,
 } from "#edge/services/index.ts";
 import { accountCookieNames, webProviderCookieName } from "#rules/account.ts";
+import { featureConfigServicePath } from "#rules/addresses.ts";
 import { cookieNames, parseCookieHeader } from "#rules/cookies.ts";
 import { localDateOf, visitorPlaceOf } from "#rules/events.ts";
-import {
-  evaluateFeatures,
-  type FeaturePlatform,
-  featuresPath,
-  loadFeatureConfig,
-} from "#rules/feature-flags.ts";
+import { evaluateFeatures, type FeaturePlatform, loadFeatureConfig } from "#rules/feature-flags.ts";
 import { offerDeviceOf } from "#rules/offers.ts";
 import type { RequestContext } from "./request-context";
 
@@ -151,7 +147,7 @@ export async function flagsOf(
   platform: FeaturePlatform,
 ): Promise<string[]> {
   const { config } = await loadFeatureConfig({
-    fetchConfig: () => services.getJson(featuresPath(), v.unknown()),
+    fetchConfig: () => services.getJson(featureConfigServicePath(), v.unknown()),
   });
   const features = evaluateFeatures(config, {
     environment,

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { ServicesProxy } from "#edge/services/index.ts";
 import { type LoginState, loginStateSchema, readAccountCookies, sessionEndedStatus } from "#rules/account.ts";
+import { accountServicePath, type QueryParams } from "#rules/addresses.ts";
 
 /**
  * The signed-in state of a page request, asked of the account service once per request and only
@@ -26,17 +27,20 @@ export function accountRequestHeaders(request: Request): Headers {
   return headers;
 }
 
-/** A call to the account service (`/services/account/{path}`) on behalf of the visitor's request. */
+/**
+ * A call to the account service (`/services/account/{segments}`, rules/addresses.ts
+ * `accountServicePath`) on behalf of the visitor's request.
+ */
 export function accountCall(
   services: ServicesProxy,
   request: Request,
-  path: string,
-  init: { method?: "GET" | "POST"; body?: unknown } = {},
+  segments: readonly string[],
+  init: { method?: "GET" | "POST"; body?: unknown; query?: QueryParams } = {},
 ): Promise<Response> {
   const headers = accountRequestHeaders(request);
   if (init.body !== undefined) headers.set("content-type", "application/json");
   return services.handle(
-    new Request(new URL(`/services/account/${path}`, request.url), {
+    new Request(new URL(accountServicePath(segments, init.query), request.url), {
       method: init.method ?? "GET",
       headers,
       body: init.body === undefined ? null : JSON.stringify(init.body),
@@ -46,7 +50,7 @@ export function accountCall(
 
 export async function resolveSession(services: ServicesProxy, request: Request): Promise<SessionResolution> {
   if (!readAccountCookies(request.headers.get("cookie")).session) return anonymous;
-  const response = await accountCall(services, request, "status");
+  const response = await accountCall(services, request, ["status"]);
   const setCookies = response.headers.getSetCookie();
   if (response.status === 200) {
     const parsed = v.safeParse(loginStateSchema, await response.json().catch(() => undefined));

@@ -1,3 +1,4 @@
+import { dayMs } from "#rules/time.ts";
 import { discoveryScore } from "./catalog-rules";
 
 /**
@@ -72,10 +73,10 @@ export function trackScores(
 /** Whole UTC days from `day` (YYYY-MM-DD) to the UTC day of `now`. */
 export function dayAge(day: string, now: Date): number {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Math.round((today - Date.parse(`${day}T00:00:00Z`)) / 86_400_000);
+  return Math.round((today - Date.parse(`${day}T00:00:00Z`)) / dayMs);
 }
 
 /** The first day (YYYY-MM-DD) of the live window ending on `now`'s UTC day. */
 export function windowStart(now: Date): string {
-  return new Date(now.getTime() - (liveWindowDays - 1) * 86_400_000).toISOString().slice(0, 10);
+  return new Date(now.getTime() - (liveWindowDays - 1) * dayMs).toISOString().slice(0, 10);
 }

@@ -6,6 +6,7 @@ import {
   type LatLng,
   zonedInstant,
 } from "#rules/events.ts";
+import { dayMs } from "#rules/time.ts";
 import { artworkTemplate, eventMedia, eventPhotoCount, hash32, unitHash } from "./catalog-rules";
 import type { ArtistRow, PlaylistRow, TrackRow, VenueRow } from "./db";
 
@@ -17,7 +18,6 @@ import type { ArtistRow, PlaylistRow, TrackRow, VenueRow } from "./db";
  * "upcoming" only moves with the request's clock.
  */
 
-const dayMs = 86_400_000;
 /** Monday 1970-01-05: weeks start on Mondays. */
 const firstMonday = Date.UTC(1970, 0, 5);
 /** Shows an artist may play in one week. */

@@ -9,6 +9,7 @@ import {
   unknownCountry,
   vouchedVisitorHeader,
 } from "#rules/schemas/identification.ts";
+import { dayMs } from "#rules/time.ts";
 import { addressHashOf, utcDayOf, visitorHashOf } from "#rules/visitor-hash.ts";
 import { randomToken } from "./accounts";
 import type { OriginContext } from "./env";
@@ -17,8 +18,6 @@ import { clientAddressOf } from "./http";
 // Identifications counted live (docs/decisions/032-live-numbers.md): every successful match and
 // every new tag sends one event to the identifications queue, and the queue's consumer folds a
 // batch of them into the counters (migrations 0016 and 0022) in one D1 batch of a few statements.
-
-const dayMs = 86_400_000;
 
 /** Cities by (country, name) as the edge names them: a bounded per-isolate memo of one D1 read each. */
 const cityIds = new Map<string, number>();

@@ -1,6 +1,7 @@
 import { resources } from "#locales/index.ts";
 import { createStrings } from "#locales/translate.ts";
 import { emailLinkLifetimeMs } from "#rules/account.ts";
+import { escapeHtml } from "#rules/html.ts";
 import { defaultLanguageKey, type LanguageKey, languageOf, matchLanguage } from "#rules/languages.ts";
 import { formatPrivacyDate } from "#rules/privacy.ts";
 
@@ -51,15 +52,6 @@ export function mailerOf(env: {
     },
   };
 }
-
-const escapes: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => escapes[ch] ?? ch);
 
 /** A translator for what the service writes to a person (mail, files), in the language of `locale`. */
 export function serviceStrings(locale: string, namespace: "account" | "privacy") {

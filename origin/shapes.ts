@@ -1,4 +1,12 @@
 import type * as v from "valibot";
+import {
+  artistPagePath,
+  catalogArtistViewPath,
+  relatedTracksServicePath,
+  syncedLyricsServicePath,
+  trackPath,
+  videoServicePath,
+} from "#rules/addresses.ts";
 import { defaultImageWidth, isNewRelease } from "#rules/content-rules.ts";
 import type {
   albumSchema,
@@ -10,7 +18,6 @@ import type { artistSchema } from "#rules/schemas/artist.ts";
 import type { StoreName, storeSchema, trackSchema, trackSummarySchema } from "#rules/schemas/track.ts";
 import { artTrackPosterUrl, artworkTemplate, artworkUrl, coloursOf, previewUrl } from "./catalog-rules";
 import type { AlbumRow, ArtistRow, LyricsRow, PlaylistRow, TrackRow } from "./db";
-import { embedPath, watchPath } from "./video-paths";
 
 /** What an answer depends on besides the rows: the path's country and language, and the time. */
 export type AnswerContext = {
@@ -28,14 +35,6 @@ type Input<S extends v.GenericSchema> = v.InferInput<S>;
 /** The catalogue storefront in paths and hrefs is lower case, as in the Apple Music API. */
 export function storefront(ctx: AnswerContext): string {
   return ctx.country.toLowerCase();
-}
-
-export function trackPath(row: { key: number; alias: string }): string {
-  return `/track/${row.key}/${row.alias}`;
-}
-
-export function artistPath(row: { alias: string; adamid: string }): string {
-  return `/artist/${row.alias}/${row.adamid}`;
 }
 
 function searchTerm(...parts: string[]): string {
@@ -107,8 +106,8 @@ export function trackPayload(
       adamid: row.artist_adamid,
       name: row.artist_name,
       avatar: artworkUrl(row.artist_art_id, 400),
-      url: artistPath({ alias: row.artist_alias, adamid: row.artist_adamid }),
-      toptracks: { url: `/services/amapi/v1/catalog/${sf}/artists/${row.artist_adamid}/view/top-songs` },
+      url: artistPagePath(row.artist_alias, row.artist_adamid),
+      toptracks: { url: catalogArtistViewPath(sf, row.artist_adamid, "top-songs") },
     },
   ];
   if (lyrics) {
@@ -123,22 +122,22 @@ export function trackPayload(
         providername: lyrics.provider,
         commontrackid: String(row.key),
       },
-      url: `/services/lyrics/v1/${sf}/songs/${row.adamid}/synced`,
+      url: syncedLyricsServicePath(sf, row.adamid),
     });
   }
   // Every preview has an art track (origin/catalog/art-track.ts), so every track has a video.
   sections.push({
     type: "VIDEO",
     tabname: "Video",
-    watchurl: watchPath(row.key),
-    embedurl: embedPath(row.key),
+    watchurl: videoServicePath("watch", row.key),
+    embedurl: videoServicePath("embed", row.key),
     image: artTrackPosterUrl(row.key),
     arttrack: true,
   });
   sections.push({
     type: "RELATED",
     tabname: "Related",
-    url: `/services/track/v1/${ctx.lang}/${ctx.country}/${ctx.platform}/${row.key}/related`,
+    url: relatedTracksServicePath(ctx.lang, ctx.country, ctx.platform, row.key),
   });
 
   return {
@@ -155,7 +154,7 @@ export function trackPayload(
       joecolor: joecolor(colours),
       template: artworkTemplate(row.art_id),
     },
-    url: trackPath(row),
+    url: trackPath(row.key, row.alias),
     alias: row.alias,
     layout: "5",
     sections,
@@ -195,7 +194,7 @@ export function trackPayload(
       xboxmusic: store("xboxmusic"),
     },
     share: {
-      href: trackPath(row),
+      href: trackPath(row.key, row.alias),
       subject: `${row.title} - ${row.artist_name}`,
       text: `I used Tunewave to discover ${row.title} by ${row.artist_name}.`,
       image: artworkUrl(row.art_id, 400),
@@ -233,7 +232,7 @@ export function trackSummary(row: TrackRow): Input<typeof trackSummarySchema> {
     title: row.title,
     subtitle: row.artist_name,
     alias: row.alias,
-    url: trackPath(row),
+    url: trackPath(row.key, row.alias),
     images: {
       default: artworkUrl(row.art_id, defaultImageWidth),
       coverart: artworkUrl(row.art_id, 300),
@@ -362,10 +361,10 @@ export function artistPayload(row: ArtistRow): Input<typeof artistSchema> {
     alias: row.alias,
     avatar: artworkUrl(row.art_id, 400),
     avatarTemplate: artworkTemplate(row.art_id),
-    url: artistPath(row),
-    weburl: artistPath(row),
+    url: artistPagePath(row.alias, row.adamid),
+    weburl: artistPagePath(row.alias, row.adamid),
     share: {
-      href: artistPath(row),
+      href: artistPagePath(row.alias, row.adamid),
       subject: row.name,
       text: `Discover ${row.name} on Tunewave.`,
       image: artworkUrl(row.art_id, 400),

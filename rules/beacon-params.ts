@@ -1,3 +1,4 @@
+import { metricsBeaconPath } from "./addresses";
 import { SiteError } from "./errors";
 import { namesKnownSystem } from "./user-agent";
 
@@ -14,8 +15,6 @@ export type BeaconType = (typeof beaconTypes)[number];
 export const beaconValueMaxLength = 20;
 /** Spec 000 §8: "A failed beacon sends an error beacon with id global.ue-exception." */
 export const beaconFailureId = "global.ue-exception";
-/** Spec 000 §7: "GET /services/metrics/{route}/{time}". */
-export const metricsPath = "/services/metrics";
 /** Spec 000 §7: "Impression beacon for country IE: carries timezone, screenname and default params, no webId". */
 export const impressionWithoutWebIdCountry = "IE";
 
@@ -186,9 +185,7 @@ export function metricRoute(beacon: BuiltBeacon, options: { isBot?: boolean } = 
 
 /** `/services/metrics/{route}/{time}?{params}`. */
 export function metricsUrl(beacon: BuiltBeacon, time: number, options: { isBot?: boolean } = {}): string {
-  const search = new URLSearchParams(beacon.query).toString();
-  const base = `${metricsPath}/${metricRoute(beacon, options)}/${Math.round(time)}`;
-  return search === "" ? base : `${base}?${search}`;
+  return metricsBeaconPath(metricRoute(beacon, options), time, beacon.query);
 }
 
 /** The error beacon of a failed beacon: id global.ue-exception, with what went wrong. */

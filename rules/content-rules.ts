@@ -1,3 +1,5 @@
+import { dayMs } from "./time";
+
 /**
  * Display rules from the spec that the pages (app/) and the embedded origin both apply: image
  * sizes, chart sizes, the new-release window, the search page size, the colour contrast rule.
@@ -54,7 +56,7 @@ export function isNewRelease(releaseDate: string, now: Date): boolean {
   const released = Date.parse(`${releaseDate}T00:00:00Z`);
   if (Number.isNaN(released)) return false;
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const ageDays = Math.round((today - released) / 86_400_000);
+  const ageDays = Math.round((today - released) / dayMs);
   return ageDays >= 0 && ageDays <= newReleaseWindowDays;
 }
 

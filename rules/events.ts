@@ -4,7 +4,9 @@
  * (002 §9). Pure code only: no Node or Workers APIs (Intl is in both).
  */
 
+import { servicesPathOf, servicesRootPathOf } from "./addresses";
 import { dateTimeFormat } from "./intl";
+import { dayMs } from "./time";
 
 /** Spec 002 §9 "Distance threshold 100 miles". */
 export const nearDistanceMiles = 100;
@@ -23,7 +25,6 @@ export const qrSizes = [110, 220, 330] as const;
 /** Spec 002 §3 "provider.attribution.logo (size placeholder replaced with 0x50)". */
 export const attributionLogoSize = "0x50";
 
-const dayMs = 86_400_000;
 const earthRadiusMiles = 3958.8;
 
 /** The time block of an event (spec 002 §3 Event `time`): instants in ISO 8601, an IANA zone. */
@@ -367,8 +368,7 @@ export function servicesPathOfNext(next: string): string | undefined {
   try {
     const url = new URL(next, "https://provider.invalid");
     if (!url.pathname.startsWith("/event/") && !url.pathname.startsWith("/services/event/")) return undefined;
-    const path = url.pathname.startsWith("/services/") ? url.pathname : `/services${url.pathname}`;
-    return `${path}${url.search}`;
+    return `${servicesPathOf(servicesRootPathOf(url.pathname))}${url.search}`;
   } catch {
     return undefined;
   }

@@ -5,7 +5,6 @@ import {
   evaluateFeatures,
   type FeatureContext,
   type FeatureControl,
-  featuresPath,
   fnv1a32,
   isFeatureOn,
   isInRollout,
@@ -192,11 +191,6 @@ test.each([
   { name: "a list of flags", json: { featureflags: [{ data: 1 }] } },
 ])("an unusable payload ($name) gives the default config", ({ json }) => {
   expect(parseFeatureConfig(json)).toEqual({ config: defaultFeatureConfig, rejected: [], usable: false });
-});
-
-test("features path", () => {
-  expect(featuresPath()).toBe("/services/config/features.json");
-  expect(featuresPath("-android")).toBe("/services/config/features-android.json");
 });
 
 const goodConfig = { featureflags: { lyrics: { data: true } } };

@@ -127,11 +127,6 @@ export async function loadFeatureConfig(options: {
   return { config: defaultFeatureConfig, source: "default", rejected: [] };
 }
 
-/** `GET {origin}/services/config/features{app}.json` (spec 000 §7). */
-export function featuresPath(app = ""): string {
-  return `/services/config/features${encodeURIComponent(app)}.json`;
-}
-
 export type FeatureContext = {
   environment: FeatureEnvironment;
   country: string;

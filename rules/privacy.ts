@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { emailSchema } from "./account";
+import { dayMs } from "./time";
 
 /**
  * The privacy flows (spec 000 §1, §5, §8, §9; 001 §5, §9; decision 020): the data download, account
@@ -149,7 +150,7 @@ export function formatPrivacyDate(locale: string, epochMs: number): string {
  */
 export function formatDuration(locale: string, ms: number): string {
   const units = [
-    ["day", 24 * 60 * 60 * 1000],
+    ["day", dayMs],
     ["hour", 60 * 60 * 1000],
     ["minute", 60 * 1000],
   ] as const;
@@ -158,8 +159,6 @@ export function formatDuration(locale: string, ms: number): string {
     Math.round(ms / size),
   );
 }
-
-export const dayMs = 24 * 60 * 60 * 1000;
 
 /** A ready data download, as its page shows it before offering the file. */
 export const dataExportStatusSchema = v.object({

@@ -15,11 +15,6 @@ export const radioChartSchema = v.object({
 });
 export type RadioChart = v.InferOutput<typeof radioChartSchema>;
 
-/** The radio spins page of a genre, without language prefix. */
-export function radioSpinsPath(genreUrlName: string): string {
-  return `/radio-spins/${genreUrlName}`;
-}
-
 /** Monday of `now`'s week (UTC), the week a radio chart counts. */
 export function weekOf(now: Date): string {
   const monday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));

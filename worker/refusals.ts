@@ -1,5 +1,6 @@
 import { serverStrings } from "#app/shell/i18n.server.ts";
 import { withSecurityHeaders } from "#edge/security-headers.ts";
+import { escapeHtml } from "#rules/html.ts";
 import { readBody } from "#rules/http-body.ts";
 import { chooseLanguage, languageOf, localizedPath } from "#rules/languages.ts";
 
@@ -106,7 +107,3 @@ const refusalStyle =
   ":root{color-scheme:light dark;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#10131c;background:#f7f8fc}" +
   "@media (prefers-color-scheme:dark){:root{color:#eef0f6;background:#0c0e14}}" +
   "main{max-width:40rem;margin:4rem auto;padding:0 1rem;text-align:center;line-height:1.5}a{color:inherit}";
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}

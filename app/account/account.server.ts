@@ -49,7 +49,7 @@ export async function requestEmailLink(
   };
   const setCookies: string[] = [];
   for (let attempt = 0; attempt <= emailRequestRetries; attempt += 1) {
-    const response = await accountCall(services, request, "login/email", { method: "POST", body });
+    const response = await accountCall(services, request, ["login", "email"], { method: "POST", body });
     await response.body?.cancel();
     setCookies.push(...response.headers.getSetCookie());
     if (response.status === 202) return { outcome: "sent", setCookies };
@@ -71,7 +71,7 @@ export async function validateEmailLink(
   request: Request,
   link: { key: string; customtoken: string; temp: boolean },
 ): Promise<LinkValidation> {
-  const response = await accountCall(services, request, "login/email/validate", {
+  const response = await accountCall(services, request, ["login", "email", "validate"], {
     method: "POST",
     body: link,
   });
@@ -91,19 +91,19 @@ export async function signOut(
   { services }: Context,
   request: Request,
 ): Promise<{ ok: boolean; setCookies: string[] }> {
-  const response = await accountCall(services, request, "logout", { method: "POST" });
+  const response = await accountCall(services, request, ["logout"], { method: "POST" });
   await response.body?.cancel();
   return { ok: response.status === 204, setCookies: response.headers.getSetCookie() };
 }
 
 /** Spec 002 §2 "/secure/status": the account service's answer on this browser's session, as it came. */
 export function sessionStatus({ services }: Context, request: Request): Promise<Response> {
-  return accountCall(services, request, "status");
+  return accountCall(services, request, ["status"]);
 }
 
 /** The local outbox (`MAIL_TRANSPORT` "outbox"): the mail the account service kept instead of sending. */
 export function outboxMail({ services }: Context, request: Request): Promise<Response> {
-  return accountCall(services, request, "outbox");
+  return accountCall(services, request, ["outbox"]);
 }
 
 /** One step of an offer's redemption, with the store-front country the edge resolved for the visitor. */
@@ -112,7 +112,7 @@ export function offerRedemptionStep(
   request: Request,
   offer: { name: string; step: string; input: Record<string, unknown> },
 ): Promise<Response> {
-  return accountCall(services, request, `offers/${offer.name}/${offer.step}`, {
+  return accountCall(services, request, ["offers", offer.name, offer.step], {
     method: "POST",
     body: { ...offer.input, country: edge.country },
   });
@@ -120,7 +120,7 @@ export function offerRedemptionStep(
 
 /** Which providers can sign in (the account service knows its credentials); e-mail only if it cannot say. */
 export async function signInProviders({ services }: Context, request: Request): Promise<Providers> {
-  const response = await accountCall(services, request, "providers");
+  const response = await accountCall(services, request, ["providers"]);
   const parsed = v.safeParse(providersSchema, await response.json().catch(() => undefined));
   return parsed.success ? parsed.output : { email: true, google: false };
 }
@@ -148,7 +148,7 @@ export async function startWebProviderSignIn(
     verifier: randomUrlToken(),
     ...input,
   };
-  const response = await accountCall(context.services, request, "login/google/authorize", {
+  const response = await accountCall(context.services, request, ["login", "google", "authorize"], {
     method: "POST",
     body: {
       redirectUri: callbackUri(context),
@@ -199,7 +199,7 @@ export async function finishWebProviderSignIn(
     return { outcome: error === "access_denied" ? "declined" : "failed", ...where, setCookies: spent };
   }
   const iss = url.searchParams.get("iss");
-  const response = await accountCall(context.services, request, "login/google", {
+  const response = await accountCall(context.services, request, ["login", "google"], {
     method: "POST",
     body: {
       redirectUri: callbackUri(context),

@@ -5,7 +5,18 @@ import { absoluteUrl, requestMeta } from "#app/shell/meta.server.ts";
 import type { PageMeta } from "#app/shell/meta.ts";
 import { trackSummaryOfSong } from "#app/shell/view.server.ts";
 import type { Image, TrackSummary } from "#app/shell/view.ts";
-import { albumPath, imageFromTemplate, playlistPath } from "#app/shell/view.ts";
+import { imageFromTemplate } from "#app/shell/view.ts";
+import {
+  type ArtistRoute,
+  albumPath,
+  artistEventSummaryServicePath,
+  artistPagePath,
+  artistPath,
+  artistServicePath,
+  catalogArtistPath,
+  playlistPath,
+  storefrontOf,
+} from "#rules/addresses.ts";
 import { catalogueImageWidths, darkenForWhiteText } from "#rules/content-rules.ts";
 import { SiteError } from "#rules/errors.ts";
 import { type FeatureEnvironment, type FeaturePlatform, isFeatureEnabled } from "#rules/feature-flags.ts";
@@ -46,41 +57,6 @@ const artistPageViews = [
 /** Longest meta description, in characters (what search results and cards show). */
 const descriptionLength = 160;
 
-const numericId = /^\d{1,15}$/;
-
-/** How an artist URL names its artist. */
-export type ArtistRoute = { by: "artistId" | "adamId"; id: string };
-
-/**
- * Spec 001 §2 `/artist/{artistIdOrName}/{adamIdOrAlias}` and `/artist/-/{id}`:
- * - `/artist/-/{artistId}` and `/artist/{artistId}/{alias}`: the numeric artist id, always;
- * - `/artist/{alias}/{adamId}`: the catalogue (adam) id with an alias, while the switch is on.
- * Anything else names no artist.
- */
-export function parseArtistRoute(
-  artistIdOrName: string,
-  adamIdOrAlias: string,
-  adamIdRoute: boolean,
-): ArtistRoute | undefined {
-  if (artistIdOrName === "-")
-    return numericId.test(adamIdOrAlias) ? { by: "artistId", id: adamIdOrAlias } : undefined;
-  if (numericId.test(artistIdOrName)) return { by: "artistId", id: artistIdOrName };
-  if (adamIdRoute && numericId.test(adamIdOrAlias)) return { by: "adamId", id: adamIdOrAlias };
-  return undefined;
-}
-
-/**
- * An artist's canonical path (no language prefix): `/artist/{alias}/{adamId}` while the switch is
- * on, else `/artist/{artistId}/{alias}`, the form that is always accepted.
- */
-export function artistPath(
-  artist: { shazamId: string; adamid: string; alias: string },
-  adamIdRoute: boolean,
-): string {
-  const alias = encodeURIComponent(artist.alias);
-  return adamIdRoute ? `/artist/${alias}/${artist.adamid}` : `/artist/${artist.shazamId}/${alias}`;
-}
-
 /**
  * Whether the adam-id route is on for this visitor (rules/feature-flags.ts `isFeatureEnabled`). A
  * failed config load gives the default config, where every switch is off.
@@ -102,11 +78,6 @@ async function orNotFound<T>(load: () => Promise<T>, message: string): Promise<T
     }
     throw error;
   }
-}
-
-/** Upstream country segment: a two-letter code, else GB. */
-export function countryOf(code: string): string {
-  return /^[A-Z]{2}$/i.test(code) ? code.toUpperCase() : "GB";
 }
 
 /** A tile of the artist page: an album, a playlist or a similar artist. */
@@ -203,10 +174,10 @@ export async function loadArtistPage(
   now: Date,
 ) {
   const { edge, services } = context;
-  const country = countryOf(edge.country);
+  const country = storefrontOf(edge.country);
   const artistById = (id: string) =>
     orNotFound(
-      () => services.getJson(`/services/artist/v1/${edge.lang}/${country}/web/${id}`, artistSchema),
+      () => services.getJson(artistServicePath(edge.lang, country, id), artistSchema),
       `No artist ${id}`,
     );
   let artist: Artist | undefined = route.by === "artistId" ? await artistById(route.id) : undefined;
@@ -214,7 +185,11 @@ export async function loadArtistPage(
   const document = await orNotFound(
     () =>
       services.getJson(
-        `/services/amapi/v1/catalog/${country.toLowerCase()}/artists/${adamId}?extend=artistBio,bornOrFormed,origin&views=${artistPageViews.join(",")}&limit=${artistViewLimit}`,
+        catalogArtistPath(country, adamId, {
+          extend: ["artistBio", "bornOrFormed", "origin"],
+          views: artistPageViews,
+          limit: artistViewLimit,
+        }),
         artistsDocumentSchema,
       ),
     `No catalogue artist ${adamId}`,
@@ -300,7 +275,7 @@ async function artistConcerts(
 ): Promise<{ count: number; href: string } | undefined> {
   try {
     const summary = await services.getJson(
-      `/services/musicevents/artistsummary/${country}/${edge.lang}/${artistId}`,
+      artistEventSummaryServicePath(country, edge.lang, artistId),
       artistEventSummarySchema,
     );
     if (summary.upcomingCount === 0) return undefined;
@@ -319,10 +294,7 @@ export function isCanonicalArtistPath(
   requested: { artistIdOrName: string; adamIdOrAlias: string },
   page: ArtistPage,
 ): boolean {
-  return (
-    `/artist/${encodeURIComponent(requested.artistIdOrName)}/${encodeURIComponent(requested.adamIdOrAlias)}` ===
-    page.artist.path
-  );
+  return artistPagePath(requested.artistIdOrName, requested.adamIdOrAlias) === page.artist.path;
 }
 
 /** The artist page's head, for the React route and its AMP form. */

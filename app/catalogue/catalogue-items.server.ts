@@ -1,21 +1,31 @@
 import { type AppLoadContext, data, type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { countryOf, playlistTile, shortDescription } from "#app/artist/artist.server.ts";
+import { playlistTile, shortDescription } from "#app/artist/artist.server.ts";
 import { loadPage, requireKnownLanguage } from "#app/shell/http.server.ts";
 import { pickResources, serverStrings, type Translate } from "#app/shell/i18n.server.ts";
 import { absoluteUrl, requestMeta } from "#app/shell/meta.server.ts";
 import type { PageMeta } from "#app/shell/meta.ts";
 import {
   addToPlaylist,
-  albumPath,
   type Image,
   imageFromTemplate,
   imageOfArtworkUrl,
   type PlaylistEntry,
-  playlistPath,
   trackHref,
 } from "#app/shell/view.ts";
 import { clockDuration, isoDuration, previewOf } from "#app/track/track-payload.server.ts";
+import {
+  albumPath,
+  catalogPlaylistPath,
+  customAlbumPath,
+  customAlbumTracksPath,
+  customPlaylistsByAlbumPath,
+  customPlaylistTracksPath,
+  isNumericId,
+  parseArtistPath,
+  playlistPath,
+  storefrontOf,
+} from "#rules/addresses.ts";
 import { catalogueImageWidths, darkenForWhiteText, trackImageWidths } from "#rules/content-rules.ts";
 import { SiteError } from "#rules/errors.ts";
 import { dateTimeFormat, numberFormat } from "#rules/intl.ts";
@@ -41,12 +51,9 @@ type Context = Pick<AppLoadContext, "edge" | "services">;
 
 export type CatalogueItemKind = "album" | "playlist";
 
-/** An album id is the catalogue's numeric id. */
-const albumIdPattern = /^\d{1,15}$/;
-
-/** The id of `/album/{id}/{alias}`, or not found: an id that is not one names no album. */
+/** The id of `/album/{id}/{alias}` (the catalogue's numeric id), or not found: an id that is not one names no album. */
 export function albumIdOf(segment: string | undefined): string {
-  if (!segment || !albumIdPattern.test(segment)) throw new SiteError("notfound", `No album ${segment}`);
+  if (!segment || !isNumericId(segment)) throw new SiteError("notfound", `No album ${segment}`);
   return segment;
 }
 
@@ -94,7 +101,7 @@ async function orNotFound<T>(load: () => Promise<T>, message: string): Promise<T
 
 function artistHrefOf(track: Track, lang: LanguageKey): string | undefined {
   const section = track.sections.find((entry) => entry.type === "ARTIST");
-  return section && /^\/artist\//.test(section.url) ? localizedPath(lang, section.url) : undefined;
+  return section && parseArtistPath(section.url) ? localizedPath(lang, section.url) : undefined;
 }
 
 /**
@@ -153,26 +160,16 @@ export type ItemShare = { subject: string; text: string };
 export async function loadAlbumPage(context: Context, idSegment: string | undefined, t: Translate) {
   const { edge, services } = context;
   const id = albumIdOf(idSegment);
-  const country = countryOf(edge.country);
+  const country = storefrontOf(edge.country);
   const [document, shazamTracks, featuredIn] = await Promise.all([
+    orNotFound(() => services.getJson(customAlbumPath(country, id), albumsDocumentSchema), `No album ${id}`),
     orNotFound(
-      () => services.getJson(`/services/amapi/custom/${country}/albums/${id}`, albumsDocumentSchema),
-      `No album ${id}`,
-    ),
-    orNotFound(
-      () =>
-        services.getJson(
-          `/services/amapi/custom/${edge.lang}/${country}/album/shazamtracks/${id}/full`,
-          shazamTracksSchema,
-        ),
+      () => services.getJson(customAlbumTracksPath(edge.lang, country, id), shazamTracksSchema),
       `No album ${id}`,
     ),
     // The playlists are a part of the page, not the page: without them it still answers.
     services
-      .getJson(
-        `/services/amapi/custom/${edge.lang}/${country}/playlistsbyalbum/${id}`,
-        playlistsDocumentSchema,
-      )
+      .getJson(customPlaylistsByAlbumPath(edge.lang, country, id), playlistsDocumentSchema)
       .catch((error: unknown) => {
         if (!(error instanceof SiteError)) throw error;
         console.warn(`album page: no playlists: ${error.type} ${error.message}`);
@@ -228,22 +225,14 @@ export type AlbumPage = Awaited<ReturnType<typeof loadAlbumPage>>;
 export async function loadPlaylistPage(context: Context, idSegment: string | undefined, t: Translate) {
   const { edge, services } = context;
   const id = playlistIdOf(idSegment);
-  const country = countryOf(edge.country);
+  const country = storefrontOf(edge.country);
   const [document, shazamTracks] = await Promise.all([
     orNotFound(
-      () =>
-        services.getJson(
-          `/services/amapi/v1/catalog/${country.toLowerCase()}/playlists/${encodeURIComponent(id)}`,
-          playlistsDocumentSchema,
-        ),
+      () => services.getJson(catalogPlaylistPath(country, id), playlistsDocumentSchema),
       `No playlist ${id}`,
     ),
     orNotFound(
-      () =>
-        services.getJson(
-          `/services/amapi/custom/${edge.lang}/${country}/playlist/shazamtracks/${encodeURIComponent(id)}/full`,
-          shazamTracksSchema,
-        ),
+      () => services.getJson(customPlaylistTracksPath(edge.lang, country, id), shazamTracksSchema),
       `No playlist ${id}`,
     ),
   ]);

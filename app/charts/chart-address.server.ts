@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { Params } from "@remix-run/react";
 import * as v from "valibot";
+import { chartLocationsServicePath, chartPath } from "#rules/addresses.ts";
 import { chartSizes } from "#rules/content-rules.ts";
 import { SiteError } from "#rules/errors.ts";
 import { type ChartType, chartTypes } from "#rules/path.ts";
@@ -58,10 +59,6 @@ export function findChartCountry(
 ): ChartCountry | "world" | undefined {
   if (sameName(urlName, locations.global.urlName)) return "world";
   return locations.countries.find((country) => sameName(country.urlName, urlName));
-}
-
-export function chartPath(type: ChartType, countryUrlName: string, cityOrGenre?: string): string {
-  return `/${type}/${countryUrlName}${cityOrGenre === undefined ? "" : `/${cityOrGenre}`}`;
 }
 
 /**
@@ -149,7 +146,8 @@ export function resolveChart(locations: ChartLocations, route: ChartRoute): Reso
 
 /** The canonical path of a resolved chart, with its include segment. */
 export function chartPagePath(chart: ResolvedChart): string {
-  return chart.include ? `${chart.path}/${chart.include}` : chart.path;
+  const place = chart.city?.urlName ?? chart.genre?.urlName;
+  return chartPath(chart.type, chart.countryUrlName, place, chart.include);
 }
 
 /** The chart picker's query (a GET form, so it works without JavaScript). */
@@ -206,13 +204,8 @@ export function topInCountryPath(locations: ChartLocations, countryCode: string)
   return chartPath("top-200", country?.urlName ?? locations.global.urlName);
 }
 
-/** The catalogue store-front of a country code: its own for a two-letter code, else GB's. */
-export function storefrontOf(countryCode: string): string {
-  return /^[A-Z]{2}$/i.test(countryCode) ? countryCode.toLowerCase() : "gb";
-}
-
 export function loadLocations({ services }: Pick<Context, "services">): Promise<ChartLocations> {
-  return services.getJson("/services/charts/locations", chartLocationsSchema);
+  return services.getJson(chartLocationsServicePath, chartLocationsSchema);
 }
 
 /** A chart route's address: the type from the path's first segment (rules/path.ts), the rest from the route's params. */

@@ -3,6 +3,7 @@ import type { Translate } from "#app/shell/i18n.server.ts";
 import { absoluteUrl, requestMeta } from "#app/shell/meta.server.ts";
 import type { PageMeta } from "#app/shell/meta.ts";
 import { imageFromTemplate } from "#app/shell/view.ts";
+import { chartPath } from "#rules/addresses.ts";
 import { catalogueImageWidths } from "#rules/content-rules.ts";
 import { countryName } from "#rules/countries.ts";
 import { numberFormat, timeAgo } from "#rules/intl.ts";
@@ -12,7 +13,6 @@ import type { ChartLocations } from "#rules/schemas/charts.ts";
 import {
   type ChartRoute,
   chartPagePath,
-  chartPath,
   findChartCountry,
   notFound,
   type ResolvedChart,

@@ -1,22 +1,16 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { artistPath } from "#app/artist/artist.server.ts";
 import { serverStrings } from "#app/shell/i18n.server.ts";
 import { trackSummaryOfSong } from "#app/shell/view.server.ts";
 import type { Image, TrackSummary } from "#app/shell/view.ts";
 import { imageFromTemplate } from "#app/shell/view.ts";
+import { artistPath, catalogPlaylistTracksPath, storefrontOf } from "#rules/addresses.ts";
 import { catalogueImageWidths } from "#rules/content-rules.ts";
 import { countryName } from "#rules/countries.ts";
 import { numberFormat } from "#rules/intl.ts";
 import type { LanguageKey } from "#rules/languages.ts";
 import { localizedPath } from "#rules/path.ts";
 import { playlistTracksDocumentSchema, type Song } from "#rules/schemas/amapi.ts";
-import {
-  type ChartRoute,
-  loadLocations,
-  type ResolvedChart,
-  resolveChart,
-  storefrontOf,
-} from "./chart-address.server";
+import { type ChartRoute, loadLocations, type ResolvedChart, resolveChart } from "./chart-address.server";
 
 type Context = Pick<AppLoadContext, "edge" | "services">;
 
@@ -39,9 +33,13 @@ export async function loadChartSongs(
   let computedAt: string | undefined;
   while (songs.length < size) {
     const limit = Math.min(catalogPageSize, size - songs.length);
-    const offset = songs.length === 0 ? "" : `&offset=${songs.length}`;
     const page = await services.getJson(
-      `/services/amapi/v1/catalog/${storefront}/playlists/${encodeURIComponent(listid)}/tracks?limit=${limit}${offset}&relate[songs]=artists,music-videos&include=artists`,
+      catalogPlaylistTracksPath(storefront, listid, {
+        limit,
+        offset: songs.length,
+        relate: ["artists", "music-videos"],
+        include: ["artists"],
+      }),
       playlistTracksDocumentSchema,
     );
     songs.push(...page.data);

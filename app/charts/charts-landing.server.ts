@@ -3,18 +3,16 @@ import type { Translate } from "#app/shell/i18n.server.ts";
 import { websitePageMeta } from "#app/shell/meta.server.ts";
 import type { PageMeta } from "#app/shell/meta.ts";
 import { trackSummaryOfSong } from "#app/shell/view.server.ts";
+import { chartPath, radioSpinsPath, storefrontOf } from "#rules/addresses.ts";
 import { countryName } from "#rules/countries.ts";
 import { localizedPath } from "#rules/path.ts";
-import { radioSpinsPath } from "#rules/radio.ts";
 import type { ChartGenre } from "#rules/schemas/charts.ts";
 import {
   type ChartPickerQuery,
-  chartPath,
   findChartCountry,
   loadLocations,
   notFound,
   resolveChart,
-  storefrontOf,
 } from "./chart-address.server";
 import { countryOptions } from "./chart-page.server";
 import { chartTexts, loadChartSongs } from "./chart-songs.server";

@@ -2,6 +2,16 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import type { Image } from "#app/shell/view.ts";
 import { imageFromTemplate } from "#app/shell/view.ts";
+import {
+  artistPagePath,
+  eventPath,
+  eventQrServicePath,
+  eventServicePath,
+  eventsServicePath,
+  isEventId,
+  storefrontOf,
+  trackPath,
+} from "#rules/addresses.ts";
 import { countryName } from "#rules/countries.ts";
 import { SiteError } from "#rules/errors.ts";
 import {
@@ -30,9 +40,6 @@ import { localizedPath } from "#rules/path.ts";
 import { type EventResources, type EventsDocument, eventsDocumentSchema } from "#rules/schemas/events.ts";
 
 type Context = Pick<AppLoadContext, "edge" | "services" | "cloudflare">;
-
-/** Event ids of the events calls: digits (anything else names no concert). */
-const eventIdPattern = /^\d{6,17}$/;
 
 /** A concert in a list: what a row shows and links to. */
 export type EventCard = {
@@ -73,11 +80,6 @@ export type EventPage = {
   artistConcertsHref: string;
 };
 
-/** Upstream country segment: a two-letter code, else GB. */
-function countryOf(code: string): string {
-  return /^[A-Z]{2}$/i.test(code) ? code.toUpperCase() : "GB";
-}
-
 function first<T>(
   table: Record<string, T>,
   relationship: { data: { id: string }[] } | undefined,
@@ -106,7 +108,7 @@ function cardsOf(
     return [
       {
         id,
-        href: localizedPath(edge.lang, `/event/${id}`),
+        href: localizedPath(edge.lang, eventPath(id)),
         name: event.attributes.name,
         artist: artist.attributes.name,
         venue: venue.attributes.name,
@@ -133,9 +135,7 @@ export function previewQuery(
 }
 
 function upcomingPath(country: string, lang: string, query: Record<string, string | undefined>): string {
-  const params = new URLSearchParams({ l: lang, "filter[isFuture]": "true" });
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
-  return `/services/event/v1/${country}/shazam-events?${params}`;
+  return eventsServicePath(country, { l: lang, "filter[isFuture]": "true", ...query });
 }
 
 /** Spec 002 §3 photos: 500 and 1500 px, as JPEG and as WebP (for the browsers that take it). */
@@ -171,7 +171,7 @@ function attributionImage(template: string): Image {
 
 /** The QR code of an event page (spec 001 §7 QR image; 002 §3 sizes 110, 220, 330). */
 export function qrImage(lang: string, country: string, eventId: string): Image {
-  const sized = (w: number) => `/services/qr/event/${lang}/${country}/${eventId}/${w}x${w}.svg`;
+  const sized = (w: number) => eventQrServicePath(lang, country, eventId, w);
   const largest = qrSizes[qrSizes.length - 1] ?? 330;
   return {
     src: sized(largest),
@@ -207,16 +207,13 @@ export async function loadEventPage(
 ): Promise<EventPage> {
   const { edge, services } = context;
   const eventId = options.eventId ?? "";
-  if (!eventIdPattern.test(eventId)) throw new SiteError("notfound", "concert unavailable");
-  const country = countryOf(edge.country);
+  if (!isEventId(eventId)) throw new SiteError("notfound", "concert unavailable");
+  const country = storefrontOf(edge.country);
   const artistId = eventId.slice(5);
   const [details, upcoming] = await Promise.all([
     orConcertUnavailable(() =>
       services.getJson(
-        `/services/event/v1/${country}/shazam-events/${eventId}?${new URLSearchParams({
-          l: edge.lang,
-          ...previewQuery(edge.params.preview),
-        })}`,
+        eventServicePath(country, eventId, { l: edge.lang, ...previewQuery(edge.params.preview) }),
         eventsDocumentSchema,
       ),
     ),
@@ -237,7 +234,7 @@ export async function loadEventPage(
   const artist = event && first(resources.artists, event.relationships.artists);
   if (!event || !venue || !artist) throw new SiteError("notfound", "concert unavailable");
 
-  const path = localizedPath(edge.lang, `/event/${eventId}`);
+  const path = localizedPath(edge.lang, eventPath(eventId));
   const url = new URL(path, options.origin).href;
   const attributes = event.attributes;
   const artistName = artist.attributes.name;
@@ -257,10 +254,7 @@ export async function loadEventPage(
     artist: {
       id: artist.id,
       name: artistName,
-      href: localizedPath(
-        edge.lang,
-        `/artist/${artist.id}/${encodeURIComponent(artist.attributes.alias ?? "-")}`,
-      ),
+      href: localizedPath(edge.lang, artistPagePath(artist.id, artist.attributes.alias ?? "-")),
       image: artistArt ? imageFromTemplate(artistArt, [eventArtistArtWidth]) : undefined,
     },
     venue: {
@@ -286,7 +280,7 @@ export async function loadEventPage(
     setlist: (setlist?.attributes.entries ?? []).map((entry) => ({
       title: entry.title,
       href:
-        entry.key && entry.alias ? localizedPath(edge.lang, `/track/${entry.key}/${entry.alias}`) : undefined,
+        entry.key && entry.alias ? localizedPath(edge.lang, trackPath(entry.key, entry.alias)) : undefined,
     })),
     playlists,
     qr: qrImage(edge.lang, country, eventId),
@@ -352,7 +346,7 @@ export async function loadConcertList(
   if (!parsed.success) throw new SiteError("invalidparam", "The concert filters are not valid");
   const query = parsed.output;
   if (query.when === "range" && !query.from && !query.to) query.when = "all";
-  const country = countryOf(edge.country);
+  const country = storefrontOf(edge.country);
   // Where the edge placed the visitor, rounded to a cell: the visitors of one cell and one "today"
   // share a document (decision 055).
   const place = visitorPlaceOf(context.cloudflare.cf);

@@ -5,6 +5,7 @@ import { requireKnownLanguage } from "#app/shell/http.server.ts";
 import { trackSummaryOfPayload } from "#app/shell/view.ts";
 import { accountCall } from "#edge/session.ts";
 import { sessionEndedStatus } from "#rules/account.ts";
+import type { QueryParams } from "#rules/addresses.ts";
 import { countryName } from "#rules/countries.ts";
 import { csvContentType, csvRow } from "#rules/csv.ts";
 import { siteOriginOf } from "#rules/env.ts";
@@ -57,10 +58,10 @@ function signedOutRedirect(context: Context, setCookies: string[]): never {
 async function accountJson<S extends v.GenericSchema>(
   context: Context,
   request: Request,
-  path: string,
+  call: { segments: readonly string[]; query?: QueryParams },
   schema: S,
 ): Promise<v.InferOutput<S>> {
-  const answer = await accountCall(context.services, request, path);
+  const answer = await accountCall(context.services, request, call.segments, { query: call.query });
   if (isSignedOut(answer.status)) {
     await answer.body?.cancel();
     signedOutRedirect(context, answer.headers.getSetCookie());
@@ -83,11 +84,17 @@ export async function loadLibrary(context: Context, request: Request): Promise<L
   const token = typed === null ? undefined : v.safeParse(tagPageTokenSchema, typed);
   if (token && !token.success)
     throw new SiteError("invalidparam", "The library page asked for does not exist");
-  const query = token ? `?${new URLSearchParams({ token: token.output })}` : "";
-  const list = await accountJson(context, request, `tags${query}`, tagListSchema);
+  const list = await accountJson(
+    context,
+    request,
+    { segments: ["tags"], query: { token: token?.output } },
+    tagListSchema,
+  );
   // The embedded origin answers the count with the page; an upstream of the spec's fields alone
   // is asked for it (spec 002 §7 "GET tag count").
-  const count = list.count ?? (await accountJson(context, request, "tags/count", libraryCountSchema)).count;
+  const count =
+    list.count ??
+    (await accountJson(context, request, { segments: ["tags", "count"] }, libraryCountSchema)).count;
   const format = dateTimeFormat(languageOf(lang).locale, {
     dateStyle: "medium",
     timeStyle: "short",
@@ -127,7 +134,7 @@ export async function changeTag(
   tagid: string,
   change: TagChange,
 ): Promise<{ title: string; tagid: string } | undefined> {
-  const answer = await accountCall(context.services, request, `tags/${encodeURIComponent(tagid)}/${change}`, {
+  const answer = await accountCall(context.services, request, ["tags", tagid, change], {
     method: "POST",
   });
   if (isSignedOut(answer.status)) {
@@ -170,7 +177,7 @@ export async function exportLibrary(
     accountJson(
       context,
       request,
-      `tags?${new URLSearchParams({ limit: String(maxTagPageSize), ...(token ? { token } : {}) })}`,
+      { segments: ["tags"], query: { limit: maxTagPageSize, token } },
       tagListSchema,
     );
   // The first page before the answer starts: a signed-out visitor gets the redirect, not a file.

@@ -24,7 +24,6 @@ export { cookieMaxAgeSeconds, webIdMaxAgeSeconds } from "#rules/cookies.ts";
 export { hiddenTagLifetimeMs } from "#rules/library.ts";
 export {
   dataExportLifetimeMs,
-  dayMs,
   expiredExportRecordMs,
   formatDuration,
   formatPrivacyDate,
@@ -32,6 +31,7 @@ export {
   transferNoticeDeletionDays,
 } from "#rules/privacy.ts";
 export { eventRetentionDays } from "#rules/schemas/identification.ts";
+export { dayMs } from "#rules/time.ts";
 
 // The privacy steps a page takes on the signed-in person's behalf, through the services proxy to
 // the account service (origin/routes/privacy.ts); each passes on the cookies the service sets.
@@ -71,7 +71,7 @@ export async function requestDataDownload(
   { edge, services }: Context,
   request: Request,
 ): Promise<DataDownloadRequest> {
-  const response = await accountCall(services, request, "privacy/export", {
+  const response = await accountCall(services, request, ["privacy", "export"], {
     method: "POST",
     body: { locale: edge.locale },
   });
@@ -97,9 +97,9 @@ export type DataDownloadLookup =
   | { outcome: "failed"; status: number }
   | SignedOut;
 
-function servicePath(link: { id: string; token: string }, status: boolean): string {
-  const path = `privacy/export/${encodeURIComponent(link.id)}${status ? "/status" : ""}`;
-  return `${path}?${new URLSearchParams({ token: link.token })}`;
+/** A download link's export under the account service: `privacy/export/{id}[/status]`. */
+function exportSegments(link: { id: string }, status: boolean): string[] {
+  return ["privacy", "export", link.id, ...(status ? ["status"] : [])];
 }
 
 /** Refusals of a download link: wrong account 403, expired 410, still in process 409, unknown 404. */
@@ -115,7 +115,9 @@ export async function dataDownloadStatus(
   request: Request,
   link: { id: string; token: string },
 ): Promise<DataDownloadLookup> {
-  const response = await accountCall(services, request, servicePath(link, true));
+  const response = await accountCall(services, request, exportSegments(link, true), {
+    query: { token: link.token },
+  });
   if (isSignedOut(response.status)) {
     await response.body?.cancel();
     return { outcome: "signedout", setCookies: response.headers.getSetCookie() };
@@ -134,7 +136,9 @@ export async function dataDownloadFile(
   request: Request,
   link: { id: string; token: string },
 ): Promise<{ outcome: "file"; response: Response } | { outcome: "refused" }> {
-  const response = await accountCall(services, request, servicePath(link, false));
+  const response = await accountCall(services, request, exportSegments(link, false), {
+    query: { token: link.token },
+  });
   if (response.status === 200 && response.headers.get("content-type") === "application/zip") {
     return { outcome: "file", response };
   }
@@ -153,7 +157,7 @@ export async function deleteAccount(
   request: Request,
   email: string,
 ): Promise<AccountDeletion> {
-  const response = await accountCall(services, request, "privacy/delete", {
+  const response = await accountCall(services, request, ["privacy", "delete"], {
     method: "POST",
     body: { email },
   });
@@ -170,7 +174,7 @@ export async function dataCategories(
   { services }: Context,
   request: Request,
 ): Promise<DataCategories | undefined> {
-  const response = await accountCall(services, request, "privacy/categories");
+  const response = await accountCall(services, request, ["privacy", "categories"]);
   const parsed = v.safeParse(dataCategoriesSchema, await response.json().catch(() => undefined));
   return response.status === 200 && parsed.success ? parsed.output : undefined;
 }

@@ -10,8 +10,7 @@ import { useRuntime } from "#app/shell/runtime.tsx";
 import { usePageStrings } from "#app/shell/strings.ts";
 import { type LanguageKey, languageOf } from "#rules/languages.ts";
 import { localizedPath } from "#rules/path.ts";
-
-const dayMs = 86_400_000;
+import { dayMs } from "#rules/time.ts";
 
 /**
  * The songs identified on this device, for a visitor who is not signed in (signed in,

@@ -16,7 +16,6 @@ import {
   searchNextPath,
   searchPageSize,
   searchPath,
-  searchStorefront,
   searchTermMaxLength,
   songsGroupResult,
   transitionSearchGroup,
@@ -180,7 +179,9 @@ describe("search calls (spec 000 §7, query URL-encoded per 002 §5)", () => {
     ["GLOBAL", "gb"],
     ["", "gb"],
   ])("country %j searches the %s storefront", (country, storefront) => {
-    expect(searchStorefront(country)).toBe(storefront);
+    expect(searchPath(country, "x")).toBe(
+      `/services/amapi/v1/catalog/${storefront}/search?types=songs,artists&term=x&limit=3`,
+    );
   });
 
   test.each<[string | undefined, string | undefined, number | undefined]>([

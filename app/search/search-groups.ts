@@ -1,3 +1,4 @@
+import { amapiLinkPath, catalogSearchPath, storefrontOf } from "#rules/addresses.ts";
 import { searchPageSize, trackSearchPageSize } from "#rules/content-rules.ts";
 
 /**
@@ -98,11 +99,6 @@ export function normalizeSearchTerm(raw: string): string {
     .trim();
 }
 
-/** The catalogue storefront of a country: lower case, GB for the pseudo-countries WORLD and GLOBAL. */
-export function searchStorefront(country: string): string {
-  return /^[A-Za-z]{2}$/.test(country) ? country.toLowerCase() : "gb";
-}
-
 /**
  * Spec 000 §7 "GET /services/amapi/v1/catalog/{country}/search with types=songs,artists, term,
  * limit=3", the term URL-encoded (002 §5).
@@ -112,9 +108,12 @@ export function searchPath(
   term: string,
   options: { types?: readonly ("songs" | "artists")[]; limit?: number; offset?: number } = {},
 ): string {
-  const types = (options.types ?? ["songs", "artists"]).join(",");
-  const offset = options.offset ? `&offset=${options.offset}` : "";
-  return `/services/amapi/v1/catalog/${searchStorefront(country)}/search?types=${types}&term=${encodeURIComponent(term)}&limit=${options.limit ?? searchPageSize}${offset}`;
+  return catalogSearchPath(storefrontOf(country), {
+    types: options.types ?? ["songs", "artists"],
+    term,
+    limit: options.limit ?? searchPageSize,
+    offset: options.offset,
+  });
 }
 
 /** A next link as the catalogue sends it: `/v1/catalog/{storefront}/search?…` and nothing else. */
@@ -126,7 +125,7 @@ const nextLinkPattern = /^\/v1\/catalog\/[a-z]{2}\/search\?[^#\s]*$/;
  */
 export function searchNextPath(next: string | undefined, limit: number = searchPageSize): string | undefined {
   if (next === undefined || !nextLinkPattern.test(next)) return undefined;
-  return `/services/amapi${next}&limit=${limit}`;
+  return `${amapiLinkPath(next)}&limit=${limit}`;
 }
 
 /** The offset a next link points at (the search page's paging links use it). */

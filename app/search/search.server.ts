@@ -3,6 +3,7 @@ import * as v from "valibot";
 import type { ArtistSummary, TrackSummary } from "#app/shell/view.ts";
 import { imageFromTemplate, trackSummaryOfPayload } from "#app/shell/view.ts";
 import { lyricsLineId } from "#app/track/synced-lyrics.ts";
+import { artistPagePath, searchServiceCallPath, storefrontOf } from "#rules/addresses.ts";
 import { searchPageSize, trackImageWidths } from "#rules/content-rules.ts";
 import type { LanguageKey } from "#rules/languages.ts";
 import { localizedPath } from "#rules/path.ts";
@@ -12,14 +13,12 @@ import {
   type SearchResponse,
   searchNextOf,
   searchResponseSchema,
-  searchServicePath,
 } from "#rules/schemas/search.ts";
 import {
   normalizeSearchTerm,
   offsetOfNext,
   searchPath,
   searchResultsPageSize,
-  searchStorefront,
   searchTermMaxLength,
 } from "./search-groups";
 
@@ -140,7 +139,7 @@ export async function loadSearchPage(
   const artistOf = (id: string, name: string, alias: string, avatar: string | undefined): ArtistSummary => ({
     id,
     name,
-    href: localizedPath(edge.lang, `/artist/${encodeURIComponent(alias)}/${id}`),
+    href: localizedPath(edge.lang, artistPagePath(alias, id)),
     avatar: avatar ? imageFromTemplate(avatar, trackImageWidths) : undefined,
   });
 
@@ -185,14 +184,12 @@ function topResultOf(
  * the page asks it once, for its top result.
  */
 export function searchCallPath(lang: LanguageKey, country: string, term: string): string {
-  const storefront = searchStorefront(country).toUpperCase();
-  const params = new URLSearchParams({
+  return searchServiceCallPath(lang, storefrontOf(country), {
     query: term,
-    pageSize: String(searchPageSize),
-    page: "0",
-    limit: String(searchPageSize),
+    pageSize: searchPageSize,
+    page: 0,
+    limit: searchPageSize,
   });
-  return `/services${searchServicePath}/${lang}/${storefront}/web?${params}`;
 }
 
 /** Spec 002 §7 "GET track search with pageSize default 10", at the page holding `offset`. */

@@ -1,12 +1,12 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
+import { featureConfigServicePath } from "#rules/addresses.ts";
 import {
   enabledFeatureNames,
   evaluateFeatures,
   type FeatureEnvironment,
   type FeaturePlatform,
   type Features,
-  featuresPath,
   isFeatureEnabled,
   loadFeatureConfig,
 } from "#rules/feature-flags.ts";
@@ -41,7 +41,7 @@ export async function visitorFeatures(
   options: { environment: FeatureEnvironment; platform: FeaturePlatform },
 ): Promise<Features> {
   const { config } = await loadFeatureConfig({
-    fetchConfig: () => services.getJson(featuresPath(), v.unknown()),
+    fetchConfig: () => services.getJson(featureConfigServicePath(), v.unknown()),
   });
   return evaluateFeatures(config, {
     environment: options.environment,

@@ -1,3 +1,4 @@
+import { trackPath } from "#rules/addresses.ts";
 import { trackImageWidths } from "#rules/content-rules.ts";
 import type { LanguageKey } from "#rules/languages.ts";
 import { localizedPath } from "#rules/path.ts";
@@ -72,21 +73,7 @@ export function imageFromTemplate(template: string, widths: readonly number[]): 
   };
 }
 
-/** A track's canonical path, without language prefix. */
-export function trackPath(key: string, alias: string): string {
-  return `/track/${key}/${encodeURIComponent(alias)}`;
-}
-
-/** An album's canonical path, without language prefix: `/album/{id}/{alias}`. */
-export function albumPath(id: string, alias: string): string {
-  return `/album/${id}/${encodeURIComponent(alias)}`;
-}
-
-/** A playlist's canonical path, without language prefix: playlists have no alias in the catalogue. */
-export function playlistPath(id: string): string {
-  return `/playlist/${encodeURIComponent(id)}`;
-}
-
+/** A track's canonical address in a language (rules/addresses.ts `trackPath`). */
 export function trackHref(lang: LanguageKey, key: string, alias: string): string {
   return localizedPath(lang, trackPath(key, alias));
 }

@@ -1,13 +1,21 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { artistPath, isAdamIdRouteOn } from "#app/artist/artist.server.ts";
+import { isAdamIdRouteOn } from "#app/artist/artist.server.ts";
 import { chartPagePaths, loadLocations } from "#app/charts/chart-address.server.ts";
 import { featureOptionsOf } from "#app/shell/features.server.ts";
-import { albumPath, playlistPath, trackPath } from "#app/shell/view.ts";
 import type { RequestContext } from "#edge/request-context.ts";
+import {
+  albumPath,
+  artistPath,
+  catalogueListingServicePath,
+  eventPath,
+  eventsServicePath,
+  playlistPath,
+  radioSpinsPath,
+  trackPath,
+} from "#rules/addresses.ts";
 import { siteOriginOf } from "#rules/env.ts";
 import { SiteError } from "#rules/errors.ts";
 import { servicesPathOfNext } from "#rules/events.ts";
-import { radioSpinsPath } from "#rules/radio.ts";
 import {
   catalogueAlbumsPageSchema,
   catalogueArtistsPageSchema,
@@ -112,20 +120,20 @@ export const sitemapTypes: readonly SitemapType[] = [
     name: "concerts",
     pages: async ({ services }) => {
       const events = await walkListing(
-        "/services/event/v1/GB/shazam-events?l=en&filter%5BisFuture%5D=true",
+        eventsServicePath("GB", { l: "en", "filter[isFuture]": "true" }),
         async (path) => {
           const page = await services.getJson(path, eventsDocumentSchema);
           return { data: page.data, next: page.next ? servicesPathOfNext(page.next) : undefined };
         },
       );
-      return events.map((event) => ({ path: `/event/${event.id}` }));
+      return events.map((event) => ({ path: eventPath(event.id) }));
     },
   },
   {
     name: "tracks",
     pages: async ({ services }) => {
       const tracks = await walkListing(
-        `/services/catalogue/v1/tracks?limit=${catalogueListingMaxLimit}`,
+        catalogueListingServicePath("tracks", { limit: catalogueListingMaxLimit }),
         (path) => services.getJson(path, catalogueTracksPageSchema),
       );
       return tracks.map((track) => ({
@@ -140,7 +148,7 @@ export const sitemapTypes: readonly SitemapType[] = [
       const crawler = { ...context, edge: asCrawler(context.edge), account: null };
       const [adamIdRoute, artists] = await Promise.all([
         isAdamIdRouteOn(crawler, featureOptionsOf(context, request)),
-        walkListing(`/services/catalogue/v1/artists?limit=${catalogueListingMaxLimit}`, (path) =>
+        walkListing(catalogueListingServicePath("artists", { limit: catalogueListingMaxLimit }), (path) =>
           context.services.getJson(path, catalogueArtistsPageSchema),
         ),
       ]);
@@ -154,7 +162,7 @@ export const sitemapTypes: readonly SitemapType[] = [
     name: "albums",
     pages: async ({ services }) => {
       const albums = await walkListing(
-        `/services/catalogue/v1/albums?limit=${catalogueListingMaxLimit}`,
+        catalogueListingServicePath("albums", { limit: catalogueListingMaxLimit }),
         (path) => services.getJson(path, catalogueAlbumsPageSchema),
       );
       return albums.map((album) => ({ path: albumPath(album.id, album.alias), lastmod: album.lastModified }));
@@ -164,7 +172,7 @@ export const sitemapTypes: readonly SitemapType[] = [
     name: "playlists",
     pages: async ({ services }) => {
       const playlists = await walkListing(
-        `/services/catalogue/v1/playlists?limit=${catalogueListingMaxLimit}`,
+        catalogueListingServicePath("playlists", { limit: catalogueListingMaxLimit }),
         (path) => services.getJson(path, cataloguePlaylistsPageSchema),
       );
       return playlists.map((playlist) => ({

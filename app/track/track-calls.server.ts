@@ -1,15 +1,11 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { findCountry } from "#rules/countries.ts";
+import { trackHref } from "#app/shell/view.ts";
+import { trackKeyOf as keyOfSegment, storefrontOf, trackServicePath } from "#rules/addresses.ts";
 import { SiteError } from "#rules/errors.ts";
-import type { LanguageKey } from "#rules/languages.ts";
-import { localizedPath } from "#rules/path.ts";
 import { type Track, trackSchema } from "#rules/schemas/track.ts";
 
 /** The track service's calls (spec 001 §7): the track key of an address, the track call and its failures, the page's optional parts. */
-
-/** The storefront asked when the visitor's country has none (world, global). */
-const defaultStorefront = "GB";
 
 const internalMessages = {
   /** Spec 001 §8 internal message. */
@@ -18,13 +14,13 @@ const internalMessages = {
 } as const;
 
 /**
- * Spec 001 §5 "Track id must be numeric (leading digits from the path)". No leading digits is an
- * invalid parameter; more digits than an id has is not an id either.
+ * The track key of a path segment (rules/addresses.ts `trackKeyOf`, spec 001 §5); none is the
+ * spec's invalid parameter 'Track service No id'.
  */
 export function trackKeyOf(segment: string | undefined): string {
-  const digits = /^\d+/.exec(segment ?? "")?.[0];
-  if (!digits || digits.length > 15) throw new SiteError("invalidparam", internalMessages.trackNoId);
-  return digits;
+  const key = keyOfSegment(segment);
+  if (key === undefined) throw new SiteError("invalidparam", internalMessages.trackNoId);
+  return key;
 }
 
 function siteErrorOf(error: unknown): SiteError | undefined {
@@ -41,33 +37,6 @@ export async function optional<T>(what: string, load: () => Promise<T>): Promise
     console.warn(`track page: no ${what}: ${siteError.type} ${siteError.message}`);
     return undefined;
   }
-}
-
-/** `GET /services/count/v2/web/tracks?id=1&id=2…` (spec 001 §7 tag count list). */
-export function tagCountListPath(keys: readonly string[]): string {
-  return `/services/count/v2/web/tracks?${keys.map((key) => `id=${encodeURIComponent(key)}`).join("&")}`;
-}
-
-/** The visitor's country as a store front the catalogue knows, else the default one. */
-function storefrontOf(country: string): string {
-  return /^[A-Z]{2}$/.test(country) && findCountry(country) ? country : defaultStorefront;
-}
-
-/** `GET /services/amapi/v1/catalog/{country}/songs/{id}/credits?l={locale}` (spec 001 §7): a song's credits. */
-export function songCreditsPath(
-  edge: Pick<AppLoadContext["edge"], "country" | "locale">,
-  songAdamId: string,
-): string {
-  const storefront = storefrontOf(edge.country).toLowerCase();
-  return withQuery(`/services/amapi/v1/catalog/${storefront}/songs/${songAdamId}/credits`, {
-    l: edge.locale,
-  });
-}
-
-export function withQuery(path: string, query: Record<string, string>): string {
-  const url = new URL(path, "https://services.internal");
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  return `${url.pathname}${url.search}`;
 }
 
 /** Spec 001 §2 parameters passed on to the track call (spec 001 §7 "with itsct and trackLength"). */
@@ -88,10 +57,9 @@ export function trackCallPath(
     const parsed = v.safeParse(trackCallQuerySchema.entries[name], value ?? undefined);
     if (value !== null && parsed.success) query[name] = value;
   }
-  const storefront = storefrontOf(country);
   // Always /web/: the /iphone/ variant (spec 001 §7) answers app links (music://, spotify:) that
   // a page's store list drops (webHref); see docs/calls.md.
-  return withQuery(`/services/track/v1/${lang}/${storefront}/web/${key}`, query);
+  return trackServicePath(lang, storefrontOf(country), key, { query });
 }
 
 /** The canonical address of a track (`/track/{key}` redirects there): the track call alone. */
@@ -102,11 +70,7 @@ export async function loadTrackPath(
 ): Promise<string> {
   const key = trackKeyOf(keySegment);
   const track = await loadTrack(services, trackCallPath(edge, key, search));
-  return trackPathOf(edge.lang, track);
-}
-
-export function trackPathOf(lang: LanguageKey, track: Pick<Track, "key" | "alias">): string {
-  return localizedPath(lang, `/track/${track.key}/${encodeURIComponent(track.alias)}`);
+  return trackHref(edge.lang, track.key, track.alias);
 }
 
 /** The track call: an unknown track is not found; a payload of another type is a data error. */

@@ -8,8 +8,16 @@ import {
   addToPlaylist,
   imageFromTemplate,
   imageOfArtworkUrl,
+  trackHref,
   trackSummaryOfPayload,
 } from "#app/shell/view.ts";
+import {
+  catalogSongCreditsPath,
+  storefrontOf,
+  tagCountListServicePath,
+  tagCountServicePath,
+  withQuery,
+} from "#rules/addresses.ts";
 import {
   isNewRelease,
   lyricExcerpt,
@@ -32,16 +40,7 @@ import {
   trackStartOf,
 } from "./synced-lyrics";
 import { readLyricsSync } from "./synced-lyrics.server";
-import {
-  loadTrack,
-  optional,
-  songCreditsPath,
-  tagCountListPath,
-  trackCallPath,
-  trackKeyOf,
-  trackPathOf,
-  withQuery,
-} from "./track-calls.server";
+import { loadTrack, optional, trackCallPath, trackKeyOf } from "./track-calls.server";
 import {
   albumNameOf,
   artistTopSongsLimit,
@@ -153,9 +152,7 @@ export async function loadTrackPage(
       : undefined,
     // Spec 001 §5 "Tag count applies only to tracks of type MUSIC".
     track.type === "MUSIC"
-      ? optional("tag count", () =>
-          services.getJson(`/services/count/v2/web/track/${track.key}`, tagCountSchema),
-        )
+      ? optional("tag count", () => services.getJson(tagCountServicePath(track.key), tagCountSchema))
       : undefined,
     artistData
       ? optional("top songs", () =>
@@ -169,7 +166,10 @@ export async function loadTrackPage(
       ? optional("synced lyrics", () => services.getJson(lyricsData.url ?? "", syncedLyricsSchema))
       : undefined,
     optional("song credits", () =>
-      services.getJson(songCreditsPath(edge, track.trackadamid), creditsDocumentSchema),
+      services.getJson(
+        catalogSongCreditsPath(storefrontOf(edge.country), track.trackadamid, edge.locale),
+        creditsDocumentSchema,
+      ),
     ),
   ]);
 
@@ -178,7 +178,7 @@ export async function loadTrackPage(
   const relatedCounts = new Map(
     (relatedKeys.length > 0
       ? ((await optional("tag counts", () =>
-          services.getJson(tagCountListPath(relatedKeys), tagCountListSchema),
+          services.getJson(tagCountListServicePath(relatedKeys), tagCountListSchema),
         )) ?? [])
       : []
     ).map((item) => [item.id, item.total]),
@@ -216,7 +216,7 @@ export async function loadTrackPage(
   const shareImage = template
     ? imageFromTemplate(template, [shareImageWidth])
     : imageOfArtworkUrl(track.images.coverarthq ?? track.images.default, [shareImageWidth]);
-  const path = trackPathOf(edge.lang, track);
+  const path = trackHref(edge.lang, track.key, track.alias);
   const platform = storePlatformOf(input.userAgent, edge.params.device);
   const artistHref = artistData ? localizedPath(edge.lang, artistData.url) : undefined;
 

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { accountRequestHeaders } from "#edge/session.ts";
+import { servicesCallPath } from "#rules/addresses.ts";
 import {
   type StoredSurveyAnswer,
   type StoredVerification,
@@ -20,13 +21,13 @@ type Context = Pick<AppLoadContext, "edge" | "services">;
 function visitorCall(
   services: Context["services"],
   request: Request,
-  path: string,
+  segments: readonly string[],
   body?: unknown,
 ): Promise<Response> {
   const headers = accountRequestHeaders(request);
   if (body !== undefined) headers.set("content-type", "application/json");
   return services.handle(
-    new Request(new URL(`/services/${path}`, request.url), {
+    new Request(new URL(servicesCallPath(segments), request.url), {
       method: body === undefined ? "GET" : "POST",
       headers,
       body: body === undefined ? null : JSON.stringify(body),
@@ -53,7 +54,10 @@ export async function sendSurveyAnswer(
   request: Request,
   answer: SurveyAnswer,
 ): Promise<{ outcome: "stored"; receipt: string } | { outcome: Exclude<WriteOutcome, "stored"> }> {
-  const response = await visitorCall(services, request, "survey/answers", { ...answer, lang: edge.lang });
+  const response = await visitorCall(services, request, ["survey", "answers"], {
+    ...answer,
+    lang: edge.lang,
+  });
   const outcome = outcomeOf(response.status);
   if (outcome !== "stored") {
     await response.body?.cancel();
@@ -73,7 +77,7 @@ export async function surveyAnswerOf(
   receipt: string | undefined,
 ): Promise<StoredSurveyAnswer | undefined> {
   if (!receipt) return undefined;
-  const response = await visitorCall(services, request, `survey/answers/${receipt}`);
+  const response = await visitorCall(services, request, ["survey", "answers", receipt]);
   if (response.status !== 200) {
     await response.body?.cancel();
     return undefined;
@@ -86,7 +90,10 @@ export async function sendVerificationRequest(
   request: Request,
   fields: VerificationRequest,
 ): Promise<{ outcome: "stored"; id: string } | { outcome: "limited" | "failed" }> {
-  const response = await visitorCall(services, request, "verify/requests", { ...fields, lang: edge.lang });
+  const response = await visitorCall(services, request, ["verify", "requests"], {
+    ...fields,
+    lang: edge.lang,
+  });
   const outcome = outcomeOf(response.status);
   if (outcome !== "stored") {
     await response.body?.cancel();
@@ -101,7 +108,7 @@ export async function verificationRequestOf(
   request: Request,
   id: string,
 ): Promise<StoredVerification | undefined> {
-  const response = await visitorCall(services, request, `verify/requests/${id}`);
+  const response = await visitorCall(services, request, ["verify", "requests", id]);
   if (response.status !== 200) {
     await response.body?.cancel();
     return undefined;

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import * as db from "#origin/db.ts";
 import type { OriginApp } from "#origin/env.ts";
 import { cachePolicy, intParam, json, parseParams } from "#origin/http.ts";
+import { type CatalogueListing, catalogueListingServicePath } from "#rules/addresses.ts";
 import {
   type catalogueAlbumsPageSchema,
   type catalogueArtistsPageSchema,
@@ -24,13 +25,13 @@ const playlistListingQuerySchema = v.object({
 
 /** The following page's path: only when this one is full (a last full page is followed by an empty one). */
 function nextPage(
-  listing: string,
+  listing: CatalogueListing,
   limit: number,
   count: number,
   lastId: number | string | undefined,
 ): string | undefined {
   if (count < limit || lastId === undefined) return undefined;
-  return `/services/catalogue/v1/${listing}?limit=${limit}&after=${encodeURIComponent(lastId)}`;
+  return catalogueListingServicePath(listing, { limit, after: lastId });
 }
 
 /**

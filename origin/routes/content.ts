@@ -14,6 +14,7 @@ import {
   platformSchema,
 } from "#origin/http.ts";
 import { artistPayload, trackPayload, trackSummary } from "#origin/shapes.ts";
+import { trackKeyOf as keyOfSegment } from "#rules/addresses.ts";
 import type { syncedLyricsSchema } from "#rules/schemas/lyrics.ts";
 import type { tagCountSchema } from "#rules/schemas/tagcount.ts";
 
@@ -35,11 +36,11 @@ const trackQuerySchema = v.object({
   limit: intParam("limit", 1, 50),
 });
 
-/** Spec 001 §5: the track id is the leading digits of the path segment. */
+/** Spec 001 §5: the track key of the path segment (rules/addresses.ts `trackKeyOf`), as the database's integer. */
 function trackKeyOf(segment: string): number {
-  const digits = /^\d{1,15}/.exec(segment)?.[0];
-  if (!digits) throw invalidParam(messages.trackNoId);
-  return Number(digits);
+  const key = keyOfSegment(segment);
+  if (key === undefined) throw invalidParam(messages.trackNoId);
+  return Number(key);
 }
 
 export function registerContent(origin: OriginApp) {

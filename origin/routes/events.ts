@@ -21,6 +21,7 @@ import {
   notFound,
   parseParams,
 } from "#origin/http.ts";
+import { eventPath } from "#rules/addresses.ts";
 import { siteUrl } from "#rules/env.ts";
 import { decodeGeohash, isCalendarDate, type LatLng, qrSizes } from "#rules/events.ts";
 import { exactLanguage, localizedPath } from "#rules/languages.ts";
@@ -232,7 +233,7 @@ export function registerEvents(origin: OriginApp) {
     const event = eventById(catalogue, c.req.param("eventId"));
     if (!event) throw notFound("concert unavailable");
     // The code holds the event page's address on the site's own origin, never the Host that asked.
-    const target = siteUrl(c.env, localizedPath(langKey, `/event/${event.id}`)).href;
+    const target = siteUrl(c.env, localizedPath(langKey, eventPath(event.id))).href;
     return new Response(qrSvg(target, width), {
       headers: { "Content-Type": "image/svg+xml; charset=UTF-8", "Cache-Control": "private, max-age=86400" },
     });

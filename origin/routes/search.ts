@@ -18,8 +18,9 @@ import {
   platformSchema,
 } from "#origin/http.ts";
 import { artistPayload, trackSummary } from "#origin/shapes.ts";
+import { searchServiceRoot, servicesRootPathOf } from "#rules/addresses.ts";
 import { searchPageSize, trackSearchPageSize } from "#rules/content-rules.ts";
-import { type searchResponseSchema, searchServicePath } from "#rules/schemas/search.ts";
+import type { searchResponseSchema } from "#rules/schemas/search.ts";
 
 /** Largest page of either call. */
 const maxPageSize = 25;
@@ -46,7 +47,7 @@ type Body = v.InferInput<typeof searchResponseSchema>;
  */
 export function registerSearch(origin: OriginApp) {
   /** "GET search. Query: query, pageSize (default 3), page (default 0), limit (default 3), optional itsct." */
-  origin.get(`${searchServicePath}/:lang/:country/:platform`, async (c) => {
+  origin.get(`${searchServiceRoot}/:lang/:country/:platform`, async (c) => {
     parseParams(pathSchema, c.req.param());
     const query = parseParams(querySchema, c.req.query());
     const pageSize = query.pageSize ?? searchPageSize;
@@ -74,7 +75,7 @@ export function registerSearch(origin: OriginApp) {
   });
 
   /** "GET track search with pageSize default 10." */
-  origin.get(`${searchServicePath}/:lang/:country/:platform/tracks`, async (c) => {
+  origin.get(`${searchServiceRoot}/:lang/:country/:platform/tracks`, async (c) => {
     parseParams(pathSchema, c.req.param());
     const query = parseParams(querySchema, c.req.query());
     if (query.limit !== undefined) throw invalidParam("limit is not a parameter of track search");
@@ -105,6 +106,5 @@ function trackHit(hit: SongHit): NonNullable<Body["tracks"]>["hits"][number] {
 function nextLink(requestUrl: string, page: number): string {
   const url = new URL(requestUrl);
   url.searchParams.set("page", String(page));
-  const path = url.pathname.startsWith("/services/") ? url.pathname.slice("/services".length) : url.pathname;
-  return `${path}${url.search}`;
+  return `${servicesRootPathOf(url.pathname)}${url.search}`;
 }

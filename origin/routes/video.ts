@@ -2,7 +2,8 @@ import { artTrackPosterUrl, artTrackUrl } from "#origin/catalog-rules.ts";
 import * as db from "#origin/db.ts";
 import type { OriginApp } from "#origin/env.ts";
 import { cachePolicy, invalidParam, notFound } from "#origin/http.ts";
-import { videoBase } from "#origin/video-paths.ts";
+import { isNumericId, servicesPathOf, videoServiceRoot } from "#rules/addresses.ts";
+import { escapeHtml } from "#rules/html.ts";
 import { videoMessageSource } from "#rules/video-messages.ts";
 
 // The video site the track page's VIDEO section points at (spec 002 §2, §4 "Video"), served by
@@ -12,15 +13,8 @@ import { videoMessageSource } from "#rules/video-messages.ts";
 // other's origin on every message.
 
 function keyOf(segment: string): number {
-  if (!/^\d{1,15}$/.test(segment)) throw invalidParam("The video id must be a track key");
+  if (!isNumericId(segment)) throw invalidParam("The video id must be a track key");
   return Number(segment);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] ?? ch,
-  );
 }
 
 /**
@@ -98,7 +92,7 @@ export const embedPlayerScript = `"use strict";
 `;
 
 export function registerVideo(origin: OriginApp) {
-  origin.get(`${videoBase}/player.js`, () => {
+  origin.get(`${videoServiceRoot}/player.js`, () => {
     return new Response(embedPlayerScript, {
       headers: {
         "Content-Type": "text/javascript; charset=UTF-8",
@@ -108,7 +102,7 @@ export function registerVideo(origin: OriginApp) {
     });
   });
 
-  origin.get(`${videoBase}/:kind{watch|embed}/:id`, async (c) => {
+  origin.get(`${videoServiceRoot}/:kind{watch|embed}/:id`, async (c) => {
     const key = keyOf(c.req.param("id"));
     const autoplay = c.req.query("autoplay");
     if (autoplay !== undefined && autoplay !== "0" && autoplay !== "1")
@@ -121,7 +115,7 @@ export function registerVideo(origin: OriginApp) {
     const video = `<video ${kind === "embed" ? "data-src" : "src"}="${artTrackUrl(key)}" poster="${artTrackPosterUrl(key)}" controls playsinline preload="metadata" width="520" height="280"${autoplay === "1" ? " autoplay" : ""}></video>`;
     if (kind === "embed") {
       return page(
-        `<body style="margin:0;background:#000"><style>video{display:block;width:100vw;height:100vh;object-fit:contain}</style>${video}<script src="/services${videoBase}/player.js"></script></body>`,
+        `<body style="margin:0;background:#000"><style>video{display:block;width:100vw;height:100vh;object-fit:contain}</style>${video}<script src="${servicesPathOf(`${videoServiceRoot}/player.js`)}"></script></body>`,
         title,
         "'self'",
       );

@@ -12,6 +12,7 @@ import {
 } from "#origin/http.ts";
 import { recordIdentification } from "#origin/identifications.ts";
 import { tagRecognition } from "#origin/signed-in.ts";
+import { trackPath } from "#rules/addresses.ts";
 import { clientAddressKey } from "#rules/client-address.ts";
 import { SiteError } from "#rules/errors.ts";
 import { readBody } from "#rules/http-body.ts";
@@ -163,7 +164,7 @@ export function registerWebrec(origin: OriginApp) {
         });
         body.matches.push({
           trackId: String(track.key),
-          weburl: `/track/${track.key}/${encodeURIComponent(track.alias)}`,
+          weburl: trackPath(track.key, track.alias),
           offset: match.offsetMs,
           timeskew: match.timeskew,
           frequencyskew: match.frequencyskew,

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { servicesPathOf, servicesRootPathOf } from "#rules/addresses.ts";
 import { artistSchema } from "./artist";
 import { trackSummarySchema } from "./track";
 
@@ -48,9 +49,6 @@ export const searchResponseSchema = v.object({
 
 export type SearchResponse = v.InferOutput<typeof searchResponseSchema>;
 
-/** Where the search service lives: under /services at the edge, at the root of the provider's host. */
-export const searchServicePath = "/search/v1";
-
 /**
  * Spec 002 §7 "The next link is rewritten to /services/search/...": a next link of the search
  * service (its own host or a path) becomes the same call through the services proxy; anything
@@ -65,7 +63,7 @@ export function searchNextOf(next: string | undefined): string | undefined {
     return undefined;
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
-  const path = url.pathname.startsWith("/services/") ? url.pathname.slice("/services".length) : url.pathname;
+  const path = servicesRootPathOf(url.pathname);
   if (!/^\/search\/v1\/[a-z-]+\/[A-Z]{2}\/(web|iphone)(\/tracks)?$/.test(path)) return undefined;
-  return `/services${path}${url.search}`;
+  return `${servicesPathOf(path)}${url.search}`;
 }

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { parseTrackPath } from "#rules/addresses.ts";
 import { findCountry } from "#rules/countries.ts";
 import { isLanguageKey } from "#rules/languages.ts";
 import { digitsSchema } from "./common";
@@ -42,8 +43,11 @@ export type WebrecMatchRequest = v.InferOutput<typeof webrecMatchRequestSchema>;
 export const webrecMatchSchema = v.object({
   /** The track key. */
   trackId: digitsSchema,
-  /** The track page path without language prefix: /track/{key}/{alias}. */
-  weburl: v.pipe(v.string(), v.regex(/^\/track\/\d+\/[^/?#\s]+$/, "not a track page path")),
+  /** The track page path without language prefix: /track/{key}/{alias} (rules/addresses.ts `trackPath`). */
+  weburl: v.pipe(
+    v.string(),
+    v.check((path) => parseTrackPath(path)?.alias !== undefined, "not a track page path"),
+  ),
   /** Position in the track of the recording's first sample, ms. */
   offset: v.pipe(v.number(), v.integer()),
   /** Playback speed of what was heard over the recording's, minus 1 (0.01: 1 % fast). */

@@ -1,15 +1,13 @@
 import { describe, expect, test } from "vitest";
-import {
-  type ArtistRoute,
-  adamIdRouteFeature,
-  artistPath,
-  isAdamIdRouteOn,
-  parseArtistRoute,
-  shortDescription,
-} from "#app/artist/artist.server.ts";
+import { adamIdRouteFeature, isAdamIdRouteOn, shortDescription } from "#app/artist/artist.server.ts";
 import { resolveRequest } from "#edge/request-context.ts";
 import type { ServicesProxy } from "#edge/services/index.ts";
-import { featuresPath } from "#rules/feature-flags.ts";
+import {
+  type ArtistRoute,
+  artistPath,
+  featureConfigServicePath,
+  parseArtistRoute,
+} from "#rules/addresses.ts";
 import { platformOf } from "#rules/user-agent.ts";
 
 describe("parseArtistRoute (spec 001 §2 artist URLs)", () => {
@@ -83,7 +81,7 @@ describe("isAdamIdRouteOn (the feature switch, evaluated for the visitor)", () =
     return {
       handle: () => Promise.reject(new Error("not used")),
       getJson: (path: string) =>
-        path === featuresPath()
+        path === featureConfigServicePath()
           ? answer instanceof Error
             ? Promise.reject(answer)
             : Promise.resolve(answer)

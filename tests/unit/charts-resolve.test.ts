@@ -6,7 +6,6 @@ import {
   chartPathOutsideCharts,
   pickedChartPath,
   resolveChart,
-  storefrontOf,
   topInCountryPath,
 } from "#app/charts/chart-address.server.ts";
 import { SiteError } from "#rules/errors.ts";
@@ -214,13 +213,4 @@ test.each([
   ["/de/charts/x/charts/top-200", undefined],
 ])("%s outside /charts is %s", (path, moved) => {
   expect(chartPathOutsideCharts(path)).toBe(moved);
-});
-
-test.each([
-  ["GB", "gb"],
-  ["de", "de"],
-  ["WORLD", "gb"],
-  ["GLOBAL", "gb"],
-])("the store-front of %s is %s", (code, storefront) => {
-  expect(storefrontOf(code)).toBe(storefront);
 });

@@ -5,7 +5,7 @@ import { expect, test } from "vitest";
 import { developerKitExample } from "#app/information/developer-kit-example.generated.ts";
 import { radioSpins } from "#origin/catalog-rules.ts";
 import { fieldErrors, surveyAnswerSchema, typedFields, verificationRequestSchema } from "#rules/forms.ts";
-import { radioSpinsPath, weekOf } from "#rules/radio.ts";
+import { weekOf } from "#rules/radio.ts";
 
 // The rules of the remaining pages (decision 024) that need no server: form validation, the radio
 // airplay rule and its week, and the developer page's example being the file that runs.
@@ -85,10 +85,6 @@ test.each([
   ["2027-01-01T12:00:00Z", "2026-12-28"],
 ])("the radio week of %s starts on Monday %s", (now, monday) => {
   expect(weekOf(new Date(now))).toBe(monday);
-});
-
-test("a genre's radio page address", () => {
-  expect(radioSpinsPath("soundtrack")).toBe("/radio-spins/soundtrack");
 });
 
 test("the developer page shows the example file itself", () => {

@@ -145,6 +145,8 @@ test("tag counts answer a total per track, singly and as a list", async () => {
 
 test.each([
   ["a track id without digits", "/track/v1/en/GB/web/abc", 400, "Track service No id"],
+  // Decision 058: a run of more than 15 digits names no track (its first 15 are another track's key).
+  ["a track id of 16 digits", "/track/v1/en/GB/web/1234567890123456-alias", 400, "Track service No id"],
   ["an unknown track", "/track/v1/en/GB/web/1", 404, undefined],
   ["an unknown platform", "/track/v1/en/GB/android/1", 400, "Unknown platform"],
   ["an unknown country", "/track/v1/en/QQ/web/1", 400, "Unknown country"],

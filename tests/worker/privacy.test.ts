@@ -10,7 +10,6 @@ import { languages, localizedPath } from "#rules/languages.ts";
 import { hiddenTagLifetimeMs } from "#rules/library.ts";
 import {
   dataExportLifetimeMs,
-  dayMs,
   expiredExportRecordMs,
   formatDuration,
   privacyAnswerDays,
@@ -20,6 +19,7 @@ import {
 } from "#rules/privacy.ts";
 import { eventRetentionDays } from "#rules/schemas/identification.ts";
 import { callbackPath, defaultClientId, mockActivatePath, tokenPath } from "#rules/streaming.ts";
+import { dayMs } from "#rules/time.ts";
 import { type Browser, browser, site } from "./browser-jar";
 
 // The privacy flows inside workerd: the data download (asked for on the page, mailed, fetched

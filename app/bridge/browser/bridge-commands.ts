@@ -1,5 +1,6 @@
 import type { ShareData, TagContext } from "#app/bridge/bridge-schema.ts";
 import type { BridgeBeacon } from "#app/shell/browser/beacons.ts";
+import { trackPath } from "#rules/addresses.ts";
 import { SiteError } from "#rules/errors.ts";
 import type { LanguageKey } from "#rules/languages.ts";
 import { localizedPath } from "#rules/path.ts";
@@ -35,11 +36,6 @@ export type AppCommandHost = {
   onAppTag?: (context: TagContext) => void;
 };
 
-/** The track page of an id in the page's language. */
-export function trackPath(langKey: LanguageKey, trackId: string): string {
-  return localizedPath(langKey, `/track/${encodeURIComponent(trackId)}`);
-}
-
 /** Spec 000 §2 "/share with optional /{screenname}". */
 export function sharePath(langKey: LanguageKey, screenname: string | undefined): string {
   return localizedPath(
@@ -54,7 +50,7 @@ export function registerAppCommands(bridge: Pick<Bridge, "handle">, host: AppCom
     // Spec 000 §2: "If a track frame exists the site navigates in-page; otherwise the parent window
     // location becomes the language-prefixed path."
     bridge.handle("trackResult", ({ trackId }) => {
-      const path = trackPath(host.langKey, trackId);
+      const path = localizedPath(host.langKey, trackPath(trackId));
       if (host.hasTrackView()) host.navigate(path);
       else host.setParentLocation(path);
     }),

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { getJson } from "#app/shell/browser/request.ts";
 import { cloudLibraryKey, type SiteStorage } from "#app/shell/browser/storage.ts";
 import type { CloudKitConfig } from "#rules/account.ts";
+import { trackServicePath } from "#rules/addresses.ts";
 import { SiteError } from "#rules/errors.ts";
 import {
   cloudRequestTimeoutMs,
@@ -160,7 +161,7 @@ function createTagResolver(options: Pick<CloudLibraryOptions, "fetch" | "lang" |
   function lookUp(key: string): Promise<TrackLookup | undefined> {
     let pending = lookups.get(key);
     if (!pending) {
-      const path = `/services/track/v1/${encodeURIComponent(options.lang)}/${encodeURIComponent(options.country)}/web/${key}`;
+      const path = trackServicePath(options.lang, options.country, key);
       pending = getJson(path, trackLookupSchema, {
         fetch: servicesFetch,
         timeoutMs: cloudRequestTimeoutMs,

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { getJson, postJson, type RequestOptions } from "#app/shell/browser/request.ts";
+import { trackServicePath } from "#rules/addresses.ts";
 import { digitsSchema, hexColourSchema } from "#rules/schemas/common.ts";
 import {
   type MatchRequestBody,
@@ -41,6 +42,5 @@ export function lookupTrack(
   track: { lang: string; country: string; trackId: string },
   options: RequestOptions = {},
 ): Promise<TrackLookup> {
-  const path = `/services/track/v1/${encodeURIComponent(track.lang)}/${encodeURIComponent(track.country)}/web/${encodeURIComponent(track.trackId)}`;
-  return getJson(path, trackLookupSchema, options);
+  return getJson(trackServicePath(track.lang, track.country, track.trackId), trackLookupSchema, options);
 }

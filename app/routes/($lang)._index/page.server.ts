@@ -1,9 +1,10 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { chartPath, loadLocations } from "#app/charts/chart-address.server.ts";
+import { loadLocations } from "#app/charts/chart-address.server.ts";
 import type { Translate } from "#app/shell/i18n.server.ts";
 import { websitePageMeta } from "#app/shell/meta.server.ts";
 import type { PageMeta } from "#app/shell/meta.ts";
 import { trackSummaryOfSong } from "#app/shell/view.server.ts";
+import { catalogPlaylistTracksPath, chartPath, defaultStorefront } from "#rules/addresses.ts";
 import { chartSizes } from "#rules/content-rules.ts";
 import { countryName } from "#rules/countries.ts";
 import { localizedPath } from "#rules/path.ts";
@@ -20,9 +21,11 @@ export async function loadHomePage({ edge, services }: Pick<AppLoadContext, "edg
   const locations = await loadLocations({ services });
   const country = locations.countries.find((entry) => entry.id === edge.country);
   const listid = country?.listid ?? locations.global.listid;
-  const storefront = (country?.id ?? "GB").toLowerCase();
   const chart = await services.getJson(
-    `/services/amapi/v1/catalog/${storefront}/playlists/${listid}/tracks?limit=${chartSizes.top}&relate[songs]=artists`,
+    catalogPlaylistTracksPath(country?.id ?? defaultStorefront, listid, {
+      limit: chartSizes.top,
+      relate: ["artists"],
+    }),
     playlistTracksDocumentSchema,
   );
   const tracks = chart.data.map((song) => trackSummaryOfSong(song, edge.lang, now));

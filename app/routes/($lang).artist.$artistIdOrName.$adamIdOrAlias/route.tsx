@@ -10,7 +10,6 @@ import {
   isAdamIdRouteOn,
   isCanonicalArtistPath,
   loadArtistPage,
-  parseArtistRoute,
 } from "#app/artist/artist.server.ts";
 import { avatarSizes } from "#app/artist/artist-header.tsx";
 import type { AmpView } from "#app/shell/amp-view.ts";
@@ -20,6 +19,7 @@ import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
 import { pageMeta } from "#app/shell/meta.ts";
 import { usePageStrings } from "#app/shell/strings.ts";
 import artistStyles from "#app/styles/artist.css";
+import { artistPagePath, parseArtistRoute } from "#rules/addresses.ts";
 import { SiteError } from "#rules/errors.ts";
 import { ArtistView } from "./view";
 
@@ -40,7 +40,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     if (!route)
       throw new SiteError(
         "notfound",
-        `no artist at /artist/${requested.artistIdOrName}/${requested.adamIdOrAlias}`,
+        `no artist at ${artistPagePath(requested.artistIdOrName, requested.adamIdOrAlias)}`,
       );
     return loadArtistPage(context, route, { adamIdRoute }, new Date());
   });

@@ -45,7 +45,7 @@ export async function loadOfferAccount(
   name: string,
 ): Promise<{ account: OfferAccount; months: number | undefined }> {
   if (!context.account) return { account: { signedIn: false }, months: undefined };
-  const response = await accountCall(context.services, request, `offers/${name}`);
+  const response = await accountCall(context.services, request, ["offers", name]);
   if (response.status === 401 || response.status === 456) {
     await response.body?.cancel();
     return { account: { signedIn: false }, months: undefined };

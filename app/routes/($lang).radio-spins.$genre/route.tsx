@@ -10,8 +10,9 @@ import { type PageMeta, pageMeta } from "#app/shell/meta.ts";
 import { usePageStrings } from "#app/shell/strings.ts";
 import { trackSummaryOfPayload } from "#app/shell/view.ts";
 import chartsStyles from "#app/styles/charts.css";
+import { radioChartServicePath, radioSpinsPath } from "#rules/addresses.ts";
 import { localizedPath } from "#rules/path.ts";
-import { radioChartSchema, radioSpinsPath } from "#rules/radio.ts";
+import { radioChartSchema } from "#rules/radio.ts";
 import { RadioSpinsView } from "./view";
 
 // Spec 001 §1 "radio airplay charts per genre", §2 "radio spins: one page per genre": a genre's
@@ -26,10 +27,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const genre = params.genre ?? "";
   const [chart, locations] = await loadPage(() =>
     Promise.all([
-      context.services.getJson(
-        `/services/charts/radio/${encodeURIComponent(genre.toLowerCase())}`,
-        radioChartSchema,
-      ),
+      context.services.getJson(radioChartServicePath(genre.toLowerCase()), radioChartSchema),
       loadLocations(context),
     ]),
   );

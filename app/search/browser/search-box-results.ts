@@ -1,5 +1,6 @@
 import { searchNextPath, searchPath } from "#app/search/search-groups.ts";
 import { getJson } from "#app/shell/browser/request.ts";
+import { artistPagePath, trackPath } from "#rules/addresses.ts";
 import type { LanguageKey } from "#rules/languages.ts";
 import { localizedPath } from "#rules/path.ts";
 import { type SearchResults, searchResultsSchema } from "#rules/schemas/amapi.ts";
@@ -30,10 +31,7 @@ export function songRows(songs: Songs["data"], lang: LanguageKey): SearchBoxItem
     id: song.id,
     title: song.attributes.name,
     subtitle: song.attributes.artistName,
-    href: localizedPath(
-      lang,
-      `/track/${song.attributes.shazamKey}/${encodeURIComponent(song.attributes.alias)}`,
-    ),
+    href: localizedPath(lang, trackPath(song.attributes.shazamKey, song.attributes.alias)),
     image: thumbnail(song.attributes.artwork.url),
   }));
 }
@@ -42,7 +40,7 @@ export function artistRows(artists: Artists["data"], lang: LanguageKey): SearchB
   return artists.map((artist) => ({
     id: artist.id,
     title: artist.attributes.name,
-    href: localizedPath(lang, `/artist/${encodeURIComponent(artist.attributes.alias)}/${artist.id}`),
+    href: localizedPath(lang, artistPagePath(artist.attributes.alias, artist.id)),
     image: thumbnail(artist.attributes.artwork?.url),
   }));
 }

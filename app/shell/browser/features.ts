@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { featuresPath, type LoadedFeatureConfig, loadFeatureConfig } from "#rules/feature-flags.ts";
+import { featureConfigServicePath } from "#rules/addresses.ts";
+import { type LoadedFeatureConfig, loadFeatureConfig } from "#rules/feature-flags.ts";
 import { getJson, type RequestOptions } from "./request";
 
 /**
@@ -12,6 +13,6 @@ export function loadBrowserFeatureConfig(
 ): Promise<LoadedFeatureConfig> {
   return loadFeatureConfig({
     supplied: options.supplied,
-    fetchConfig: () => getJson(featuresPath(options.app), v.unknown(), options.request),
+    fetchConfig: () => getJson(featureConfigServicePath(options.app), v.unknown(), options.request),
   });
 }
