@@ -55,7 +55,7 @@ function decoded(segment: string): string | undefined {
  * The most digits a track key or catalogue id has: 15 digits stay below Number.MAX_SAFE_INTEGER, so
  * a key is the same key as the site's string and as the origin's D1 integer.
  */
-export const idMaxDigits = 15;
+const idMaxDigits = 15;
 
 const numericId = new RegExp(`^\\d{1,${idMaxDigits}}$`);
 
@@ -206,7 +206,7 @@ export function radioSpinsPath(genreUrlName: string): string {
 // The services calls: what the site asks under /services (edge/services, then the upstream, whose
 // own root has no /services).
 
-export const servicesRoot = "/services";
+const servicesRoot = "/services";
 
 /** A path of the services' own root (`/event/v1/…`, as an upstream link names it) as the site asks it. */
 export function servicesPathOf(rootPath: string): string {
@@ -408,7 +408,7 @@ export function featureConfigServicePath(app = ""): string {
 }
 
 /** The statistics image beacon's root (spec 000 §7). */
-export const metricsServicePath = "/services/metrics";
+const metricsServicePath = "/services/metrics";
 
 /** Spec 000 §7 image beacon `/services/metrics/{route}/{time}?{params}`. */
 export function metricsBeaconPath(route: string, time: number, query: QueryParams): string {
