@@ -181,9 +181,15 @@ describe("sending", () => {
     const store = memoryKeptStore();
     for (const id of ["a", "b", "c"]) await store.keep(recording(id, t0), t0);
     const sent: string[] = [];
+    // Each answer waits until both senders have a request in flight: they overlap for certain.
+    let bothSending = () => {};
+    const overlapping = new Promise<void>((resolve) => {
+      bothSending = resolve;
+    });
     const slowly = async (body: MatchRequestBody) => {
       sent.push(body.sessionId);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (sent.length >= 2) bothSending();
+      await overlapping;
       return matched;
     };
     const [tab, worker] = await Promise.all([sender(store, "tab", slowly), sender(store, "worker", slowly)]);

@@ -20,7 +20,8 @@ export function memoryKeptStore(): KeptStore & {
 } {
   const kept = new Map<string, KeptRecording>();
   const answers = new Map<string, HeardAnswer>();
-  const step = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+  // A yield to the other sender's pending step, as a transaction's queueing is: no timer.
+  const step = () => new Promise<void>((resolve) => queueMicrotask(resolve));
   return {
     kept,
     answers,
