@@ -32,7 +32,7 @@ export const siteHeapBudgetMb = 64;
 export const concurrentRenders = 100;
 /** Matches running beside the renders: the postings they hold are the index's part of the heap. */
 export const concurrentMatches = 10;
-/** Matches at once for the recognizer's own round: its admission limit (recognizer/answers.ts). */
+/** Match requests at once for the recognizer's own round: 6 run, the rest wait (recognizer/answers.ts). */
 export const recognizerConcurrentMatches = 20;
 const roundSeconds = 10;
 const rounds = 2;

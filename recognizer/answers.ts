@@ -7,27 +7,53 @@ import { RecognitionStoreError } from "./store";
 // module may export only its handlers.
 
 /**
- * Matches one isolate runs at once; past it the recognizer answers "busy" (503 with Retry-After)
- * at once, without decoding. A match holds the postings it read (up to MATCH_STEP_ENTRIES a step)
- * while it runs: 20 at once is what the bench measures inside one isolate's memory (`npm run
- * bench:memory`, decision 052), and the platform runs more isolates when more arrive.
+ * Matches one isolate runs at once, and how many more may wait for a place; past both the recognizer
+ * answers "busy" (503 with Retry-After) at once, without decoding. A running match holds the
+ * postings it read (up to MATCH_STEP_ENTRIES a step, as hex text and its parsed string), a waiting one
+ * only its signature: the isolate's heap grows with the running ones. An isolate has one thread, so
+ * running more at once only overlaps more store round trips; past a few it adds memory, not
+ * throughput (decision 052, "Admission": the heap and the matches a second at each limit).
  */
-export const matchesInFlightPerIsolate = 20;
+export const matchesRunningPerIsolate = 6;
+export const matchesWaitingPerIsolate = 30;
+/**
+ * How long a match waits for a place before it answers busy. The wait is a timer of the waiting
+ * request's own: workerd cancels a request that awaits only another request's promise ("the
+ * script will never generate a response"), and a place handed over by another match is just that.
+ */
+export const matchWaitMs = 10_000;
 
 /**
- * Admits at most `limit` works at once: past it, `run` answers `busy` at once and runs nothing.
- * One per isolate (module state): what it bounds is the isolate's memory.
+ * Runs at most `running` works at once, in the order they came; up to `waiting` more wait for a
+ * place, at most `waitMs` each, and past them `run` answers `busy` at once and runs nothing. One per
+ * isolate (module state): what it bounds is the isolate's memory.
  */
-export function admission(limit: number) {
+export function admission(running: number, waiting: number, waitMs: number) {
   let inFlight = 0;
+  const queue: (() => void)[] = [];
+  const place = () =>
+    new Promise<boolean>((resolve) => {
+      const give = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        queue.splice(queue.indexOf(give), 1);
+        resolve(false);
+      }, waitMs);
+      queue.push(give);
+    });
   return {
     async run<T>(busy: T, work: () => Promise<T>): Promise<T> {
-      if (inFlight >= limit) return busy;
-      inFlight++;
+      if (inFlight < running) inFlight++;
+      else if (queue.length >= waiting || !(await place())) return busy;
       try {
         return await work();
       } finally {
-        inFlight--;
+        // The place passes to the longest waiting work, or is given up.
+        const next = queue.shift();
+        if (next) next();
+        else inFlight--;
       }
     },
   };

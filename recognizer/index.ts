@@ -2,7 +2,14 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { type RecognitionShardBindings, recognitionShards } from "#rules/env.ts";
 import type { RecognizerMatchAnswer, RecognizerSummaryAnswer } from "#rules/schemas/recognizer.ts";
 import { decodeSignatureBase64, matchSignatureIn, signatureSketch } from "#signature/index.ts";
-import { admission, failureOf, matchesInFlightPerIsolate, signatureSummary } from "./answers";
+import {
+  admission,
+  failureOf,
+  matchesRunningPerIsolate,
+  matchesWaitingPerIsolate,
+  matchWaitMs,
+  signatureSummary,
+} from "./answers";
 import { recognitionStore } from "./store";
 
 /**
@@ -17,7 +24,7 @@ export type RecognizerEnv = {
 } & RecognitionShardBindings;
 
 /** The matches this isolate runs at once. */
-const matches = admission(matchesInFlightPerIsolate);
+const matches = admission(matchesRunningPerIsolate, matchesWaitingPerIsolate, matchWaitMs);
 
 export default class Recognizer extends WorkerEntrypoint<RecognizerEnv> {
   /** Decodes and matches a signature (base64, as a client sends it). */

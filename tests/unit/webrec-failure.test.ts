@@ -129,24 +129,61 @@ describe("what the match service answers for each answer of the recognizer's bin
   });
 });
 
-test("the recognizer runs at most its limit of matches at once, answering busy past it", async () => {
-  const matches = admission(2);
-  const releases: (() => void)[] = [];
-  const held = () =>
-    matches.run("busy", () => new Promise<string>((resolve) => releases.push(() => resolve("matched"))));
-  const first = held();
-  const second = held();
-  expect(await held()).toBe("busy");
-  releases[0]?.();
-  expect(await first).toBe("matched");
-  const third = held();
-  expect(releases).toHaveLength(3);
-  releases[1]?.();
-  releases[2]?.();
-  expect([await second, await third]).toEqual(["matched", "matched"]);
-  // A work that throws leaves its place too.
-  await expect(matches.run("busy", async () => Promise.reject(new Error("no")))).rejects.toThrow("no");
-  expect(await matches.run("busy", async () => "matched")).toBe("matched");
+test.each([
+  { running: 1, waiting: 0 },
+  { running: 2, waiting: 0 },
+  { running: 2, waiting: 3 },
+  { running: 6, waiting: 30 },
+])(
+  "the recognizer runs $running at once, $waiting more wait in order, and answers busy past them",
+  async ({ running, waiting }) => {
+    const matches = admission(running, waiting, 60_000);
+    const started: number[] = [];
+    const releases = new Map<number, () => void>();
+    const held = (n: number) =>
+      matches.run("busy", () => {
+        started.push(n);
+        return new Promise<string>((resolve) => releases.set(n, () => resolve(`matched ${n}`)));
+      });
+    const admitted = Array.from({ length: running + waiting }, (_, n) => held(n));
+    // Past both limits: busy at once, nothing run.
+    expect(await held(-1)).toBe("busy");
+    expect(started).toEqual(Array.from({ length: running }, (_, n) => n));
+    // Each one that ends hands its place to the one that waited longest.
+    for (let n = 0; n < running + waiting; n++) {
+      releases.get(n)?.();
+      expect(await admitted[n]).toBe(`matched ${n}`);
+      expect(started).toEqual(
+        Array.from({ length: Math.min(running + n + 1, running + waiting) }, (_, m) => m),
+      );
+    }
+    // A work that throws leaves its place too.
+    await expect(matches.run("busy", async () => Promise.reject(new Error("no")))).rejects.toThrow("no");
+    const again = Array.from({ length: running }, () => matches.run("busy", async () => "matched"));
+    expect(await Promise.all(again)).toEqual(Array(running).fill("matched"));
+  },
+);
+
+test("a match that waited its time for a place answers busy and leaves the queue", async () => {
+  vi.useFakeTimers();
+  try {
+    const matches = admission(1, 2, 1_000);
+    let release = () => {};
+    const first = matches.run(
+      "busy",
+      () => new Promise<string>((resolve) => (release = () => resolve("first"))),
+    );
+    const waited = matches.run("busy", async () => "ran");
+    await vi.advanceTimersByTimeAsync(999);
+    const later = matches.run("busy", async () => "later");
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await waited).toBe("busy");
+    release();
+    expect([await first, await later]).toEqual(["first", "later"]);
+    expect(await matches.run("busy", async () => "again")).toBe("again");
+  } finally {
+    vi.useRealTimers();
+  }
 });
 
 test("the store wraps a failing database's error, cause kept, for both of its reads", async () => {
