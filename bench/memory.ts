@@ -73,7 +73,16 @@ export type MemoryMeasurement = {
     liveMb: number;
   }[];
   /** The recognizer's isolate at recognizerConcurrentMatches matches alone. */
-  recognizer: { matches: number; answered: number; failures: Record<string, number>; peak: HeapUsage };
+  recognizer: {
+    matches: number;
+    answered: number;
+    failures: Record<string, number>;
+    peak: HeapUsage;
+    /** The most it held live (after a full collection): what the peak is made of beyond garbage. */
+    liveMb: number;
+    /** Its allocations by function (and its caller), garbage included, when asked for (`sample`). */
+    allocations?: AllocationSite[];
+  };
 };
 
 /** Match requests of the published probes: catalogue songs' signatures, each a match. */
@@ -211,7 +220,7 @@ export async function measureMemory(
       retained: [await heap.afterCollection()],
       rounds: [],
       alone: [],
-      recognizer: { matches: 0, answered: 0, failures: {}, peak: { usedMb: 0, totalMb: 0 } },
+      recognizer: { matches: 0, answered: 0, failures: {}, peak: { usedMb: 0, totalMb: 0 }, liveMb: 0 },
     };
     const siteIsolate = snapshotIsolate(collections);
     if (!siteIsolate)
@@ -241,11 +250,20 @@ export async function measureMemory(
         throw new Error("no --trace-gc line of the site's isolate: the peak cannot be read");
       const { collections: _, ...recognizerPeak } = gcPeak(events, recognizerIsolate);
       // The collection the snapshot forced is after the load: the live figure is the round's own.
-      const liveMb = gcLive(
-        events.filter((event) => event.reason !== "heap profiler"),
-        siteIsolate,
-      );
-      return { renders, matches, retained, peak, recognizerPeak, count, liveMb, allocations };
+      const measured = events.filter((event) => event.reason !== "heap profiler");
+      const liveMb = gcLive(measured, siteIsolate);
+      const recognizerLiveMb = gcLive(measured, recognizerIsolate);
+      return {
+        renders,
+        matches,
+        retained,
+        peak,
+        recognizerPeak,
+        count,
+        liveMb,
+        recognizerLiveMb,
+        allocations,
+      };
     };
     for (let round = 0; round < rounds; round++) {
       const { renders, matches, retained, peak, recognizerPeak, count, liveMb, allocations } = await runRound(
@@ -278,12 +296,20 @@ export async function measureMemory(
         liveMb,
       });
     }
+    const recognizerSampling = sample
+      ? await inspectHeap(recognizerInspectorPort, recognizerWorkerName)
+      : undefined;
+    const recognizerAllocations = await recognizerSampling?.sampleAllocations();
     const recognizerRound = await runRound(0, recognizerConcurrentMatches);
+    const recognizerSites = await recognizerAllocations?.stop();
+    recognizerSampling?.close();
     measurement.recognizer = {
       matches: recognizerConcurrentMatches,
       answered: recognizerRound.matches.answered,
       failures: Object.fromEntries(recognizerRound.matches.failures),
       peak: recognizerRound.recognizerPeak,
+      liveMb: recognizerRound.recognizerLiveMb,
+      ...(recognizerSites ? { allocations: recognizerSites.slice(0, 30) } : {}),
     };
 
     const area = "memory";
@@ -308,7 +334,7 @@ export async function measureMemory(
       area,
       item: `recognizer isolate (${limit}), ${recognizer.matches} concurrent matches alone (${roundSeconds} s)`,
       figure:
-        `heap peak ${mb(recognizer.peak.totalMb)} (used ${mb(recognizer.peak.usedMb)}); ${recognizer.answered} matches` +
+        `heap peak ${mb(recognizer.peak.totalMb)} (used ${mb(recognizer.peak.usedMb)}; live after a full collection at most ${mb(recognizer.liveMb)}); ${recognizer.answered} matches` +
         (Object.keys(recognizer.failures).length > 0
           ? `, failed: ${JSON.stringify(recognizer.failures)}`
           : ""),

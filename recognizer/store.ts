@@ -57,11 +57,18 @@ function shardOf(hash: number, shards: number): number {
  * and the parsing.
  */
 const lookupStatement =
-  "SELECT hash, hex(entries) AS entries FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
+  "SELECT hash, hex(entries) AS value FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
 
 /** The sizes of the hashes' buckets, in entries: SQLite reads a BLOB's length without its content. */
 const sizesStatement =
-  "SELECT hash, length(entries) / 4 AS size FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
+  "SELECT hash, length(entries) / 4 AS value FROM recognition_postings WHERE hash IN (SELECT value FROM json_each(?1))";
+
+/**
+ * A row of a lookup as `raw()` answers it: the hash and its value (the bucket's size, or its
+ * entries' hex). `all()` made an object of every row (Object.fromEntries in the binding): a third
+ * of a match's allocations, where the rows themselves are already arrays in D1's answer.
+ */
+type StoreRow = [hash: unknown, value: unknown];
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
@@ -76,36 +83,75 @@ const hexValues = (() => {
 })();
 
 /**
- * The rows' entries, from the hex of their little-endian bytes, decoded into `into` (grown when
- * too small) one after the other: each row's entries are a view on it.
+ * The rows' entries, from the hex of their little-endian bytes, decoded into `into` from entry `at`
+ * on (into a larger copy when it is too small), one after the other, each row's entries a view on
+ * the buffer and set in `found`. Returns the buffer and where the next rows go.
  */
-function entriesOf(
-  rows: readonly Record<string, unknown>[],
+function decodeEntries(
+  rows: readonly StoreRow[],
   into: Uint32Array,
-): { buffer: Uint32Array; found: Map<number, Uint32Array> } {
+  at: number,
+  found: Map<number, Uint32Array>,
+): { buffer: Uint32Array; at: number } {
   if (!LITTLE_ENDIAN) throw new RangeError("The postings need a little-endian platform");
-  let total = 0;
-  for (const row of rows) {
-    if (typeof row.entries !== "string" || row.entries.length % 8 !== 0)
+  let total = at;
+  for (const [, hex] of rows) {
+    if (typeof hex !== "string" || hex.length % 8 !== 0)
       throw new Error("recognition store: bad postings row");
-    total += row.entries.length / 8;
+    total += hex.length / 8;
   }
-  const buffer = into.length >= total ? into : new Uint32Array(total);
+  let buffer = into;
+  if (buffer.length < total) {
+    // The views already handed out keep the old buffer's entries; the copy holds them too.
+    buffer = new Uint32Array(Math.max(total, 2 * buffer.length));
+    buffer.set(into.subarray(0, at));
+  }
   const bytes = new Uint8Array(buffer.buffer);
-  const found = new Map<number, Uint32Array>();
-  let at = 0;
-  for (const row of rows) {
-    const hex = row.entries as string;
+  let next = at;
+  for (const [hash, value] of rows) {
+    const hex = value as string;
+    const start = 4 * next;
     for (let i = 0; i < hex.length / 2; i++) {
       const high = hexValues[hex.charCodeAt(2 * i)] ?? 255;
       const low = hexValues[hex.charCodeAt(2 * i + 1)] ?? 255;
       if (high === 255 || low === 255) throw new Error("recognition store: bad postings row");
-      bytes[4 * at + i] = (high << 4) | low;
+      bytes[start + i] = (high << 4) | low;
     }
-    found.set(Number(row.hash), buffer.subarray(at, at + hex.length / 8));
-    at += hex.length / 8;
+    found.set(Number(hash), buffer.subarray(next, next + hex.length / 8));
+    next += hex.length / 8;
   }
-  return { buffer, found };
+  return { buffer, at: next };
+}
+
+/**
+ * The entries one postings query reads at most (by the sizes the step read before): a step's
+ * postings (up to MATCH_STEP_ENTRIES) come in several queries, one after the other, each decoded
+ * before the next is sent. D1 answers a query as one JSON text, parsed whole, two hex characters a
+ * byte: a step in one query made 4 MiB of text and 4 MiB of parsed strings at once, and six
+ * matches in their steps at once filled the recognizer's heap (docs/decisions/052-recognizer-worker.md).
+ */
+const POSTINGS_QUERY_ENTRIES = 2 ** 17;
+
+/**
+ * `hashes` in their order, in groups of at most POSTINGS_QUERY_ENTRIES entries by `size` (a hash
+ * whose size is not known, or larger on its own, is a group of its own).
+ */
+function postingsQueries(hashes: readonly number[], size: (hash: number) => number | undefined): number[][] {
+  const groups: number[][] = [];
+  let group: number[] = [];
+  let entries = 0;
+  for (const hash of hashes) {
+    const own = size(hash) ?? POSTINGS_QUERY_ENTRIES;
+    if (group.length > 0 && entries + own > POSTINGS_QUERY_ENTRIES) {
+      groups.push(group);
+      group = [];
+      entries = 0;
+    }
+    group.push(hash);
+    entries += own;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
 }
 
 /**
@@ -153,10 +199,11 @@ function hashesByShard(hashes: readonly number[], shards: number): number[][] {
 }
 
 /**
- * The store as the matcher reads it, for one match: each lookup is one wave of queries, one a
+ * The store as the matcher reads it, for one match: a lookup of sizes is one wave of queries, one a
  * shard holding some of its hashes, sent at once (the first also reads every shard's layout, in
- * the same batch), the sizes of buckets or the postings the matcher chose from them; the shards'
- * answers are merged. Each answer replaces the last, in the same buffer: a match holds one step's
+ * the same batch); a lookup of the postings the matcher chose by those sizes is as many waves, one
+ * after the other, as POSTINGS_QUERY_ENTRIES splits it into; the shards' answers are merged. Each
+ * answer replaces the last, in the same buffer: a match holds one step's
  * postings at a time (at most MATCH_STEP_ENTRIES), and nothing outlives the request, so the
  * isolate's memory does not grow with the index. Make one a match: matches running at once in an
  * isolate must not share it.
@@ -166,14 +213,17 @@ export function recognitionStore(shards: readonly D1Database[]): PostingsStore {
   if (!trackShard) throw new Error("recognition store: no database");
   let layout: PostingsLayout | undefined;
   const none = new Map<number, never>();
+  // The sizes the last "sizes" lookup read: the step's postings lookup that follows is split by them.
+  let sizes = new Map<number, number>();
   // One buffer for every step's postings (a step asks at most MATCH_STEP_ENTRIES): each answer
   // overwrites the last, which the matcher no longer reads, so a match leaves one buffer of
   // garbage rather than one a step (memory outside the JS heap, counted against the isolate too).
   let postings: Uint32Array = new Uint32Array(0);
-  async function lookup({ hashes, read }: PostingsRequest): Promise<PostingLists> {
-    const sql = read === "sizes" ? sizesStatement : lookupStatement;
+
+  /** One wave of queries, one a shard holding some of `hashes` (the first wave reads the layout too). */
+  async function wave(sql: string, hashes: readonly number[]): Promise<readonly StoreRow[]> {
     const split = hashesByShard(hashes, shards.length);
-    let answers: (readonly Record<string, unknown>[])[];
+    let answers: (readonly StoreRow[])[];
     if (!layout) {
       const batches = await Promise.all(
         shards.map((db, shard) =>
@@ -184,23 +234,40 @@ export function recognitionStore(shards: readonly D1Database[]): PostingsStore {
         ),
       );
       layout = layoutOf(batches.map(([meta]) => (meta?.results ?? []) as { key: string; value: string }[]));
-      answers = batches.map(([, answer]) => answer?.results ?? []);
+      answers = batches.map(([, answer]) =>
+        (answer?.results ?? []).map((row): StoreRow => [row.hash, row.value]),
+      );
     } else {
       answers = await Promise.all(
         shards.map(async (db, shard) => {
           const own = split[shard] ?? [];
           if (own.length === 0) return [];
-          return (await db.prepare(sql).bind(JSON.stringify(own)).all<Record<string, unknown>>()).results;
+          return db.prepare(sql).bind(JSON.stringify(own)).raw<StoreRow>();
         }),
       );
     }
-    const rows = answers.length === 1 ? (answers[0] ?? []) : answers.flat();
+    return answers.length === 1 ? (answers[0] ?? []) : answers.flat();
+  }
+
+  async function lookup({ hashes, read }: PostingsRequest): Promise<PostingLists> {
     if (read === "sizes") {
-      return fetchedPostings(layout, new Map(rows.map((row) => [Number(row.hash), Number(row.size)])), none);
+      const rows = await wave(sizesStatement, hashes);
+      sizes = new Map(rows.map(([hash, size]) => [Number(hash), Number(size)]));
+      return fetchedPostings(layout as PostingsLayout, sizes, none);
     }
-    const decoded = entriesOf(rows, postings);
-    postings = decoded.buffer;
-    return fetchedPostings(layout, none, decoded.found);
+    const queries = postingsQueries(hashes, (hash) => sizes.get(hash));
+    if (queries.length === 0 && !layout) queries.push([]);
+    let expected = 0;
+    for (const hash of hashes) expected += sizes.get(hash) ?? 0;
+    if (postings.length < expected) postings = new Uint32Array(expected);
+    const found = new Map<number, Uint32Array>();
+    let at = 0;
+    for (const query of queries) {
+      const decoded = decodeEntries(await wave(lookupStatement, query), postings, at, found);
+      postings = decoded.buffer;
+      at = decoded.at;
+    }
+    return fetchedPostings(layout as PostingsLayout, none, found);
   }
 
   return {

@@ -267,6 +267,68 @@ describe("the recognition store", () => {
     expect(next.postings(kept)).toHaveLength(0);
   });
 
+  test("reads a step's postings in queries of at most 2^17 entries, one after the other", async () => {
+    const { index } = await publishedIndex();
+    const size = (hash: number) => (index.offsets[hash + 1] as number) - (index.offsets[hash] as number);
+    // The largest buckets, until three queries' worth: D1 answers each query as one JSON text.
+    const hashes = Array.from({ length: index.offsets.length - 1 }, (_, hash) => hash)
+      .filter((hash) => size(hash) > 0)
+      .sort((a, b) => size(b) - size(a));
+    const chosen: number[] = [];
+    let entries = 0;
+    for (const hash of hashes) {
+      if (entries > 3 * 2 ** 17) break;
+      chosen.push(hash);
+      entries += size(hash);
+    }
+    // Each query's hashes, as the store sends them, and how many are in flight at once.
+    const queries: number[][] = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const counted = new Proxy(env.RECOGNITION, {
+      get(target, key) {
+        if (key !== "prepare") return Reflect.get(target, key, target);
+        return (sql: string) => {
+          const statement = target.prepare(sql);
+          return new Proxy(statement, {
+            get(own, name) {
+              if (name !== "bind") return Reflect.get(own, name, own);
+              return (...values: unknown[]) => {
+                const bound = own.bind(...values);
+                if (!sql.includes("hex(entries)")) return bound;
+                queries.push(JSON.parse(String(values[0])) as number[]);
+                return {
+                  raw: async () => {
+                    mostInFlight = Math.max(mostInFlight, ++inFlight);
+                    try {
+                      return await bound.raw();
+                    } finally {
+                      inFlight--;
+                    }
+                  },
+                };
+              };
+            },
+          });
+        };
+      },
+    });
+    const store = recognitionStore([counted]);
+    await store.lookup({ hashes: chosen, read: "sizes" });
+    const read = await store.lookup({ hashes: chosen, read: "postings" });
+    for (const hash of chosen)
+      expect([...read.postings(hash)]).toEqual([
+        ...index.entries.subarray(index.offsets[hash], index.offsets[hash + 1]),
+      ]);
+    expect(queries.length).toBeGreaterThanOrEqual(3);
+    expect(queries.flat()).toEqual(chosen);
+    for (const query of queries) {
+      const total = query.reduce((sum, hash) => sum + size(hash), 0);
+      expect(query.length === 1 || total <= 2 ** 17).toBe(true);
+    }
+    expect(mostInFlight).toBe(1);
+  });
+
   describe("split by hash over several databases", () => {
     const spare = () => [env.RECOGNITION_1, env.RECOGNITION_2, env.RECOGNITION_3];
     beforeAll(async () => {
