@@ -479,3 +479,17 @@ test("a refused link's screen is kept by no cache", async () => {
   expect(answer.status).toBe(404);
   expect(answer.headers.get("cache-control")).toBe("no-store");
 });
+
+test("the iCloud popup's return, on a site where iCloud sign-in is not configured, says so and signs no one in", async () => {
+  const { t } = serverStrings("en");
+  const answer = await browser().fetch("/login/icloud/complete?ckWebAuthToken=TOKEN-FROM-APPLE");
+  expect(answer.status).toBe(200);
+  const html = await answer.text();
+  // The page's strings travel with it for the browser: what is said is what the markup shows.
+  expect(html).toContain(
+    `<p class="account-message" role="alert">${t("account:login.icloudUnavailable").replaceAll("'", "&#x27;")}</p>`,
+  );
+  expect(html).not.toMatch(/<p role="status">/);
+  // The token stays out of the server's answer.
+  expect(html).not.toContain("TOKEN-FROM-APPLE");
+});
