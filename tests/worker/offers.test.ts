@@ -137,31 +137,36 @@ describe("/campaign/data/{name}.json", () => {
 
 describe("the offer page", () => {
   const states = [
-    ["/campaign/first-month?co=GB", desktop, 200, "signInRequired"],
-    ["/campaign/first-month?co=ZA", desktop, 200, "notInCountry"],
-    ["/campaign/three-free?co=DE", desktop, 200, "notOnPlatform"],
-    ["/campaign/iphone-four?co=US", desktop, 200, "notOnPlatform"],
-    ["/campaign/five-months?co=US", desktop, 200, "notOnPlatform"],
-    ["/campaign/iphone-four?co=US", iphone, 200, "signInRequired"],
-    ["/campaign/holiday-2024?co=GB", desktop, 410, "ended"],
+    ["/campaign/first-month?co=GB", desktop, 200, "signInRequired", "promised"],
+    ["/campaign/first-month?co=ZA", desktop, 200, "notInCountry", "not promised"],
+    ["/campaign/three-free?co=DE", desktop, 200, "notOnPlatform", "not promised"],
+    ["/campaign/iphone-four?co=US", desktop, 200, "notOnPlatform", "not promised"],
+    ["/campaign/five-months?co=US", desktop, 200, "notOnPlatform", "not promised"],
+    ["/campaign/iphone-four?co=US", iphone, 200, "signInRequired", "promised"],
+    ["/campaign/holiday-2024?co=GB", desktop, 410, "ended", "not promised"],
   ] as const;
   for (const lang of ["en", "de", "ja"] as const) {
     const { t } = serverStrings(lang);
-    test.each(states)(`${lang}: %s (%s) answers %i in state %s`, async (path, agent, status, state) => {
-      const [pathname = "", query] = path.split("?");
-      const response = await get(`${localizedPath(lang, pathname)}?${query}`, {
-        headers: { "user-agent": agent },
-      });
-      expect(response.status).toBe(status);
-      // No cache but the edge's own document cache keeps it (below).
-      expect(response.headers.get("cache-control")).toBe("private, no-cache");
-      const html = await response.text();
-      expect(h2(html)).toBe(t(`offers:states.${state}.title`));
-      expect(h1(html)).toContain("Apple Music");
-      // Spec 000 §2: the campaign's name is the statistics' experiment name.
-      // (Remix streams the root data as an escaped turbo-stream: "expName","{name}".)
-      expect(html).toContain(`\\"expName\\",\\"${pathname.split("/")[2]}\\"`);
-    });
+    test.each(states)(
+      `${lang}: %s (%s) answers %i in state %s, a code %s`,
+      async (path, agent, status, state, code) => {
+        const [pathname = "", query] = path.split("?");
+        const response = await get(`${localizedPath(lang, pathname)}?${query}`, {
+          headers: { "user-agent": agent },
+        });
+        expect(response.status).toBe(status);
+        // No cache but the edge's own document cache keeps it (below).
+        expect(response.headers.get("cache-control")).toBe("private, no-cache");
+        const html = await response.text();
+        expect(h2(html)).toBe(t(`offers:states.${state}.title`));
+        expect(h1(html)).toContain("Apple Music");
+        // The lead promises a code only where the state still leads to one.
+        expect(html.includes('class="offer__lead"')).toBe(code === "promised");
+        // Spec 000 §2: the campaign's name is the statistics' experiment name.
+        // (Remix streams the root data as an escaped turbo-stream: "expName","{name}".)
+        expect(html).toContain(`\\"expName\\",\\"${pathname.split("/")[2]}\\"`);
+      },
+    );
 
     test(`${lang}: a campaign nobody runs is 404 with "no offer", a malformed name 400`, async () => {
       const none = await get(localizedPath(lang, "/campaign/no-such-offer"));

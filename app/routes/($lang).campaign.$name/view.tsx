@@ -4,6 +4,21 @@ import { useTranslation } from "#app/shell/strings.ts";
 import { usePrimitives } from "#app/ui/primitives.tsx";
 import type { OfferState } from "#rules/offers.ts";
 
+/**
+ * The states in which this page, on this device, still leads to a code once the person does what
+ * the state asks: only these show the lead that promises one. An ended offer, another country or
+ * platform, an account that had its code, a limit until tomorrow or a code already given would
+ * contradict it.
+ */
+const leadsToCode: ReadonlySet<OfferState> = new Set<OfferState>([
+  "available",
+  "signInRequired",
+  "openInBrowser",
+  "deviceAuthRequired",
+  "installStoreServices",
+  "clockSkew",
+]);
+
 export type OfferPage = {
   name: string;
   /** The campaign as the page shows it; null when there is none (the "no offer" state). */
@@ -68,7 +83,7 @@ export function OfferView({
       <header className="offer__hero">
         <p className="offer__eyebrow">{t("eyebrow")}</p>
         <h1 id="offer-title">{offer ? t("title", vars) : t("states.noOffer.title")}</h1>
-        {offer ? <p className="offer__lead">{t("lead", vars)}</p> : null}
+        {offer && leadsToCode.has(state) ? <p className="offer__lead">{t("lead", vars)}</p> : null}
       </header>
 
       <section
