@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { SiteError } from "#rules/errors.ts";
+import { deferred } from "#tests/deferred.ts";
 import type { Outcome } from "./coalescing.ts";
 import {
   asCoalesced,
@@ -15,14 +16,6 @@ import {
 afterEach(() => {
   vi.useRealTimers();
 });
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((res) => {
-    resolve = res;
-  });
-  return { promise, resolve };
-}
 
 const outcomeFrom = (source: CacheSource): Outcome => ({
   source,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { SiteError } from "#rules/errors.ts";
+import { deferred } from "#tests/deferred.ts";
 import { raceSignal, sleep, untilAborted, withDeadline } from "./signals.ts";
 
 // The proxy's waits: a caller's abort ends them at once, a deadline ends them quietly.
@@ -7,17 +8,6 @@ import { raceSignal, sleep, untilAborted, withDeadline } from "./signals.ts";
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** A promise and the functions that settle it, for settling it when a test says so. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 describe("untilAborted", () => {
   test("without a signal it is the promise itself", () => {
