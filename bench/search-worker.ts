@@ -6,7 +6,7 @@
  */
 import { seededRandom } from "#origin/catalog/audio-degrade.ts";
 import { SearchTerm, searchArtists, searchSongs } from "#origin/catalogue-search.ts";
-import { refreshSpellingVariants, songsFound } from "#origin/db.ts";
+import { refreshSpellingVariants, songsFound } from "#origin/db/search-index.ts";
 import { termQueries } from "#origin/search-terms.ts";
 
 type Env = { DB: D1Database };

@@ -1,7 +1,15 @@
 import * as v from "valibot";
+import { type AlbumRow, albumById } from "#origin/db/albums.ts";
+import { type ArtistRow, albumArtists, artistsByIds } from "#origin/db/artists.ts";
+import {
+  type PlaylistRow,
+  playlistById,
+  playlistsHoldingTracks,
+  playlistTrackKeys,
+} from "#origin/db/playlists.ts";
+import { albumTracks, type TrackRow, tracksByKeys } from "#origin/db/tracks.ts";
 import { artistViewNames } from "#rules/schemas/amapi.ts";
 import { isChartListId, rankChart, resolveChartList } from "./charts";
-import * as db from "./db";
 import type { OriginContext } from "./env";
 import {
   answerContext,
@@ -66,13 +74,13 @@ export function idOf(c: OriginContext, what: string): string {
   return parseParams(numericId(`${what} id must be numeric`), c.req.param("id"));
 }
 
-export async function relateOf(d1: D1Database, query: CatalogQuery, rows: db.TrackRow[]): Promise<Relate> {
+export async function relateOf(d1: D1Database, query: CatalogQuery, rows: TrackRow[]): Promise<Relate> {
   const relate = query["relate[songs]"] ?? [];
   const include = query.include ?? [];
-  let includeArtists: Map<number, db.ArtistRow> | undefined;
+  let includeArtists: Map<number, ArtistRow> | undefined;
   if (include.includes("artists")) {
     const ids = [...new Set(rows.map((r) => r.artist_id))];
-    const artists = await db.artistsByIds(d1, ids);
+    const artists = await artistsByIds(d1, ids);
     includeArtists = new Map(artists.map((a) => [a.id, a]));
   }
   return {
@@ -98,7 +106,7 @@ export async function loadPlaylist(
   if (isChartListId(id)) {
     const list = await resolveChartList(d1, id);
     const keys = await rankChart(d1, list);
-    const [top] = await db.tracksByKeys(d1, keys.slice(0, 1));
+    const [top] = await tracksByKeys(d1, keys.slice(0, 1));
     return {
       keys,
       like: {
@@ -114,18 +122,18 @@ export async function loadPlaylist(
       },
     };
   }
-  const row = await db.playlistById(d1, id);
+  const row = await playlistById(d1, id);
   if (!row) throw notFound(`No playlist ${id}`);
-  return { like: { ...row, playlistType: "editorial" }, keys: await db.playlistTrackKeys(d1, id) };
+  return { like: { ...row, playlistType: "editorial" }, keys: await playlistTrackKeys(d1, id) };
 }
 
-export async function requireAlbum(d1: D1Database, id: string): Promise<db.AlbumRow> {
-  const album = await db.albumById(d1, id);
+export async function requireAlbum(d1: D1Database, id: string): Promise<AlbumRow> {
+  const album = await albumById(d1, id);
   if (!album) throw notFound(`No album ${id}`);
   return album;
 }
 
-export function albumAsPlaylist(album: db.AlbumRow): PlaylistLike {
+export function albumAsPlaylist(album: AlbumRow): PlaylistLike {
   return {
     id: album.id,
     name: album.title,
@@ -140,18 +148,18 @@ export function albumAsPlaylist(album: db.AlbumRow): PlaylistLike {
 }
 
 /** Playlists holding any of these tracks, most shared tracks first. */
-export async function playlistsWithTracks(d1: D1Database, keys: number[]): Promise<db.PlaylistRow[]> {
-  const rows = await db.playlistsHoldingTracks(d1, keys);
+export async function playlistsWithTracks(d1: D1Database, keys: number[]): Promise<PlaylistRow[]> {
+  const rows = await playlistsHoldingTracks(d1, keys);
   const shared = new Map<string, number>();
   for (const row of rows) {
-    const own = await db.playlistTrackKeys(d1, row.id);
+    const own = await playlistTrackKeys(d1, row.id);
     shared.set(row.id, own.filter((k) => keys.includes(k)).length);
   }
   return rows.sort((a, b) => (shared.get(b.id) ?? 0) - (shared.get(a.id) ?? 0) || (a.id < b.id ? -1 : 1));
 }
 
 /** The album resource with its tracks and artists (the catalogue call and the custom one). */
-export async function albumDocument(d1: D1Database, album: db.AlbumRow, ctx: AnswerContext) {
-  const [tracks, artists] = await Promise.all([db.albumTracks(d1, album.id), db.albumArtists(d1, album.id)]);
+export async function albumDocument(d1: D1Database, album: AlbumRow, ctx: AnswerContext) {
+  const [tracks, artists] = await Promise.all([albumTracks(d1, album.id), albumArtists(d1, album.id)]);
   return { data: [albumResource(album, ctx, tracks, artists)] };
 }

@@ -1,7 +1,10 @@
 import type * as v from "valibot";
+import { type AlbumRow, albumsByIds } from "#origin/db/albums.ts";
+import { type ArtistRow, artistsOtherThan } from "#origin/db/artists.ts";
+import { artistPlaylists } from "#origin/db/playlists.ts";
+import { artistTracks, tracksNotBy } from "#origin/db/tracks.ts";
 import type { ArtistViewName, artistViewSchema } from "#rules/schemas/amapi.ts";
 import { playlistsWithTracks } from "./amapi";
-import * as db from "./db";
 import {
   type AnswerContext,
   albumResource,
@@ -14,7 +17,7 @@ import {
 /** Spec 001 §3 artist views. */
 export async function artistView(
   d1: D1Database,
-  artist: db.ArtistRow,
+  artist: ArtistRow,
   view: ArtistViewName,
   ctx: AnswerContext,
   limit: number,
@@ -36,13 +39,13 @@ export async function artistView(
     data: items.slice(offset, offset + limit),
     next: offset + limit < items.length ? `${href}?offset=${offset + limit}` : undefined,
   });
-  const own = await db.artistTracks(d1, artist.id);
+  const own = await artistTracks(d1, artist.id);
   const albumIds = [...new Set(own.map((t) => t.album_id))];
-  const albums = await db.albumsByIds(d1, albumIds);
-  const byDate = (a: db.AlbumRow, b: db.AlbumRow) =>
+  const albums = await albumsByIds(d1, albumIds);
+  const byDate = (a: AlbumRow, b: AlbumRow) =>
     a.release_date < b.release_date ? 1 : a.release_date > b.release_date ? -1 : a.id < b.id ? -1 : 1;
 
-  const albumPage = (shown: db.AlbumRow[]) =>
+  const albumPage = (shown: AlbumRow[]) =>
     page(shown.sort(byDate).map((a) => albumResource(a, ctx, undefined, undefined)));
 
   let result: { data: unknown[]; next: string | undefined };
@@ -61,9 +64,9 @@ export async function artistView(
       break;
     case "similar-artists": {
       // Shared albums count most; then the same genre; then how often their recordings are identified.
-      const others = await db.artistsOtherThan(d1, artist.id);
-      const tracks = await db.tracksNotBy(d1, artist.id);
-      const score = (other: db.ArtistRow) => {
+      const others = await artistsOtherThan(d1, artist.id);
+      const tracks = await tracksNotBy(d1, artist.id);
+      const score = (other: ArtistRow) => {
         const theirs = tracks.filter((t) => t.artist_id === other.id);
         const sharedAlbums = new Set(
           theirs.filter((t) => albumIds.includes(t.album_id)).map((t) => t.album_id),
@@ -98,7 +101,7 @@ export async function artistView(
       break;
     }
     case "featured-playlists": {
-      const playlists = await db.artistPlaylists(d1, artist.id);
+      const playlists = await artistPlaylists(d1, artist.id);
       result = page(
         playlists.map((p) => playlistResource({ ...p, playlistType: "editorial" }, ctx, undefined)),
       );

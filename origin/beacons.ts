@@ -95,3 +95,15 @@ export async function storeBeaconBatch(
   batch.ackAll();
   return summary;
 }
+
+/** How many beacons of each kind and route were stored from `since` (ms since the epoch) on. */
+export async function receivedBeaconCounts(
+  db: D1Database,
+  since: number,
+): Promise<{ kind: string; route: string; n: number }[]> {
+  const { results } = await db
+    .prepare("SELECT kind, route, COUNT(*) AS n FROM beacons WHERE received_at >= ? GROUP BY kind, route")
+    .bind(since)
+    .all<{ kind: string; route: string; n: number }>();
+  return results;
+}

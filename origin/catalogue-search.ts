@@ -1,4 +1,15 @@
-import * as db from "./db";
+import type { ArtistRow } from "#origin/db/artists.ts";
+import {
+  anyMatch,
+  artistMatches,
+  highlightMarks,
+  type LyricMatch,
+  lyricMatches,
+  type SongMatch,
+  songsFound,
+  spellingCandidates,
+} from "#origin/db/search-index.ts";
+import type { TrackRow } from "#origin/db/tracks.ts";
 import { closestWord, spellingForms, type TermQueries, termQueries, termWords } from "./search-terms";
 
 // The catalogue's search, shared by the catalogue API's search and the search service: which
@@ -13,8 +24,8 @@ export type LinePart = { text: string; matched: boolean };
 /** The lyric line a song was found by: its index, when it is sung (synced lyrics), its parts. */
 export type LyricLineMatch = { index: number; offsetMs: number | undefined; parts: LinePart[] };
 
-export type SongHit = { row: db.TrackRow; tier: number; lyric: LyricLineMatch | undefined };
-export type ArtistHit = { row: db.ArtistRow; tier: number };
+export type SongHit = { row: TrackRow; tier: number; lyric: LyricLineMatch | undefined };
+export type ArtistHit = { row: ArtistRow; tier: number };
 
 /** Words read per misspelt word: enough to hold the word meant, few enough to compare. */
 const spellingCandidateCount = 24;
@@ -89,7 +100,7 @@ export function artistIsTopResult(artist: ArtistHit | undefined, song: SongHit |
 /**
  * Songs found by a name first, then by a lyric line: the lyrics are read only when the names do
  * not fill the page (a common word is in far more lines than names); one round trip
- * (db.songsFound), which also says whether anything holds the term (`anyMatch`).
+ * (songsFound), which also says whether anything holds the term (`anyMatch`).
  */
 async function songsFor(
   d1: D1Database,
@@ -99,7 +110,7 @@ async function songsFor(
 ): Promise<SearchPage<SongHit> & { anyMatch: boolean }> {
   const queries = termQueries(term);
   if (queries === undefined) return { hits: [], more: false, anyMatch: false };
-  const { matches, anyMatch } = await db.songsFound(d1, queries, offset + limit + 1);
+  const { matches, anyMatch } = await songsFound(d1, queries, offset + limit + 1);
   const page = matches.slice(offset, offset + limit);
   return {
     hits: await withLyricLines(d1, queries, page),
@@ -109,13 +120,9 @@ async function songsFor(
 }
 
 /** The songs of a page, each found by its lyrics with its matched line, marked (one more round trip, only then). */
-async function withLyricLines(
-  d1: D1Database,
-  queries: TermQueries,
-  page: db.SongMatch[],
-): Promise<SongHit[]> {
+async function withLyricLines(d1: D1Database, queries: TermQueries, page: SongMatch[]): Promise<SongHit[]> {
   const lineIds = page.flatMap((match) => (match.lineId === null ? [] : [match.lineId]));
-  const lines = await db.lyricMatches(d1, queries.lyrics, lineIds);
+  const lines = await lyricMatches(d1, queries.lyrics, lineIds);
   const lineById = new Map(lines.map((line) => [line.line_id, line]));
   return page.map((match): SongHit => {
     const line = match.lineId === null ? undefined : lineById.get(match.lineId);
@@ -126,7 +133,7 @@ async function withLyricLines(
 async function artistsFor(d1: D1Database, term: string, offset: number, limit: number) {
   const queries = termQueries(term, "artist");
   if (queries === undefined) return { hits: [], more: false };
-  const matches = await db.artistMatches(d1, queries, offset, limit + 1);
+  const matches = await artistMatches(d1, queries, offset, limit + 1);
   return { hits: matches.slice(0, limit), more: matches.length > limit };
 }
 
@@ -146,7 +153,7 @@ async function correctedTerm(
     const forms = spellingForms(word);
     return forms === undefined ? [] : [{ at, forms }];
   });
-  const candidates = await db.spellingCandidates(
+  const candidates = await spellingCandidates(
     d1,
     misspelt.map((word) => word.forms),
     spellingCandidateCount,
@@ -161,15 +168,13 @@ async function correctedTerm(
 /** Whether anything in the indexes holds the term as typed (false for a term of no word). */
 async function matchesAsTyped(d1: D1Database, term: string): Promise<boolean> {
   const queries = termQueries(term);
-  return queries !== undefined && (await db.anyMatch(d1, queries));
+  return queries !== undefined && (await anyMatch(d1, queries));
 }
 
 /** A lyric line as the index marked it (char(1) … char(2) around each matched word), in parts. */
-function lyricLineOf(line: db.LyricMatch): LyricLineMatch {
+function lyricLineOf(line: LyricMatch): LyricLineMatch {
   const parts: LinePart[] = [];
-  const pieces = line.marked
-    .replaceAll(db.highlightMarks.end, db.highlightMarks.start)
-    .split(db.highlightMarks.start);
+  const pieces = line.marked.replaceAll(highlightMarks.end, highlightMarks.start).split(highlightMarks.start);
   for (const [i, piece] of pieces.entries()) {
     if (piece !== "") parts.push({ text: piece, matched: i % 2 === 1 });
   }

@@ -1,3 +1,5 @@
+import { type ChartScoreRow, liveCountsSince, storeChartScores } from "#origin/db/charts.ts";
+import { tagCountsIn } from "#origin/db/tag-counts.ts";
 import { cityScore } from "./catalog-rules";
 import {
   type Baseline,
@@ -8,7 +10,6 @@ import {
   visitorWeight,
   windowStart,
 } from "./chart-scores";
-import * as db from "./db";
 
 /** The world's scope in chart_scores; a country's is its code, a city's `cityScope(id)`. */
 export const worldScope = "WORLD";
@@ -23,7 +24,7 @@ type Scope = { key: string; country: string | undefined; cityId: number | undefi
  * without live counts keep their seeded scores, read where they are.
  */
 export async function recomputeCharts(d1: D1Database, now: Date): Promise<{ scopes: number; rows: number }> {
-  const live = await db.liveCountsSince(d1, windowStart(now));
+  const live = await liveCountsSince(d1, windowStart(now));
   const byScope = new Map<
     string,
     { scope: Scope; tracks: Map<number, LiveDay[]>; identifications: number }
@@ -48,12 +49,12 @@ export async function recomputeCharts(d1: D1Database, now: Date): Promise<{ scop
     const key = country ?? worldScope;
     const known = baselines.get(key);
     if (known) return known;
-    const counts = new Map((await db.tagCountsIn(d1, country)).map((c) => [c.track_key, c]));
+    const counts = new Map((await tagCountsIn(d1, country)).map((c) => [c.track_key, c]));
     baselines.set(key, counts);
     return counts;
   };
 
-  const rows: db.ChartScoreRow[] = [];
+  const rows: ChartScoreRow[] = [];
   for (const { scope, tracks, identifications } of byScope.values()) {
     if (scope.cityId !== undefined && !cityIsLive(identifications)) continue;
     const countryBaseline = await baselineOf(scope.country);
@@ -74,6 +75,6 @@ export async function recomputeCharts(d1: D1Database, now: Date): Promise<{ scop
       rows.push({ scope: scope.key, track_key: trackKey, ...scores });
     }
   }
-  await db.storeChartScores(d1, rows, now.toISOString());
+  await storeChartScores(d1, rows, now.toISOString());
   return { scopes: new Set(rows.map((row) => row.scope)).size, rows: rows.length };
 }

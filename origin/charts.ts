@@ -1,7 +1,10 @@
+import { chartScoresOf } from "#origin/db/charts.ts";
+import { genres } from "#origin/db/genres.ts";
+import { cityById, countryById } from "#origin/db/places.ts";
+import { tagCountsIn } from "#origin/db/tag-counts.ts";
 import { chartSizes } from "#rules/content-rules.ts";
 import { cityScore, discoveryScore, listIds, rankEntries } from "./catalog-rules";
 import { cityScope, worldScope } from "./chart-recompute";
-import * as db from "./db";
 import { notFound } from "./http";
 
 /** A chart list id resolved to what it ranks. */
@@ -35,8 +38,8 @@ export async function resolveChartList(d1: D1Database, listid: string): Promise<
   const pattern = patterns.find((p) => p.re.test(listid));
   const match = pattern?.re.exec(listid);
   if (!pattern || !match) throw unknown;
-  const genres = await db.genres(d1);
-  const genreOf = (id: string | undefined) => genres.find((g) => g.id === id);
+  const genreRows = await genres(d1);
+  const genreOf = (id: string | undefined) => genreRows.find((g) => g.id === id);
 
   if (pattern.kind === "world") {
     return {
@@ -52,7 +55,7 @@ export async function resolveChartList(d1: D1Database, listid: string): Promise<
   if (pattern.kind === "genre") {
     const countryCode = match[2] ? match[1] : undefined;
     const genre = genreOf(match[2] ?? match[1]);
-    const country = countryCode ? await db.countryById(d1, countryCode) : undefined;
+    const country = countryCode ? await countryById(d1, countryCode) : undefined;
     if (!genre || (countryCode && !country)) throw unknown;
     return {
       listid,
@@ -65,7 +68,7 @@ export async function resolveChartList(d1: D1Database, listid: string): Promise<
     };
   }
   if (pattern.kind === "city") {
-    const city = await db.cityById(d1, Number(match[1]));
+    const city = await cityById(d1, Number(match[1]));
     if (!city) throw unknown;
     return {
       listid,
@@ -77,7 +80,7 @@ export async function resolveChartList(d1: D1Database, listid: string): Promise<
       size: chartSizes.city,
     };
   }
-  const country = await db.countryById(d1, match[1] ?? "");
+  const country = await countryById(d1, match[1] ?? "");
   if (!country) throw unknown;
   return pattern.kind === "country"
     ? {
@@ -107,7 +110,7 @@ export async function resolveChartList(d1: D1Database, listid: string): Promise<
 export async function rankChart(d1: D1Database, list: ChartList): Promise<number[]> {
   const scope =
     list.kind === "city" && list.cityId !== undefined ? cityScope(list.cityId) : (list.country ?? worldScope);
-  const [counts, live] = await Promise.all([db.tagCountsIn(d1, list.country), db.chartScoresOf(d1, scope)]);
+  const [counts, live] = await Promise.all([tagCountsIn(d1, list.country), chartScoresOf(d1, scope)]);
   const eligible = list.genreId ? counts.filter((c) => c.genre_id === list.genreId) : counts;
   const scored = eligible.map((c) => {
     const recomputed = live.get(c.track_key);

@@ -1,3 +1,7 @@
+import type { ArtistRow } from "#origin/db/artists.ts";
+import type { VenueRow } from "#origin/db/places.ts";
+import type { PlaylistRow } from "#origin/db/playlists.ts";
+import type { TrackRow } from "#origin/db/tracks.ts";
 import {
   addDays,
   distanceMiles,
@@ -8,7 +12,6 @@ import {
 } from "#rules/events.ts";
 import { dayMs } from "#rules/time.ts";
 import { artworkTemplate, eventMedia, eventPhotoCount, hash32, unitHash } from "./catalog-rules";
-import type { ArtistRow, PlaylistRow, TrackRow, VenueRow } from "./db";
 
 /**
  * The concert schedule of the embedded origin: a pure function of the catalogue (artists, their

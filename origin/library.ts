@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { type TrackRow, tracksSelectedBy } from "#origin/db/tracks.ts";
 import {
   earliestTagTime,
   hiddenTagLifetimeMs,
@@ -8,7 +9,6 @@ import {
   tagTimeLeewayMs,
 } from "#rules/library.ts";
 import { randomToken } from "./accounts";
-import { type TrackRow, tracksSelectedBy } from "./db";
 
 // My Library's D1 records (migration 0004): a signed-in person's tags, newest first. A page is a
 // range of the (user_id, tag_time DESC, id DESC) index, found from the last tag of the page before,

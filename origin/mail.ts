@@ -53,6 +53,40 @@ export function mailerOf(env: {
   };
 }
 
+/** One mail the outbox holds. */
+export type OutboxMail = {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  sentAt: number;
+};
+
+/** The outbox's 50 newest mails, newest first: what /dev/outbox shows. */
+export async function outboxMails(db: D1Database): Promise<OutboxMail[]> {
+  const { results } = await db
+    .prepare(
+      "SELECT id, to_address, subject, text_body, html_body, created_at FROM outbox ORDER BY id DESC LIMIT 50",
+    )
+    .all<{
+      id: number;
+      to_address: string;
+      subject: string;
+      text_body: string;
+      html_body: string;
+      created_at: number;
+    }>();
+  return results.map((row) => ({
+    id: row.id,
+    to: row.to_address,
+    subject: row.subject,
+    text: row.text_body,
+    html: row.html_body,
+    sentAt: row.created_at,
+  }));
+}
+
 /** A translator for what the service writes to a person (mail, files), in the language of `locale`. */
 export function serviceStrings(locale: string, namespace: "account" | "privacy") {
   const lang = matchLanguage(locale) ?? defaultLanguageKey;

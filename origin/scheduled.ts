@@ -1,5 +1,5 @@
+import { refreshSpellingVariants } from "#origin/db/search-index.ts";
 import { recomputeCharts } from "./chart-recompute";
-import { refreshSpellingVariants } from "./db";
 import type { OriginEnv } from "./env";
 
 /**

@@ -92,8 +92,8 @@ describe("the spelling fallback", () => {
     expect(spellingForms("земфирра")).toContain("земфира");
   });
 
-  // As the spelling table files a catalogue word (origin/db.ts rebuildSpellingVariants): the forms
-  // of spellingForms, by the word's length. A typo finds the word when one of its forms is filed there.
+  // As the spelling table files a catalogue word (origin/db/search-index.ts rebuildSpellingVariants):
+  // the forms of spellingForms, by the word's length. A typo finds the word when one of its forms is filed there.
   const filedForms = (word: string) => spellingForms(word) ?? [];
   test.each([
     ["beyonse", "beyonce", true], // a substitution

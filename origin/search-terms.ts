@@ -1,6 +1,6 @@
 /**
  * What a person typed, made into full-text queries (docs/decisions/033-full-text-search.md). Pure:
- * the index's SQL is in origin/db.ts, the order of a search in origin/catalogue-search.ts.
+ * the index's SQL is in origin/db/search-index.ts, the order of a search in origin/catalogue-search.ts.
  */
 
 /** A word is whatever holds a letter or a digit; quotes, stars and lone punctuation are not words. */
@@ -28,7 +28,7 @@ export function ftsQuery(term: string): string | undefined {
     .join(" ");
 }
 
-/** What a search asks the indexes for a term (origin/db.ts songsFound, artistMatches). */
+/** What a search asks the indexes for a term (origin/db/search-index.ts songsFound, artistMatches). */
 export type TermQueries = {
   /** Titles, names and album titles holding the term (search_names; `{artist}`: names only). */
   names: string;
@@ -73,8 +73,8 @@ export function nameWords(name: string): string[] {
 }
 
 /**
- * The forms a misspelt word is looked up under in the spelling variants (origin/db.ts): itself and
- * each form with one letter deleted, two from eight letters on (allowedEdits). A catalogue word is
+ * The forms a misspelt word is looked up under in the spelling variants (origin/db/search-index.ts):
+ * itself and each form with one letter deleted, two from eight letters on (allowedEdits). A catalogue word is
  * filed the same way, so one lookup finds the words one insertion, deletion, substitution or swap
  * of neighbours away (SymSpell), two from eight letters. Undefined for a word too short to correct.
  */

@@ -1,4 +1,9 @@
 import type * as v from "valibot";
+import type { AlbumRow } from "#origin/db/albums.ts";
+import type { ArtistRow } from "#origin/db/artists.ts";
+import type { LyricsRow } from "#origin/db/lyrics.ts";
+import type { PlaylistRow } from "#origin/db/playlists.ts";
+import type { TrackRow } from "#origin/db/tracks.ts";
 import {
   artistPagePath,
   catalogArtistViewPath,
@@ -17,7 +22,6 @@ import type {
 import type { artistSchema } from "#rules/schemas/artist.ts";
 import type { StoreName, storeSchema, trackSchema, trackSummarySchema } from "#rules/schemas/track.ts";
 import { artTrackPosterUrl, artworkTemplate, artworkUrl, coloursOf, previewUrl } from "./catalog-rules";
-import type { AlbumRow, ArtistRow, LyricsRow, PlaylistRow, TrackRow } from "./db";
 
 /** What an answer depends on besides the rows: the path's country and language, and the time. */
 export type AnswerContext = {

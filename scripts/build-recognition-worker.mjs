@@ -12,27 +12,15 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
+import { bundleWorkerScript } from "./worker-bundle.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const entry = path.join(root, "app/recognition/browser/signature-worker.ts");
 const outFolder = path.join(root, "public/build/_recognition");
 const urlModule = path.join(root, "app/recognition/browser/worker-asset.generated.ts");
 
-const result = await build({
-  entryPoints: [entry],
-  bundle: true,
-  format: "iife",
-  platform: "browser",
-  target: ["es2020"],
-  minify: true,
-  legalComments: "none",
-  write: false,
-  logLevel: "warning",
-});
-const [output] = result.outputFiles;
-if (!output) throw new Error("esbuild produced no output");
-const hash = createHash("sha256").update(output.contents).digest("hex").slice(0, 12);
+const contents = await bundleWorkerScript(entry);
+const hash = createHash("sha256").update(contents).digest("hex").slice(0, 12);
 const name = `signature-worker-${hash}.js`;
 const url = `/build/_recognition/${name}`;
 
@@ -40,7 +28,7 @@ fs.mkdirSync(outFolder, { recursive: true });
 for (const old of fs.readdirSync(outFolder)) {
   if (old.startsWith("signature-worker-") && old !== name) fs.rmSync(path.join(outFolder, old));
 }
-fs.writeFileSync(path.join(outFolder, name), output.contents);
+fs.writeFileSync(path.join(outFolder, name), contents);
 
 const source = `// Written by scripts/build-recognition-worker.mjs: do not edit by hand.
 /** The signature Web Worker's script, content-hashed under /build/. */
@@ -49,4 +37,4 @@ export const signatureWorkerUrl = "${url}";
 if (!fs.existsSync(urlModule) || fs.readFileSync(urlModule, "utf8") !== source) {
   fs.writeFileSync(urlModule, source);
 }
-process.stderr.write(`recognition worker: ${url} (${(output.contents.length / 1024).toFixed(1)} KiB)\n`);
+process.stderr.write(`recognition worker: ${url} (${(contents.length / 1024).toFixed(1)} KiB)\n`);

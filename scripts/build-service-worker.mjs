@@ -14,8 +14,8 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
 import { readClientMetafile } from "./client-chunks.mjs";
+import { bundleWorkerScript } from "./worker-bundle.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const entry = path.join(root, "app/offline/browser/service-worker.ts");
@@ -68,23 +68,7 @@ for (const url of precache) {
   if (!fs.existsSync(path.join(root, "public", url))) throw new Error(`${url} is not in public/`);
 }
 
-const bundle = async (define) => {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    format: "iife",
-    platform: "browser",
-    target: ["es2020"],
-    minify: true,
-    legalComments: "none",
-    write: false,
-    logLevel: "warning",
-    define: { __TUNEWAVE_SERVICE_WORKER__: JSON.stringify(define) },
-  });
-  const [file] = result.outputFiles;
-  if (!file) throw new Error("esbuild produced no output");
-  return file.contents;
-};
+const bundle = (define) => bundleWorkerScript(entry, { __TUNEWAVE_SERVICE_WORKER__: JSON.stringify(define) });
 
 // The version covers the code (bundled once without it) and the list.
 const code = await bundle({ version: "", precache });

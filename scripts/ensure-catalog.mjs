@@ -72,6 +72,11 @@ function filesUnder(dir) {
     .sort();
 }
 
+/** A unit test beside its module (vitest.unit.config.ts): read by vitest, never by a build. */
+function isUnitTest(file) {
+  return /\.test\.tsx?$/.test(file);
+}
+
 /** A hash of everything the build reads. Audio is identified by name, size and time, not content. */
 function inputsHash() {
   const hash = createHash("sha256");
@@ -122,7 +127,8 @@ function dependencyVersions(hash, dependencies) {
 function indexInputsHash() {
   const hash = createHash("sha256");
   const sources = [
-    ...filesUnder(path.join(root, "signature")),
+    // Its unit tests (x.test.ts beside x.ts) shape nothing: editing one must not rebuild the index.
+    ...filesUnder(path.join(root, "signature")).filter((file) => !isUnitTest(file)),
     path.join(root, "origin/catalog/audio-decode.ts"),
     path.join(root, "origin/catalog/audio-degrade.ts"),
     path.join(root, "origin/recognition-index.ts"),

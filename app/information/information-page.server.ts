@@ -13,9 +13,9 @@ export type InformationPageHead<TNamespace extends Namespace> = {
 };
 
 /**
- * The loader data of an information page (apps, developers, terms, the privacy pages, the forms):
- * the language checked, the head from the page's own two strings, the content `contentOf` reads,
- * and the page's namespace of strings for the browser (`usePageStrings`).
+ * The loader data of an information page (apps, developers, terms, the privacy pages, the forms,
+ * the recognition pages): the language checked, the head from the page's own two strings, the
+ * content `contentOf` reads, and the page's namespace of strings for the browser (`usePageStrings`).
  */
 export async function informationPage<TNamespace extends Namespace, TPage>(
   { params, context, request }: Pick<LoaderFunctionArgs, "params" | "context" | "request">,

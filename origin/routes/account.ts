@@ -8,7 +8,7 @@ import {
   noStoreJson,
   parseParams,
 } from "#origin/http.ts";
-import { mailerOf, signInMail } from "#origin/mail.ts";
+import { mailerOf, outboxMails, signInMail } from "#origin/mail.ts";
 import { signedInAccount } from "#origin/signed-in.ts";
 import {
   deviceCookie,
@@ -134,24 +134,7 @@ export function registerAccount(origin: OriginApp) {
     if (mailerOf(c.env).transport !== "outbox") {
       return errorResponse(new SiteError("notfound", "No outbox: mail is sent for real"));
     }
-    const { results } = await c.env.DB.prepare(
-      "SELECT id, to_address, subject, text_body, html_body, created_at FROM outbox ORDER BY id DESC LIMIT 50",
-    ).all<{
-      id: number;
-      to_address: string;
-      subject: string;
-      text_body: string;
-      html_body: string;
-      created_at: number;
-    }>();
-    const mails = results.map((row) => ({
-      id: row.id,
-      to: row.to_address,
-      subject: row.subject,
-      text: row.text_body,
-      html: row.html_body,
-      sentAt: row.created_at,
-    }));
+    const mails = await outboxMails(c.env.DB);
     return noStoreJson({ mails }, 200);
   });
 }

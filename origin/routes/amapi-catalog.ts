@@ -13,7 +13,9 @@ import {
 } from "#origin/amapi.ts";
 import { artistView } from "#origin/artist-views.ts";
 import { isChartListId } from "#origin/charts.ts";
-import * as db from "#origin/db.ts";
+import { artistBy } from "#origin/db/artists.ts";
+import { chartsComputedAt } from "#origin/db/charts.ts";
+import { artistTracks, tracksByAdamIds, tracksByKeys } from "#origin/db/tracks.ts";
 import type { OriginApp } from "#origin/env.ts";
 import { cachePolicy, invalidParam, json, notFound, parseParams } from "#origin/http.ts";
 import {
@@ -49,7 +51,7 @@ export function registerCatalogResources(origin: OriginApp) {
     const { ctx, query } = requestOf(c);
     const text = query.ids ?? query["filter[equivalents]"];
     if (text === undefined) throw invalidParam("ids or filter[equivalents] is required");
-    const rows = await db.tracksByAdamIds(c.env.DB, idList(text));
+    const rows = await tracksByAdamIds(c.env.DB, idList(text));
     if (rows.length === 0) throw notFound(`No songs ${text}`);
     const relate = await relateOf(c.env.DB, query, rows);
     return json(c, { data: rows.map((row) => songResource(row, ctx, relate)) }, cachePolicy.catalogue);
@@ -58,7 +60,7 @@ export function registerCatalogResources(origin: OriginApp) {
   origin.get(`${catalog}/songs/:id`, async (c) => {
     const { ctx, query } = requestOf(c);
     const id = idOf(c, "Song");
-    const rows = await db.tracksByAdamIds(c.env.DB, [id]);
+    const rows = await tracksByAdamIds(c.env.DB, [id]);
     if (rows.length === 0) throw notFound(`No song ${id}`);
     const relate = await relateOf(c.env.DB, query, rows);
     return json(c, { data: rows.map((row) => songResource(row, ctx, relate)) }, cachePolicy.catalogue);
@@ -68,7 +70,7 @@ export function registerCatalogResources(origin: OriginApp) {
   origin.get(`${catalog}/songs/:id/credits`, async (c) => {
     requestOf(c);
     const id = idOf(c, "Song");
-    const [row] = await db.tracksByAdamIds(c.env.DB, [id]);
+    const [row] = await tracksByAdamIds(c.env.DB, [id]);
     if (!row) throw notFound(`No song ${id}`);
     const person = (roleNames: string[]) => [
       {
@@ -100,13 +102,13 @@ export function registerCatalogResources(origin: OriginApp) {
   origin.get(`${catalog}/artists/:id`, async (c) => {
     const { ctx, query } = requestOf(c);
     const id = idOf(c, "Artist");
-    const artist = await db.artistBy(c.env.DB, "adamid", id);
+    const artist = await artistBy(c.env.DB, "adamid", id);
     if (!artist) throw notFound(`No artist ${id}`);
     const views: Partial<Record<ArtistViewName, v.InferInput<typeof artistViewSchema>>> = {};
     for (const view of query.views ?? []) {
       views[view] = await artistView(c.env.DB, artist, view, ctx, query.limit ?? defaultViewLimit, 0);
     }
-    const own = await db.artistTracks(c.env.DB, artist.id);
+    const own = await artistTracks(c.env.DB, artist.id);
     const sf = storefront(ctx);
     const resource = {
       ...artistResource(artist, ctx, new Set<ArtistExtension>(query.extend ?? [])),
@@ -132,7 +134,7 @@ export function registerCatalogResources(origin: OriginApp) {
       v.picklist(artistViewNames, `view must be among ${artistViewNames.join(", ")}`),
       c.req.param("view"),
     );
-    const artist = await db.artistBy(c.env.DB, "adamid", id);
+    const artist = await artistBy(c.env.DB, "adamid", id);
     if (!artist) throw notFound(`No artist ${id}`);
     return json(
       c,
@@ -150,7 +152,7 @@ export function registerCatalogResources(origin: OriginApp) {
   origin.get(`${catalog}/playlists/:id`, async (c) => {
     const { ctx, query } = requestOf(c);
     const { like, keys } = await loadPlaylist(c.env.DB, c.req.param("id"));
-    const rows = await db.tracksByKeys(c.env.DB, keys.slice(0, query.limit ?? maxPage));
+    const rows = await tracksByKeys(c.env.DB, keys.slice(0, query.limit ?? maxPage));
     const relate = await relateOf(c.env.DB, query, rows);
     return json(
       c,
@@ -169,7 +171,7 @@ export function registerCatalogResources(origin: OriginApp) {
     const { keys } = await loadPlaylist(c.env.DB, id);
     const limit = query.limit ?? maxPage;
     const offset = query.offset ?? 0;
-    const rows = await db.tracksByKeys(c.env.DB, keys.slice(offset, offset + limit));
+    const rows = await tracksByKeys(c.env.DB, keys.slice(offset, offset + limit));
     const relate = await relateOf(c.env.DB, query, rows);
     const body: v.InferInput<typeof playlistTracksDocumentSchema> = {
       data: rows.map((row) => songResource(row, ctx, relate)),
@@ -178,7 +180,7 @@ export function registerCatalogResources(origin: OriginApp) {
         : {}),
       meta: {
         total: keys.length,
-        ...(isChartListId(id) ? { computedAt: await db.chartsComputedAt(c.env.DB) } : {}),
+        ...(isChartListId(id) ? { computedAt: await chartsComputedAt(c.env.DB) } : {}),
       },
     };
     return json(c, body, playlistCacheControl(id));

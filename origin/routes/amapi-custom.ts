@@ -10,7 +10,8 @@ import {
   requestOf,
   requireAlbum,
 } from "#origin/amapi.ts";
-import * as db from "#origin/db.ts";
+import { lyricsOf } from "#origin/db/lyrics.ts";
+import { albumTracks, type TrackRow, tracksByKeys } from "#origin/db/tracks.ts";
 import type { OriginApp } from "#origin/env.ts";
 import { cachePolicy, json } from "#origin/http.ts";
 import {
@@ -39,7 +40,7 @@ export function registerCustomCalls(origin: OriginApp) {
   origin.get(`${custom}/playlistalbum/:id`, async (c) => {
     const { ctx } = requestOf(c);
     const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
-    const tracks = await db.albumTracks(c.env.DB, album.id);
+    const tracks = await albumTracks(c.env.DB, album.id);
     return json(
       c,
       {
@@ -63,7 +64,7 @@ export function registerCustomCalls(origin: OriginApp) {
   origin.get(`${customLang}/playlist/shazamtracks/:id/full`, async (c) => {
     const { ctx } = requestOf(c);
     const { like, keys } = await loadPlaylist(c.env.DB, c.req.param("id"));
-    const rows = await db.tracksByKeys(c.env.DB, keys);
+    const rows = await tracksByKeys(c.env.DB, keys);
     const list = { id: like.id, type: "playlists", name: like.name } as const;
     return json(c, await shazamTracks(c.env.DB, list, rows, ctx), chartCacheControl(Date.now()));
   });
@@ -71,7 +72,7 @@ export function registerCustomCalls(origin: OriginApp) {
   origin.get(`${customLang}/album/shazamtracks/:id/full`, async (c) => {
     const { ctx } = requestOf(c);
     const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
-    const rows = await db.albumTracks(c.env.DB, album.id);
+    const rows = await albumTracks(c.env.DB, album.id);
     const list = { id: album.id, type: "albums", name: album.title } as const;
     return json(c, await shazamTracks(c.env.DB, list, rows, ctx), cachePolicy.catalogue);
   });
@@ -80,7 +81,7 @@ export function registerCustomCalls(origin: OriginApp) {
   origin.get(`${customLang}/playlistsbyalbum/:id`, async (c) => {
     const { ctx } = requestOf(c);
     const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
-    const keys = (await db.albumTracks(c.env.DB, album.id)).map((t) => t.key);
+    const keys = (await albumTracks(c.env.DB, album.id)).map((t) => t.key);
     const playlists = await playlistsWithTracks(c.env.DB, keys);
     return json(
       c,
@@ -93,7 +94,7 @@ export function registerCustomCalls(origin: OriginApp) {
   origin.get(`${customLang}/albumfeaturedin/:id`, async (c) => {
     const { ctx } = requestOf(c);
     const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
-    const keys = new Set((await db.albumTracks(c.env.DB, album.id)).map((t) => t.key));
+    const keys = new Set((await albumTracks(c.env.DB, album.id)).map((t) => t.key));
     const candidates = [
       `ip-country-chart-${ctx.country}`,
       `ip-country-discovery-${ctx.country}`,
@@ -117,16 +118,12 @@ export function registerCustomCalls(origin: OriginApp) {
 async function shazamTracks(
   d1: D1Database,
   list: { id: string; type: "playlists" | "albums"; name: string },
-  rows: db.TrackRow[],
+  rows: TrackRow[],
   ctx: AnswerContext,
 ): Promise<v.InferInput<typeof shazamTracksSchema>> {
   const tracks = await Promise.all(
     rows.map(async (row) =>
-      trackPayload(
-        row,
-        ctx,
-        row.has_lyrics ? await db.lyricsOf(d1, "track_key", String(row.key)) : undefined,
-      ),
+      trackPayload(row, ctx, row.has_lyrics ? await lyricsOf(d1, "track_key", String(row.key)) : undefined),
     ),
   );
   return { ...list, tracks };

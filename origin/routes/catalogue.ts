@@ -1,5 +1,8 @@
 import * as v from "valibot";
-import * as db from "#origin/db.ts";
+import { albumListing } from "#origin/db/albums.ts";
+import { artistListing } from "#origin/db/artists.ts";
+import { playlistListing } from "#origin/db/playlists.ts";
+import { trackListing } from "#origin/db/tracks.ts";
 import type { OriginApp } from "#origin/env.ts";
 import { cachePolicy, intParam, json, parseParams } from "#origin/http.ts";
 import { type CatalogueListing, catalogueListingServicePath } from "#rules/addresses.ts";
@@ -42,7 +45,7 @@ function nextPage(
 export function registerCatalogue(origin: OriginApp) {
   origin.get("/catalogue/v1/tracks", async (c) => {
     const { limit = catalogueListingMaxLimit, after = 0 } = parseParams(listingQuerySchema, c.req.query());
-    const rows = await db.trackListing(c.env.DB, after, limit);
+    const rows = await trackListing(c.env.DB, after, limit);
     const body: v.InferInput<typeof catalogueTracksPageSchema> = {
       data: rows.map((row) => ({ key: String(row.key), alias: row.alias, lastModified: row.added_date })),
       next: nextPage("tracks", limit, rows.length, rows.at(-1)?.key),
@@ -52,7 +55,7 @@ export function registerCatalogue(origin: OriginApp) {
 
   origin.get("/catalogue/v1/artists", async (c) => {
     const { limit = catalogueListingMaxLimit, after = 0 } = parseParams(listingQuerySchema, c.req.query());
-    const rows = await db.artistListing(c.env.DB, after, limit);
+    const rows = await artistListing(c.env.DB, after, limit);
     const body: v.InferInput<typeof catalogueArtistsPageSchema> = {
       data: rows.map((row) => ({
         shazamId: String(row.id),
@@ -67,7 +70,7 @@ export function registerCatalogue(origin: OriginApp) {
 
   origin.get("/catalogue/v1/albums", async (c) => {
     const { limit = catalogueListingMaxLimit, after = 0 } = parseParams(listingQuerySchema, c.req.query());
-    const rows = await db.albumListing(c.env.DB, after, limit);
+    const rows = await albumListing(c.env.DB, after, limit);
     const body: v.InferInput<typeof catalogueAlbumsPageSchema> = {
       data: rows.map((row) => ({
         id: row.id,
@@ -84,7 +87,7 @@ export function registerCatalogue(origin: OriginApp) {
       playlistListingQuerySchema,
       c.req.query(),
     );
-    const rows = await db.playlistListing(c.env.DB, after, limit);
+    const rows = await playlistListing(c.env.DB, after, limit);
     const body: v.InferInput<typeof cataloguePlaylistsPageSchema> = {
       data: rows.map((row) => ({ id: row.id, lastModified: row.last_modified })),
       next: nextPage("playlists", limit, rows.length, rows.at(-1)?.id),

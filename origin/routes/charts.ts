@@ -1,6 +1,9 @@
 import type * as v from "valibot";
 import { listIds, radioSpins, rankEntries } from "#origin/catalog-rules.ts";
-import * as db from "#origin/db.ts";
+import { genres } from "#origin/db/genres.ts";
+import { cities, countries } from "#origin/db/places.ts";
+import { tagCountsIn } from "#origin/db/tag-counts.ts";
+import { tracksByKeys } from "#origin/db/tracks.ts";
 import type { OriginApp } from "#origin/env.ts";
 import { cachePolicy, json, notFound } from "#origin/http.ts";
 import { trackSummary } from "#origin/shapes.ts";
@@ -10,13 +13,13 @@ import type { chartLocationsSchema } from "#rules/schemas/charts.ts";
 export function registerCharts(origin: OriginApp) {
   /** Spec 001 §7 `/services/charts/locations`: countries and cities list, with genre lists. */
   origin.get("/charts/locations", async (c) => {
-    const [countries, cities, genres] = await Promise.all([
-      db.countries(c.env.DB),
-      db.cities(c.env.DB),
-      db.genres(c.env.DB),
+    const [countryRows, cityRows, genreRows] = await Promise.all([
+      countries(c.env.DB),
+      cities(c.env.DB),
+      genres(c.env.DB),
     ]);
     const genreList = (country: string | undefined) =>
-      genres.map((g) => ({
+      genreRows.map((g) => ({
         id: g.id,
         listid: country ? listIds.countryGenre(country, g.id) : listIds.worldGenre(g.id),
         name: g.name,
@@ -24,13 +27,13 @@ export function registerCharts(origin: OriginApp) {
         count: g.count,
       }));
     const body: v.InferInput<typeof chartLocationsSchema> = {
-      countries: countries.map((country) => ({
+      countries: countryRows.map((country) => ({
         id: country.id,
         urlName: country.url_name,
         locName: country.loc_name,
         listid: listIds.country(country.id),
         momentum_listid: listIds.discovery(country.id),
-        cities: cities
+        cities: cityRows
           .filter((city) => city.country === country.id)
           .map((city) => ({
             id: String(city.id),
@@ -56,9 +59,9 @@ export function registerCharts(origin: OriginApp) {
 export function registerRadioCharts(origin: OriginApp) {
   origin.get("/charts/radio/:genre", async (c) => {
     const alias = c.req.param("genre").toLowerCase();
-    const genre = (await db.genres(c.env.DB)).find((g) => g.alias === alias);
+    const genre = (await genres(c.env.DB)).find((g) => g.alias === alias);
     if (!genre) throw notFound(`No genre ${alias}`);
-    const counts = (await db.tagCountsIn(c.env.DB, undefined)).filter((count) => count.genre_id === genre.id);
+    const counts = (await tagCountsIn(c.env.DB, undefined)).filter((count) => count.genre_id === genre.id);
     const ranked = rankEntries(
       counts.map((count) => ({
         trackKey: count.track_key,
@@ -67,7 +70,7 @@ export function registerRadioCharts(origin: OriginApp) {
     ).slice(0, radioChartSize);
     const rows = new Map(
       (
-        await db.tracksByKeys(
+        await tracksByKeys(
           c.env.DB,
           ranked.map((entry) => entry.trackKey),
         )

@@ -1,5 +1,8 @@
 import * as v from "valibot";
-import * as db from "#origin/db.ts";
+import { artistBy } from "#origin/db/artists.ts";
+import { lyricsOf } from "#origin/db/lyrics.ts";
+import { tagTotals } from "#origin/db/tag-counts.ts";
+import { type TrackRow, tracksByKeys, tracksNear } from "#origin/db/tracks.ts";
 import type { OriginApp } from "#origin/env.ts";
 import {
   answerContext,
@@ -49,9 +52,9 @@ export function registerContent(origin: OriginApp) {
     const path = parseParams(pathSchema, c.req.param());
     parseParams(trackQuerySchema, c.req.query());
     const key = trackKeyOf(c.req.param("trackId"));
-    const [row] = await db.tracksByKeys(c.env.DB, [key]);
+    const [row] = await tracksByKeys(c.env.DB, [key]);
     if (!row) throw notFound(`No track ${key}`);
-    const lyrics = row.has_lyrics ? await db.lyricsOf(c.env.DB, "track_key", String(key)) : undefined;
+    const lyrics = row.has_lyrics ? await lyricsOf(c.env.DB, "track_key", String(key)) : undefined;
     return json(
       c,
       trackPayload(row, answerContext(path.country, path.lang, path.platform), lyrics),
@@ -64,10 +67,10 @@ export function registerContent(origin: OriginApp) {
     parseParams(pathSchema, c.req.param());
     const { limit = 20 } = parseParams(trackQuerySchema, c.req.query());
     const key = trackKeyOf(c.req.param("trackId"));
-    const [row] = await db.tracksByKeys(c.env.DB, [key]);
+    const [row] = await tracksByKeys(c.env.DB, [key]);
     if (!row) throw notFound(`No track ${key}`);
-    const candidates = await db.tracksNear(c.env.DB, row);
-    const affinity = (t: db.TrackRow) =>
+    const candidates = await tracksNear(c.env.DB, row);
+    const affinity = (t: TrackRow) =>
       (t.artist_id === row.artist_id ? 2 : 0) + (t.album_id === row.album_id ? 1 : 0);
     const related = candidates
       .sort((a, b) => affinity(b) - affinity(a) || b.total - a.total || a.key - b.key)
@@ -82,7 +85,7 @@ export function registerContent(origin: OriginApp) {
       v.pipe(v.string(), v.regex(/^\d{1,15}$/, "Artist id must be numeric")),
       c.req.param("artistId"),
     );
-    const row = await db.artistBy(c.env.DB, "id", id);
+    const row = await artistBy(c.env.DB, "id", id);
     if (!row) throw notFound(`No artist ${id}`);
     return json(c, artistPayload(row), cachePolicy.catalogue);
   });
@@ -91,7 +94,7 @@ export function registerContent(origin: OriginApp) {
   origin.get("/count/v2/web/track/:trackId", async (c) => {
     const id = c.req.param("trackId");
     if (!/^\d{1,15}$/.test(id)) throw invalidParam(messages.tagCountNoId);
-    const totals = await db.tagTotals(c.env.DB, [Number(id)]);
+    const totals = await tagTotals(c.env.DB, [Number(id)]);
     const total = totals.get(Number(id));
     if (total === undefined) throw notFound(`No track ${id}`);
     const body: v.InferInput<typeof tagCountSchema> = { id, total };
@@ -104,7 +107,7 @@ export function registerContent(origin: OriginApp) {
     if (ids.length === 0 || ids.some((id) => !/^\d{1,15}$/.test(id)))
       throw invalidParam(messages.tagCountNoId);
     if (ids.length > tagCountListMax) throw invalidParam(`At most ${tagCountListMax} ids`);
-    const totals = await db.tagTotals(c.env.DB, ids.map(Number));
+    const totals = await tagTotals(c.env.DB, ids.map(Number));
     const body: v.InferInput<typeof tagCountSchema>[] = ids.flatMap((id) => {
       const total = totals.get(Number(id));
       return total === undefined ? [] : [{ id, total }];
@@ -117,7 +120,7 @@ export function registerContent(origin: OriginApp) {
     parseParams(v.object({ country: countrySchema }), { country: c.req.param("country") });
     const adamid = c.req.param("adamid");
     if (!/^\d{1,15}$/.test(adamid)) throw invalidParam(messages.lyricsNoAdamId);
-    const lyrics = await db.lyricsOf(c.env.DB, "adamid", adamid);
+    const lyrics = await lyricsOf(c.env.DB, "adamid", adamid);
     if (!lyrics) throw notFound(messages.noSyncedLyrics);
     const body: v.InferInput<typeof syncedLyricsSchema> = {
       id: lyrics.lyrics_id,

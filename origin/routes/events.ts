@@ -1,7 +1,9 @@
 import qrcode from "qrcode-generator";
 import * as v from "valibot";
-import type { ArtistRow, PlaylistRow, TrackRow } from "#origin/db.ts";
-import * as db from "#origin/db.ts";
+import { type ArtistRow, allArtists } from "#origin/db/artists.ts";
+import { venues } from "#origin/db/places.ts";
+import { allArtistPlaylists, type PlaylistRow } from "#origin/db/playlists.ts";
+import { allTracks, type TrackRow } from "#origin/db/tracks.ts";
 import type { OriginApp } from "#origin/env.ts";
 import {
   type Catalogue,
@@ -63,17 +65,17 @@ const upcomingQuerySchema = v.object({
 const headerLocationSchema = v.object({ lat: coordinate(-90, 90), lng: coordinate(-180, 180) });
 
 async function loadCatalogue(d1: D1Database): Promise<Catalogue> {
-  const [artists, tracks, playlists, venues] = await Promise.all([
-    db.allArtists(d1),
-    db.allTracks(d1),
-    db.allArtistPlaylists(d1),
-    db.venues(d1),
+  const [artists, tracks, playlists, venueRows] = await Promise.all([
+    allArtists(d1),
+    allTracks(d1),
+    allArtistPlaylists(d1),
+    venues(d1),
   ]);
   return {
     artists: artists as ArtistRow[],
     tracksByArtist: groupBy(tracks, (t: TrackRow) => t.artist_id),
     playlistsByArtist: groupBy(playlists, (p: PlaylistRow) => p.artist_id ?? 0),
-    venues,
+    venues: venueRows,
   };
 }
 

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { tracksByKeys } from "#origin/db.ts";
+import { tracksByKeys } from "#origin/db/tracks.ts";
 import type { OriginApp, OriginContext } from "#origin/env.ts";
 import { intParam, invalidParam, jsonBody, noStoreJson, notFound, parseParams } from "#origin/http.ts";
 import { recordIdentification } from "#origin/identifications.ts";

@@ -1,6 +1,12 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import { type BeaconMessage, beaconMessage, beaconRouteSchema, logBodyMaxBytes } from "#origin/beacons.ts";
+import {
+  type BeaconMessage,
+  beaconMessage,
+  beaconRouteSchema,
+  logBodyMaxBytes,
+  receivedBeaconCounts,
+} from "#origin/beacons.ts";
 import type { OriginApp, OriginEnv } from "#origin/env.ts";
 import {
   cachePolicy,
@@ -75,11 +81,7 @@ export function registerSinks(origin: OriginApp) {
       v.object({ since: intParam("since", 0, Number.MAX_SAFE_INTEGER) }),
       c.req.query(),
     );
-    const { results } = await c.env.DB.prepare(
-      "SELECT kind, route, COUNT(*) AS n FROM beacons WHERE received_at >= ? GROUP BY kind, route",
-    )
-      .bind(since)
-      .all<{ kind: string; route: string; n: number }>();
+    const counts = await receivedBeaconCounts(c.env.DB, since);
     const body: v.InferInput<typeof receivedBeaconsSchema> = {
       since,
       total: 0,
@@ -87,7 +89,7 @@ export function registerSinks(origin: OriginApp) {
       log: 0,
       routes: {},
     };
-    for (const row of results) {
+    for (const row of counts) {
       body.total += row.n;
       if (row.kind === "metrics") body.metrics += row.n;
       else body.log += row.n;

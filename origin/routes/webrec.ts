@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import * as v from "valibot";
-import * as db from "#origin/db.ts";
+import { tracksByKeys } from "#origin/db/tracks.ts";
 import type { OriginApp, OriginEnv } from "#origin/env.ts";
 import {
   cachePolicy,
@@ -148,7 +148,7 @@ export function registerWebrec(origin: OriginApp) {
     if (match.outcome !== "matched" && match.outcome !== "nomatch") return recognizerFailure(match);
     const body: WebrecMatchResponse = { matches: [] };
     if (match.outcome === "matched") {
-      const [track] = await db.tracksByKeys(c.env.DB, [match.trackKey]);
+      const [track] = await tracksByKeys(c.env.DB, [match.trackKey]);
       // An index of another catalogue may name a track the database does not hold: no match then.
       if (track) {
         // One identification, signed in or not: the tag below adds none of its own. The body's

@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, test, vi } from "vitest";
-import { tagTotals } from "#origin/db.ts";
+import { tagTotals } from "#origin/db/tag-counts.ts";
 import { foldIdentifications, visitorsPerAddressPerTrackPerDay } from "#origin/identifications.ts";
 import { recognitionProbesSchema } from "#origin/recognition-index.ts";
 import { matchesPerAddressPerMinute } from "#origin/routes/webrec.ts";

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, test } from "vitest";
-import { anyMatch, songsFound } from "#origin/db.ts";
+import { anyMatch, songsFound } from "#origin/db/search-index.ts";
 import { termQueries } from "#origin/search-terms.ts";
 import { searchResultsSchema } from "#rules/schemas/amapi.ts";
 import { searchResponseSchema } from "#rules/schemas/search.ts";

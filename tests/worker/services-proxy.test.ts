@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { createServicesProxy, type ServicesProxyOptions } from "#edge/services/index.ts";
 import type { Upstream } from "#edge/services/upstream.ts";
 import { SiteError, statusOfError } from "#rules/errors.ts";
+import { deferred } from "#tests/deferred.ts";
 
 // The services proxy in workerd against a fault-injecting upstream. caches.default lives as long
 // as this file, so every test asks for URLs of its own.
@@ -70,15 +71,6 @@ function fakeUpstream(...replies: Reply[]) {
     }
   };
   return { upstream, calls, called: first.promise };
-}
-
-/** A promise with its resolve function, for the hand-offs between a test and its fake upstream. */
-function deferred() {
-  let resolve = () => {};
-  const promise = new Promise<void>((settle) => {
-    resolve = settle;
-  });
-  return { promise, resolve };
 }
 
 function testClock() {

@@ -35,9 +35,9 @@ function pageInApp(options: FakeAppHostOptions) {
   return { win, host, bridge, log, sent: host.__bridgeSent, deliver: host.__bridgeDeliver };
 }
 
-/** Lets queued answers (setTimeout 0) and promise callbacks run. */
-async function settle(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 5));
+/** Resolves once the app's about-bridge answer has arrived (the fake host answers on a timer). */
+function native(bridge: Bridge): Promise<void> {
+  return new Promise((resolve) => bridge.onAbout(() => resolve()));
 }
 
 function commandHost(overrides: Partial<AppCommandHost> = {}) {
@@ -64,7 +64,7 @@ describe.each(platforms)("transport on %s", (platform) => {
     const { bridge } = pageInApp({ platform, about });
     const seen = vi.fn();
     bridge.onAbout(seen);
-    await settle();
+    await native(bridge);
     expect(bridge.isNative()).toBe(true);
     expect(bridge.about()).toEqual({
       os: { name: "android", APILevel: 30 },
@@ -173,7 +173,7 @@ describe("requests and replies", () => {
 
   test("every request type sends its data and reads its reply", async () => {
     const { bridge, sent } = pageInApp(answered);
-    await settle();
+    await native(bridge);
     await expect(openNewWebView(bridge, "https://example.com/terms", "Terms")).resolves.toBeUndefined();
     await expect(bridge.request("trackResult", { trackId: "12345", key: "678" })).resolves.toBeUndefined();
     await expect(
@@ -205,7 +205,7 @@ describe("requests and replies", () => {
     ["not an http url", { url: "javascript:alert(1)", title: "Terms" }],
   ])("newWebView with %s fails with invalidparam and sends nothing", async (_, data) => {
     const { bridge, sent } = pageInApp(answered);
-    await settle();
+    await native(bridge);
     await expect(bridge.request("newWebView", data as { url: string; title: string })).rejects.toMatchObject({
       type: "invalidparam",
     });
@@ -222,7 +222,7 @@ describe("requests and replies", () => {
       ...answered,
       replies: { isSchemeSupported: { error: code, data: { message: "m" } } },
     });
-    await settle();
+    await native(bridge);
     const failure = await bridge
       .request("isSchemeSupported", { scheme: "music" })
       .catch((error: unknown) => error);
@@ -236,7 +236,7 @@ describe("requests and replies", () => {
     ["a broken envelope", { type: "isSchemeSupported#1", error: 42 }],
   ])("a reply with %s rejects with baddata and is not answered", async (_, reply) => {
     const { bridge, sent, deliver, log } = pageInApp({ platform: "android", about });
-    await settle();
+    await native(bridge);
     const pending = bridge.request("isSchemeSupported", { scheme: "music" });
     const before = sent.length;
     deliver(reply);
@@ -258,8 +258,8 @@ describe("requests and replies", () => {
   });
 
   test("a late or unknown reply is dropped without an answer", async () => {
-    const { sent, deliver, log } = pageInApp({ platform: "ios", about });
-    await settle();
+    const { bridge, sent, deliver, log } = pageInApp({ platform: "ios", about });
+    await native(bridge);
     const before = sent.length;
     deliver({ type: "isSchemeSupported#99", data: { supported: true } });
     expect(sent).toHaveLength(before);
@@ -449,8 +449,7 @@ describe("commands from the app", () => {
     const { bridge, sent, deliver } = pageInApp({ platform: "android" });
     bridge.handle("viewState", async () => ({ resumed: true }));
     deliver({ type: "viewState", data: { state: "foreground" }, responseType: "v1" });
-    await settle();
-    expect(sent.at(-1)).toEqual({ type: "v1", data: { resumed: true } });
+    await vi.waitFor(() => expect(sent.at(-1)).toEqual({ type: "v1", data: { resumed: true } }));
   });
 
   test("unregistering makes the commands unsupported again", () => {
@@ -478,7 +477,7 @@ describe("beacons over the bridge", () => {
 
   test.each(platforms)("a beacon is a bridge message, not an image (%s)", async (platform) => {
     const { bridge, sent } = pageInApp({ platform, about });
-    await settle();
+    await native(bridge);
     const loadImage = vi.fn(async () => {});
     const outcome = await beaconSender(bridge, loadImage).send({
       beaconType: "pageview",

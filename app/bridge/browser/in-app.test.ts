@@ -51,7 +51,8 @@ describe("upsell (spec 000 §4: only in the app, neither connected nor a member)
       about: { os: { APILevel: 17 }, client: { version: "15.0" }, appleMusicMembership: "nonmember_expired" },
     });
     const bridge = installBridge(win, { log: vi.fn() });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The fake host answers the handshake on a timer: wait for its about-bridge answer.
+    await new Promise<void>((resolve) => bridge.onAbout(() => resolve()));
     expect(userFlagsOf({ inApp: bridge.isSupported(), connected: false, about: bridge.about() })).toEqual({
       appleMusicMembership: "nonmember_expired",
       connected: false,

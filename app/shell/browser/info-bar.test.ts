@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { createImporter, createInfoBar, type InfoMessage } from "#app/shell/browser/info-bar.ts";
+import { deferred } from "#tests/deferred.ts";
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -68,16 +69,6 @@ describe("on-demand importer (spec 002 §4, §8, §9)", () => {
     const infoBar = createInfoBar((message) => shown.push(message), clock);
     const importOnDemand = createImporter(infoBar, { ...clock, isOnline: () => online });
     return { importOnDemand, keys: () => shown.map((message) => message?.key) };
-  }
-
-  function deferred<T>() {
-    let resolve!: (value: T) => void;
-    let reject!: (error: unknown) => void;
-    const promise = new Promise<T>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    return { promise, resolve, reject };
   }
 
   test("nothing under 500 ms; loading after 500 ms, slow after 5 s, hidden once loaded", async () => {

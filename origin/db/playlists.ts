@@ -1,0 +1,71 @@
+import * as v from "valibot";
+import { all, int, nullableText, text } from "./rows.ts";
+
+const playlistRowSchema = v.object({
+  id: text,
+  name: text,
+  description: text,
+  curator: text,
+  artist_id: v.nullable(int),
+  genre_id: nullableText,
+  art_id: text,
+  bkgcolor: text,
+  last_modified: text,
+  track_count: int,
+});
+export type PlaylistRow = v.InferOutput<typeof playlistRowSchema>;
+
+const playlistSelect = `
+  SELECT p.*, (SELECT COUNT(*) FROM playlist_tracks pt WHERE pt.playlist_id = p.id) AS track_count
+  FROM playlists p`;
+
+function playlistsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<PlaylistRow[]> {
+  return all(db, playlistRowSchema, `${playlistSelect} WHERE ${where}`, ...params);
+}
+
+export async function playlistById(db: D1Database, id: string): Promise<PlaylistRow | undefined> {
+  const [row] = await playlistsWhere(db, "p.id = ?", id);
+  return row;
+}
+
+/** The playlists made for an artist. */
+export function artistPlaylists(db: D1Database, artistId: number): Promise<PlaylistRow[]> {
+  return playlistsWhere(db, "p.artist_id = ?", artistId);
+}
+
+/** Every playlist made for an artist, in id order. */
+export function allArtistPlaylists(db: D1Database): Promise<PlaylistRow[]> {
+  return playlistsWhere(db, "p.artist_id IS NOT NULL ORDER BY p.id");
+}
+
+/** Playlists holding any of these tracks. */
+export function playlistsHoldingTracks(db: D1Database, keys: readonly number[]): Promise<PlaylistRow[]> {
+  return playlistsWhere(
+    db,
+    "p.id IN (SELECT playlist_id FROM playlist_tracks WHERE track_key IN (SELECT value FROM json_each(?)))",
+    JSON.stringify(keys),
+  );
+}
+
+export async function playlistTrackKeys(db: D1Database, playlistId: string): Promise<number[]> {
+  const rows = await all(
+    db,
+    v.object({ track_key: int }),
+    "SELECT track_key FROM playlist_tracks WHERE playlist_id = ? ORDER BY position",
+    playlistId,
+  );
+  return rows.map((row) => row.track_key);
+}
+
+const listedPlaylistRowSchema = v.object({ id: text, last_modified: text });
+
+/** Playlists in id order after `after` (ids are text: `pl.…`). */
+export function playlistListing(db: D1Database, after: string, limit: number) {
+  return all(
+    db,
+    listedPlaylistRowSchema,
+    "SELECT id, last_modified FROM playlists WHERE id > ? ORDER BY id LIMIT ?",
+    after,
+    limit,
+  );
+}
