@@ -2,7 +2,7 @@ import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { isRouteErrorResponse } from "@remix-run/react";
 import { siteStylesheets } from "#app/root.tsx";
 import type { AmpPageData, AmpView } from "#app/shell/amp-view.ts";
-import { ErrorPage, errorMessageKey, errorTypeOf } from "#app/shell/error-page.tsx";
+import { ErrorPage, errorMessageKey, errorSignInHref, errorTypeOf } from "#app/shell/error-page.tsx";
 import { enabledFeaturesFor } from "#app/shell/features.server.ts";
 import { bundledStrings, type Strings } from "#app/shell/i18n.server.ts";
 import { requestMeta } from "#app/shell/meta.server.ts";
@@ -98,7 +98,16 @@ export function ampErrorDocument({
     root,
     // An error answer is no page to index.
     descriptors: [...pageMeta(meta), { name: "robots", content: "noindex" }],
-    view: <ErrorPage status={status} type={type} homeHref={localizedPath(context.edge.lang, "/")} />,
+    view: (
+      <ErrorPage
+        status={status}
+        type={type}
+        homeHref={localizedPath(context.edge.lang, "/")}
+        // Sign-in is no AMP page: the React one, back on the React page of this address (Remix
+        // has the address without /amp, amp/request.ts).
+        signInHref={errorSignInHref(localizedPath(context.edge.lang, "/login"), returnPathOf(request))}
+      />
+    ),
     stylesheets,
     strings,
   });
@@ -122,4 +131,9 @@ export function strictStrings(lang: LanguageKey): Strings {
     strictStringsByLanguage.set(lang, strings);
   }
   return strings;
+}
+
+function returnPathOf(request: Request): string {
+  const url = new URL(request.url);
+  return url.pathname + url.search;
 }

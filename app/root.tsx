@@ -5,11 +5,12 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteError,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Upsell } from "#app/offers/upsell.tsx";
-import { ErrorPage, errorTypeOf } from "#app/shell/error-page.tsx";
+import { ErrorPage, errorSignInHref, errorTypeOf } from "#app/shell/error-page.tsx";
 import { enabledFeaturesFor } from "#app/shell/features.server.ts";
 import { useNonce } from "#app/shell/nonce.ts";
 import { rootData } from "#app/shell/root-data.server.ts";
@@ -102,10 +103,20 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  const homeHref = `${useRootData()?.pathPrefix ?? ""}/`;
+  const location = useLocation();
+  const pathPrefix = useRootData()?.pathPrefix ?? "";
+  const homeHref = `${pathPrefix}/`;
+  const signInHref = errorSignInHref(`${pathPrefix}/login`, location.pathname + location.search);
   if (isRouteErrorResponse(error)) {
-    return <ErrorPage status={error.status} type={errorTypeOf(error.data)} homeHref={homeHref} />;
+    return (
+      <ErrorPage
+        status={error.status}
+        type={errorTypeOf(error.data)}
+        homeHref={homeHref}
+        signInHref={signInHref}
+      />
+    );
   }
   console.error(error);
-  return <ErrorPage status={500} type="jserror" homeHref={homeHref} />;
+  return <ErrorPage status={500} type="jserror" homeHref={homeHref} signInHref={signInHref} />;
 }

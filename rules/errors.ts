@@ -69,7 +69,11 @@ export function statusOfError(type: SiteErrorType, upstreamStatus?: number): num
     case "network":
       return 502;
     case "abort":
-      return 499;
+      // Spec 000 §8 "abort gives an abort error": the upstream call was cut off before its answer
+      // came, so there is no answer to pass on, as with a network failure: a bad gateway (RFC 9110
+      // §15.6.3), and asking again can work. Not nginx's 499, which the IANA registry does not
+      // hold and which caches and monitors read as an unknown client error.
+      return 502;
     case "redirect":
       // One with a page path became a real move (app/shell/http.server.ts); without one (spec 000 §8
       // "status 404 with no path goes to /error/notfound") it is not found, else the upstream failed.

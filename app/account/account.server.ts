@@ -1,4 +1,4 @@
-import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
+import { type AppLoadContext, type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { accountCall } from "#edge/session.ts";
 import {
@@ -237,4 +237,19 @@ export function requireAccount(
   const url = new URL(request.url);
   const back = new URLSearchParams({ redirect: url.pathname + url.search });
   throw redirect(`${localizedPath(edge.lang, "/login")}?${back}`);
+}
+
+/**
+ * Spec 000 §2 "/secure/... : secure page types are loaded from a secure path after a single-sign-on
+ * login check": a signed-in page's loader at its /secure address, behind `requireAccount`. The page
+ * is the same route module; its canonical address is the one without /secure (rules/path.ts). A
+ * function the route's own `loader` calls: a module-level call would run in the browser too, where
+ * this module is empty.
+ */
+export function loadSecurePage<Args extends Pick<LoaderFunctionArgs, "context" | "request">, Data>(
+  args: Args,
+  loader: (args: Args) => Data,
+): Data {
+  requireAccount(args.context, args.request);
+  return loader(args);
 }

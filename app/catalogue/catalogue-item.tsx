@@ -178,7 +178,8 @@ export const ItemTiles = ArtistTiles;
 export function CatalogueItemError({ kind }: { kind: CatalogueItemKind }) {
   const error = useRouteError();
   const runtime = useRuntime();
-  const homeHref = `${useRootData()?.pathPrefix ?? ""}/`;
+  const pathPrefix = useRootData()?.pathPrefix ?? "";
+  const homeHref = `${pathPrefix}/`;
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const type = isRouteErrorResponse(error) ? errorTypeOf(error.data) : "jserror";
   const sent = useRef(false);
@@ -194,5 +195,6 @@ export function CatalogueItemError({ kind }: { kind: CatalogueItemKind }) {
     });
   }, [runtime, kind, type, status]);
   if (!isRouteErrorResponse(error)) console.error(error);
-  return <ErrorPage status={status} type={type} homeHref={homeHref} />;
+  // A catalogue item needs no account: a failure of one has nowhere to come back to after sign-in.
+  return <ErrorPage status={status} type={type} homeHref={homeHref} signInHref={`${pathPrefix}/login`} />;
 }

@@ -1,7 +1,7 @@
-import { type AppLoadContext, data, type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
+import { type AppLoadContext, type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { playlistTile, shortDescription } from "#app/artist/artist.server.ts";
-import { loadPage, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { loadContentPage, requireKnownLanguage } from "#app/shell/http.server.ts";
 import { pickResources, serverStrings, type Translate } from "#app/shell/i18n.server.ts";
 import { absoluteUrl, requestMeta } from "#app/shell/meta.server.ts";
 import type { PageMeta } from "#app/shell/meta.ts";
@@ -372,25 +372,18 @@ export function playlistPageMeta(page: PlaylistPage, ...args: ItemMetaArgs): Pag
 }
 
 /**
- * The loader data of an album or playlist page: the item (not found: the not-found page with the
- * kind's own apology, `albumunavailable` or `playlistunavailable`), its head, and its strings. An
- * address that spells the id or alias otherwise moves to the item's own (301).
+ * The loader data of an album or playlist page: the item (not found: content no longer available,
+ * `loadContentPage`), its head, and its strings. An address that spells the id or alias otherwise
+ * moves to the item's own (301).
  */
 export async function catalogueItemRouteData<TPage extends { id: string; path: string; alias?: string }>(
   { params, context, request }: Pick<LoaderFunctionArgs, "params" | "context" | "request">,
-  kind: CatalogueItemKind,
   loadItem: (context: Context, idSegment: string | undefined, t: Translate) => Promise<TPage>,
   metaOf: (page: TPage, context: AppLoadContext, request: Request, t: Translate) => PageMeta,
 ) {
   requireKnownLanguage(params);
   const { t } = serverStrings(context.edge.lang);
-  const page = await loadPage(() =>
-    loadItem(context, params.id, t).catch((error: unknown) => {
-      if (error instanceof SiteError && error.type === "notfound")
-        throw data({ type: `${kind}unavailable` as const }, { status: 404 });
-      throw error;
-    }),
-  );
+  const page = await loadContentPage(() => loadItem(context, params.id, t));
   if (params.id !== page.id || params.alias !== page.alias)
     throw redirect(`${page.path}${new URL(request.url).search}`, 301);
   const meta = metaOf(page, context, request, t);

@@ -372,17 +372,24 @@ export async function loadConcertList(
       : query.in === "near" && location
         ? { geoHash: encodeGeohash(location, 7) }
         : {};
-  const document = await services.getJson(
-    upcomingPath(country, edge.lang, {
-      ...placeQuery,
-      artistId: query.artist,
-      from: range?.from,
-      to: range?.to,
-      offset: query.offset ? String(query.offset) : undefined,
-      ...previewQuery(edge.params.preview),
-    }),
-    eventsDocumentSchema,
-  );
+  const document = await services
+    .getJson(
+      upcomingPath(country, edge.lang, {
+        ...placeQuery,
+        artistId: query.artist,
+        from: range?.from,
+        to: range?.to,
+        offset: query.offset ? String(query.offset) : undefined,
+        ...previewQuery(edge.params.preview),
+      }),
+      eventsDocumentSchema,
+    )
+    .catch((error: unknown) => {
+      // Spec 001 §8 "a missing artist id for events also gives 404": the not-found page.
+      if (query.artist && error instanceof SiteError && error.status === 404)
+        throw new SiteError("notfound", `No artist ${query.artist}`);
+      throw error;
+    });
   const cards = cardsOf(context, document, { location, country }, now);
   const groups = upcomingGroups
     .map((group) => ({ group, cards: cards.filter((card) => card.group === group) }))

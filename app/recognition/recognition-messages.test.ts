@@ -19,7 +19,7 @@ const rows: [FailureKind, RecognitionInputKind, string, string | undefined, stri
   ["nomicrophone", "microphone", "error.nomicrophone", "error.title", "refresh", false],
   ["microphoneunavailable", "microphone", "error.text", "error.title", "refresh", false],
   ["worker", "microphone", "error.text", "error.title", "refresh", false],
-  ["service", "file", "error.text", "error.title", "refresh", false],
+  ["service", "file", "error.text", "error.service", "refresh", false],
   ["tabdenied", "tab", "error.tabdenied", "error.title", "tryAgain", false],
   ["notabaudio", "tab", "error.notabaudio", "error.title", "tryAgain", false],
   ["fileunreadable", "file", "error.fileunreadable", "error.title", "tryAgain", false],

@@ -55,7 +55,10 @@ export function recognitionMessage(failure: FailureKind, input: RecognitionInput
       return panel("error.title", `error.${failure}`, "tryAgain");
     case "microphoneunavailable":
     case "worker":
-    case "service":
       return panel("error.title", "error.text", "refresh");
+    // Spec 001 §8 "Couldn't find your song right now": the match service failed, which says
+    // nothing about the song (a no-match is the service's answer, `noMatch`).
+    case "service":
+      return panel("error.service", "error.text", "refresh");
   }
 }

@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, redirect } from "@remix-run/cloudflare";
 import { Outlet } from "@remix-run/react";
-import { loadPage, requireKnownLanguage } from "#app/shell/http.server.ts";
+import { loadContentPage, requireKnownLanguage } from "#app/shell/http.server.ts";
 import { loadTrackPath } from "#app/track/track-calls.server.ts";
 
 /**
@@ -12,7 +12,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
   if (params.alias !== undefined) return null;
   const url = new URL(request.url);
-  const path = await loadPage(() => loadTrackPath(context, params.key, url.searchParams));
+  const path = await loadContentPage(() => loadTrackPath(context, params.key, url.searchParams));
   throw redirect(`${path}${url.search}`, 301);
 }
 

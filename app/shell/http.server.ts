@@ -68,3 +68,19 @@ export async function loadPage<T>(load: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/**
+ * `loadPage` for a track, album or playlist: one the catalogue does not hold is content that is
+ * gone (an id of the catalogue's form names a song or record it once held, or a link to a removed
+ * one), so the not-found page says spec 001 §8's "Not Found / This content is no longer
+ * available" (`contentunavailable`), still with 404.
+ */
+export function loadContentPage<T>(load: () => Promise<T>): Promise<T> {
+  return loadPage(() =>
+    load().catch((error: unknown) => {
+      if (error instanceof SiteError && error.type === "notfound")
+        throw data({ type: "contentunavailable" as const }, { status: 404 });
+      throw error;
+    }),
+  );
+}

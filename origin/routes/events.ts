@@ -115,6 +115,11 @@ export function registerEvents(origin: OriginApp) {
     const fromHeaders = headerLocation(c.req.raw);
     const myLoc = (query.geoHash ? decodeGeohash(query.geoHash) : undefined) ?? fromHeaders;
     const catalogue = await loadCatalogue(c.env.DB);
+    // Spec 001 §8 "a missing artist id for events also gives 404": an artist no one has is not
+    // an artist without concerts.
+    const artistId = query.artistId;
+    if (artistId && !catalogue.artists.some((a) => String(a.id) === artistId || a.adamid === artistId))
+      throw notFound(`No artist ${artistId}`);
     const upcomingQuery: UpcomingQuery = {
       artistId: query.artistId,
       countryCode: query.countryCode,

@@ -110,22 +110,25 @@ test("with JavaScript off the songs are there and the tiles lead to the playlist
 });
 
 test.each([
-  ["album", "/album/999999999999/nothing", "This album is not available"],
-  ["playlist", "/playlist/pl.no-such-list", "This playlist is not available"],
-])("a missing %s shows its own 404 and sends an error beacon", async (kind, path, message) => {
-  const { page } = await openPage(browser, { viewport: viewports.phone, userAgent: personUserAgent });
-  const beacons: URL[] = [];
-  page.on("request", (request) => {
-    if (request.url().includes("/services/metrics/web.error/")) beacons.push(new URL(request.url()));
-  });
-  const response = await page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
-  expect(response?.status()).toBe(404);
-  await expect(page.locator(".error-page p.muted").textContent()).resolves.toBe(message);
-  await expect.poll(() => beacons.length).toBe(1);
-  const beacon = beacons[0]?.searchParams;
-  expect(beacon?.get("beaconType")).toBe("error");
-  expect(beacon?.get("beaconId")).toBe(`${kind}.error`);
-  expect(beacon?.get("errorcode")).toBe(`${kind}unavailable`);
-  expect(beacon?.get("errordesc")).toBe(`musickit_${kind}_data`.slice(0, 20));
-  await screenshot(page, `${kind}-page-404`);
-});
+  ["album", "/album/999999999999/nothing", "This content is no longer available"],
+  ["playlist", "/playlist/pl.no-such-list", "This content is no longer available"],
+])(
+  "a missing %s is content no longer available (404) and sends an error beacon",
+  async (kind, path, message) => {
+    const { page } = await openPage(browser, { viewport: viewports.phone, userAgent: personUserAgent });
+    const beacons: URL[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/services/metrics/web.error/")) beacons.push(new URL(request.url()));
+    });
+    const response = await page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
+    expect(response?.status()).toBe(404);
+    await expect(page.locator(".error-page p.muted").textContent()).resolves.toBe(message);
+    await expect.poll(() => beacons.length).toBe(1);
+    const beacon = beacons[0]?.searchParams;
+    expect(beacon?.get("beaconType")).toBe("error");
+    expect(beacon?.get("beaconId")).toBe(`${kind}.error`);
+    expect(beacon?.get("errorcode")).toBe("contentunavailable");
+    expect(beacon?.get("errordesc")).toBe(`musickit_${kind}_data`.slice(0, 20));
+    await screenshot(page, `${kind}-page-404`);
+  },
+);

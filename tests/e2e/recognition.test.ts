@@ -221,7 +221,7 @@ describe("failures", () => {
     await browser?.close();
   });
 
-  test("a failing match service: the error screen with Refresh, and the service-error statistic", async () => {
+  test("a failing match service: “Couldn't find your song right now” with Refresh, and the service-error statistic", async () => {
     const { page, errors } = await openPage(browser, {
       viewport: viewports.tablet,
       userAgent: personUserAgent,
@@ -236,7 +236,9 @@ describe("failures", () => {
     );
     await page.goto(`${baseURL}/identify`);
     await pressListen(page);
-    await page.getByRole("heading", { name: "Something went wrong" }).waitFor({ timeout: 10_000 });
+    await page
+      .getByRole("heading", { name: "Couldn't find your song right now" })
+      .waitFor({ timeout: 10_000 });
     expect(await page.getByRole("button", { name: "Refresh" }).count()).toBe(1);
     const beacon = await requests.beacon("webrec.error");
     expect(beacon?.searchParams.get("errorcode")).toBe("serviceerror");

@@ -28,13 +28,14 @@ const builtKeys: readonly { keys: string; file: string; code: string; values?: r
     keys: "common:error.*",
     file: "app/shell/error-page.tsx",
     code: "`error.${type",
-    values: [...siteErrorTypes, "catchall", "concertunavailable"],
-  },
-  // An album's or playlist's own 404 (`albumunavailable`), which the error page draws as `error.${type}`.
-  {
-    keys: "common:error.*unavailable",
-    file: "app/catalogue/catalogue-items.server.ts",
-    code: "`${kind}unavailable`",
+    // Removed content's 404 (app/shell/http.server.ts `loadContentPage`) has a heading of its own.
+    values: [
+      ...siteErrorTypes,
+      "catchall",
+      "concertunavailable",
+      "contentunavailable",
+      "contentunavailableTitle",
+    ],
   },
   { keys: "common:pageTitle.*", file: "app/shell/root-data.server.ts", code: "`pageTitle.${pageType}`" },
   { keys: "common:notice.*", file: "app/shell/runtime.tsx", code: "`notice.${notice}`" },

@@ -180,14 +180,25 @@ describe("the artist page", () => {
   });
 
   test.each([
-    ["a missing artist id", "/artist/-/1"],
-    ["a missing artist id with an alias", "/artist/1/nobody"],
-    ["a missing adam id", "/artist/nobody/1"],
+    ["a missing artist id", "/artist/-/1", "/error/notfound"],
+    ["a missing artist id with an alias", "/artist/1/nobody", "/error/notfound"],
+    ["a missing adam id", "/artist/nobody/1", "/error/notfound"],
+    ["a missing artist under a language prefix", "/ja/artist/-/1", "/ja/error/notfound"],
+  ])("%s moves to the not-found page (spec 001 §8)", async (_name, path, location) => {
+    const response = await get(path);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(location);
+    const notFound = await get(location);
+    expect(notFound.status).toBe(404);
+    expect(await notFound.text()).toContain('class="error-page"');
+  });
+
+  test.each([
     ["no id at all", "/artist/abc/def"],
     ["/artist/-/ without a number", "/artist/-/nobody"],
     ["one segment", "/artist/nobody"],
     ["an unknown language", "/xx/artist/-/1"],
-  ])("%s is the not-found page (404)", async (_name, path) => {
+  ])("%s names no artist: the not-found page in place (404)", async (_name, path) => {
     const response = await get(path);
     expect(response.status).toBe(404);
     expect(await response.text()).toContain('class="error-page"');
@@ -200,6 +211,7 @@ describe("the artist page", () => {
       .first();
     expect(clash, "an artist whose id is that adam id").toBeNull();
     const response = await get(`/artist/-/${artist.adamid}`);
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/error/notfound");
   });
 });

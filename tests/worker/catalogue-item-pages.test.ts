@@ -132,11 +132,11 @@ describe("the album page", () => {
   });
 
   test.each([
-    ["an unknown id", "/album/999999999999/nothing", "This album is not available"],
-    ["an id that is no number", "/album/abc/def", "This album is not available"],
-    ["an id too long to be one", `/album/${"9".repeat(20)}`, "This album is not available"],
-    ["an unknown id in German", "/de/album/999999999999/nichts", "Dieses Album ist nicht verfügbar"],
-  ])("%s is a 404 with the album's own message", async (_name, path, message) => {
+    ["an unknown id", "/album/999999999999/nothing", "This content is no longer available"],
+    ["an id that is no number", "/album/abc/def", "This content is no longer available"],
+    ["an id too long to be one", `/album/${"9".repeat(20)}`, "This content is no longer available"],
+    ["an unknown id in German", "/de/album/999999999999/nichts", "Dieser Inhalt ist nicht mehr verfügbar"],
+  ])("%s is a 404: content no longer available (spec 001 §8)", async (_name, path, message) => {
     const response = await get(path);
     expect(response.status).toBe(404);
     expect(await response.text()).toContain(message);
@@ -178,26 +178,21 @@ describe("the playlist page", () => {
   });
 
   test.each([
-    ["an unknown playlist", "/playlist/pl.no-such-list", 404, "This playlist is not available"],
+    ["an unknown playlist", "/playlist/pl.no-such-list", 404, "This content is no longer available"],
     [
       "a chart list, which has its chart page",
       "/playlist/ip-world-chart",
       404,
-      "This playlist is not available",
+      "This content is no longer available",
     ],
     [
       "markup in the id",
       "/playlist/%3Cscript%3Ealert(1)%3C%2Fscript%3E",
       404,
-      "This playlist is not available",
+      "This content is no longer available",
     ],
-    [
-      "an unknown playlist in French",
-      "/fr/playlist/pl.rien",
-      404,
-      "Cette playlist n&#x27;est pas disponible",
-    ],
-  ])("%s is a 404 with the playlist's own message", async (_name, path, status, message) => {
+    ["an unknown playlist in French", "/fr/playlist/pl.rien", 404, "Ce contenu n&#x27;est plus disponible"],
+  ])("%s is a 404: content no longer available (spec 001 §8)", async (_name, path, status, message) => {
     const response = await get(path);
     expect(response.status).toBe(status);
     const text = await response.text();

@@ -121,6 +121,17 @@ test("the artist filter keeps only the artist's concerts, and the artist page li
   expect(artistHtml).toContain(`href="/concerts?artist=${artistId}"`);
 });
 
+test("an artist filter that names no artist is the not-found page (404), not an empty list", async () => {
+  const { t } = serverStrings("en");
+  for (const path of ["/concerts?artist=1", "/de/concerts?artist=1&when=all"]) {
+    const response = await get(path);
+    expect(response.status, path).toBe(404);
+    const html = decode(await response.text());
+    expect(html, path).toContain('class="error-page"');
+    if (!path.startsWith("/de")) expect(html, path).toContain(t("error.notfound"));
+  }
+});
+
 test("the header links to the concerts", async () => {
   const html = await (await get("/charts")).text();
   expect(html).toMatch(/<a[^>]+href="\/concerts"/);

@@ -240,6 +240,11 @@ test("an events answer carries the caller's position from the edge, and a shared
   expect(fromNowhere.headers.get("x-shz-lat")).toBeNull();
 });
 
+test("upcoming events of an artist id no artist has are 404 (spec 001 §8)", async () => {
+  const { response } = await getJson("/services/event/v1/GB/shazam-events?filter[isFuture]=true&artistId=1");
+  expect(response.status).toBe(404);
+});
+
 test("unknown and malformed event ids are 404, never a 500", async () => {
   for (const id of ["123", "abc", "29209999999999", "2920%27%3Cscript%3E", "99990698522010"]) {
     const { response } = await getJson(`/services/event/v1/GB/shazam-events/${id}`);

@@ -263,7 +263,7 @@ describe("coalescing of concurrent identical GETs", () => {
     await called;
     controller.abort();
     const left = await leaving;
-    expect(left.status).toBe(499);
+    expect(left.status).toBe(502);
     expect(await left.json()).toMatchObject({ error: "abort" });
     release.resolve();
     const stayed = await staying;
@@ -386,7 +386,7 @@ describe("error mapping", () => {
   const browser: { name: string; reply: Reply; status: number; error?: string; body?: string }[] = [
     { name: "timeout", reply: hang, status: 504, error: "timeout" },
     { name: "network", reply: network, status: 502, error: "network" },
-    { name: "abort", reply: upstreamAbort, status: 499, error: "abort" },
+    { name: "abort", reply: upstreamAbort, status: 502, error: "abort" },
     {
       name: "401 passes through",
       reply: answer('{"redirectUrl":"/x"}', {}, 401),
@@ -470,7 +470,7 @@ describe("error mapping", () => {
     await called;
     controller.abort();
     const response = await pending;
-    expect(response.status).toBe(499);
+    expect(response.status).toBe(502);
     expect(calls).toHaveLength(1);
   });
 

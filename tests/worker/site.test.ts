@@ -17,6 +17,8 @@ test("the error area answers each error type with its own status", async () => {
     ["/error/unauthorized", 401],
     ["/error/serviceerror", 502],
     ["/error/timeout", 504],
+    // A registered status (RFC 9110), not nginx's 499: the call was cut off, a bad gateway.
+    ["/error/abort", 502],
     ["/error/not-a-type", 404],
     ["/de/error/notfound", 404],
   ];
@@ -24,6 +26,41 @@ test("the error area answers each error type with its own status", async () => {
     const response = await SELF.fetch(`https://tunewave.test${path}`);
     expect(response.status, path).toBe(status);
   }
+});
+
+/**
+ * The error page as drawn: the page also carries its strings for the browser, and the header a
+ * sign-in link of its own.
+ */
+function errorSection(html: string): string {
+  return /<section class="error-page"[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
+}
+
+test("error pages say spec 000 §8's texts: the ad-block hint on a failure, never on a missing page", async () => {
+  const adBlock = "If you have ad block on, it may be causing a problem";
+  const cases: [string, string, boolean][] = [
+    ["/error/serviceerror", "Something went wrong :(", true],
+    ["/error/timeout", "Something went wrong :(", true],
+    ["/error/abort", "Something went wrong :(", true],
+    ["/error/unauthorized", "Something went wrong :(", true],
+    ["/error/notfound", "Oops! We&#x27;re sorry", false],
+    ["/no-such-page", "Oops! We&#x27;re sorry", false],
+  ];
+  for (const [path, heading, hint] of cases) {
+    const page = errorSection(await (await SELF.fetch(`https://tunewave.test${path}`)).text());
+    expect(page, path).toContain(`<h1 id="error-title">${heading}</h1>`);
+    expect(page.includes(adBlock), path).toBe(hint);
+  }
+});
+
+test("/error/unauthorized offers sign-in; other error pages do not", async () => {
+  const signIn = (html: string) => /<a[^>]*href="([^"]*)"[^>]*>Sign in<\/a>/.exec(errorSection(html))?.[1];
+  const unauthorized = await (await SELF.fetch("https://tunewave.test/error/unauthorized")).text();
+  expect(signIn(unauthorized)).toBe("/login");
+  const german = await (await SELF.fetch("https://tunewave.test/de/error/unauthorized")).text();
+  expect(errorSection(german)).toMatch(/<a[^>]*href="\/de\/login"/);
+  const failure = await (await SELF.fetch("https://tunewave.test/error/serviceerror")).text();
+  expect(signIn(failure)).toBeUndefined();
 });
 
 test("static build assets are cached for a year as immutable", async () => {

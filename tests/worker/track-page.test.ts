@@ -218,8 +218,8 @@ describe("addresses and validation", () => {
     ["a non-numeric id", "/track/abc/some-song", 400, "This link is not valid"],
     ["a non-numeric id without alias", "/track/abc", 400, "This link is not valid"],
     ["an id too long to be one", "/track/12345678901234567/x", 400, "This link is not valid"],
-    ["an unknown id", "/track/999999999/some-song", 404, "The page you requested was not found"],
-    ["an unknown id without alias", "/track/999999999", 404, "The page you requested was not found"],
+    ["an unknown id", "/track/999999999/some-song", 404, "This content is no longer available"],
+    ["an unknown id without alias", "/track/999999999", 404, "This content is no longer available"],
     ["an unknown language", "/xx/track/1/x", 404, "The page you requested was not found"],
   ])("%s: %s → %i", async (_name, path, status, message) => {
     const response = await get(path);
@@ -255,5 +255,34 @@ describe("addresses and validation", () => {
     const page = await response.text();
     expect(page).toContain('class="error-page"');
     expect(page).toContain("Seems like we&#x27;re missing data needed to load this page");
+  });
+
+  test("a track the catalogue removed: 404, “Not Found / This content is no longer available” (spec 001 §8)", async () => {
+    const track = await aTrack(false, 6);
+    const remote = createOrigin();
+    const realFetch = globalThis.fetch;
+    // The stand-in upstream has taken the track down: its track calls answer 404, as the
+    // catalogue's own origin does for a key it does not hold.
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      if (url.host !== "origin-removed.example") return realFetch(input, init);
+      if (url.pathname.includes(`/web/${track.key}`))
+        return Response.json({ error: "notfound", message: "Track not found" }, { status: 404 });
+      return remote.fetch(request, env);
+    });
+    for (const path of [`/track/${track.key}/${track.alias}`, `/track/${track.key}`]) {
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(
+        new Request(`https://tunewave.test${path}`, { headers: { "user-agent": userAgents.desktop } }),
+        { ...env, SERVICES_ORIGIN: "https://origin-removed.example" },
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      expect(response.status, path).toBe(404);
+      const page = await response.text();
+      expect(page, path).toContain('<h1 id="error-title">Not Found</h1>');
+      expect(page, path).toContain("This content is no longer available");
+    }
   });
 });

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { safeJson } from "#app/shell/browser/request.ts";
 import { SiteError } from "#rules/errors.ts";
 import { serviceErrorSchema } from "#rules/schemas/common.ts";
 
@@ -83,15 +84,6 @@ export class RecognitionFailure extends Error {
     }
     const detail = error instanceof Error ? error.message : String(error);
     return new RecognitionFailure("service", serviceStatistic(message), detail);
-  }
-}
-
-function safeJson(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
 

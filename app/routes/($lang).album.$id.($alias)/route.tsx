@@ -16,7 +16,7 @@ import { AlbumView } from "./view";
 export const links = catalogueItemLinks;
 
 export function loader(args: LoaderFunctionArgs) {
-  return catalogueItemRouteData(args, "album", loadAlbumPage, albumPageMeta);
+  return catalogueItemRouteData(args, loadAlbumPage, albumPageMeta);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

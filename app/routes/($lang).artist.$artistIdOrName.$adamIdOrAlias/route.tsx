@@ -42,7 +42,14 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
         "notfound",
         `no artist at ${artistPagePath(requested.artistIdOrName, requested.adamIdOrAlias)}`,
       );
-    return loadArtistPage(context, route, { adamIdRoute }, new Date());
+    return loadArtistPage(context, route, { adamIdRoute }, new Date()).catch((error: unknown) => {
+      // Spec 001 §8 "Missing artist data gives not found and a redirect to the 404 page": an
+      // address of the artist form whose artist the catalogue lacks moves to /error/notfound
+      // (302: the artist may yet come). One that is no artist address is not found in place.
+      if (error instanceof SiteError && error.type === "notfound")
+        throw redirect(`${params.lang ? `/${params.lang}` : ""}/error/notfound`, 302);
+      throw error;
+    });
   });
   // Every form of the address moves to the artist's one canonical URL.
   if (!isCanonicalArtistPath(requested, page)) {

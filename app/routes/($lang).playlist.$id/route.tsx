@@ -16,7 +16,7 @@ import { PlaylistView } from "./view";
 export const links = catalogueItemLinks;
 
 export function loader(args: LoaderFunctionArgs) {
-  return catalogueItemRouteData(args, "playlist", loadPlaylistPage, playlistPageMeta);
+  return catalogueItemRouteData(args, loadPlaylistPage, playlistPageMeta);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

@@ -5,7 +5,7 @@ import { recognitionPanelData } from "#app/recognition/recognition-panel.server.
 import { RecognitionPanel } from "#app/recognition/recognition-panel.tsx";
 import type { AmpView } from "#app/shell/amp-view.ts";
 import { featureEnabledFor } from "#app/shell/features.server.ts";
-import { loadPage, requireKnownLanguage, siteOriginOf } from "#app/shell/http.server.ts";
+import { loadContentPage, requireKnownLanguage, siteOriginOf } from "#app/shell/http.server.ts";
 import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
 import { MenuButton } from "#app/shell/menu-button.tsx";
 import { pageMeta } from "#app/shell/meta.ts";
@@ -49,7 +49,7 @@ export async function trackRouteData(
   requireKnownLanguage(params);
   const url = new URL(request.url);
   const syncedLyrics = await featureEnabledFor(context, request, featureNames.syncedLyrics);
-  const page = await loadPage(() =>
+  const page = await loadContentPage(() =>
     loadTrackPage(context, {
       keySegment,
       search: url.searchParams,

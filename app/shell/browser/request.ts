@@ -109,3 +109,13 @@ async function requestJson<const S extends v.GenericSchema>(
   }
   return parsed.output;
 }
+
+/** A failed request's answer (`SiteError.body`) read as JSON; undefined when it is none or not JSON. */
+export function safeJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
