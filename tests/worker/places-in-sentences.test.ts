@@ -71,5 +71,6 @@ describe("a chart page says its country as the language does", () => {
   test("the home page's chart heading too", async () => {
     expect(decode(await html("/de?co=US"))).toContain("Top-Songs in den Vereinigten Staaten");
     expect(decode(await html("/fr?co=JP"))).toContain("Meilleurs titres au Japon");
+    expect(decode(await html("/ru?co=FR"))).toContain("Лучшие песни во Франции");
   });
 });
