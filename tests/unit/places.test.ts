@@ -53,7 +53,9 @@ describe("a country's words", () => {
     ["nl", "US", "in de Verenigde Staten"],
     ["nl", "NL", "in Nederland"],
     // A country outside the table, and languages without phrases yet: no phrase, never English's.
-    ["en", "SK", undefined],
+    ["en", "SK", "in Slovakia"],
+    ["en", "BS", "in the Bahamas"],
+    ["en", "IM", "on the Isle of Man"],
     ["de", "SK", undefined],
     ["ru", "FR", "во Франции"],
     ["ru", "PH", "на Филиппинах"],
@@ -90,7 +92,8 @@ describe("a sentence about a country", () => {
   test.each<[LanguageKey, string, string]>([
     ["en", "US", "Top songs in the United States"],
     ["en", "FR", "Top songs in France"],
-    ["en", "SK", "Top songs: Slovakia"],
+    ["en", "SK", "Top songs in Slovakia"],
+    ["en", "WORLD", "Top songs: World"],
     ["de", "US", "Top-Songs in den Vereinigten Staaten"],
     ["de", "CH", "Top-Songs in der Schweiz"],
     ["de", "SK", "Top-Songs: Slowakei"],
@@ -132,7 +135,14 @@ describe("a sentence about a country", () => {
       "SK",
       "top-200",
       "Top 200 songs: Slovakia",
-      "The 200 songs most identified with Tunewave right now: Slovakia.",
+      "The 200 songs most identified with Tunewave in Slovakia right now.",
+    ],
+    [
+      "de",
+      "SK",
+      "top-200",
+      "Top-200-Songs: Slowakei",
+      "Die 200 Songs, die gerade am häufigsten mit Tunewave erkannt werden: Slowakei.",
     ],
     [
       "de",
