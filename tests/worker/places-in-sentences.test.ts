@@ -73,4 +73,10 @@ describe("a chart page says its country as the language does", () => {
     expect(decode(await html("/fr?co=JP"))).toContain("Meilleurs titres au Japon");
     expect(decode(await html("/ru?co=FR"))).toContain("Лучшие песни во Франции");
   });
+
+  test("the concerts' country filter too", async () => {
+    expect(decode(await html("/concerts?co=US"))).toContain("Anywhere in the United States");
+    expect(decode(await html("/de/concerts?co=CH"))).toContain("Überall in der Schweiz");
+    expect(decode(await html("/fr/concerts?co=US"))).toContain("Partout aux États-Unis");
+  });
 });
