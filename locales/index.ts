@@ -2,7 +2,7 @@
 import { texts } from "./strings.generated";
 
 /** One namespace per page area; `common` is the shell (navigation, footer, titles, errors). */
-export const namespaces = ["common", "account", "app", "apps", "artist", "careers", "catalogue", "charts", "company", "concerts", "connect", "developers", "forms", "home", "legal", "library", "manifest", "offers", "privacy", "radio", "recognition", "search", "track"] as const;
+export const namespaces = ["common", "account", "app", "apps", "artist", "careers", "catalogue", "charts", "company", "concerts", "connect", "developers", "forms", "home", "legal", "library", "manifest", "offers", "places", "privacy", "radio", "recognition", "search", "track"] as const;
 
 export type Namespace = (typeof namespaces)[number];
 

@@ -16,6 +16,12 @@ export type CompletenessOptions = {
   localeOf: (lang: string) => string;
   /** `"{lang}:{namespace}:{key}"` or `"*:{namespace}:{key}"` entries that may equal the reference. */
   allowIdentical: readonly string[];
+  /**
+   * Namespaces whose keys each language holds as far as its grammar has them (decision 060: the
+   * "in <country>" phrases): a language's keys are some of the reference's, none is required,
+   * and a value may read as the reference's does (German "in Japan").
+   */
+  ownKeys?: readonly string[];
 };
 
 export type Problem = { lang: string; namespace: string; key: string; problem: string };
@@ -78,6 +84,15 @@ export function findProblems(
       }
       const expected = flatten(referenceTree as Tree);
       const actual = flatten(tree as Tree);
+      if (options.ownKeys?.includes(namespace)) {
+        for (const [key, value] of actual) {
+          if (!expected.has(key)) report(namespace, key, "not in the reference language");
+          else if (typeof value !== "string") report(namespace, key, "not a string");
+          else if (value.trim() === "") report(namespace, key, "empty");
+          else if (interpolationVariables(value).length > 0) report(namespace, key, "variables in a phrase");
+        }
+        continue;
+      }
 
       // Keys the language must have: plain keys as they are, plural keys as its own plural forms.
       const required = new Map<string, string[]>();

@@ -1,11 +1,12 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { serverStrings } from "#app/shell/i18n.server.ts";
+import { countryWords } from "#app/shell/places.server.ts";
+import { countryKey } from "#app/shell/places.ts";
 import { trackSummaryOfSong } from "#app/shell/view.server.ts";
 import type { Image, TrackSummary } from "#app/shell/view.ts";
 import { imageFromTemplate } from "#app/shell/view.ts";
 import { artistPath, catalogPlaylistTracksPath, storefrontOf } from "#rules/addresses.ts";
 import { catalogueImageWidths } from "#rules/content-rules.ts";
-import { countryName } from "#rules/countries.ts";
 import { numberFormat } from "#rules/intl.ts";
 import type { LanguageKey } from "#rules/languages.ts";
 import { localizedPath } from "#rules/path.ts";
@@ -130,28 +131,30 @@ export function chartArtistsOf(
   return [...seen.values()];
 }
 
-/** The place a chart is about, in the page's language: the city, else the country or the world. */
-function placeNames(chart: ResolvedChart, lang: LanguageKey): { country: string; place: string } {
-  const country = countryName(chart.countryCode, lang);
-  return { country, place: chart.city?.name ?? country };
-}
-
 /** A chart's heading and description (spec 001 §3 Chart: type, country, city, world, genre). */
 export function chartTexts(chart: ResolvedChart, lang: LanguageKey): { title: string; description: string } {
   const { t } = serverStrings(lang);
-  const { country, place } = placeNames(chart, lang);
+  // The descriptions say "in <country>" as the language does, else name the country (decision 060).
+  const words = countryWords(chart.countryCode, lang);
+  const { country } = words;
+  const place = chart.city?.name ?? country;
   const world = chart.countryCode === "WORLD";
   const genre = chart.genre?.name ?? "";
   switch (chart.type) {
     case "top-200":
       return {
         title: t("charts:title.top200", { place }),
-        description: world ? t("charts:description.top200World") : t("charts:description.top200", { place }),
+        description: world
+          ? t("charts:description.top200World")
+          : t(countryKey(words, "charts:description.top200", "charts:description.top200Named"), words),
       };
     case "discovery":
       return {
         title: t("charts:title.discovery", { place }),
-        description: t("charts:description.discovery", { place }),
+        description: t(
+          countryKey(words, "charts:description.discovery", "charts:description.discoveryNamed"),
+          words,
+        ),
       };
     case "top-50":
       return {
@@ -163,7 +166,10 @@ export function chartTexts(chart: ResolvedChart, lang: LanguageKey): { title: st
         title: t("charts:title.genre", { genre, place }),
         description: world
           ? t("charts:description.genreWorld", { genre })
-          : t("charts:description.genre", { genre, place }),
+          : t(countryKey(words, "charts:description.genre", "charts:description.genreNamed"), {
+              ...words,
+              genre,
+            }),
       };
   }
 }

@@ -1,5 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
+import { countryWords } from "#app/shell/places.server.ts";
+import type { CountryWords } from "#app/shell/places.ts";
 import type { Image } from "#app/shell/view.ts";
 import { imageFromTemplate } from "#app/shell/view.ts";
 import {
@@ -318,7 +320,8 @@ export type ConcertList = {
   query: ConcertListQuery;
   /** The location the list is measured from, and where it came from. */
   location: (LatLng & { source: "browser" | "edge" }) | undefined;
-  countryName: string;
+  /** The list's country as the scope and group labels take it (decision 060). */
+  country: CountryWords;
   groups: { group: UpcomingGroup; cards: EventCard[] }[];
   /** The dates the date filter covers, in the visitor's zone. */
   range: { from: string; to: string } | undefined;
@@ -410,7 +413,7 @@ export async function loadConcertList(
   return {
     query,
     location,
-    countryName: countryName(country, edge.lang),
+    country: countryWords(country, edge.lang),
     groups,
     range,
     today,

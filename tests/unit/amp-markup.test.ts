@@ -72,7 +72,7 @@ function track(overrides: Partial<TrackSummary> = {}): TrackSummary {
 
 function hostileHome(): HomePage {
   return {
-    chartName: hostileText,
+    chartCountry: { country: hostileText, inCountry: hostileText },
     chartHref: "//evil.example/chart",
     chartsHref: breakout,
     identifyHref: "javascript:alert(1)",

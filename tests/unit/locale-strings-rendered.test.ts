@@ -98,6 +98,8 @@ const builtKeys: readonly { keys: string; file: string; code: string; values?: r
     file: "app/routes/($lang).campaign.$name/view.tsx",
     code: "`states.${state}.title`",
   },
+  // A country's "in" phrase, read from the language's own strings only (decision 060).
+  { keys: "places:in.*", file: "app/shell/places.server.ts", code: '["places"]).places.in' },
   { keys: "privacy:nav.*", file: "app/privacy/privacy.tsx", code: "`nav.${key}`" },
   {
     keys: "privacy:download.contents.*",

@@ -46,6 +46,7 @@ const options = {
   englishVariants: ["gb"],
   localeOf: (lang: string) => (isLanguageKey(lang) ? languageOf(lang).locale : lang),
   allowIdentical,
+  ownKeys: ["places"],
 };
 
 describe("the bundled strings", () => {
@@ -140,6 +141,24 @@ describe("findProblems catches", () => {
     ["a missing namespace", {}, ["de:*:namespace missing"]],
   ])("%s", (_name, de, expected) => {
     expect(check(de)).toEqual(expected);
+  });
+
+  test.each([
+    ["nothing in fewer phrases than the reference's", { in: { US: "in den Vereinigten Staaten" } }, []],
+    ["nothing in a phrase that reads as the reference's", { in: { JP: "in Japan" } }, []],
+    [
+      "a country the reference has no phrase for",
+      { in: { XX: "in X" } },
+      ["de:in.XX:not in the reference language"],
+    ],
+    ["an empty phrase", { in: { US: " " } }, ["de:in.US:empty"]],
+    ["a variable in a phrase", { in: { US: "in {{country}}" } }, ["de:in.US:variables in a phrase"]],
+  ])("in a namespace of the language's own keys, %s", (_name, places, expected) => {
+    const problems = findProblems(
+      { en: { places: { in: { US: "in the United States", JP: "in Japan" } } }, de: { places } },
+      { ...options, allowIdentical: [] },
+    );
+    expect(problems.map((problem) => `${problem.lang}:${problem.key}:${problem.problem}`)).toEqual(expected);
   });
 
   test("plural forms follow the language's own plural rules", () => {

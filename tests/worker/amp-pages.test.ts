@@ -334,7 +334,7 @@ test("an AMP document depends on its URL only: not on cookies, browser languages
   expect(response.headers.get("content-language")).toBe("en-US");
   expect(response.headers.get("vary")).toBeNull();
   expect(chartHeading(amp)).toBe(chartHeading(await (await get("/amp")).text()));
-  expect(chartHeading(amp)).toBe("Top songs in United Kingdom");
+  expect(chartHeading(amp)).toBe("Top songs in the United Kingdom");
   // What the URL says counts: the lang and co parameters.
   const chosen = await (await get("/amp?lang=de&co=FR", visitor)).text();
   expect(chosen).toContain('<html amp lang="de-DE"');

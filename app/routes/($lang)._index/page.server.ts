@@ -3,10 +3,10 @@ import { loadLocations } from "#app/charts/chart-address.server.ts";
 import type { Translate } from "#app/shell/i18n.server.ts";
 import { websitePageMeta } from "#app/shell/meta.server.ts";
 import type { PageMeta } from "#app/shell/meta.ts";
+import { countryWords } from "#app/shell/places.server.ts";
 import { trackSummaryOfSong } from "#app/shell/view.server.ts";
 import { catalogPlaylistTracksPath, chartPath, defaultStorefront } from "#rules/addresses.ts";
 import { chartSizes } from "#rules/content-rules.ts";
-import { countryName } from "#rules/countries.ts";
 import { localizedPath } from "#rules/path.ts";
 import { playlistTracksDocumentSchema } from "#rules/schemas/amapi.ts";
 
@@ -34,7 +34,10 @@ export async function loadHomePage({ edge, services }: Pick<AppLoadContext, "edg
     .slice(0, newReleasesLength)
     .map((song) => trackSummaryOfSong(song, edge.lang, now));
   return {
-    chartName: country ? countryName(country.id, edge.lang) : locations.global.locName,
+    /** The chart's country as the heading's sentence takes it; the world has no "in" phrase (decision 060). */
+    chartCountry: country
+      ? countryWords(country.id, edge.lang)
+      : { country: locations.global.locName, inCountry: undefined },
     chartHref: localizedPath(edge.lang, chartPath("top-200", country?.urlName ?? locations.global.urlName)),
     chartsHref: localizedPath(edge.lang, "/charts"),
     searchHref: localizedPath(edge.lang, "/search"),

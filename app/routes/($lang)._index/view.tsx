@@ -1,4 +1,5 @@
 import { TrackList } from "#app/catalogue/track-list.tsx";
+import { countryKey } from "#app/shell/places.ts";
 import { useTranslation } from "#app/shell/strings.ts";
 import { Hero } from "#app/ui/hero.tsx";
 import { usePrimitives } from "#app/ui/primitives.tsx";
@@ -8,7 +9,7 @@ import type { HomePage } from "./page.server";
 export function HomeView({ page }: { page: HomePage }) {
   const { t } = useTranslation("home");
   const { Link } = usePrimitives();
-  const topLabel = t("topIn", { country: page.chartName });
+  const topLabel = t(countryKey(page.chartCountry, "topIn", "topInNamed"), page.chartCountry);
   return (
     <>
       <Hero

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { ConcertCards } from "#app/concerts/concerts.tsx";
 import type { ConcertList } from "#app/concerts/events.server.ts";
+import { countryKey } from "#app/shell/places.ts";
 import { useTranslation } from "#app/shell/strings.ts";
 import { DemoBadge } from "#app/ui/demo-badge.tsx";
 import { usePrimitives } from "#app/ui/primitives.tsx";
@@ -42,7 +43,10 @@ export function ConcertsView({
   const scopes = [
     { scope: "all", label: t("scope.all") },
     { scope: "near", label: t("scope.near") },
-    { scope: "country", label: t("scope.country", { country: list.countryName }) },
+    {
+      scope: "country",
+      label: t(countryKey(list.country, "scope.country", "scope.countryNamed"), list.country),
+    },
   ] as const;
   const whens = [
     { when: "all", label: t("when.all") },
@@ -95,7 +99,11 @@ export function ConcertsView({
       {list.groups.length === 0 ? <p className="card">{t("none")}</p> : null}
       {list.groups.map(({ group, cards }) => (
         <section className="section" key={group} aria-labelledby={`concerts-${group}`}>
-          <h2 id={`concerts-${group}`}>{t(`group.${group}`, { country: list.countryName })}</h2>
+          <h2 id={`concerts-${group}`}>
+            {group === "country"
+              ? t(countryKey(list.country, "group.country", "group.countryNamed"), list.country)
+              : t(`group.${group}`)}
+          </h2>
           <ConcertCards cards={cards} />
         </section>
       ))}
