@@ -197,6 +197,12 @@ describe("stale-if-error", () => {
       sources: ["stale", "stale", "stale", "stale"],
       statuses: [200, 200, 200, 200],
     },
+    {
+      name: "a remembered 404: the upstream said no, so the copy never answers; limitexceeded on the 101st",
+      failure: answer("", {}, 404),
+      sources: ["miss", "miss", "failure", "failure"],
+      statuses: [404, 404, 404, 429],
+    },
   ];
 
   for (const rule of remembered) {
