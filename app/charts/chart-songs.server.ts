@@ -151,7 +151,9 @@ export function chartTexts(chart: ResolvedChart, lang: LanguageKey): { title: st
     case "discovery":
       return {
         title: t("charts:title.discovery", { place }),
-        description: t("charts:description.discovery", { place }),
+        description: world
+          ? t("charts:description.discoveryWorld")
+          : t("charts:description.discovery", { place }),
       };
     case "top-50":
       return {
