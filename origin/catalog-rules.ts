@@ -64,6 +64,7 @@ export const eventMedia = {
 /** Chart list ids (spec 001 §3 Chart: listid, momentum_listid). */
 export const listIds = {
   world: "ip-world-chart",
+  worldDiscovery: "ip-world-discovery",
   worldGenre: (genreId: string) => `genre-global-chart-${genreId}`,
   country: (country: string) => `ip-country-chart-${country}`,
   discovery: (country: string) => `ip-country-discovery-${country}`,

@@ -21,6 +21,7 @@ export type ChartList = {
 
 const patterns: { re: RegExp; kind: ChartList["kind"] }[] = [
   { re: /^ip-world-chart$/, kind: "world" },
+  { re: /^ip-world-discovery$/, kind: "discovery" },
   { re: /^genre-global-chart-(\d+)$/, kind: "genre" },
   { re: /^ip-country-chart-([A-Z]{2})$/, kind: "country" },
   { re: /^ip-country-discovery-([A-Z]{2})$/, kind: "discovery" },
@@ -50,6 +51,17 @@ export async function resolveChartList(d1: D1Database, listid: string): Promise<
       cityId: undefined,
       genreId: undefined,
       size: chartSizes.world,
+    };
+  }
+  if (pattern.kind === "discovery" && match[1] === undefined) {
+    return {
+      listid,
+      kind: "discovery",
+      name: "Discovery: World",
+      country: undefined,
+      cityId: undefined,
+      genreId: undefined,
+      size: chartSizes.discovery,
     };
   }
   if (pattern.kind === "genre") {

@@ -63,8 +63,8 @@ export function findChartCountry(
 
 /**
  * Every chart page there is, by its canonical path (no language, no include), from the same
- * locations the charts landing links from: the world's top 200 and genre charts; each country's
- * top 200, discovery chart, city top 50s and genre charts. A genre without songs is left out: its
+ * locations the charts landing links from: the world's top 200, discovery and genre charts; each
+ * country's top 200, discovery chart, city top 50s and genre charts. A genre without songs is left out: its
  * chart would be an empty page.
  */
 export function chartPagePaths(locations: ChartLocations): string[] {
@@ -73,6 +73,7 @@ export function chartPagePaths(locations: ChartLocations): string[] {
     genres.filter((genre) => genre.count > 0).map((genre) => chartPath("genre", country, genre.urlName));
   return [
     chartPath("top-200", world),
+    chartPath("discovery", world),
     ...genrePaths(world, locations.global.genres),
     ...locations.countries.flatMap((country) => [
       chartPath("top-200", country.urlName),
@@ -108,10 +109,9 @@ export function resolveChart(locations: ChartLocations, route: ChartRoute): Reso
         path: chartPath(route.type, countryUrlName),
       };
     case "discovery":
-      if (place === "world") throw notFound("The world has no discovery chart");
       return {
         ...base,
-        listid: place.momentum_listid,
+        listid: place === "world" ? locations.global.momentum_listid : place.momentum_listid,
         size: chartSizes.discovery,
         path: chartPath(route.type, countryUrlName),
       };
@@ -162,8 +162,8 @@ export type ChartPickerQuery = v.InferOutput<typeof chartPickerQuerySchema>;
 /**
  * Where the picker leads: undefined without a chart type (the landing then shows the chosen
  * country), else the chart path. A choice the country cannot have falls back to its nearest chart:
- * a city or genre it does not list to its first one, the world's discovery and city charts (it
- * has neither) to its top 200. An unknown country is not found.
+ * a city or genre it does not list to its first one, the world's city chart (it has none) to its
+ * top 200. An unknown country is not found.
  */
 export function pickedChartPath(
   locations: ChartLocations,
@@ -174,10 +174,10 @@ export function pickedChartPath(
   const place = findChartCountry(locations, query.country ?? fallbackCountry);
   if (place === undefined) throw notFound(`No chart country ${query.country}`);
   if (place === "world") {
+    const world = locations.global.urlName;
+    if (query.type === "discovery") return chartPath("discovery", world);
     const genre = query.type === "genre" ? pickGenre(locations.global.genres, query.genre) : undefined;
-    return genre
-      ? chartPath("genre", locations.global.urlName, genre.urlName)
-      : chartPath("top-200", locations.global.urlName);
+    return genre ? chartPath("genre", world, genre.urlName) : chartPath("top-200", world);
   }
   switch (query.type) {
     case "top-200":

@@ -34,7 +34,7 @@ export function countryOptions(locations: ChartLocations, lang: LanguageKey, loc
   return [{ value: locations.global.urlName, label: countryName(locations.global.id, lang) }, ...countries];
 }
 
-/** The chart types a country has, as links (the world has no discovery and no city charts). */
+/** The chart types a country has, as links (the world has no city charts). */
 function chartTabs(
   locations: ChartLocations,
   lang: LanguageKey,
@@ -47,7 +47,7 @@ function chartTabs(
   const genre = chart.genre ?? genres[0];
   const tabs: { type: ChartType; path: string | undefined }[] = [
     { type: "top-200", path: chartPath("top-200", chart.countryUrlName) },
-    { type: "discovery", path: country ? chartPath("discovery", country.urlName) : undefined },
+    { type: "discovery", path: chartPath("discovery", chart.countryUrlName) },
     {
       type: "top-50",
       path:

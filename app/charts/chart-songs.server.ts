@@ -151,10 +151,9 @@ export function chartTexts(chart: ResolvedChart, lang: LanguageKey): { title: st
     case "discovery":
       return {
         title: t("charts:title.discovery", { place }),
-        description: t(
-          countryKey(words, "charts:description.discovery", "charts:description.discoveryNamed"),
-          words,
-        ),
+        description: world
+          ? t("charts:description.discoveryWorld")
+          : t(countryKey(words, "charts:description.discovery", "charts:description.discoveryNamed"), words),
       };
     case "top-50":
       return {

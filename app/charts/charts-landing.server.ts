@@ -61,6 +61,7 @@ export async function loadChartsLanding(context: Context, query: ChartPickerQuer
   const world = {
     name: countryName(locations.global.id, edge.lang),
     top200Href: link(chartPath("top-200", locations.global.urlName)),
+    discoveryHref: link(chartPath("discovery", locations.global.urlName)),
     genres: genreLinks(locations.global.urlName, locations.global.genres),
   };
   return {

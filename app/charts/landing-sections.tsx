@@ -45,7 +45,7 @@ export function CountryCharts({
   );
 }
 
-/** The charts landing's section for the world: its top 200 and genres. */
+/** The charts landing's section for the world: its top 200, discovery and genres. */
 export function WorldCharts({ world, t }: { world: ChartsLanding["world"]; t: Translate }) {
   const { Link } = usePrimitives();
   return (
@@ -54,6 +54,11 @@ export function WorldCharts({ world, t }: { world: ChartsLanding["world"]; t: Tr
         <li>
           <Link className="chart-entry" href={world.top200Href}>
             {t("charts:tabs.top-200")}
+          </Link>
+        </li>
+        <li>
+          <Link className="chart-entry" href={world.discoveryHref}>
+            {t("charts:tabs.discovery")}
           </Link>
         </li>
       </ul>

@@ -2,7 +2,8 @@ import type { SiteErrorType } from "#rules/errors.ts";
 import type { Answer } from "./cache";
 
 /**
- * Failed GET results remembered per URL (spec 001 §4 "Request caching and retry").
+ * Failed GET results remembered per URL (spec 001 §4 "Request caching and retry", §9; decision
+ * 059): a 404 or other 4xx as well as an outage, when it is the URL's and not one caller's.
  *
  * The first failure of a URL opens an entry that counts tries: the try that failed is try 1, every
  * later request for the URL is the next try. Tries up to `rememberedAfterTries` still reach the

@@ -27,10 +27,11 @@ import { type Call, callOf, exchange, failureOfError, failureOfResult, isOutage 
  *
  * A GET without no-cache goes: fresh copy in memory → join an identical request in flight →
  * fresh copy in the Cache API → remembered failure (or `limitexceeded`) → the upstream. Successful
- * answers are stored as the upstream's Cache-Control allows (see services-cache.ts); failures are
- * counted (see failure-memory.ts). When the upstream is down (a timeout, a network error or a 5xx,
- * fresh or remembered, even past `limitexceeded`) and a copy past its lifetime is still held, that
- * copy answers (stale-if-error); a 4xx is an answer, not an outage, and is passed on.
+ * answers are stored as the upstream's Cache-Control allows (see cache.ts); failures, a 4xx
+ * included, are counted by URL (see failure-memory.ts, decision 059). When the upstream is down (a
+ * timeout, a network error or a 5xx, fresh or remembered, even past `limitexceeded`) and a copy
+ * past its lifetime is still held, that copy answers (stale-if-error); a 4xx is the upstream
+ * saying no, not an outage, and is passed on (fresh or remembered), never covered by a stale copy.
  *
  * POST, PUT (any method but GET and HEAD) and no-cache requests get the timestamp parameter, go
  * straight to the upstream and are never stored or counted. HEAD passes through unstored.
@@ -184,8 +185,8 @@ export function createServicesProxy(options: ServicesProxyOptions): ServicesProx
       await tiers.store(call.key, copy, call.waitUntil);
       return resolvedGet(call, { source: "miss", ...exchanged, freshUntil: copy.freshUntil }, true);
     }
-    const { failure, shareable, remembered } = failureOfResult(result);
-    if (remembered) failures.record(call.key, failure);
+    const { failure, shareable } = failureOfResult(result);
+    if (shareable) failures.record(call.key, failure);
     if (held && isOutage(failure))
       return resolvedGet(call, { ...outcomeOfCopy(held, "stale"), upstreamMs }, true);
     return resolvedGet(call, { source: "miss", ...exchanged }, shareable);

@@ -13,10 +13,11 @@ export const maxTries = 100;
 export const maxRetries = 2;
 
 /**
- * How long a remembered failure lasts. The spec's failure memory lived in a browser tab; an edge
- * isolate lives for hours and serves many visitors, so it must forget. 30 s bounds the damage both
- * ways: a failing URL costs the upstream at most 2 calls per 30 s per isolate, and a recovered
- * upstream is seen again within 30 s.
+ * How long a remembered failure lasts, counted from the URL's latest upstream failure (decision
+ * 059). The spec's failure memory lived in a browser tab; an edge isolate lives for hours and
+ * serves many visitors, so it must forget. 30 s bounds the damage both ways: a failing URL costs
+ * the upstream at most 2 calls per 30 s per isolate, and a recovered upstream (or a page that now
+ * exists) is seen again within 30 s.
  */
 export const failureCooldownMs = 30_000;
 

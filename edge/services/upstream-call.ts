@@ -110,19 +110,17 @@ export function failureOfAnswer(answer: Answer): RememberedFailure {
 }
 
 /**
- * What an unsuccessful result is, whether callers coalesced on the URL may share it (`shareable`:
- * not the caller's own abort, not a private answer), and whether the failure memory counts it
- * (`remembered`: only a failure of the upstream itself, a 5xx, a network error or a timeout; a 404
- * or any other 4xx is an answer, decision 028).
+ * What an unsuccessful result is, and whether it is the URL's (`shareable`: not the caller's own
+ * abort, not a 401, a private answer or one that sets cookies). A shareable failure is shared with
+ * the callers coalesced on the URL and remembered, a 404 or other 4xx as well as a 5xx, a network
+ * error or a timeout (spec 001 §4 "Failed GET results are remembered", decision 059): only a
+ * shared GET gets here, and it sends the upstream its URL alone, so its failure is the URL's and
+ * not one client's.
  */
-export function failureOfResult(result: Result): {
-  failure: RememberedFailure;
-  shareable: boolean;
-  remembered: boolean;
-} {
+export function failureOfResult(result: Result): { failure: RememberedFailure; shareable: boolean } {
   const failure = "answer" in result ? failureOfAnswer(result.answer) : result.failure;
   const shareable = "answer" in result ? isShareableFailure(result.answer) : failure.type !== "abort";
-  return { failure, shareable, remembered: shareable && isOutage(failure) };
+  return { failure, shareable };
 }
 
 /**
@@ -195,7 +193,9 @@ export function callOf(
     key,
     cached,
     headers,
-    body: input.body,
+    // A GET or HEAD sends no body: a client's GET with one would make the upstream request throw,
+    // a network failure remembered for every visitor of the URL (decision 059).
+    body: ["GET", "HEAD"].includes(method) ? null : input.body,
     redirect: input.redirect,
     retry: input.retry,
     identity,

@@ -48,6 +48,7 @@ export function registerCharts(origin: OriginApp) {
         urlName: "world",
         locName: "World",
         listid: listIds.world,
+        momentum_listid: listIds.worldDiscovery,
         genres: genreList(undefined),
       },
     };

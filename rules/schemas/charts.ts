@@ -28,7 +28,11 @@ export const chartCountrySchema = v.object({
   genres: v.array(chartGenreSchema),
 });
 
-/** `GET /services/charts/locations` (spec 001 §7): countries and cities list. */
+/**
+ * `GET /services/charts/locations` (spec 001 §7): countries and cities list. The world (spec 001
+ * §2 "{country-or-world}") has a top 200 (`listid`), a discovery chart (`momentum_listid`, as a
+ * country's) and genre charts; no cities.
+ */
 export const chartLocationsSchema = v.object({
   countries: v.array(chartCountrySchema),
   global: v.object({
@@ -36,6 +40,7 @@ export const chartLocationsSchema = v.object({
     urlName: v.string(),
     locName: v.string(),
     listid: v.string(),
+    momentum_listid: v.string(),
     genres: v.array(chartGenreSchema),
   }),
 });

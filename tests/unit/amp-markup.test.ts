@@ -207,7 +207,7 @@ function hostileLanding(): ChartsLanding {
   return {
     picker: { action: jsUrl, countries: [{ value: hostileText, label: hostileText }], country: hostileText },
     topInMyCountryHref: jsUrl,
-    world: { name: hostileText, top200Href: jsUrl, genres: links },
+    world: { name: hostileText, top200Href: jsUrl, discoveryHref: breakout, genres: links },
     radio: [{ name: hostileText, href: jsUrl }],
     country: {
       name: hostileText,

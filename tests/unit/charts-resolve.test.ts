@@ -47,6 +47,7 @@ const locations: ChartLocations = {
     urlName: "world",
     locName: "World",
     listid: "ip-world-chart",
+    momentum_listid: "ip-world-discovery",
     genres: genres("global"),
   },
 };
@@ -63,6 +64,7 @@ function route(
 describe("resolveChart", () => {
   test.each([
     ["world top 200", route("top-200", "world"), "ip-world-chart", 200, "/top-200/world"],
+    ["world discovery", route("discovery", "world"), "ip-world-discovery", 200, "/discovery/world"],
     [
       "country top 200",
       route("top-200", "united-kingdom"),
@@ -120,7 +122,6 @@ describe("resolveChart", () => {
     ["an unknown country", route("top-200", "narnia")],
     ["a historic country the chart list does not have", route("top-200", "yugoslavia")],
     ["an unknown include", route("top-200", "world", undefined, "videos")],
-    ["the world's discovery (it has none)", route("discovery", "world")],
     ["a city of the world (it has none)", route("top-50", "world", "london")],
     ["an unknown city", route("top-50", "united-kingdom", "paris")],
     ["a city of another country", route("top-50", "france", "london")],
@@ -172,7 +173,7 @@ describe("pickedChartPath (the GET picker)", () => {
       { type: "genre", country: "france", genre: "pop" },
       "/top-200/france",
     ],
-    ["the world's discovery: its top 200", { type: "discovery", country: "world" }, "/top-200/world"],
+    ["the world's discovery", { type: "discovery", country: "world" }, "/discovery/world"],
     [
       "the world's cities: its top 200",
       { type: "top-50", country: "world", city: "london" },

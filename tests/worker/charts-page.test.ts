@@ -78,6 +78,7 @@ describe("the charts landing", () => {
       expect(text).toContain(`href="/genre/united-kingdom/${genre.urlName}"`);
     for (const genre of all.global.genres) expect(text).toContain(`href="/genre/world/${genre.urlName}"`);
     expect(text).toContain('href="/top-200/world"');
+    expect(text).toContain('href="/discovery/world"');
     expect(text).toContain('href="/charts/top-in-my-country"');
     // Five songs of the chosen country's chart.
     expect(count(text, /<li class="track-row">/g)).toBe(Math.min(5, await listTotal(gb?.listid ?? "")));
@@ -123,7 +124,7 @@ describe("the charts landing", () => {
     ["/charts?type=discovery&country=germany", "/discovery/germany"],
     ["/charts?type=top-50&country=germany&city=berlin", "/top-50/germany/berlin"],
     ["/charts?type=top-50&country=germany&city=london", "/top-50/germany/berlin"],
-    ["/charts?type=discovery&country=world", "/top-200/world"],
+    ["/charts?type=discovery&country=world", "/discovery/world"],
     ["/de/charts?type=genre&country=world&genre=soundtrack", "/de/genre/world/soundtrack"],
   ])("the picker %s redirects to %s, never cached", async (path, location) => {
     const all = await locations();
@@ -183,6 +184,13 @@ describe("chart pages", () => {
       listid: (all) => gb(all)?.listid ?? "",
       size: () => chartSizes.top,
       title: () => "Top 200 songs: United Kingdom",
+    },
+    {
+      name: "world discovery",
+      path: () => "/discovery/world",
+      listid: (all) => all.global.momentum_listid,
+      size: () => chartSizes.discovery,
+      title: () => "Discovery: World",
     },
     {
       name: "country discovery",
@@ -292,13 +300,13 @@ describe("chart pages", () => {
     expect(genre).not.toMatch(/name="city"/);
   });
 
-  test("the world has no discovery or city tabs; a country has all four", async () => {
+  test("the world has no city tab; a country has all four", async () => {
     const typeTabs = (text: string) =>
       count(
         /<nav class="chart-tabs" aria-label="Chart types">.*?<\/nav>/s.exec(text)?.[0] ?? "",
         /class="chart-tabs__tab"/g,
       );
-    expect(typeTabs(await html("/top-200/world"))).toBe(2);
+    expect(typeTabs(await html("/top-200/world"))).toBe(3);
     expect(typeTabs(await html("/top-200/united-kingdom"))).toBe(4);
   });
 
@@ -394,7 +402,6 @@ describe("chart pages", () => {
   test.each([
     ["an unknown country", "/top-200/narnia"],
     ["an unknown country of discovery", "/discovery/narnia"],
-    ["the world's discovery", "/discovery/world"],
     ["an unknown city", "/top-50/united-kingdom/atlantis"],
     ["a city of another country", "/top-50/germany/london"],
     ["a city chart of the world", "/top-50/world/london"],
@@ -522,7 +529,6 @@ describe("chart downloads", () => {
     "/top-200/narnia/download.csv",
     "/top-50/united-kingdom/atlantis/download.json",
     "/genre/world/polka-metal/download.csv",
-    "/discovery/world/download.json",
     "/xx/top-200/world/download.csv",
   ])("%s is not found, as plain text", async (path) => {
     const response = await get(path);

@@ -226,6 +226,8 @@ test(
     expect(pagesOf("artists").size).toBe(await count("artists"));
     expect(pagesOf("albums").size).toBe(await count("albums"));
     expect(pagesOf("playlists").size).toBe(await count("playlists"));
+    // The world's charts are the ones a country has but its cities: top 200, discovery, genres.
+    expect(pagesOf("charts")).toContain(`${site}/discovery/world`);
     expect([...pagesOf("charts")].sort()).toEqual(
       chartPagePaths(locations)
         .map((path) => `${site}${path}`)
