@@ -9,7 +9,7 @@ import { RecognitionStoreError } from "./store";
 /**
  * Matches one isolate runs at once, and how many more may wait for a place; past both the recognizer
  * answers "busy" (503 with Retry-After) at once, without decoding. A running match holds the
- * postings it read (up to MATCH_STEP_ENTRIES a step, as hex text and its parsed string), a waiting one
+ * postings it read (up to MATCH_STEP_ENTRIES a step, a query's hex text at a time), a waiting one
  * only its signature: the isolate's heap grows with the running ones. An isolate has one thread, so
  * running more at once only overlaps more store round trips; past a few it adds memory, not
  * throughput (decision 052, "Admission": the heap and the matches a second at each limit).
