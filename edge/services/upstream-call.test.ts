@@ -16,7 +16,7 @@ import {
   type Result,
 } from "./upstream-call.ts";
 
-// What an upstream result means to the proxy (decision 028): which failures are the URL's (shared
+// What an upstream result means to the proxy (decisions 028, 059): which failures are the URL's (shared
 // and remembered), which are the caller's own, which are retried, and how one call is made.
 
 const answer = (status: number, headers: [string, string][] = [], bytes = 2): Answer => ({
@@ -100,31 +100,20 @@ describe("isOutage and isRetryable: the upstream is down, not saying no", () => 
   });
 });
 
-describe("failureOfResult", () => {
-  test.each<{ case: string; result: Result; shareable: boolean; remembered: boolean }>([
-    { case: "an answer 500", result: { answer: answer(500) }, shareable: true, remembered: true },
-    { case: "an answer 404", result: { answer: answer(404) }, shareable: true, remembered: false },
-    { case: "an answer 401", result: { answer: answer(401) }, shareable: false, remembered: false },
+describe("failureOfResult: a shareable failure is the one remembered (decision 059)", () => {
+  test.each<{ case: string; result: Result; shareable: boolean }>([
+    { case: "an answer 500", result: { answer: answer(500) }, shareable: true },
+    { case: "an answer 404", result: { answer: answer(404) }, shareable: true },
+    { case: "an answer 401", result: { answer: answer(401) }, shareable: false },
     {
       case: "a private 503",
       result: { answer: answer(503, [["cache-control", "private"]]) },
       shareable: false,
-      remembered: false,
     },
-    {
-      case: "a timeout",
-      result: { failure: { type: "timeout", message: "t" } },
-      shareable: true,
-      remembered: true,
-    },
-    {
-      case: "the caller's abort",
-      result: { failure: { type: "abort", message: "a" } },
-      shareable: false,
-      remembered: false,
-    },
-  ])("$case: shareable $shareable, remembered $remembered", ({ result, shareable, remembered }) => {
-    expect(failureOfResult(result)).toMatchObject({ shareable, remembered });
+    { case: "a timeout", result: { failure: { type: "timeout", message: "t" } }, shareable: true },
+    { case: "the caller's abort", result: { failure: { type: "abort", message: "a" } }, shareable: false },
+  ])("$case: shareable $shareable", ({ result, shareable }) => {
+    expect(failureOfResult(result)).toMatchObject({ shareable });
   });
 });
 

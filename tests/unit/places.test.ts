@@ -163,7 +163,7 @@ describe("a sentence about a country", () => {
       "WORLD",
       "discovery",
       "Discovery: World",
-      "Songs on the rise: World. The tracks people are starting to identify with Tunewave.",
+      "Songs on the rise around the world: the tracks people are starting to identify with Tunewave.",
     ],
   ])("%s %s %s", (lang, code, type, title, description) => {
     expect(chartTexts(chart(code, type), lang)).toEqual({ title, description });
