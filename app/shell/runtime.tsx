@@ -88,6 +88,7 @@ export function RuntimeProvider({ data, children }: { data: RootData; children: 
             features: data.features,
             inApp: data.inApp,
             offlineShell: data.offlineShell,
+            screenname: data.pageType,
             navigate: (path) => navigate(path),
             openPopup: (popup) => navigate(popup.path, { state: { share: popup.data } }),
             onNotices: setNotices,

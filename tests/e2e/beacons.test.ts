@@ -114,6 +114,8 @@ test("a visit's refid and referrer (query or hash) ride on its beacons, which st
   // The DNS health call (spec 000 §7) reports the status the health address gave.
   const health = seen.find((beacon) => beacon.query.beaconId === "global.dnshealth");
   expect(health?.query.status_code).toBe("200");
+  // Sent before the first page view, it is still that page's statistic, not web.userevent.unknown.
+  expect(health?.route).toBe("web.userevent.chartsview");
   expect(sent.some((url) => url.searchParams.get("refid") === "partner-7")).toBe(true);
   expect(errors).toEqual([]);
   await page.context().close();

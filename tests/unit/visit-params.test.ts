@@ -239,10 +239,14 @@ describe("the DNS health call (spec 000 §7) reports its status code", () => {
   ])("%s", async (_name, fetchHealth, status, errorcode) => {
     const asked: string[] = [];
     const send = vi.fn();
-    const got = await reportDnsHealth(async (path) => {
-      asked.push(path);
-      return fetchHealth();
-    }, send);
+    const got = await reportDnsHealth(
+      async (path) => {
+        asked.push(path);
+        return fetchHealth();
+      },
+      send,
+      "chartsview",
+    );
     expect(got).toBe(status);
     expect(asked).toEqual([dnsHealthPath]);
     expect(send).toHaveBeenCalledWith({
@@ -250,6 +254,7 @@ describe("the DNS health call (spec 000 §7) reports its status code", () => {
       beaconId: dnsHealthId,
       status_code: status,
       errorcode,
+      screenname: "chartsview",
     });
   });
 });

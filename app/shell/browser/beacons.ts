@@ -174,7 +174,7 @@ export function pageviewParams(page: {
 }
 
 /** Spec 000 §4: "then a preload statistic is sent" — how long start-up took until ready. */
-export function preloadParams(timespent: number, screenname?: string): BeaconParams {
+export function preloadParams(timespent: number, screenname: string): BeaconParams {
   return { beaconType: "userevent", beaconId: preloadId, timespent, screenname };
 }
 

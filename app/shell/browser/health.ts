@@ -12,6 +12,8 @@ export const dnsHealthId = "global.dnshealth";
 export async function reportDnsHealth(
   fetchHealth: (path: string) => Promise<{ status: number }>,
   send: (params: BeaconParams) => unknown,
+  /** The page the document started on: its per-page metric route is `web.userevent.{screenname}`. */
+  screenname: string,
 ): Promise<number> {
   const status = await fetchHealth(dnsHealthPath).then(
     (response) => response.status,
@@ -22,6 +24,7 @@ export async function reportDnsHealth(
     beaconId: dnsHealthId,
     status_code: status,
     errorcode: status === 0 ? "network" : undefined,
+    screenname,
   });
   return status;
 }

@@ -71,6 +71,11 @@ export type RuntimeOptions = {
    * anonymous copy: its account is unknown, so the start-up does not sign anyone in or out.
    */
   offlineShell: boolean;
+  /**
+   * The screen name (page type) of the page the document started on: the start-up's statistics
+   * (preload, DNS health) are this page's, sent before its first page view.
+   */
+  screenname: string;
   /** Client-side navigation (Remix's navigate). */
   navigate: (path: string) => void;
   openPopup: (popup: SharePopup) => void;
@@ -293,11 +298,11 @@ export function startRuntime(options: RuntimeOptions, inApp: InAppPart | undefin
     loadUser: options.offlineShell
       ? async () => ({ loggedin: false })
       : () => auth.init((cleanup) => cleanups.push(cleanup)),
-    sendPreloadStatistic: (timespent) => beacons.send(preloadParams(timespent)),
+    sendPreloadStatistic: (timespent) => beacons.send(preloadParams(timespent, options.screenname)),
   }).then((state) => {
     if (state.status === "ready") featureFlags = Object.keys(state.features.config.featureflags);
     if (state.status === "ready" && !options.beaconsSuppressed)
-      void reportDnsHealth(fetchStatus, beacons.send);
+      void reportDnsHealth(fetchStatus, beacons.send, options.screenname);
     if (state.status === "nocookies") notices.set("nocookies", true);
     else if (state.status === "failed") netlog.log("startup", state.error.type, state.error.message);
   });
