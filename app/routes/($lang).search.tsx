@@ -111,7 +111,7 @@ export default function Search() {
                 label={t("groups.songs")}
               />
             ) : (
-              <p className="muted">{t("page.noMoreSongs")}</p>
+              <p className="muted">{t(page.songs.previousHref ? "page.noMoreSongs" : "page.noSongs")}</p>
             )}
             <Pager
               group={page.songs}
@@ -125,7 +125,9 @@ export default function Search() {
             {page.artists.items.length > 0 ? (
               <ArtistList artists={page.artists.items} label={t("groups.artists")} />
             ) : (
-              <p className="muted">{t("page.noMoreArtists")}</p>
+              <p className="muted">
+                {t(page.artists.previousHref ? "page.noMoreArtists" : "page.noArtists")}
+              </p>
             )}
             <Pager
               group={page.artists}

@@ -121,6 +121,17 @@ describe("the search page", () => {
     expect(linkWithRel(html, "prev", "songs")).toBe("/search?term=lupus&songs=980");
   });
 
+  test("a group with nothing found says so, and 'no more' only past its first page", async () => {
+    // Songs match "lupus", no artist does: the artists' column has nothing, not nothing more.
+    expect((await catalogueCounts("lupus")).artists).toBe(0);
+    const first = await page("/search?term=lupus");
+    expect(first.html).toContain("No artists for this search.");
+    expect(first.html).not.toContain("No more artists");
+    const past = await page("/search?term=lupus&songs=990");
+    expect(past.html).toContain("No more songs for this search.");
+    expect(past.html).not.toContain("No songs for this search.");
+  });
+
   test.each(["abc", "-3", "1e3", "99999999"])(
     "an offset %j that is not one reads as the first page",
     async (offset) => {
