@@ -251,7 +251,21 @@ describe("Show More for songs and artists", () => {
     ]);
     expect(model.highlight).toBe("songs:3");
     expect(navigableOptions(model).filter((key) => key.startsWith("songs"))).toHaveLength(5);
+    // The screen reader hears the count the dropdown now shows, not the first page's.
+    expect(model.live?.message).toEqual({ kind: "results", songs: 5, artists: 3 });
+    expect(model.live?.serial).toBeGreaterThan(searched.live?.serial ?? 0);
     expect(log).not.toHaveBeenCalled();
+  });
+
+  test("a next page that fails says nothing new", () => {
+    const { model } = run(
+      [
+        { type: "moreStarted", group: "artists" },
+        { type: "moreFailed", group: "artists", query: "a" },
+      ],
+      searched,
+    );
+    expect(model.live).toEqual(searched.live);
   });
 
   test("while the next page loads the rows stay and Show More stays", () => {

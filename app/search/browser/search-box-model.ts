@@ -280,9 +280,14 @@ export function createSearchBoxReducer(log?: SearchGroupLog) {
           next: nextLink,
         });
         const firstNew = `${action.group}:${group.items.length}` as const;
-        return model.highlight === `${action.group}:more` && items.length > group.items.length
-          ? { ...next, highlight: firstNew }
-          : next;
+        const highlighted =
+          model.highlight === `${action.group}:more` && items.length > group.items.length
+            ? { ...next, highlight: firstNew }
+            : next;
+        // The live region says the counts the dropdown now shows (spec 000 §4, §9), once rows came.
+        return items.length > group.items.length
+          ? say(highlighted, { kind: "results", songs, artists })
+          : highlighted;
       }
       case "move": {
         const options = navigableOptions(model);
