@@ -66,9 +66,10 @@ test.each(Object.entries(viewports))("the concert list and each filter at %s", a
   expect(url.searchParams.get("artist")).toBe(artist);
 
   await chip(page, "All upcoming");
-  // "In {country}": the country the edge located the visitor in.
+  // "Anywhere in {country}": the country the edge located the visitor in, said as English says it
+  // (decision 060).
   const inCountry = (await page.locator(".chip-list").first().locator(".chip").nth(2).textContent()) ?? "";
-  expect(inCountry).toMatch(/^In /);
+  expect(inCountry).toMatch(/^Anywhere in /);
   await chip(page, inCountry);
   expect(new URL(page.url()).searchParams.get("in")).toBe("country");
   expect(errors).toEqual([]);
