@@ -44,16 +44,21 @@ export function TrackHero({ page, actions }: { page: TrackPage; actions?: ReactN
         </p>
         <TrackFacts details={page.details} t={t} />
         {page.count ? <TrackCount count={page.count} t={t} /> : null}
-        {mainEntry && page.mainIndex !== undefined ? (
-          <PlayControl
-            index={page.mainIndex}
-            entry={mainEntry}
-            href={page.path}
-            withLabel
-            className="button button--light play-button play-button--main"
-          />
+        {(mainEntry && page.mainIndex !== undefined) || actions ? (
+          // One row that wraps: the buttons share a line, or stack aligned, never offset.
+          <div className="track-hero__actions">
+            {mainEntry && page.mainIndex !== undefined ? (
+              <PlayControl
+                index={page.mainIndex}
+                entry={mainEntry}
+                href={page.path}
+                withLabel
+                className="button button--light play-button play-button--main"
+              />
+            ) : null}
+            {actions}
+          </div>
         ) : null}
-        {actions}
       </div>
     </section>
   );

@@ -102,6 +102,18 @@ test.each(Object.entries(viewports))(
     await expect(page.locator("button.play-button--main").count()).resolves.toBe(1);
     const cover = page.locator("img.track-hero__cover");
     expect(await cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // The play and share buttons share a row, or stack aligned as the hero's text is (centred on a
+    // phone, at the start from a tablet up): never offset from each other.
+    const box = async (selector: string) =>
+      (await page.locator(selector).boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 };
+    const play = await box("button.play-button--main");
+    const share = await box(".track-hero__actions [aria-haspopup=menu]");
+    if (Math.abs(play.y + play.height / 2 - (share.y + share.height / 2)) > 1) {
+      expect(share.y).toBeGreaterThan(play.y + play.height);
+      if (name === "phone")
+        expect(Math.abs(play.x + play.width / 2 - (share.x + share.width / 2))).toBeLessThanOrEqual(1);
+      else expect(Math.abs(play.x - share.x)).toBeLessThanOrEqual(1);
+    }
     // Nothing wider than the screen, and no layout shift from images.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     const shifts = await layoutShifts(page);
