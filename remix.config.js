@@ -1,7 +1,14 @@
 /**
+ * Every import but those only some requests need: each language's strings, WebAuthn, the archive's
+ * ZIP writer, the QR encoder. Remix leaves those as imports, and the next build step splits each
+ * into a module of its own, loaded when first used (scripts/build-worker-modules.mjs, decision 061).
+ */
+const bundled = /^(?!((@simplewebauthn\/server|fflate|qrcode-generator)(\/|$)|#locales\/strings\.))/;
+
+/**
  * Remix classic compiler, configured for Cloudflare Workers. The server entry is the Worker itself
- * (worker/index.ts: Hono, the services proxy, the embedded origin, AMP): one ESM bundle with every
- * dependency inlined once, built in production mode, which is what `wrangler deploy` ships.
+ * (worker/index.ts: Hono, the services proxy, the embedded origin, AMP): one ESM module in
+ * production mode, with the imports of what only some requests need left for the build's next step.
  * @type {import('@remix-run/dev').AppConfig}
  */
 export default {
@@ -9,7 +16,7 @@ export default {
   server: "./worker/index.ts",
   serverBuildPath: "build/index.js",
   serverConditions: ["workerd", "worker", "browser"],
-  serverDependenciesToBundle: "all",
+  serverDependenciesToBundle: [bundled],
   serverMainFields: ["browser", "module", "main"],
   serverMinify: true,
   serverModuleFormat: "esm",

@@ -87,6 +87,10 @@ export default defineWorkersConfig(async () => {
         name,
         ...files,
         setupFiles: ["tests/worker/apply-migrations.ts"],
+        // The built worker's modules are .mjs (scripts/build-worker-modules.mjs), which Vite would
+        // leave for workerd to import from a path it cannot resolve; tests/worker/built-worker.ts
+        // imports them through Vite like any other module.
+        server: { deps: { inline: [/\/build\/worker\//] } },
         // A ceiling, not a speed target (those are in `npm run bench`): one test here may make 20+
         // sequential D1 writes, which under a loaded machine outlasts vitest's 5 s default. A test
         // that times out leaves writes in flight, and the pool's isolated storage then fails the

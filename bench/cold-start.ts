@@ -3,7 +3,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Miniflare, type WorkerOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { recognizerWorker, root, type Snapshot } from "#scripts/site.ts";
+import { moduleTypeOf, recognizerWorker, root, type Snapshot } from "#scripts/site.ts";
 import { median } from "./stats";
 
 /** Fresh isolates measured per worker; the median is reported. */
@@ -49,7 +49,7 @@ export async function measureColdStart(snapshot: Snapshot): Promise<ColdStart> {
     modules: [...snapshot.workerFiles]
       .sort((a, b) => Number(b === "index.js") - Number(a === "index.js"))
       .map((name) => ({
-        type: name.endsWith(".js") ? "ESModule" : "Text",
+        type: moduleTypeOf(name),
         path: path.join(snapshot.workerDir, name),
       })),
     modulesRoot: snapshot.workerDir,

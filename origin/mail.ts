@@ -1,4 +1,4 @@
-import { resources } from "#locales/index.ts";
+import { loadLanguages, resources } from "#locales/index.ts";
 import { createStrings } from "#locales/translate.ts";
 import { emailLinkLifetimeMs } from "#rules/account.ts";
 import { escapeHtml } from "#rules/html.ts";
@@ -88,8 +88,9 @@ export async function outboxMails(db: D1Database): Promise<OutboxMail[]> {
 }
 
 /** A translator for what the service writes to a person (mail, files), in the language of `locale`. */
-export function serviceStrings(locale: string, namespace: "account" | "privacy") {
+export async function serviceStrings(locale: string, namespace: "account" | "privacy") {
   const lang = matchLanguage(locale) ?? defaultLanguageKey;
+  await loadLanguages([lang, defaultLanguageKey]);
   const strings = createStrings(
     [lang, defaultLanguageKey].map((key) => ({ lang: key, namespaces: resources[key] ?? {} })),
   );
@@ -129,15 +130,20 @@ function linkMail(
 }
 
 /** The sign-in mail, in the language of the `locale` the browser sent: text and HTML. */
-export function signInMail(to: string, locale: string, link: string): MailMessage {
-  const { lang, t } = serviceStrings(locale, "account");
+export async function signInMail(to: string, locale: string, link: string): Promise<MailMessage> {
+  const { lang, t } = await serviceStrings(locale, "account");
   const minutes = emailLinkLifetimeMs / 60_000;
   return linkMail(to, lang, (key) => t(key, { minutes }), link);
 }
 
 /** The data download mail (decision 020): the link to the prepared archive, and until when it works. */
-export function dataDownloadMail(to: string, locale: string, link: string, expiresAt: number): MailMessage {
-  const { lang, t } = serviceStrings(locale, "privacy");
+export async function dataDownloadMail(
+  to: string,
+  locale: string,
+  link: string,
+  expiresAt: number,
+): Promise<MailMessage> {
+  const { lang, t } = await serviceStrings(locale, "privacy");
   const until = formatPrivacyDate(languageOf(lang).locale, expiresAt);
   return linkMail(to, lang, (key) => t(key, { email: to, date: until }), link);
 }

@@ -1,4 +1,3 @@
-import { strToU8, zipSync } from "fflate";
 import { csvRow } from "#rules/csv.ts";
 import { languageOf } from "#rules/languages.ts";
 import { formatPrivacyDate } from "#rules/privacy.ts";
@@ -128,9 +127,12 @@ export const archiveFiles = [
   ...sections.map((kind) => kind.file),
 ] as const;
 
+/** UTF-8 bytes of a text (what fflate's `strToU8` does; TextEncoder is the platform's own). */
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
 function csv<R>(columns: readonly Column<R>[], records: readonly R[]): Uint8Array {
   const rows = records.map((record) => columns.map((column) => column.value(record)));
-  return strToU8([columns.map((column) => column.header), ...rows].map(csvRow).join(""));
+  return utf8([columns.map((column) => column.header), ...rows].map(csvRow).join(""));
 }
 
 function jsonRecord<R>(columns: readonly Column<R>[], record: R): Record<string, Cell> {
@@ -156,8 +158,8 @@ export function dataJson(data: PersonData, exportedAt: number) {
 }
 
 /** The README: what the archive is and what each file holds, in the language of `locale`. */
-function readme(data: PersonData, locale: string, exportedAt: number): string {
-  const { lang, t } = serviceStrings(locale, "privacy");
+async function readme(data: PersonData, locale: string, exportedAt: number): Promise<string> {
+  const { lang, t } = await serviceStrings(locale, "privacy");
   const made = formatPrivacyDate(languageOf(lang).locale, exportedAt);
   const lines = [
     t("archive.title"),
@@ -177,8 +179,12 @@ function readme(data: PersonData, locale: string, exportedAt: number): string {
   return lines.join("\r\n");
 }
 
-/** The ZIP archive of everything held on the account, dated `exportedAt`. */
-export function archiveOf(data: PersonData, locale: string, exportedAt: number): Uint8Array {
+/**
+ * The ZIP archive of everything held on the account, dated `exportedAt`. fflate is loaded on first
+ * use: an export is rare, and every new isolate would compile it (decision 061).
+ */
+export async function archiveOf(data: PersonData, locale: string, exportedAt: number): Promise<Uint8Array> {
+  const { zipSync } = await import("fflate");
   const json = dataJson(data, exportedAt);
   const mtime = new Date(exportedAt);
   const sheets = Object.fromEntries(
@@ -188,8 +194,8 @@ export function archiveOf(data: PersonData, locale: string, exportedAt: number):
     ]),
   ) as Record<(typeof sections)[number]["file"], Uint8Array>;
   const files: Record<(typeof archiveFiles)[number], Uint8Array> = {
-    "README.txt": strToU8(readme(data, locale, exportedAt)),
-    "data.json": strToU8(`${JSON.stringify(json, null, 2)}\n`),
+    "README.txt": utf8(await readme(data, locale, exportedAt)),
+    "data.json": utf8(`${JSON.stringify(json, null, 2)}\n`),
     "account.csv": csv(accountColumns, [data.account]),
     ...sheets,
   };

@@ -7,7 +7,8 @@
  *   expiry (a deployed build keeps one expiry; the next build moves it on);
  * - app/information/developer-kit-example.generated.ts, the text of tools/developer-kit/example.ts, which
  *   /developers shows: the page shows the file people run, never a copy of it;
- * - locales/strings.generated.ts, each language's strings as one JSON text (scripts/locales-index.mjs).
+ * - locales/strings.<language>.generated.ts, each language's strings as one JSON text, and
+ *   locales/strings.generated.ts, the import of each (scripts/locales-index.mjs).
  * All of them are gitignored: `npm run build` (and so `npm start` and `npm test`) writes them.
  */
 import fs from "node:fs";

@@ -2,6 +2,8 @@
 // - The bundle report: bytes per package (from the Remix server build's esbuild metafile), and
 //   the locales. Fails when a package is bundled from two installed copies or in a development
 //   build: the worker must hold one React, one copy of the strings, all production.
+// - The worker's modules (decision 061): the entry every isolate compiles, and each module loaded
+//   on first use, with what it holds (build/metafile.worker.json).
 // - The size of the worker as wrangler would upload it (raw and gzip). Fails when React's
 //   development code is in it (a message only React's development builds carry), or the
 //   recognizer's (the matcher, the store, the signature decoder: a Worker of their own).
@@ -51,12 +53,51 @@ const largest = [...packages].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 1
 console.log("worker inputs (before minifying), one copy each:");
 for (const [name, { bytes }] of largest) console.log(`  ${name.padEnd(28)} ${kib(bytes).padStart(12)}`);
 
+/** What a module of the worker holds, by package or top folder, largest first. */
+function holdings(inputs) {
+  const owners = new Map();
+  for (const [input, { bytesInOutput }] of Object.entries(inputs)) {
+    const { name } = packageOf(input.replace(/^build\/index\.js$/, "the Remix build"));
+    owners.set(name, (owners.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...owners].sort((a, b) => b[1] - a[1]);
+}
+const workerModules = Object.entries(
+  JSON.parse(readFileSync(path.join(root, "build/metafile.worker.json"), "utf8")).outputs,
+).filter(([file]) => file.endsWith(".mjs"));
+const languageOfModule = ([, output]) =>
+  /^locales\/strings\/(.+)\.generated\.ts$/.exec(Object.keys(output.inputs).join(" "))?.[1];
+console.log("worker modules (minified): the entry, then those loaded on first use:");
+for (const [file, output] of workerModules
+  .filter((module) => !languageOfModule(module))
+  .sort(
+    (a, b) =>
+      Number(b[0].endsWith("/index.mjs")) - Number(a[0].endsWith("/index.mjs")) || b[1].bytes - a[1].bytes,
+  )) {
+  const held =
+    holdings(output.inputs)
+      .slice(0, 2)
+      .map(([name, bytes]) => `${name} ${kib(bytes)}`)
+      .join(", ") || "what the modules above share";
+  console.log(`  ${path.basename(file).padEnd(24)} ${kib(output.bytes).padStart(12)}  ${held}`);
+}
+const languageModules = workerModules
+  .filter((module) => languageOfModule(module))
+  .map((module) => ({ lang: languageOfModule(module), bytes: module[1].bytes }))
+  .sort((a, b) => a.bytes - b.bytes);
+if (languageModules.length > 0) {
+  const english = languageModules.find((module) => module.lang === "en");
+  console.log(
+    `  ${languageModules.length} languages' strings, a module each: ${kib(languageModules[0].bytes)} (${languageModules[0].lang}) to ${kib(languageModules.at(-1).bytes)} (${languageModules.at(-1).lang}), English ${kib(english?.bytes ?? 0)}`,
+  );
+}
+
 const outdir = mkdtempSync(path.join(tmpdir(), "tunewave-bundle-"));
 try {
   execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", outdir, "--minify"], {
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const files = readdirSync(outdir).filter((name) => name.endsWith(".js"));
+  const files = readdirSync(outdir).filter((name) => /\.m?js$/.test(name));
   let raw = 0;
   let gzip = 0;
   for (const name of files) {

@@ -127,7 +127,7 @@ export function snapshotSite(): Snapshot {
 }
 
 /** A module type of Miniflare, from the file name (wrangler's default rules and our [[rules]]). */
-function moduleTypeOf(file: string): "ESModule" | "CommonJS" | "Text" | "Data" | "CompiledWasm" {
+export function moduleTypeOf(file: string): "ESModule" | "CommonJS" | "Text" | "Data" | "CompiledWasm" {
   if (file.endsWith(".js") || file.endsWith(".mjs")) return "ESModule";
   if (file.endsWith(".cjs")) return "CommonJS";
   if (file.endsWith(".wasm")) return "CompiledWasm";

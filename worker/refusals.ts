@@ -1,8 +1,9 @@
 import { serverStrings } from "#app/shell/i18n.server.ts";
 import { withSecurityHeaders } from "#edge/security-headers.ts";
+import { loadLanguages } from "#locales/index.ts";
 import { escapeHtml } from "#rules/html.ts";
 import { readBody } from "#rules/http-body.ts";
-import { chooseLanguage, languageOf, localizedPath } from "#rules/languages.ts";
+import { chooseLanguage, defaultLanguageKey, languageOf, localizedPath } from "#rules/languages.ts";
 
 /**
  * Cheap refusals (decision 028): what the worker entry refuses before any routing or rendering, by
@@ -79,13 +80,14 @@ function isWellFormedPath(pathname: string): boolean {
  * The refusal page: status, the localized apology, a link home, with the security headers of a page.
  * Nothing of the request is echoed.
  */
-export function refusalResponse(request: Request, status: number): Response {
+export async function refusalResponse(request: Request, status: number): Promise<Response> {
   const url = new URL(request.url);
   // Only bounded parts of the request pick the language: the first segment and the browser's list.
   const { key } = chooseLanguage({
     prefix: url.pathname.slice(1, 17).split("/")[0],
     acceptLanguage: request.headers.get("accept-language")?.slice(0, 256),
   });
+  await loadLanguages([key, defaultLanguageKey]);
   const { t } = serverStrings(key);
   const { locale, dir } = languageOf(key);
   const message = t(status === 413 || status === 431 ? "error.toolarge" : "error.invalidparam");

@@ -5,6 +5,7 @@ import { manifestPath, webAppManifest } from "#app/site-files/home-screen.server
 import { parseSitemapFileName, sitemapFiles, sitemapIndexEntries } from "#app/site-files/sitemaps.server.ts";
 import { sitemapIndexXml, sitemapXml } from "#app/site-files/sitemaps.ts";
 import { resolveRequest } from "#edge/request-context.ts";
+import { loadLanguages } from "#locales/index.ts";
 import { siteOriginOf } from "#rules/env.ts";
 import { SiteError } from "#rules/errors.ts";
 import { defaultLanguageKey, isLanguageKey, type LanguageKey } from "#rules/languages.ts";
@@ -122,8 +123,10 @@ siteFiles.get("/sitemaps/:file", async (c) => {
   }
 });
 
-const manifest = (lang: LanguageKey) =>
-  answer(JSON.stringify(webAppManifest(lang), null, 2), contentTypes.manifest);
+async function manifest(lang: LanguageKey) {
+  await loadLanguages([lang, defaultLanguageKey]);
+  return answer(JSON.stringify(webAppManifest(lang), null, 2), contentTypes.manifest);
+}
 siteFiles.get(manifestPath(defaultLanguageKey), () => manifest(defaultLanguageKey));
 // Other languages at their prefix; anything else under that name is the site's not-found page.
 siteFiles.get("/:lang/manifest.webmanifest", (c, next) => {

@@ -93,7 +93,7 @@ export function registerAccount(origin: OriginApp) {
     callback.searchParams.set("key", stored.key);
     callback.searchParams.set("customtoken", stored.customToken);
     try {
-      await mailerOf(c.env).send(signInMail(request.email, request.locale, callback.href));
+      await mailerOf(c.env).send(await signInMail(request.email, request.locale, callback.href));
     } catch (error) {
       console.error("account: the sign-in mail was not sent:", error);
       return noStoreJson({ error: "serviceerror", message: "The email could not be sent" }, 502, newDevice);

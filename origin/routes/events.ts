@@ -1,4 +1,3 @@
-import qrcode from "qrcode-generator";
 import * as v from "valibot";
 import { type ArtistRow, allArtists } from "#origin/db/artists.ts";
 import { venues } from "#origin/db/places.ts";
@@ -241,14 +240,18 @@ export function registerEvents(origin: OriginApp) {
     if (!event) throw notFound("concert unavailable");
     // The code holds the event page's address on the site's own origin, never the Host that asked.
     const target = siteUrl(c.env, localizedPath(langKey, eventPath(event.id))).href;
-    return new Response(qrSvg(target, width), {
+    return new Response(await qrSvg(target, width), {
       headers: { "Content-Type": "image/svg+xml; charset=UTF-8", "Cache-Control": "private, max-age=86400" },
     });
   });
 }
 
-/** A QR code (error correction M, with the standard 4-module quiet zone) as a square SVG. */
-export function qrSvg(text: string, size: number): string {
+/**
+ * A QR code (error correction M, with the standard 4-module quiet zone) as a square SVG. The
+ * encoder is loaded on first use: few requests ask for a code (decision 061).
+ */
+export async function qrSvg(text: string, size: number): Promise<string> {
+  const { default: qrcode } = await import("qrcode-generator");
   const qr = qrcode(0, "M");
   qr.addData(text);
   qr.make();

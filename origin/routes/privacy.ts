@@ -82,11 +82,11 @@ export function registerPrivacy(origin: OriginApp) {
     try {
       const data = await personData(c.env.DB, signedIn.userId);
       if (!data) throw new Error("the account is gone");
-      expiresAt = await completeExport(c.env.DB, claim.id, archiveOf(data, request.locale, now), now);
+      expiresAt = await completeExport(c.env.DB, claim.id, await archiveOf(data, request.locale, now), now);
       const lang = matchLanguage(request.locale) ?? "en";
       const link = siteUrl(c.env, localizedPath(lang, dataExportPagePath(claim.id)));
       link.searchParams.set("token", claim.token);
-      await mailerOf(c.env).send(dataDownloadMail(email, request.locale, link.href, expiresAt));
+      await mailerOf(c.env).send(await dataDownloadMail(email, request.locale, link.href, expiresAt));
     } catch (error) {
       console.error("privacy: the data download was not prepared or mailed:", error);
       await dropExport(c.env.DB, claim.id);

@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { resources, type StringTree } from "#locales/index.ts";

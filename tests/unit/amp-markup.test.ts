@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import type { AppLoadContext, MetaDescriptor } from "@remix-run/cloudflare";
 import { createElement, type ReactElement } from "react";
 import { expect, test } from "vitest";

@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";

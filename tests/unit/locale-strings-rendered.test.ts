@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the list quotes the code that builds each key, `${…}` and all.
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";

@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { describe, expect, test } from "vitest";
 import type { ResolvedChart } from "#app/charts/chart-address.server.ts";
 import { chartTexts } from "#app/charts/chart-songs.server.ts";

@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, test } from "vitest";
 import { resources } from "#locales/index.ts";
@@ -95,8 +96,8 @@ function unzip(archive: Uint8Array): Record<string, string> {
 }
 
 describe("the data download's archive", () => {
-  test("one JSON file, one spreadsheet per kind of record and a README, and nothing else", () => {
-    const files = unzip(archiveOf(personData(), "en-US", Date.UTC(2025, 5, 1)));
+  test("one JSON file, one spreadsheet per kind of record and a README, and nothing else", async () => {
+    const files = unzip(await archiveOf(personData(), "en-US", Date.UTC(2025, 5, 1)));
     expect(Object.keys(files).sort()).toEqual([...archiveFiles].sort());
     const data = JSON.parse(files["data.json"] ?? "");
     expect(data).toMatchObject({
@@ -119,8 +120,8 @@ describe("the data download's archive", () => {
     });
   });
 
-  test("formula-like cells are text in every spreadsheet; empty values are empty cells", () => {
-    const files = unzip(archiveOf(personData(), "en-US", Date.UTC(2025, 5, 1)));
+  test("formula-like cells are text in every spreadsheet; empty values are empty cells", async () => {
+    const files = unzip(await archiveOf(personData(), "en-US", Date.UTC(2025, 5, 1)));
     const tags = (files["tags.csv"] ?? "").split("\r\n");
     expect(tags[1]).toBe(
       "tag-1,42,'=SUM(A1:A9),\"'+Artist, with a comma\",2025-01-03T00:00:00.000Z,GB,51.5,-0.12,,web:1,2025-01-03T00:00:00.000Z",
@@ -134,10 +135,10 @@ describe("the data download's archive", () => {
     expect(files["data-exports.csv"]).toBe("CreatedAt,ExpiresAt\r\n");
   });
 
-  test("a stored time no date can show is an empty cell, never a failed archive", () => {
+  test("a stored time no date can show is an empty cell, never a failed archive", async () => {
     const [tag] = personData().tags;
     if (!tag) throw new Error("the factory has tags");
-    const archive = archiveOf(
+    const archive = await archiveOf(
       personData({ tags: [{ ...tag, tagTime: 1e300, hiddenAt: -1e300 }] }),
       "en-US",
       Date.UTC(2025, 5, 1),
@@ -149,8 +150,8 @@ describe("the data download's archive", () => {
 
   test.each([["en-US"], ["de-DE"], ["ja-JP"], ["pt-BR"], ["xx-YY"]])(
     "the README is in the language asked for (%s), English when there is none",
-    (locale) => {
-      const files = unzip(archiveOf(personData(), locale, Date.UTC(2025, 5, 1)));
+    async (locale) => {
+      const files = unzip(await archiveOf(personData(), locale, Date.UTC(2025, 5, 1)));
       const lang =
         { "en-US": "en", "de-DE": "de", "ja-JP": "ja", "pt-BR": "pt-br", "xx-YY": "en" }[locale] ?? "";
       const archive = resources[lang]?.privacy.archive as { title: string; times: string };

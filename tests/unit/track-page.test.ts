@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
 import { describe, expect, test } from "vitest";

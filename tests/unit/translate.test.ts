@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { createInstance, type i18n as I18n, type Resource } from "i18next";
 import { describe, expect, test } from "vitest";
 import { namespaces, resources } from "#locales/index.ts";

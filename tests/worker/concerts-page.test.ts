@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { expect, test } from "vitest";
 import { ampCacheControl } from "#amp/http.ts";
 import { serverStrings } from "#app/shell/i18n.server.ts";

@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { expect, test } from "vitest";
 import { serverStrings } from "#app/shell/i18n.server.ts";
 import { languages, localizedPath } from "#rules/languages.ts";

@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import * as v from "valibot";
 import { afterEach, describe, expect, test, vi } from "vitest";

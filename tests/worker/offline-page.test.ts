@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
 import { resources } from "#locales/index.ts";

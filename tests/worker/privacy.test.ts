@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { env, SELF } from "cloudflare:test";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, test } from "vitest";

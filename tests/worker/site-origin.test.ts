@@ -77,7 +77,7 @@ describe("a request that names another host", () => {
       headers: hostile,
     });
     expect(qr.status).toBe(200);
-    expect(await qr.text()).toBe(qrSvg(`${site}/de/event/${event.id}`, 220));
+    expect(await qr.text()).toBe(await qrSvg(`${site}/de/event/${event.id}`, 220));
   });
 });
 

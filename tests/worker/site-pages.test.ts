@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { SELF } from "cloudflare:test";
 import * as v from "valibot";
 import { expect, test } from "vitest";

@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
 import { serverStrings } from "#app/shell/i18n.server.ts";

@@ -1,3 +1,4 @@
+import "#tests/all-languages.ts";
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { createOrigin } from "#origin/index.ts";
