@@ -10,7 +10,7 @@ import {
   spellingCandidates,
 } from "#origin/db/search-index.ts";
 import type { TrackRow } from "#origin/db/tracks.ts";
-import { closestWord, spellingForms, type TermQueries, termQueries, termWords } from "./search-terms";
+import { correctableWords, correctedWords, looseQuery, type TermQueries, termQueries } from "./search-terms";
 
 // The catalogue's search, shared by the catalogue API's search and the search service: which
 // songs and artists match a term, and how well (docs/decisions/033-full-text-search.md).
@@ -31,11 +31,19 @@ export type ArtistHit = { row: ArtistRow; tier: number };
 const spellingCandidateCount = 24;
 
 /**
+ * A term that found nothing as typed, corrected against each index's own words (decision 033,
+ * "Spelling fallback"): `names`, the term with its misspelt words replaced by the closest words of
+ * titles, artist names and album titles; `lyricsQuery`, the lyric lines' query with each matched
+ * loosely by the close words of the lyrics. Undefined where no word has one.
+ */
+export type CorrectedTerm = { names: string | undefined; lyricsQuery: string | undefined };
+
+/**
  * What a person searched for, against one catalogue: its correction, when the term finds nothing
  * as typed, is looked up once for the songs and the artists of the same answer.
  */
 export class SearchTerm {
-  #corrected: Promise<string | undefined> | undefined;
+  #corrected: Promise<CorrectedTerm> | undefined;
   #matchedAsTyped: Promise<boolean> | undefined;
 
   constructor(
@@ -59,8 +67,8 @@ export class SearchTerm {
     this.#matchedAsTyped ??= matched;
   }
 
-  /** The term with its misspelt words corrected, or undefined (see correctedTerm). */
-  corrected(): Promise<string | undefined> {
+  /** The term with its misspelt words corrected (see correctedTerm). */
+  corrected(): Promise<CorrectedTerm> {
     this.#corrected ??= correctedTerm(this.d1, this.text, this.matchedAsTyped());
     return this.#corrected;
   }
@@ -76,8 +84,9 @@ export async function searchSongs(
   term.tellMatchedAsTyped(asTyped.then((found) => found.anyMatch));
   const found = await asTyped;
   if (found.hits.length > 0) return found;
-  const corrected = await term.corrected();
-  return corrected === undefined ? found : songsFor(term.d1, corrected, offset, limit);
+  const { names, lyricsQuery } = await term.corrected();
+  if (names === undefined && lyricsQuery === undefined) return found;
+  return songsFor(term.d1, names ?? term.text, offset, limit, lyricsQuery);
 }
 
 /** Artists whose name matches the term, best first; a misspelt term is corrected. */
@@ -88,8 +97,8 @@ export async function searchArtists(
 ): Promise<SearchPage<ArtistHit>> {
   const found = await artistsFor(term.d1, term.text, offset, limit);
   if (found.hits.length > 0) return found;
-  const corrected = await term.corrected();
-  return corrected === undefined ? found : artistsFor(term.d1, corrected, offset, limit);
+  const { names } = await term.corrected();
+  return names === undefined ? found : artistsFor(term.d1, names, offset, limit);
 }
 
 /** Whether the top result is the artist: a name matched at least as well as the song's title wins. */
@@ -98,18 +107,21 @@ export function artistIsTopResult(artist: ArtistHit | undefined, song: SongHit |
 }
 
 /**
- * Songs found by a name first, then by a lyric line: the lyrics are read only when the names do
- * not fill the page (a common word is in far more lines than names); one round trip
- * (songsFound), which also says whether anything holds the term (`anyMatch`).
+ * Songs found by a name first, then by a lyric line (the term's, or `lyricsQuery`, the misspelt
+ * term's loose one): the lyrics are read only when the names do not fill the page (a common word
+ * is in far more lines than names); one round trip (songsFound), which also says whether anything
+ * holds the term (`anyMatch`).
  */
 async function songsFor(
   d1: D1Database,
   term: string,
   offset: number,
   limit: number,
+  lyricsQuery?: string,
 ): Promise<SearchPage<SongHit> & { anyMatch: boolean }> {
-  const queries = termQueries(term);
-  if (queries === undefined) return { hits: [], more: false, anyMatch: false };
+  const ofTerm = termQueries(term);
+  if (ofTerm === undefined) return { hits: [], more: false, anyMatch: false };
+  const queries = { ...ofTerm, lyrics: lyricsQuery ?? ofTerm.lyrics };
   const { matches, anyMatch } = await songsFound(d1, queries, offset + limit + 1);
   const page = matches.slice(offset, offset + limit);
   return {
@@ -139,30 +151,36 @@ async function artistsFor(d1: D1Database, term: string, offset: number, limit: n
 
 /**
  * The term with each misspelt word replaced by the closest word of a title or name (one edit, two
- * from eight letters), when nothing in the indexes matches it as typed (an artist search finding
- * no name, while a lyric line holds the term, is not a misspelling); undefined when no word changes.
+ * from eight letters) for the names, and matched by any close word of a lyric line for the lyrics,
+ * when nothing in the indexes matches it as typed (an artist search finding no name, while a lyric
+ * line holds the term, is not a misspelling). Each index is searched with the words it holds: a
+ * word only a line holds ("dust") is not made a name's ("just") for the lyrics, and a name's typo
+ * is not made a commoner word of the lyrics.
  */
 async function correctedTerm(
   d1: D1Database,
   term: string,
   matchedAsTyped: Promise<boolean>,
-): Promise<string | undefined> {
-  if (await matchedAsTyped) return undefined;
-  const words = termWords(term);
-  const misspelt = words.flatMap((word, at) => {
-    const forms = spellingForms(word);
-    return forms === undefined ? [] : [{ at, forms }];
-  });
+): Promise<CorrectedTerm> {
+  if (await matchedAsTyped) return { names: undefined, lyricsQuery: undefined };
+  const correctable = correctableWords(term);
   const candidates = await spellingCandidates(
     d1,
-    misspelt.map((word) => word.forms),
+    correctable.map((word) => word.forms),
     spellingCandidateCount,
   );
-  const corrected = [...words];
-  for (const [i, { at }] of misspelt.entries()) {
-    corrected[at] = closestWord(words[at] ?? "", candidates[i] ?? []) ?? words[at] ?? "";
-  }
-  return corrected.some((word, i) => word !== words[i]) ? corrected.join(" ") : undefined;
+  return {
+    names: correctedWords(
+      term,
+      correctable,
+      candidates.map((words) => words.names),
+    ),
+    lyricsQuery: looseQuery(
+      term,
+      correctable,
+      candidates.map((words) => words.lyrics),
+    ),
+  };
 }
 
 /** Whether anything in the indexes holds the term as typed (false for a term of no word). */

@@ -1,9 +1,13 @@
 import { describe, expect, test } from "vitest";
 import {
   closestWord,
+  closeWords,
+  correctableWords,
+  correctedWords,
   editDistance,
   foldWord,
   ftsQuery,
+  looseQuery,
   spellingForms,
   termQueries,
 } from "#origin/search-terms.ts";
@@ -110,5 +114,60 @@ describe("the spelling fallback", () => {
   ])("the typo %j is looked up where %j is filed: %s", (typo, word, found) => {
     const forms = new Set(filedForms(word));
     expect((spellingForms(typo) ?? []).some((form) => forms.has(form))).toBe(found);
+  });
+
+  // Each correctable word's candidates from one index (origin/db/search-index.ts spellingCandidates),
+  // the commonest first.
+  test.each<[string, string[][], string | undefined]>([
+    ["Stil Another Wandrer", [["still"], ["another"], ["wanderer", "wander"]], "still Another wanderer"],
+    ["siege of laurelmr", [["siege"], ["laurelmor"]], "siege of laurelmor"],
+    // Against the names' words a word only a lyric line holds becomes a name's: why lines are not corrected so.
+    ["dust of the suthern roads", [["just"], ["southern"], []], "just of the southern roads"],
+    ["zzqxv", [[]], undefined],
+    ["of the", [], undefined],
+  ])("the names' correction: correctedWords(%j, %j) → %j", (term, candidates, corrected) => {
+    const correctable = correctableWords(term);
+    expect(correctable).toHaveLength(candidates.length);
+    expect(correctedWords(term, correctable, candidates)).toBe(corrected);
+  });
+
+  test.each<[string, string[][], string | undefined]>([
+    // The misspelt word by any close word of the lyrics, the last one a prefix; the others as typed, all must match.
+    ["village sleps", [["village"], ["sleeps", "sleep", "steps"]], '"village" AND ("sleeps"* OR "steps"*)'],
+    [
+      "he asks for watr",
+      [["asks"], ["war", "water", "what"]],
+      '"he" AND "asks" AND "for" AND ("war"* OR "water"*)',
+    ],
+    [
+      "dust of the suthern roads",
+      [["dust"], ["southern"], ["roads", "loads"]],
+      '"dust" "of" "the" "southern" "roads"*',
+    ],
+    // Nothing close to the typo: no query, rather than a line without the word.
+    ["village zzqxv", [["village"], []], undefined],
+    ["village sleeps", [["village"], ["sleeps"]], undefined],
+  ])("the lyrics' loose query: looseQuery(%j, %j) → %j", (term, candidates, query) => {
+    const correctable = correctableWords(term);
+    expect(correctable).toHaveLength(candidates.length);
+    expect(looseQuery(term, correctable, candidates)).toBe(query);
+  });
+
+  test.each<[string, string[], string[] | undefined]>([
+    ["watr", ["war", "water", "what", "wanderer"], ["war", "water"]],
+    // Closest first, then the candidates' order.
+    ["sleps", ["sleep", "steps", "sleeps"], ["steps", "sleeps"]],
+    ["wandererr", ["wander", "wanderer"], ["wanderer"]],
+    ["water", ["war", "water"], undefined],
+    ["war", ["water"], undefined],
+  ])("closeWords(%j, %j) → %j", (word, candidates, close) => {
+    expect(closeWords(word, candidates)).toEqual(close);
+  });
+
+  test("the words long enough to correct, by their place in the term, with their forms", () => {
+    expect(correctableWords("dust of the suthern").map(({ at, forms }) => [at, forms[0]])).toEqual([
+      [0, "dust"],
+      [3, "suthern"],
+    ]);
   });
 });

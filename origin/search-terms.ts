@@ -21,11 +21,25 @@ export function termWords(term: string): string[] {
  * term has no word.
  */
 export function ftsQuery(term: string): string | undefined {
-  const words = termWords(term);
+  return queryOfWords(termWords(term).map((word) => [word]));
+}
+
+/**
+ * The FTS5 query of words, each given as the words it may be (one: as typed; more: any of them,
+ * an OR), quoted as ftsQuery says; all must match, the last is a prefix. Undefined for no word.
+ * With an OR the words are joined by an explicit AND: FTS5 reads a parenthesised OR after an
+ * implicit AND (`"a" ("b" OR "c")`) as a syntax error.
+ */
+function queryOfWords(words: readonly (readonly string[])[]): string | undefined {
   if (words.length === 0) return undefined;
+  const loose = words.some((alternatives) => alternatives.length > 1);
   return words
-    .map((word, i) => `"${word.replaceAll('"', '""')}"${i === words.length - 1 ? "*" : ""}`)
-    .join(" ");
+    .map((alternatives, i) => {
+      const star = i === words.length - 1 ? "*" : "";
+      const quoted = alternatives.map((word) => `"${word.replaceAll('"', '""')}"${star}`);
+      return quoted.length === 1 ? quoted[0] : `(${quoted.join(" OR ")})`;
+    })
+    .join(loose ? " AND " : " ");
 }
 
 /** What a search asks the indexes for a term (origin/db/search-index.ts songsFound, artistMatches). */
@@ -136,22 +150,84 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The catalogue's word closest to `word` within its allowed edits, from the words of `candidates`
- * (titles and names); the first found wins a tie (the candidates come best match first).
- * Undefined when none is close enough, or when the word is there as typed.
+ * The catalogue's words within `word`'s allowed edits, from the words of `candidates` (titles and
+ * names, or lyric words), the closest first, the first found first within a distance (the
+ * candidates come commonest first). Undefined when the word is there as typed or too short to correct.
  */
-export function closestWord(word: string, candidates: readonly string[]): string | undefined {
+export function closeWords(word: string, candidates: readonly string[]): string[] | undefined {
   const typed = foldWord(word);
   if (typed.length < minTypoWordLength) return undefined;
   const limit = allowedEdits(typed.length);
-  let best: { word: string; distance: number } | undefined;
+  const close: { word: string; distance: number }[] = [];
   for (const candidate of candidates) {
     for (const known of nameWords(candidate)) {
       if (Math.abs(known.length - typed.length) > limit) continue;
       const distance = editDistance(typed, known);
       if (distance === 0) return undefined;
-      if (distance <= limit && (!best || distance < best.distance)) best = { word: known, distance };
+      if (distance <= limit && !close.some((found) => found.word === known))
+        close.push({ word: known, distance });
     }
   }
-  return best?.word;
+  // A stable sort: within a distance, the candidates' order.
+  return close.sort((a, b) => a.distance - b.distance).map((found) => found.word);
+}
+
+/**
+ * The catalogue's word closest to `word` within its allowed edits (closeWords), the first found
+ * winning a tie. Undefined when none is close enough, or when the word is there as typed.
+ */
+export function closestWord(word: string, candidates: readonly string[]): string | undefined {
+  return closeWords(word, candidates)?.[0];
+}
+
+/** A word of a term the spelling fallback looks up: its place among the term's words, and its forms (spellingForms). */
+export type CorrectableWord = { at: number; forms: string[] };
+
+/** The words of a term long enough to correct, each with the forms it is looked up under. */
+export function correctableWords(term: string): CorrectableWord[] {
+  return termWords(term).flatMap((word, at) => {
+    const forms = spellingForms(word);
+    return forms === undefined ? [] : [{ at, forms }];
+  });
+}
+
+/**
+ * The term with each correctable word replaced by the closest of its candidates (`candidates[i]`
+ * for `correctable[i]`: words of one index's vocabulary, the commonest first; closestWord), its
+ * other words as typed, so they must still match; undefined when no word changes.
+ */
+export function correctedWords(
+  term: string,
+  correctable: readonly CorrectableWord[],
+  candidates: readonly (readonly string[])[],
+): string | undefined {
+  const words = termWords(term);
+  const corrected = [...words];
+  for (const [i, { at }] of correctable.entries()) {
+    corrected[at] = closestWord(words[at] ?? "", candidates[i] ?? []) ?? words[at] ?? "";
+  }
+  return corrected.some((word, i) => word !== words[i]) ? corrected.join(" ") : undefined;
+}
+
+/**
+ * The lyric-line query of a term that found nothing as typed: each correctable word matched
+ * loosely, by any of its candidates within its allowed edits (closeWords; `candidates[i]` for
+ * `correctable[i]`, words of the lyrics), its other words as typed; all must match, so the line's
+ * other words decide between close words ("watr": "war" or "water"), where the closest alone is
+ * often a tie. Undefined when no word has a close word.
+ */
+export function looseQuery(
+  term: string,
+  correctable: readonly CorrectableWord[],
+  candidates: readonly (readonly string[])[],
+): string | undefined {
+  const words: string[][] = termWords(term).map((word) => [word]);
+  let loosened = false;
+  for (const [i, { at }] of correctable.entries()) {
+    const close = closeWords(words[at]?.[0] ?? "", candidates[i] ?? []);
+    if (close === undefined || close.length === 0) continue;
+    words[at] = close;
+    loosened = true;
+  }
+  return loosened ? queryOfWords(words) : undefined;
 }

@@ -247,20 +247,28 @@ export async function anyMatch(db: D1Database, queries: TermQueries): Promise<bo
 }
 
 /**
- * The spelling fallback's table (0021): every word of the names (search_words, from three letters)
- * filed under itself and under each form of it with one letter deleted, two from eight letters
- * (origin/search-terms.ts spellingForms is the other half), with how many names hold it. Rebuilt
- * whole: a catalogue's vocabulary is small beside its rows. The triggers mark it stale.
+ * The spelling fallback's tables: every word of the names (spelling_variants, 0021, from
+ * search_words) and of the lyrics (lyric_spelling_variants, 0023, from search_lyric_words), from three
+ * letters, filed under itself and under each form of it with one letter deleted, two from eight
+ * letters (origin/search-terms.ts spellingForms is the other half), with how many names or lines
+ * hold it. Apart, so a name's typo is corrected to a name's word and a line's to a line's. Rebuilt
+ * whole: a catalogue's vocabulary is small beside its rows. The triggers mark them stale.
  */
+const spellingTables = {
+  names: { variants: "spelling_variants", vocabulary: "search_words", columns: "'title', 'artist', 'album'" },
+  lyrics: { variants: "lyric_spelling_variants", vocabulary: "search_lyric_words", columns: "'lyric'" },
+} as const;
+
 const rebuildSpellingVariants = [
   "DELETE FROM meta WHERE key = 'spelling_stale'",
-  "DELETE FROM spelling_variants",
-  `INSERT OR IGNORE INTO spelling_variants (variant, word, documents)
+  ...Object.values(spellingTables).flatMap(({ variants, vocabulary, columns }) => [
+    `DELETE FROM ${variants}`,
+    `INSERT OR IGNORE INTO ${variants} (variant, word, documents)
    WITH RECURSIVE
      position (at) AS (SELECT 1 UNION ALL SELECT at + 1 FROM position WHERE at < 64),
      word (word, documents) AS (
-       SELECT term, SUM(doc) FROM search_words
-       WHERE col IN ('title', 'artist', 'album') AND length(term) >= ?1 GROUP BY term
+       SELECT term, SUM(doc) FROM ${vocabulary}
+       WHERE col IN (${columns}) AND length(term) >= ?1 GROUP BY term
      ),
      one (word, documents, form) AS (
        SELECT word, documents, substr(word, 1, at - 1) || substr(word, at + 1)
@@ -273,6 +281,7 @@ const rebuildSpellingVariants = [
    SELECT word, word, documents FROM word
    UNION ALL SELECT form, word, documents FROM one
    UNION ALL SELECT form, word, documents FROM two`,
+  ]),
 ];
 
 const staleSpelling = "SELECT value FROM meta WHERE key = 'spelling_stale'";
@@ -285,40 +294,49 @@ function rebuildSpelling(db: D1Database) {
   );
 }
 
-/** Rebuilds the spelling variants when the names changed since they were built (the scheduled run); whether it did. */
+/** Rebuilds the spelling variants when the names or lyrics changed since they were built (the scheduled run); whether it did. */
 export async function refreshSpellingVariants(db: D1Database): Promise<boolean> {
   if (!(await first(db, v.object({ value: text }), staleSpelling))) return false;
   await rebuildSpelling(db);
   return true;
 }
 
+/** The words a misspelt word may be: of the names, and of the lyrics, each the commonest first. */
+export type SpellingCandidates = { names: string[]; lyrics: string[] };
+
 /**
  * For each list of forms (a misspelt word and its deletions, origin/search-terms.ts), the words of
- * the names filed under any of them, the commonest first: one D1 round trip for all the words, which
- * also asks whether the names changed since the variants were built; then (seldom: the scheduled
- * run rebuilds them) they are rebuilt and asked again.
+ * the names and of the lyrics filed under any of them, the commonest first: one D1 round trip for
+ * all the words, which also asks whether the names or lyrics changed since the variants were
+ * built; then (seldom: the scheduled run rebuilds them) they are rebuilt and asked again.
  */
 export async function spellingCandidates(
   db: D1Database,
   formLists: readonly (readonly string[])[],
   limit: number,
-): Promise<string[][]> {
+): Promise<SpellingCandidates[]> {
   if (formLists.length === 0) return [];
-  const statement = db.prepare(
-    `SELECT word FROM spelling_variants WHERE variant IN (SELECT value FROM json_each(?1))
+  const lookup = (variants: string) =>
+    db.prepare(
+      `SELECT word FROM ${variants} WHERE variant IN (SELECT value FROM json_each(?1))
      GROUP BY word ORDER BY MAX(documents) DESC, word LIMIT ?2`,
-  );
+    );
+  const lookups = [lookup(spellingTables.names.variants), lookup(spellingTables.lyrics.variants)];
   const ask = () =>
     db.batch([
       db.prepare(staleSpelling),
-      ...formLists.map((forms) => statement.bind(JSON.stringify(forms), limit)),
+      ...formLists.flatMap((forms) =>
+        lookups.map((statement) => statement.bind(JSON.stringify(forms), limit)),
+      ),
     ]);
   let [stale, ...answers] = await ask();
   if (stale && stale.results.length > 0) {
     await rebuildSpelling(db);
     [stale, ...answers] = await ask();
   }
-  return answers.map((answer) => answer.results.map((row) => v.parse(v.object({ word: text }), row).word));
+  const words = (at: number) =>
+    (answers[at]?.results ?? []).map((row) => v.parse(v.object({ word: text }), row).word);
+  return formLists.map((_, i) => ({ names: words(2 * i), lyrics: words(2 * i + 1) }));
 }
 
 export type ArtistMatch = { row: ArtistRow; tier: number };

@@ -101,6 +101,27 @@ describe("full-text search", () => {
     expect(titles(await search("zzqxv", "/tracks"))).toEqual([]);
   });
 
+  // Lines of "Still Another Wanderer" (origin/catalog/lyrics.ts), one word misspelt: matched by the
+  // lyrics' words close to it, while the line's other words must still match (decision 033).
+  test.each([
+    ["village sleps", 6, "sleeps"], // the last word, a prefix as typed
+    ["dust of the suthern roads", 1, "southern"], // mid-line; "dust" is a line's word, no name's
+    ["he asks for watr", 2, "water"], // "war" as close as "water": the line's other words decide
+    ["the fire is warm the vilage sleeps", 6, "village"],
+  ])("one typo in a lyric line still finds its song by that line: %j", async (term, index, corrected) => {
+    const hit = (await search(term, "/tracks")).tracks?.hits.find(
+      (found) => found.track.title === "Still Another Wanderer",
+    );
+    expect(hit?.lyric?.index).toBe(index);
+    expect(hit?.lyric?.parts.filter((part) => part.matched).map((part) => part.text.toLowerCase())).toContain(
+      corrected,
+    );
+  });
+
+  test("a lyric line with a word close to none of the lyrics' words finds nothing by it", async () => {
+    expect(titles(await search("village zzqxv", "/tracks"))).toEqual([]);
+  });
+
   test("a name changed is in the spelling variants after the scheduled run (or the first search needing them)", async () => {
     await env.DB.prepare("UPDATE artists SET name = 'Quillfeather Ensemble' WHERE id = ?").bind(990004).run();
     const stale = () => env.DB.prepare("SELECT value FROM meta WHERE key = 'spelling_stale'").first();
@@ -114,6 +135,30 @@ describe("full-text search", () => {
     ).all();
     expect(filed.results).toEqual([{ word: "quillfeather" }]);
     expect(artists(await search("Quilfeather"))).toContain("Quillfeather Ensemble");
+  });
+
+  test("a song's lyrics added are in the lyrics' spelling variants after the scheduled run", async () => {
+    const scheduled = () =>
+      (
+        SELF as unknown as { scheduled(options: { scheduledTime: Date; cron: string }): Promise<unknown> }
+      ).scheduled({ scheduledTime: new Date(), cron: "*/10 * * * *" });
+    const stale = () => env.DB.prepare("SELECT value FROM meta WHERE key = 'spelling_stale'").first();
+    await scheduled();
+    expect(await stale()).toBeNull();
+    await env.DB.prepare(
+      `INSERT INTO lyrics (track_key, lyrics_id, provider, footer, lines, synced) VALUES (?1, 'fixture-lines', 'Test', '', ?2, '[]')`,
+    )
+      .bind(990_000_001, JSON.stringify(["Lanterns over Marrowglen harbour"]))
+      .run();
+    // The lyrics' trigger marks the variants stale, as the names' do.
+    expect(await stale()).not.toBeNull();
+    await scheduled();
+    expect(await stale()).toBeNull();
+    const filed = await env.DB.prepare(
+      "SELECT word FROM lyric_spelling_variants WHERE variant = 'marowglen'",
+    ).all();
+    expect(filed.results).toEqual([{ word: "marrowglen" }]);
+    expect(titles(await search("over marowglen harbour", "/tracks"))).toContain("Хочешь тишины");
   });
 
   test("a Cyrillic and a Japanese name are found by a prefix", async () => {
