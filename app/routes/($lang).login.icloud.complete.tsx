@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { AccountScreen } from "#app/account/account-screen.tsx";
@@ -8,6 +8,7 @@ import { cloudKitConfigOf } from "#app/shell/http.server.ts";
 import { unlistedPageMeta } from "#app/shell/meta.ts";
 import { usePageStrings } from "#app/shell/strings.ts";
 import accountStyles from "#app/styles/account.css";
+import { statusOfError } from "#rules/errors.ts";
 import { localizedPath } from "#rules/path.ts";
 
 // Where Apple sends the iCloud sign-in popup back: the CloudKit API token's "URL Redirect" sign-in
@@ -21,13 +22,22 @@ import { localizedPath } from "#rules/path.ts";
 export const links = () => [{ rel: "stylesheet", href: accountStyles }];
 
 export function loader({ params, context, request }: LoaderFunctionArgs) {
-  return {
-    ...titledScreen({ params, context }, "account", "account:pageTitle.icloud"),
-    loginHref: localizedPath(context.edge.lang, "/login"),
-    available: cloudKitConfigOf(context.config) !== null,
-    // Whether a token came, not the token: it stays out of the server's answer.
-    tokenSent: new URL(request.url).searchParams.has("ckWebAuthToken"),
-  };
+  const available = cloudKitConfigOf(context.config) !== null;
+  // Whether a token came, not the token: it stays out of the server's answer.
+  const tokenSent = new URL(request.url).searchParams.has("ckWebAuthToken");
+  return data(
+    {
+      ...titledScreen({ params, context }, "account", "account:pageTitle.icloud"),
+      loginHref: localizedPath(context.edge.lang, "/login"),
+      available,
+      tokenSent,
+    },
+    // Nobody is signed in by a page that says it cannot: its status says so too, as the Google
+    // callback's does (not configured: not found; no token: the parameter is missing).
+    {
+      status: !available ? statusOfError("notfound") : tokenSent ? 200 : statusOfError("invalidparam"),
+    },
+  );
 }
 
 /** What the popup can say: handing the token over, or why it cannot. */

@@ -139,3 +139,61 @@ test("a tampered state: invalid_state, the error overlay with Try Again / Cancel
   expect(await page.evaluate(() => localStorage.getItem("streaming.connection"))).toBeNull();
   await context.close();
 });
+
+/** The mean relative luminance (0–1) of the screen in `box`, read from a screenshot's pixels. */
+async function luminanceOf(page: Page, box: { x: number; y: number; width: number; height: number }) {
+  // Animations run to their end first: the overlay fades in.
+  const png = (await page.screenshot({ clip: box, animations: "disabled" })).toString("base64");
+  return page.evaluate(async (data) => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${data}`;
+    await image.decode();
+    const canvas = new OffscreenCanvas(image.width, image.height);
+    const drawing = canvas.getContext("2d");
+    if (!drawing) throw new Error("no 2d canvas");
+    drawing.drawImage(image, 0, 0);
+    const { data: pixels } = drawing.getImageData(0, 0, image.width, image.height);
+    const linear = (value: number) => {
+      const c = value / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    let sum = 0;
+    for (let i = 0; i < pixels.length; i += 4) {
+      const [r = 0, g = 0, b = 0] = pixels.subarray(i, i + 3);
+      sum += 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    }
+    return sum / (pixels.length / 4);
+  }, png);
+}
+
+test.each([
+  ["phone", "light"],
+  ["phone", "dark"],
+  ["desktop", "light"],
+  ["desktop", "dark"],
+] as const)(
+  "the confirm overlay is a modal card over a visible mask (%s, %s scheme)",
+  async (size, colorScheme) => {
+    const viewport = viewports[size];
+    const { context } = await contextWithStatistics({ viewport, colorScheme });
+    const page = await openTrack(context, await aTrackPath());
+    // The screen's left edge, top to bottom: the page's own margin, outside any card.
+    const edge = { x: 0, y: 0, width: 8, height: viewport.height };
+    const before = await luminanceOf(page, edge);
+    const popup = await popupFrom(page, () =>
+      page.getByRole("button", { name: "Connect to Apple Music" }).click(),
+    );
+    await popup.getByRole("button", { name: "Allow" }).click();
+    const overlay = page.getByRole("dialog", { name: "You're connected" });
+    await overlay.waitFor();
+    expect(await overlay.evaluate((dialog) => dialog.matches(":modal"))).toBe(true);
+    const after = await luminanceOf(page, edge);
+    await screenshot(page, `connect-confirm-mask-${size}-${colorScheme}`);
+    // Spec 002 §2 "masked": around the card the page is still there, dimmed to half or less.
+    expect(after).toBeGreaterThan(0);
+    expect(after / before).toBeLessThanOrEqual(0.5);
+    const card = await overlay.locator(".overlay__content").boundingBox();
+    expect(card?.width).toBeLessThan(viewport.width);
+    await context.close();
+  },
+);

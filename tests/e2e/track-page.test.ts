@@ -333,6 +333,36 @@ test("with JavaScript off the play control is a link to the preview file", async
   await page.context().close();
 });
 
+test.each([
+  ["on", true],
+  ["off", false],
+] as const)("with JavaScript %s a person meets one share control", async (_, javaScriptEnabled) => {
+  const { path } = await aTrackWithLyrics();
+  const { page } = await openPage(browser, {
+    viewport: viewports.desktop,
+    userAgent: personUserAgent,
+    javaScriptEnabled,
+  });
+  await page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
+  if (javaScriptEnabled) await page.locator("button.play-button--main").waitFor();
+  // Visible controls and headings named "Share this song": the hero's menu button with the script,
+  // the share links' section without it; never both, never none.
+  const shares = page.getByText(enTrack.share, { exact: true });
+  const visible = await shares.evaluateAll((nodes) => nodes.filter((node) => node.checkVisibility()).length);
+  expect(visible).toBe(1);
+  const menuButton = page.getByRole("button", { name: enTrack.share });
+  const twitterLink = page.getByRole("link", { name: enTrack.shareTwitter });
+  expect(await menuButton.isVisible()).toBe(javaScriptEnabled);
+  expect(await twitterLink.isVisible()).toBe(!javaScriptEnabled);
+  if (javaScriptEnabled) {
+    // The menu still carries both ways to share.
+    await menuButton.click();
+    await page.getByRole("menuitem", { name: enTrack.shareTwitter }).waitFor();
+    expect(await page.getByRole("menuitem", { name: enTrack.shareEmail }).isVisible()).toBe(true);
+  }
+  await page.context().close();
+});
+
 test("a social-card scraper reads the track's meta without running JavaScript", async () => {
   const { track, path } = await aTrackWithLyrics();
   const response = await fetch(`${baseURL}${path}`, { headers: { "user-agent": "Twitterbot/1.0" } });

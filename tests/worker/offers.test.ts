@@ -12,7 +12,7 @@ import {
   softwareKey,
 } from "#tests/webauthn-registration.ts";
 import { type Browser, browser, signIn, site } from "./browser-jar";
-import { decode, getAs } from "./site";
+import { decode, getAs, metaContent } from "./site";
 
 // Offers inside workerd: the campaign data call, the page in each state and several languages,
 // malformed names, the page's caching, and the code: handed out only after every check, with a
@@ -161,8 +161,15 @@ describe("the offer page", () => {
         const html = await response.text();
         expect(h2(html)).toBe(t(`offers:states.${state}.title`));
         expect(h1(html)).toContain("Apple Music");
-        // The lead promises a code only where the state still leads to one.
-        expect(html.includes('class="offer__lead"')).toBe(code === "promised");
+        // The lead promises a code only where the state still leads to one, and so does the
+        // page's description (its search result, its share card); elsewhere it says the state.
+        const lead = /<p class="offer__lead">([^<]*)<\/p>/.exec(html)?.[1];
+        expect(lead !== undefined).toBe(code === "promised");
+        const stateMessage = /<h2 id="offer-state-title">[^<]*<\/h2><p>([^<]*)<\/p>/.exec(html)?.[1];
+        expect(stateMessage).toBeDefined();
+        expect(metaContent(html, "name", "description")).toBe(
+          decode((code === "promised" ? lead : stateMessage) ?? ""),
+        );
         // Spec 000 §2: the campaign's name is the statistics' experiment name.
         // (Remix streams the root data as an escaped turbo-stream: "expName","{name}".)
         expect(html).toContain(`\\"expName\\",\\"${pathname.split("/")[2]}\\"`);

@@ -2,7 +2,12 @@ import "#tests/all-languages.ts";
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, test } from "vitest";
 import { serverStrings } from "#app/shell/i18n.server.ts";
-import { linksPerAddress, linksPerAddressAndClient, linksPerClient } from "#rules/account.ts";
+import {
+  accountCookieNames,
+  linksPerAddress,
+  linksPerAddressAndClient,
+  linksPerClient,
+} from "#rules/account.ts";
 
 // Sign-in end to end inside workerd: the account service, the link's landing, the session, the
 // status endpoint, sign-out, and what a shared cache may see.
@@ -481,16 +486,26 @@ test("a refused link's screen is kept by no cache", async () => {
   expect(answer.headers.get("cache-control")).toBe("no-store");
 });
 
-test("the iCloud popup's return, on a site where iCloud sign-in is not configured, says so and signs no one in", async () => {
-  const { t } = serverStrings("en");
-  const answer = await browser().fetch("/login/icloud/complete?ckWebAuthToken=TOKEN-FROM-APPLE");
-  expect(answer.status).toBe(200);
-  const html = await answer.text();
-  // The page's strings travel with it for the browser: what is said is what the markup shows.
-  expect(html).toContain(
-    `<p class="account-message" role="alert">${t("account:login.icloudUnavailable").replaceAll("'", "&#x27;")}</p>`,
-  );
-  expect(html).not.toMatch(/<p role="status">/);
-  // The token stays out of the server's answer.
-  expect(html).not.toContain("TOKEN-FROM-APPLE");
-});
+test.each([
+  ["en", "/login/icloud/complete?ckWebAuthToken=TOKEN-FROM-APPLE"],
+  ["de", "/de/login/icloud/complete?ckWebAuthToken=TOKEN-FROM-APPLE"],
+  ["en", "/login/icloud/complete"],
+] as const)(
+  "the iCloud popup's return, on a site where iCloud sign-in is not configured, says so in %s, answers 404 and signs no one in (%s)",
+  async (lang, path) => {
+    const { t } = serverStrings(lang);
+    const who = browser();
+    const answer = await who.fetch(path);
+    // Nothing signed in: not a success status.
+    expect(answer.status).toBe(404);
+    const html = await answer.text();
+    // The page's strings travel with it for the browser: what is said is what the markup shows.
+    expect(html).toContain(
+      `<p class="account-message" role="alert">${t("account:login.icloudUnavailable").replaceAll("'", "&#x27;")}</p>`,
+    );
+    expect(html).not.toMatch(/<p role="status">/);
+    // The token stays out of the server's answer.
+    expect(html).not.toContain("TOKEN-FROM-APPLE");
+    expect(who.jar.has(accountCookieNames.session)).toBe(false);
+  },
+);

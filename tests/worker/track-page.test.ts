@@ -1,6 +1,7 @@
 import "#tests/all-languages.ts";
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { serverStrings } from "#app/shell/i18n.server.ts";
 import { createOrigin } from "#origin/index.ts";
 import { contrastRatio } from "#rules/content-rules.ts";
 import worker from "./built-worker";
@@ -73,6 +74,36 @@ describe("the track page", () => {
     );
     // Without JavaScript the play buttons are links to the preview files.
     expect(page).toContain(`href="/media/previews/${track.key}.ogg"`);
+  });
+
+  test("one share control: the hero's menu on the React page, the links only as its no-script fallback; AMP has the links", async () => {
+    const track = await aTrack(true);
+    const path = `/track/${track.key}/${track.alias}`;
+    const { t } = serverStrings("en");
+    const shareSection = /<section[^>]*aria-labelledby="track-share-title"[\s\S]*?<\/section>/g;
+    const react = decoded(await html(path));
+    // The hero's menu button, marked for the no-script rule that hides it (track.css).
+    expect(react).toMatch(
+      new RegExp(
+        `<div class="track-hero__actions">.*<button [^>]*class="[^"]*track-hero__share[^"]*"[^>]*aria-haspopup="menu"[^>]*>${t("track:share")}</button>`,
+      ),
+    );
+    // The share links once, inside a <noscript> that holds nothing else.
+    const sections = [...react.matchAll(shareSection)];
+    expect(sections).toHaveLength(1);
+    expect(react).toMatch(
+      /<noscript><section[^>]*aria-labelledby="track-share-title"[\s\S]*?<\/section><\/noscript>/,
+    );
+    const outsideNoscript = react.replace(/<noscript>[\s\S]*?<\/noscript>/g, "");
+    expect(outsideNoscript).not.toContain('id="track-share-title"');
+    expect(outsideNoscript).not.toContain('href="https://twitter.com/intent/tweet');
+    // AMP has no script for a menu: the links are its share control, and there is no menu button.
+    const amp = decoded(await html(`/amp${path}`));
+    expect([...amp.matchAll(shareSection)]).toHaveLength(1);
+    expect(amp).not.toContain("<noscript><section");
+    expect(amp).not.toContain('aria-haspopup="menu"');
+    expect(amp).toContain("https://twitter.com/intent/tweet?text=");
+    expect(amp).toContain(`>${t("track:shareEmail")}</a>`);
   });
 
   test("the heading is on the track's colour, with white text at 4.5:1 or more", async () => {

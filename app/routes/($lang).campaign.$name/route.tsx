@@ -29,7 +29,7 @@ import {
 } from "#rules/offer-state.ts";
 import { canonicalUrl, localizedPath } from "#rules/path.ts";
 import { campaignNameOf, loadCampaign, loadOfferAccount, offerCacheHeaders } from "./page.server";
-import { type OfferPage, OfferView } from "./view";
+import { leadsToCode, type OfferPage, OfferView } from "./view";
 
 // Spec 000 §2 `/campaign/{name}` (the name is the beacons' exp_name), 001 §2, §4, §7, §8, §9: a
 // promotional offer. The server decides the state from everything it knows (campaign, country,
@@ -105,7 +105,9 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const meta: PageMeta = {
     ...requestMeta(context, request),
     title: offer ? `${t("offers:title", vars)} | ${t("common:siteName")}` : t("common:pageTitle.campaign"),
-    description: offer ? t("offers:lead", vars) : t("offers:states.noOffer.message"),
+    // Where the page does not promise a code (leadsToCode), neither does its description: it says the state.
+    description:
+      offer && leadsToCode.has(state) ? t("offers:lead", vars) : t(`offers:states.${state}.message`, vars),
     type: "website",
   };
   return data(

@@ -8,9 +8,9 @@ import type { OfferState } from "#rules/offers.ts";
  * The states in which this page, on this device, still leads to a code once the person does what
  * the state asks: only these show the lead that promises one. An ended offer, another country or
  * platform, an account that had its code, a limit until tomorrow or a code already given would
- * contradict it.
+ * contradict it. The page's description (its search result, its share card) follows the same rule.
  */
-const leadsToCode: ReadonlySet<OfferState> = new Set<OfferState>([
+export const leadsToCode: ReadonlySet<OfferState> = new Set<OfferState>([
   "available",
   "signInRequired",
   "openInBrowser",

@@ -114,8 +114,9 @@ export default function TrackRoute() {
         <TrackView
           page={page}
           connection={<StreamingConnection />}
-          heroActions={
+          shareMenu={
             <MenuButton
+              className="button button--light track-hero__share"
               label={track("share")}
               items={[
                 { label: track("shareTwitter"), href: page.share.twitter, newWindow: true },

@@ -14,30 +14,41 @@ import {
 /**
  * The track page: heading, where to listen, sharing, lyrics, video, related songs, the artist,
  * credits. `connection` (the streaming-service connection), `listen` (the recognition button) and
- * `heroActions` work only in the browser: the React route passes them; AMP has none.
+ * `shareMenu` work only in the browser: the React route passes them; AMP has none.
  */
 export function TrackView({
   page,
   connection,
   listen,
-  heroActions,
+  shareMenu,
   videoPlay,
 }: {
   page: TrackPage;
   connection?: ReactNode;
   listen?: ReactNode;
-  /** Buttons beside the play control that need the page's script (the share menu). */
-  heroActions?: ReactNode;
+  /** The hero's share menu beside the play control (it needs the page's script). */
+  shareMenu?: ReactNode;
   /** The video section's play button (the player needs the page's script). */
   videoPlay?: ReactNode;
 }) {
   return (
     <article className="track-page" data-track-view="">
-      <TrackHero page={page} actions={heroActions} />
+      <TrackHero page={page} actions={shareMenu} />
       <div className="track-columns">
         <div className="track-columns__listen">
           <StoreLinks page={page} />
-          <ShareLinks page={page} />
+          {/* One share control a person meets (decision 025, Menu): the hero's menu where the page
+              has one, and the plain links for AMP and as the no-script fallback. In <noscript>,
+              not hidden at hydration: with scripting on the browser builds nothing inside, so no
+              eye, screen reader or find-in-page meets a second "Share this song", even before
+              the script has run, and nothing moves when it has. */}
+          {shareMenu ? (
+            <noscript>
+              <ShareLinks page={page} />
+            </noscript>
+          ) : (
+            <ShareLinks page={page} />
+          )}
           {connection}
           {listen}
         </div>
