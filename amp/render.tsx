@@ -10,6 +10,7 @@ import { type PageMeta, pageMeta } from "#app/shell/meta.ts";
 import { type RootData, rootData } from "#app/shell/root-data.server.ts";
 import { stylesheetTexts } from "#app/shell/stylesheet-texts.server.ts";
 import { stylesheetHrefs } from "#app/shell/stylesheets.tsx";
+import { documentCacheControlHeader } from "#rules/document-cache-control.ts";
 import type { LanguageKey } from "#rules/languages.ts";
 import { localizedPath } from "#rules/path.ts";
 import ampStylesheet from "./amp.css";
@@ -66,7 +67,13 @@ export async function renderAmpPage(
     stylesheets: css,
     strings,
   });
-  return new Response(html, { status: 200, headers: ampHtmlHeaders(ampCacheControl.page) });
+  // A page whose data is fresh for a time of its own (a chart, until its next recompute: decision
+  // 032) gives the edge's document cache that lifetime; an AMP page is the same for every visitor
+  // of its URL, so AMP caches and scrapers are given the same, not the hour every other page gets.
+  const own = handled.loaderHeaders[leaf.route.id]?.get(documentCacheControlHeader);
+  const headers = new Headers(ampHtmlHeaders(own ? `public, ${own}` : ampCacheControl.page));
+  if (own) headers.set(documentCacheControlHeader, own);
+  return new Response(html, { status: 200, headers });
 }
 
 /** The site's error page as an AMP document (the React root's `ErrorBoundary` draws the same view). */

@@ -12,6 +12,7 @@ import {
 import { accountCookieNames, webProviderCookieName } from "#rules/account.ts";
 import { featureConfigServicePath } from "#rules/addresses.ts";
 import { cookieNames, parseCookieHeader } from "#rules/cookies.ts";
+import { documentCacheControlHeader } from "#rules/document-cache-control.ts";
 import { localDateOf, visitorPlaceOf } from "#rules/events.ts";
 import { evaluateFeatures, type FeaturePlatform, loadFeatureConfig } from "#rules/feature-flags.ts";
 import { offerDeviceOf } from "#rules/offers.ts";
@@ -40,14 +41,6 @@ import type { RequestContext } from "./request-context";
  * Past its lifetime a copy answers at once for `documentStaleSeconds` while one render refreshes
  * it through waitUntil. Concurrent misses of one key share one render.
  */
-
-/**
- * A page whose document varies by what no `Vary` can name (the country of the visitor's IP
- * address) tells browsers and other caches `private` in Cache-Control and this cache, whose key
- * holds that, how long to keep it here (RFC 9213's targeted cache control, for this cache alone).
- * It never leaves the edge: it is taken off the answer before the answer is stored or sent.
- */
-export const documentCacheControlHeader = "Document-Cache-Control";
 
 /** Lifetime of a page that used no services data (its content is the build's). */
 export const documentTtlSeconds = 300;

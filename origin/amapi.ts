@@ -8,11 +8,13 @@ import {
   playlistTrackKeys,
 } from "#origin/db/playlists.ts";
 import { albumTracks, type TrackRow, tracksByKeys } from "#origin/db/tracks.ts";
+import { chartCacheControl } from "#rules/chart-schedule.ts";
 import { artistViewNames } from "#rules/schemas/amapi.ts";
-import { isChartListId, rankChart, resolveChartList } from "./charts";
+import { isChartListId, type RankedChart, rankChart, resolveChartList } from "./charts";
 import type { OriginContext } from "./env";
 import {
   answerContext,
+  cachePolicy,
   countrySchema,
   intParam,
   invalidParam,
@@ -98,17 +100,22 @@ export function idList(text: string): string[] {
   return ids;
 }
 
-/** An editorial playlist or a chart list id, with its ranked track keys. */
+/**
+ * An editorial playlist or a chart list id, with its ranked track keys; a chart's with the ranking
+ * they come from (`chart`: its recompute's time and whether it is seeded), undefined for a playlist.
+ */
 export async function loadPlaylist(
   d1: D1Database,
   id: string,
-): Promise<{ like: PlaylistLike; keys: number[] }> {
+): Promise<{ like: PlaylistLike; keys: number[]; chart: RankedChart | undefined }> {
   if (isChartListId(id)) {
     const list = await resolveChartList(d1, id);
-    const keys = await rankChart(d1, list);
+    const chart = await rankChart(d1, list);
+    const { keys } = chart;
     const [top] = await tracksByKeys(d1, keys.slice(0, 1));
     return {
       keys,
+      chart,
       like: {
         id,
         name: list.name,
@@ -124,7 +131,20 @@ export async function loadPlaylist(
   }
   const row = await playlistById(d1, id);
   if (!row) throw notFound(`No playlist ${id}`);
-  return { like: { ...row, playlistType: "editorial" }, keys: await playlistTrackKeys(d1, id) };
+  return {
+    like: { ...row, playlistType: "editorial" },
+    keys: await playlistTrackKeys(d1, id),
+    chart: undefined,
+  };
+}
+
+/**
+ * A chart's order changes at each recompute, so its answer is kept until the one after the
+ * recompute that ranked it is due (decision 032); an editorial playlist's does not, and keeps the
+ * catalogue's chart-list lifetime.
+ */
+export function playlistCacheControl(chart: RankedChart | undefined): string {
+  return chart ? chartCacheControl(Date.parse(chart.computedAt), Date.now()) : cachePolicy.charts;
 }
 
 export async function requireAlbum(d1: D1Database, id: string): Promise<AlbumRow> {

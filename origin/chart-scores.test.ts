@@ -12,7 +12,7 @@ import {
   visitorWeight,
   windowStart,
 } from "#origin/chart-scores.ts";
-import { secondsUntilNextRecompute } from "#rules/chart-schedule.ts";
+import { chartFreshSeconds, lateRecomputeRecheckSeconds } from "#rules/chart-schedule.ts";
 
 // A country of 69 tracks shaped like the seeded ones (a leader in the thousands, a long tail):
 // track k has total 5500 / (1 + k / 4), recent a tenth of it.
@@ -113,10 +113,25 @@ describe("chart scores", () => {
   });
 
   test.each([
-    { now: "2026-11-28T03:00:00.000Z", seconds: 600 },
-    { now: "2026-11-28T03:07:30.000Z", seconds: 150 },
-    { now: "2026-11-28T03:09:59.500Z", seconds: 1 },
-  ])("at $now the next recompute is $seconds s away", ({ now, seconds }) => {
-    expect(secondsUntilNextRecompute(Date.parse(now))).toBe(seconds);
+    { computedAt: "2026-11-28T03:00:00.000Z", now: "2026-11-28T03:00:00.000Z", seconds: 600 },
+    { computedAt: "2026-11-28T03:00:00.000Z", now: "2026-11-28T03:07:30.000Z", seconds: 150 },
+    { computedAt: "2026-11-28T03:00:00.000Z", now: "2026-11-28T03:09:59.500Z", seconds: 1 },
+    // A run computed off the mark (a manual one) is replaced at the next mark all the same.
+    { computedAt: "2026-11-28T03:04:00.000Z", now: "2026-11-28T03:05:00.000Z", seconds: 300 },
+    // The 03:10 run is due and has not stored yet: look again soon, not at 03:20.
+    {
+      computedAt: "2026-11-28T03:00:00.000Z",
+      now: "2026-11-28T03:10:01.000Z",
+      seconds: lateRecomputeRecheckSeconds,
+    },
+    {
+      computedAt: "2026-11-28T02:00:00.000Z",
+      now: "2026-11-28T03:07:30.000Z",
+      seconds: lateRecomputeRecheckSeconds,
+    },
+    // A time ahead of the clock keeps an answer one period at most.
+    { computedAt: "2026-11-28T03:20:00.000Z", now: "2026-11-28T03:00:00.000Z", seconds: 600 },
+  ])("computed at $computedAt, at $now an answer stays fresh $seconds s", ({ computedAt, now, seconds }) => {
+    expect(chartFreshSeconds(Date.parse(computedAt), Date.parse(now))).toBe(seconds);
   });
 });

@@ -115,17 +115,28 @@ export async function resolveChartList(d1: D1Database, listid: string): Promise<
       };
 }
 
+/** A chart as one recompute ranked it (decision 032). */
+export type RankedChart = {
+  /** The track keys, best first. */
+  keys: number[];
+  /** When the recompute whose scores ranked it ran (ISO 8601); before any, when the seed was loaded. */
+  computedAt: string;
+  /** Whether the order rests on the demo catalogue's seeded counts (every chart of the seeded catalogue does). */
+  demo: boolean;
+};
+
 /**
  * The chart's track keys, best first: the seeded per-country tag counts, with the scores the last
- * recompute stored for the tracks with live counts (origin/chart-recompute.ts) in their place.
+ * recompute stored for the tracks with live counts (origin/chart-recompute.ts) in their place, and
+ * the time of that recompute, read with its scores.
  */
-export async function rankChart(d1: D1Database, list: ChartList): Promise<number[]> {
+export async function rankChart(d1: D1Database, list: ChartList): Promise<RankedChart> {
   const scope =
     list.kind === "city" && list.cityId !== undefined ? cityScope(list.cityId) : (list.country ?? worldScope);
-  const [counts, live] = await Promise.all([tagCountsIn(d1, list.country), chartScoresOf(d1, scope)]);
+  const [counts, run] = await Promise.all([tagCountsIn(d1, list.country), chartScoresOf(d1, scope)]);
   const eligible = list.genreId ? counts.filter((c) => c.genre_id === list.genreId) : counts;
   const scored = eligible.map((c) => {
-    const recomputed = live.get(c.track_key);
+    const recomputed = run.scores.get(c.track_key);
     return {
       trackKey: c.track_key,
       score:
@@ -137,9 +148,10 @@ export async function rankChart(d1: D1Database, list: ChartList): Promise<number
               : c.total)),
     };
   });
-  return rankEntries(scored)
+  const keys = rankEntries(scored)
     .slice(0, list.size)
     .map((e) => e.trackKey);
+  return { keys, computedAt: run.computedAt, demo: eligible.some((c) => c.total > 0) };
 }
 
 export { listIds };

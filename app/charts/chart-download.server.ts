@@ -1,6 +1,7 @@
 import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { isAdamIdRouteOn } from "#app/artist/artist.server.ts";
 import { featureOptionsOf } from "#app/shell/features.server.ts";
+import { chartDocumentCacheControl } from "#rules/chart-schedule.ts";
 import { csvContentType, toCsv } from "#rules/csv.ts";
 import { siteOriginOf } from "#rules/env.ts";
 import { SiteError, statusOfError } from "#rules/errors.ts";
@@ -48,7 +49,7 @@ export async function chartDownload(
   now: Date,
 ): Promise<Response> {
   const { edge } = context;
-  const { chart, songs } = await loadChart(context, { ...route, include: undefined });
+  const { chart, songs, computedAt } = await loadChart(context, { ...route, include: undefined });
   const { title, description } = chartTexts(chart, edge.lang);
   const rows = chartRowsOf(
     songs,
@@ -110,7 +111,11 @@ export async function chartDownload(
     headers: {
       "Content-Type": chartDownloadFormats[format],
       "Content-Disposition": `attachment; filename="${chartFileName(chart, format)}"`,
-      "Cache-Control": "public, max-age=300",
+      // The file holds the chart's order: kept until the next recompute is due (decision 032).
+      "Cache-Control":
+        computedAt === undefined
+          ? "public, max-age=300"
+          : `public, ${chartDocumentCacheControl(Date.parse(computedAt), now.getTime())}`,
       "X-Content-Type-Options": "nosniff",
     },
   });

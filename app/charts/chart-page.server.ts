@@ -4,8 +4,10 @@ import { absoluteUrl, requestMeta } from "#app/shell/meta.server.ts";
 import type { PageMeta } from "#app/shell/meta.ts";
 import { imageFromTemplate } from "#app/shell/view.ts";
 import { chartPath } from "#rules/addresses.ts";
+import { chartDocumentCacheControl } from "#rules/chart-schedule.ts";
 import { catalogueImageWidths } from "#rules/content-rules.ts";
 import { countryName } from "#rules/countries.ts";
+import { documentCacheControlHeader } from "#rules/document-cache-control.ts";
 import { numberFormat, timeAgo } from "#rules/intl.ts";
 import type { LanguageKey } from "#rules/languages.ts";
 import { type ChartType, chartRowsPageParam, localizedPath } from "#rules/path.ts";
@@ -93,7 +95,7 @@ export async function loadChartPage(
   now: Date,
 ) {
   const { edge } = context;
-  const { locations, chart, songs, computedAt } = await loadChart(context, route);
+  const { locations, chart, songs, computedAt, demo } = await loadChart(context, route);
   const place = findChartCountry(locations, chart.countryUrlName);
   const country = place === "world" || place === undefined ? undefined : place;
   const texts = chartTexts(chart, edge.lang);
@@ -120,9 +122,22 @@ export async function loadChartPage(
           ])
         : undefined,
     },
-    /** When the chart's numbers were computed, in the page's words ("12 minutes ago"); written on the server, as the page is cached until the next recompute. */
+    /**
+     * When the recompute that ranked these songs ran (`at`, ISO 8601: the chart answer's own time,
+     * read with its order, decision 032) and `text`, the same in the page's words ("12 minutes
+     * ago") as of the render. The page is cached until the next recompute is due, so the browser
+     * says it again by its own clock in `locale` (ChartUpdated).
+     */
     updated:
-      computedAt === undefined ? undefined : timeAgo(Date.parse(computedAt), now.getTime(), edge.locale),
+      computedAt === undefined
+        ? undefined
+        : {
+            at: computedAt,
+            text: timeAgo(Date.parse(computedAt), now.getTime(), edge.locale),
+            locale: edge.locale,
+          },
+    /** The order rests on the demo catalogue's seeded counts: labelled as demo data, like the concerts. */
+    demo,
     /** Every song of the chart, of which `rows` is one page. */
     songCount: songs.length,
     rows: chartRowsOf(
@@ -160,6 +175,18 @@ export async function loadChartPage(
 }
 
 export type ChartPage = Awaited<ReturnType<typeof loadChartPage>>;
+
+/**
+ * The headers of a page built from a chart answer computed at `computedAt`: the edge's document
+ * cache keeps it until the next recompute is due and serves no stale copy past that (decision
+ * 032). Browsers and other caches are told nothing new: a world chart is the visitor's
+ * store-front's (the IP's country, which no `Vary` names). None for a chart with no songs.
+ */
+export function chartDocumentHeaders(computedAt: string | undefined, nowMs: number): Record<string, string> {
+  return computedAt === undefined
+    ? {}
+    : { [documentCacheControlHeader]: chartDocumentCacheControl(Date.parse(computedAt), nowMs) };
+}
 
 /** A chart page's head, for the React route and its AMP form. */
 export function chartPageMeta(

@@ -23,15 +23,18 @@ const catalogPageSize = 200;
 /**
  * Spec 001 §7: the chart's list with its page size, `relate[songs]=artists,music-videos` and
  * `include=artists` (every row links to its artist). Read in pages of the catalogue's largest page.
+ * `computedAt` and `demo` are the answer's own (decision 032): when the recompute that ranked these
+ * songs ran, and whether the order rests on seeded counts.
  */
 export async function loadChartSongs(
   { services }: Pick<Context, "services">,
   storefront: string,
   listid: string,
   size: number,
-): Promise<{ songs: Song[]; computedAt: string | undefined }> {
+): Promise<{ songs: Song[]; computedAt: string | undefined; demo: boolean }> {
   const songs: Song[] = [];
   let computedAt: string | undefined;
+  let demo = false;
   while (songs.length < size) {
     const limit = Math.min(catalogPageSize, size - songs.length);
     const page = await services.getJson(
@@ -45,9 +48,10 @@ export async function loadChartSongs(
     );
     songs.push(...page.data);
     computedAt ??= page.meta.computedAt;
+    demo ||= page.meta.demo === true;
     if (page.next === undefined || page.data.length === 0) break;
   }
-  return { songs: songs.slice(0, size), computedAt };
+  return { songs: songs.slice(0, size), computedAt, demo };
 }
 
 /**
@@ -178,9 +182,9 @@ export async function loadChart(context: Context, route: ChartRoute) {
   const locations = await loadLocations(context);
   const chart = resolveChart(locations, route);
   const country = chart.countryCode === "WORLD" ? context.edge.country : chart.countryCode;
-  const { songs, computedAt } =
+  const { songs, computedAt, demo } =
     chart.size > 0
       ? await loadChartSongs(context, storefrontOf(country), chart.listid, chart.size)
-      : { songs: [], computedAt: undefined };
-  return { locations, chart, songs, computedAt };
+      : { songs: [], computedAt: undefined, demo: false };
+  return { locations, chart, songs, computedAt, demo };
 }

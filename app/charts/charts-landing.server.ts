@@ -52,7 +52,7 @@ export async function loadChartsLanding(context: Context, query: ChartPickerQuer
     cityOrGenre: undefined,
     include: undefined,
   });
-  const { songs: previewSongs } = await loadChartSongs(
+  const { songs: previewSongs, computedAt: previewComputedAt } = await loadChartSongs(
     context,
     storefrontOf(country?.id ?? edge.country),
     previewChart.listid,
@@ -91,6 +91,8 @@ export async function loadChartsLanding(context: Context, query: ChartPickerQuer
       title: chartTexts(previewChart, edge.lang).title,
       href: link(previewChart.path),
       tracks: previewSongs.map((song) => trackSummaryOfSong(song, edge.lang, now)),
+      /** When the preview's order was computed: the page is kept no longer (`chartDocumentHeaders`). */
+      computedAt: previewComputedAt,
     },
   };
 }

@@ -2,6 +2,7 @@
 export {
   ampView,
   default,
+  headers,
   links,
   loader,
   meta,

@@ -1,3 +1,4 @@
+import type { UNSAFE_DataWithResponseInit as DataWithResponseInit } from "@remix-run/router";
 import type { ComponentType } from "react";
 import type { PageMeta } from "./meta";
 
@@ -9,8 +10,12 @@ import type { PageMeta } from "./meta";
  * view are the React page's.
  */
 export type AmpView<Loader extends (...args: never[]) => unknown> = ComponentType<{
-  data: Awaited<ReturnType<Loader>>;
+  data: LoaderData<Loader>;
 }>;
+
+/** What a loader's answer holds: a loader that sets headers (`data(value, init)`) answers `value`. */
+type LoaderData<Loader extends (...args: never[]) => unknown> =
+  Awaited<ReturnType<Loader>> extends DataWithResponseInit<infer Value> ? Value : Awaited<ReturnType<Loader>>;
 
 /** What every page with an AMP form answers from its loader. */
 export type AmpPageData = { meta: PageMeta };

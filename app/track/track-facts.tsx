@@ -1,4 +1,5 @@
 import type { Translate } from "#app/shell/strings.ts";
+import { DemoBadge } from "#app/ui/demo-badge.tsx";
 import type { TrackPage } from "./track.server";
 
 /** The track's facts in its heading: album, release date, genre and duration. Shared with AMP. */
@@ -31,11 +32,20 @@ export function TrackFacts({ details, t }: { details: TrackPage["details"]; t: T
   );
 }
 
-/** How many times the track was identified. Shared with AMP. */
+/**
+ * How many times the track was identified, labelled as demo data when it includes the catalogue's
+ * seeded count (decision 032). Shared with AMP.
+ */
 export function TrackCount({ count, t }: { count: NonNullable<TrackPage["count"]>; t: Translate }) {
   return (
     <p className="track-hero__count" data-count={count.total}>
       {t("track:identified", { count: count.total, formatted: count.formatted })}
+      {count.demo ? (
+        <>
+          {" "}
+          <DemoBadge>{t("common:demoData")}</DemoBadge>
+        </>
+      ) : null}
     </p>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Cover, TrackList } from "#app/catalogue/track-list.tsx";
 import { useTranslation } from "#app/shell/strings.ts";
+import { DemoBadge } from "#app/ui/demo-badge.tsx";
 import { LabelledSection } from "#app/ui/labelled-section.tsx";
 import { usePrimitives } from "#app/ui/primitives.tsx";
 import type { TrackPage } from "./track.server";
@@ -77,6 +78,13 @@ export function RelatedTracks({ page }: { page: TrackPage }) {
                 {track.count ? (
                   <span className="track-row__note">
                     {t("identified", { count: track.count.total, formatted: track.count.formatted })}
+                    {/* A seeded count is said to be one, as on the heading's (decision 032). */}
+                    {track.count.demo ? (
+                      <>
+                        {" "}
+                        <DemoBadge>{t("common:demoData")}</DemoBadge>
+                      </>
+                    ) : null}
                   </span>
                 ) : null}
               </span>

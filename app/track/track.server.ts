@@ -93,8 +93,14 @@ function videoOf(track: Track): TrackVideo | undefined {
 /** A row of the related list, where it sits in the page's playlist, and how often it was identified. */
 export type RelatedTrack = TrackSummary & {
   playlistIndex: number | undefined;
-  count: { total: number; formatted: string } | undefined;
+  count: TrackCountView | undefined;
 };
+
+/**
+ * How often a track was identified, as a page shows it. `demo`: the number includes the demo
+ * catalogue's seeded count (decision 032), so it is labelled as demo data, like the lyrics.
+ */
+export type TrackCountView = { total: number; formatted: string; demo: boolean };
 
 export type TrackLyrics = {
   lines: string[];
@@ -181,10 +187,18 @@ export async function loadTrackPage(
           services.getJson(tagCountListServicePath(relatedKeys), tagCountListSchema),
         )) ?? [])
       : []
-    ).map((item) => [item.id, item.total]),
+    ).map((item) => [item.id, item]),
   );
-  const countOf = (total: number | undefined) =>
-    total === undefined ? undefined : { total, formatted: numberFormat(edge.locale).format(total) };
+  const countOf = (
+    item: { total: number; demo?: boolean | undefined } | undefined,
+  ): TrackCountView | undefined =>
+    item === undefined
+      ? undefined
+      : {
+          total: item.total,
+          formatted: numberFormat(edge.locale).format(item.total),
+          demo: item.demo === true,
+        };
 
   const preview = previewOf(track);
   const playlist: PlaylistEntry[] = [];
@@ -208,7 +222,9 @@ export async function loadTrackPage(
       };
     });
 
-  const total = count?.total ?? (track.type === "MUSIC" ? track.properties.numberOfShazams : undefined);
+  // Without the tag count, the track's own number, which does not say whether it is seeded.
+  const trackCount =
+    count ?? (track.type === "MUSIC" ? { total: track.properties.numberOfShazams } : undefined);
   const template = track.images.template;
   const cover = template
     ? imageFromTemplate(template, coverWidths)
@@ -264,7 +280,7 @@ export async function loadTrackPage(
       duration: clockDuration(track.durationMs),
       durationIso: isoDuration(track.durationMs),
     },
-    count: total === undefined ? undefined : { total, formatted: numberFormat(edge.locale).format(total) },
+    count: countOf(trackCount),
     platform,
     stores: orderedStores(track.stores, platform),
     playlist,

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { all, first, int, text } from "./rows.ts";
+import { all, int, text } from "./rows.ts";
 
 /** The live counters (decision 032) of the days from `fromDay` (YYYY-MM-DD) on. */
 export function liveCountsSince(db: D1Database, fromDay: string) {
@@ -13,25 +13,29 @@ export function liveCountsSince(db: D1Database, fromDay: string) {
 
 export type ChartScoreRow = { scope: string; track_key: number; score: number; momentum: number };
 
-/** The recomputed scores of one chart scope ('WORLD', a country, 'city:<id>'), by track. */
-export async function chartScoresOf(db: D1Database, scope: string): Promise<Map<number, ChartScoreRow>> {
-  const rows = await all(
-    db,
-    v.object({ scope: text, track_key: int, score: v.number(), momentum: v.number() }),
-    "SELECT scope, track_key, score, momentum FROM chart_scores WHERE scope = ?",
-    scope,
-  );
-  return new Map(rows.map((row) => [row.track_key, row]));
-}
+const scoreRowSchema = v.object({ scope: text, track_key: int, score: v.number(), momentum: v.number() });
+const runRowSchema = v.object({ computed_at: text });
 
-/** When the charts' numbers were computed (ISO 8601). */
-export async function chartsComputedAt(db: D1Database): Promise<string> {
-  const row = await first(
-    db,
-    v.object({ computed_at: text }),
-    "SELECT computed_at FROM chart_runs WHERE id = 1",
-  );
-  return row?.computed_at ?? new Date(0).toISOString();
+/**
+ * The recomputed scores of one chart scope ('WORLD', a country, 'city:<id>'), by track, and when the
+ * run that stored them was computed (ISO 8601), read in one batch: a batch is one transaction, so a
+ * recompute storing its own batch meanwhile is seen whole or not at all, and the time a chart
+ * answer carries is the time of the order it carries (decision 032, "Answers and caching").
+ */
+export async function chartScoresOf(
+  db: D1Database,
+  scope: string,
+): Promise<{ scores: Map<number, ChartScoreRow>; computedAt: string }> {
+  const [scores, runs] = await db.batch([
+    db.prepare("SELECT scope, track_key, score, momentum FROM chart_scores WHERE scope = ?").bind(scope),
+    db.prepare("SELECT computed_at FROM chart_runs WHERE id = 1"),
+  ]);
+  const rows = (scores?.results ?? []).map((row) => v.parse(scoreRowSchema, row));
+  const [run] = (runs?.results ?? []).map((row) => v.parse(runRowSchema, row));
+  return {
+    scores: new Map(rows.map((row) => [row.track_key, row])),
+    computedAt: run?.computed_at ?? new Date(0).toISOString(),
+  };
 }
 
 /** Replaces every stored chart score and the computed time in one batch (all or nothing). */

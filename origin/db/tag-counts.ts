@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { all, int, text } from "./rows.ts";
+import { all, flag, int, text } from "./rows.ts";
 
 /**
  * A track's tag count (spec 001 §7): the catalogue's baseline (tag_counts) plus the identifications
@@ -29,14 +29,20 @@ export function tagCountsIn(db: D1Database, country: string | undefined): Promis
       );
 }
 
-/** The tag counts (baseline + live) of the tracks of `keys` that have one: the catalogue counts MUSIC only. */
-export async function tagTotals(db: D1Database, keys: readonly number[]): Promise<Map<number, number>> {
+/**
+ * The tag counts (baseline + live) of the tracks of `keys` that have one: the catalogue counts MUSIC
+ * only. `demo`: the total includes the catalogue's seeded baseline (decision 032), which pages label.
+ */
+export async function tagTotals(
+  db: D1Database,
+  keys: readonly number[],
+): Promise<Map<number, { total: number; demo: boolean }>> {
   const rows = await all(
     db,
-    v.object({ track_key: int, total: int }),
-    `SELECT t.key AS track_key, ${tagTotal} AS total FROM tracks t${tagCountJoins}
+    v.object({ track_key: int, total: int, demo: flag }),
+    `SELECT t.key AS track_key, ${tagTotal} AS total, COALESCE(c.total, 0) > 0 AS demo FROM tracks t${tagCountJoins}
      WHERE t.key IN (SELECT value FROM json_each(?)) AND (c.track_key IS NOT NULL OR lc.track_key IS NOT NULL)`,
     JSON.stringify(keys),
   );
-  return new Map(rows.map((row) => [row.track_key, row.total]));
+  return new Map(rows.map((row) => [row.track_key, { total: row.total, demo: row.demo }]));
 }

@@ -7,14 +7,13 @@ import {
   idOf,
   loadPlaylist,
   maxPage,
+  playlistCacheControl,
   relateOf,
   requestOf,
   requireAlbum,
 } from "#origin/amapi.ts";
 import { artistView } from "#origin/artist-views.ts";
-import { isChartListId } from "#origin/charts.ts";
 import { artistBy } from "#origin/db/artists.ts";
-import { chartsComputedAt } from "#origin/db/charts.ts";
 import { artistTracks, tracksByAdamIds, tracksByKeys } from "#origin/db/tracks.ts";
 import type { OriginApp } from "#origin/env.ts";
 import { cachePolicy, invalidParam, json, notFound, parseParams } from "#origin/http.ts";
@@ -25,7 +24,6 @@ import {
   songResource,
   storefront,
 } from "#origin/shapes.ts";
-import { chartCacheControl } from "#rules/chart-schedule.ts";
 import type {
   artistViewSchema,
   creditsDocumentSchema,
@@ -37,13 +35,6 @@ import { type ArtistViewName, artistViewNames } from "#rules/schemas/amapi.ts";
 // views, albums, playlists and chart lists.
 
 /** Songs, credits, artists and their views, albums and playlists by id. */
-/**
- * A chart's order changes at each recompute, so its answer is kept until the next one; an
- * editorial playlist's does not, and keeps the catalogue's chart-list lifetime.
- */
-function playlistCacheControl(id: string): string {
-  return isChartListId(id) ? chartCacheControl(Date.now()) : cachePolicy.charts;
-}
 
 export function registerCatalogResources(origin: OriginApp) {
   /** Spec 001 §7 songs with ids and include; the same with filter[equivalents]. */
@@ -151,13 +142,13 @@ export function registerCatalogResources(origin: OriginApp) {
 
   origin.get(`${catalog}/playlists/:id`, async (c) => {
     const { ctx, query } = requestOf(c);
-    const { like, keys } = await loadPlaylist(c.env.DB, c.req.param("id"));
+    const { like, keys, chart } = await loadPlaylist(c.env.DB, c.req.param("id"));
     const rows = await tracksByKeys(c.env.DB, keys.slice(0, query.limit ?? maxPage));
     const relate = await relateOf(c.env.DB, query, rows);
     return json(
       c,
       { data: [playlistResource(like, ctx, { data: rows.map((r) => songResource(r, ctx, relate)) })] },
-      playlistCacheControl(c.req.param("id")),
+      playlistCacheControl(chart),
     );
   });
 
@@ -168,7 +159,7 @@ export function registerCatalogResources(origin: OriginApp) {
   origin.get(`${catalog}/playlists/:id/tracks`, async (c) => {
     const { ctx, query } = requestOf(c);
     const id = c.req.param("id");
-    const { keys } = await loadPlaylist(c.env.DB, id);
+    const { keys, chart } = await loadPlaylist(c.env.DB, id);
     const limit = query.limit ?? maxPage;
     const offset = query.offset ?? 0;
     const rows = await tracksByKeys(c.env.DB, keys.slice(offset, offset + limit));
@@ -180,9 +171,10 @@ export function registerCatalogResources(origin: OriginApp) {
         : {}),
       meta: {
         total: keys.length,
-        ...(isChartListId(id) ? { computedAt: await chartsComputedAt(c.env.DB) } : {}),
+        // The order's own recompute, read with its scores, and whether it is seeded (decision 032).
+        ...(chart ? { computedAt: chart.computedAt, demo: chart.demo } : {}),
       },
     };
-    return json(c, body, playlistCacheControl(id));
+    return json(c, body, playlistCacheControl(chart));
   });
 }

@@ -6,6 +6,7 @@ import {
   customLang,
   idOf,
   loadPlaylist,
+  playlistCacheControl,
   playlistsWithTracks,
   requestOf,
   requireAlbum,
@@ -22,7 +23,6 @@ import {
   songResource,
   trackPayload,
 } from "#origin/shapes.ts";
-import { chartCacheControl } from "#rules/chart-schedule.ts";
 import { SiteError } from "#rules/errors.ts";
 import type { shazamTracksSchema } from "#rules/schemas/amapi.ts";
 
@@ -63,10 +63,10 @@ export function registerCustomCalls(origin: OriginApp) {
 
   origin.get(`${customLang}/playlist/shazamtracks/:id/full`, async (c) => {
     const { ctx } = requestOf(c);
-    const { like, keys } = await loadPlaylist(c.env.DB, c.req.param("id"));
+    const { like, keys, chart } = await loadPlaylist(c.env.DB, c.req.param("id"));
     const rows = await tracksByKeys(c.env.DB, keys);
     const list = { id: like.id, type: "playlists", name: like.name } as const;
-    return json(c, await shazamTracks(c.env.DB, list, rows, ctx), chartCacheControl(Date.now()));
+    return json(c, await shazamTracks(c.env.DB, list, rows, ctx), playlistCacheControl(chart));
   });
 
   origin.get(`${customLang}/album/shazamtracks/:id/full`, async (c) => {

@@ -95,9 +95,9 @@ export function registerContent(origin: OriginApp) {
     const id = c.req.param("trackId");
     if (!/^\d{1,15}$/.test(id)) throw invalidParam(messages.tagCountNoId);
     const totals = await tagTotals(c.env.DB, [Number(id)]);
-    const total = totals.get(Number(id));
-    if (total === undefined) throw notFound(`No track ${id}`);
-    const body: v.InferInput<typeof tagCountSchema> = { id, total };
+    const count = totals.get(Number(id));
+    if (count === undefined) throw notFound(`No track ${id}`);
+    const body: v.InferInput<typeof tagCountSchema> = { id, ...count };
     return json(c, body, cachePolicy.counts);
   });
 
@@ -109,8 +109,8 @@ export function registerContent(origin: OriginApp) {
     if (ids.length > tagCountListMax) throw invalidParam(`At most ${tagCountListMax} ids`);
     const totals = await tagTotals(c.env.DB, ids.map(Number));
     const body: v.InferInput<typeof tagCountSchema>[] = ids.flatMap((id) => {
-      const total = totals.get(Number(id));
-      return total === undefined ? [] : [{ id, total }];
+      const count = totals.get(Number(id));
+      return count === undefined ? [] : [{ id, ...count }];
     });
     return json(c, body, cachePolicy.counts);
   });

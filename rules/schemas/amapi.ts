@@ -183,6 +183,11 @@ export const playlistTracksDocumentSchema = v.object({
      * computed, ISO 8601. Absent on playlists that are not charts.
      */
     computedAt: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+    /**
+     * Our addition (decision 032): whether a chart list's order rests on the demo catalogue's
+     * seeded counts, which the page labels as demo data. Absent on playlists that are not charts.
+     */
+    demo: v.optional(v.boolean()),
   }),
 });
 

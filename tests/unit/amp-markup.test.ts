@@ -116,12 +116,14 @@ function hostileTrack(): TrackPage {
       duration: "3:20",
       durationIso: "PT3M20S",
     },
-    count: { total: 5, formatted: hostileText },
+    count: { total: 5, formatted: hostileText, demo: true },
     platform: "web",
     stores: [{ name: "spotify", label: hostileText, href: jsUrl }],
     playlist: [{ key: "1", title: hostileText, artist: hostileText, src: jsUrl, playlistBreak: false }],
     mainIndex: 0,
-    related: [{ ...track({ key: "5" }), playlistIndex: 0, count: { total: 7, formatted: hostileText } }],
+    related: [
+      { ...track({ key: "5" }), playlistIndex: 0, count: { total: 7, formatted: hostileText, demo: true } },
+    ],
     lyrics: {
       lines: [hostileText, hostileText],
       footer: hostileText,
@@ -179,7 +181,8 @@ function hostileChart(): ChartPage {
       jsonHref: jsUrl,
       image: image(jsUrl),
     },
-    updated: hostileText,
+    updated: { at: breakout, text: hostileText, locale: "en" },
+    demo: true,
     songCount: 2,
     rows: [row, { ...row, key: "2", href: "/track/2/ok", artistHref: "/artist/x/1" }],
     firstRank: 1,
@@ -217,7 +220,7 @@ function hostileLanding(): ChartsLanding {
       cities: [{ name: hostileText, href: jsUrl }],
       genres: links,
     },
-    preview: { title: hostileText, href: jsUrl, tracks: [track()] },
+    preview: { title: hostileText, href: jsUrl, tracks: [track()], computedAt: undefined },
   };
 }
 

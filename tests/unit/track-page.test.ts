@@ -200,10 +200,10 @@ function catalogue(track: unknown = aTrack(), extra: Record<string, unknown> = {
   return {
     [trackPath]: track,
     [`${trackPath}/related?limit=10`]: { tracks: [aRelated("11"), aRelated("12", false), aRelated("13")] },
-    "/services/count/v2/web/track/455974326": { id: "455974326", total: 31337 },
+    "/services/count/v2/web/track/455974326": { id: "455974326", total: 31337, demo: true },
     "/services/count/v2/web/tracks?id=11&id=12&id=13": [
-      { id: "11", total: 1200 },
-      { id: "13", total: 4 },
+      { id: "11", total: 1200, demo: true },
+      { id: "13", total: 4, demo: false },
     ],
     "/services/lyrics/v1/gb/songs/1490186607/synced": syncedAnswer,
     [topSongsPath]: {
@@ -433,7 +433,8 @@ describe("loadTrackPage", () => {
 
   test("the count comes from the tag count call, formatted for the language, only for MUSIC", async () => {
     const music = await load(catalogue()).page;
-    expect(music.count).toEqual({ total: 31337, formatted: "31,337" });
+    // `demo`: the answer says the total includes a seeded count (decision 032).
+    expect(music.count).toEqual({ total: 31337, formatted: "31,337", demo: true });
     const { page, asked } = load(catalogue(aTrack({ type: "TELEVISION" })));
     expect((await page).count).toBeUndefined();
     expect(asked.some((path) => path.includes("/count/v2/web/track/"))).toBe(false);
@@ -446,9 +447,9 @@ describe("loadTrackPage", () => {
       "/services/count/v2/web/tracks?id=11&id=12&id=13",
     ]);
     expect(result.related.map((track) => track.count)).toEqual([
-      { total: 1200, formatted: "1,200" },
+      { total: 1200, formatted: "1,200", demo: true },
       undefined,
-      { total: 4, formatted: "4" },
+      { total: 4, formatted: "4", demo: false },
     ]);
   });
 
@@ -456,7 +457,8 @@ describe("loadTrackPage", () => {
     const answers = Object.fromEntries(
       Object.entries(catalogue()).filter(([path]) => !path.startsWith("/services/count/")),
     );
-    expect((await load(answers).page).count).toEqual({ total: 24088, formatted: "24,088" });
+    // The track's own number does not say whether it is seeded: not labelled.
+    expect((await load(answers).page).count).toEqual({ total: 24088, formatted: "24,088", demo: false });
   });
 
   test("cover art at the track widths and the default size, the share image at 800", async () => {

@@ -1,6 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createDocumentCache, documentStaleSeconds } from "#edge/document-cache.ts";
+import { documentCacheControlHeader } from "#rules/document-cache-control.ts";
 import { rolloutBucket } from "#rules/feature-flags.ts";
 import { agent, browser, signIn } from "./browser-jar";
 
@@ -426,6 +427,32 @@ describe("stale documents", () => {
     // Past the stale window a copy is gone: the visitor waits for a render.
     clock += 30_000 + documentStaleSeconds * 1000;
     expect((await serve()).source).toBe("MISS");
+  });
+
+  test("a page that says must-revalidate (a chart's order, decision 032) is never answered stale", async () => {
+    let clock = 1_000_000;
+    const documents = createDocumentCache({ cache: null, now: () => clock });
+    let renders = 0;
+    const render = async () => {
+      renders += 1;
+      const response = new Response(`<p>order ${renders}</p>`, {
+        headers: {
+          "content-type": "text/html; charset=utf-8",
+          [documentCacheControlHeader]: "max-age=600, must-revalidate",
+        },
+      });
+      return { response, freshForMs: 30_000 };
+    };
+    const serve = () => documents.serve({ key: "/chart", render, waitUntil: () => undefined });
+    const text = (served: { answer: { body: Uint8Array } }) => new TextDecoder().decode(served.answer.body);
+
+    expect((await serve()).source).toBe("MISS");
+    clock += 29_000;
+    expect((await serve()).source).toBe("HIT");
+    // Past the data's lifetime (the next recompute) the visitor waits for the new order.
+    clock += 2_000;
+    const next = await serve();
+    expect([next.source, text(next)]).toEqual(["MISS", "<p>order 2</p>"]);
   });
 
   test.each([

@@ -323,7 +323,7 @@ async function countCall(trackKey: number): Promise<number> {
 }
 
 async function storedTotal(trackKey: number): Promise<number> {
-  return (await tagTotals(env.DB, [trackKey])).get(trackKey) ?? 0;
+  return (await tagTotals(env.DB, [trackKey])).get(trackKey)?.total ?? 0;
 }
 
 /** Waits until the queue has delivered what moves `trackKey`'s count to `total`. */

@@ -1,12 +1,9 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import {
-  documentCacheControlHeader,
-  documentStaleSeconds,
-  documentTtlSeconds,
-} from "#edge/document-cache.ts";
+import { documentStaleSeconds, documentTtlSeconds } from "#edge/document-cache.ts";
 import { accountCall } from "#edge/session.ts";
 import { campaignNameSchema } from "#rules/campaign-name.ts";
+import { documentCacheControlHeader } from "#rules/document-cache-control.ts";
 import { SiteError } from "#rules/errors.ts";
 import {
   type Campaign,

@@ -1,4 +1,6 @@
 import {
+  data,
+  type HeadersFunction,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -7,6 +9,7 @@ import {
 import { useLoaderData } from "@remix-run/react";
 import * as v from "valibot";
 import { chartPickerQuerySchema, loadLocations, pickedChartPath } from "#app/charts/chart-address.server.ts";
+import { chartDocumentHeaders } from "#app/charts/chart-page.server.ts";
 import { ChartPicker } from "#app/charts/chart-picker.tsx";
 import { chartsLandingMeta, loadChartsLanding } from "#app/charts/charts-landing.server.ts";
 import { PickerLink } from "#app/charts/picker-link.tsx";
@@ -24,6 +27,9 @@ import { LandingView } from "./view";
 // it redirects to that chart, with a country only it shows that country's charts.
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chartsStyles }];
+
+// The preview is a chart's first songs: kept until its next recompute is due (decision 032).
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   requireKnownLanguage(params);
@@ -43,10 +49,14 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
       });
     }
   }
-  const page = await loadPage(() => loadChartsLanding(context, query, new Date()));
+  const now = new Date();
+  const page = await loadPage(() => loadChartsLanding(context, query, now));
   const { t } = serverStrings(edge.lang);
   const meta = chartsLandingMeta(context, request, t);
-  return { page, meta, strings: pickResources(edge.lang, ["charts"]).charts };
+  return data(
+    { page, meta, strings: pickResources(edge.lang, ["charts"]).charts },
+    { headers: chartDocumentHeaders(page.preview.computedAt, now.getTime()) },
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

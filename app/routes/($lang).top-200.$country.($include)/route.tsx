@@ -1,4 +1,6 @@
 import {
+  data,
+  type HeadersFunction,
   type LinksFunction,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -6,7 +8,7 @@ import {
 } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { chartPagePath, chartRouteOf, redirectChartsPrefix } from "#app/charts/chart-address.server.ts";
-import { chartPageMeta, loadChartPage } from "#app/charts/chart-page.server.ts";
+import { chartDocumentHeaders, chartPageMeta, loadChartPage } from "#app/charts/chart-page.server.ts";
 import { ChartPicker } from "#app/charts/chart-picker.tsx";
 import { PickerLink } from "#app/charts/picker-link.tsx";
 import type { AmpView } from "#app/shell/amp-view.ts";
@@ -27,11 +29,15 @@ import { ChartView } from "./view";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: chartsStyles }];
 
+// Kept until the next recompute is due, never stale past it (`chartDocumentHeaders`, decision 032).
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
 export async function loader({ params, context, request }: LoaderFunctionArgs) {
   redirectChartsPrefix(params, request);
   requireKnownLanguage(params);
   const { edge } = context;
   const url = new URL(request.url);
+  const now = new Date();
   const rowsPage = chartRowsPageOf(url.searchParams);
   if (rowsPage === undefined)
     throwSiteError(new SiteError("invalidparam", `A chart's ${chartRowsPageParam} is a number from 2`));
@@ -40,7 +46,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
     const features = await visitorFeatures(context, featureOptionsOf(context, request));
     const adamIdRoute = isFeatureEnabled(features, featureNames.adamIdRoute);
     const genreTabs = isFeatureEnabled(features, featureNames.chartsGenreTabs);
-    return loadChartPage(context, route, { adamIdRoute, genreTabs, rowsPage }, new Date());
+    return loadChartPage(context, route, { adamIdRoute, genreTabs, rowsPage }, now);
   });
   // One URL per chart: other spellings (upper case, "Artists") move to the canonical one, and the
   // first page of rows has no page number.
@@ -55,7 +61,10 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   }
   const { t } = serverStrings(edge.lang);
   const meta = chartPageMeta(page, context, request, t);
-  return { page, meta, strings: pickResources(edge.lang, ["charts"]).charts };
+  return data(
+    { page, meta, strings: pickResources(edge.lang, ["charts"]).charts },
+    { headers: chartDocumentHeaders(page.updated?.at, now.getTime()) },
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.meta) : []);

@@ -1,10 +1,32 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { TileGrid } from "#app/catalogue/track-list.tsx";
 import { ChartList } from "#app/charts/chart-list.tsx";
 import type { ChartPage } from "#app/charts/chart-page.server.ts";
 import { ShareLinks } from "#app/charts/share-links.tsx";
 import { useTranslation } from "#app/shell/strings.ts";
+import { DemoBadge } from "#app/ui/demo-badge.tsx";
 import { usePrimitives } from "#app/ui/primitives.tsx";
+import { timeAgo } from "#rules/intl.ts";
+
+/** How often the browser says the chart's age again: the words change by the minute at most. */
+const updatedRefreshMs = 60_000;
+
+/**
+ * "Updated 12 minutes ago", as a `<time>` of the recompute. The server's words are those of the
+ * render, and the page is cached until the next recompute is due (decision 032): once the page
+ * runs, the browser says it again by its own clock, every minute. AMP keeps the server's.
+ */
+function ChartUpdated({ updated }: { updated: NonNullable<ChartPage["updated"]> }) {
+  const { t } = useTranslation("charts");
+  const [when, setWhen] = useState(updated.text);
+  useEffect(() => {
+    const say = () => setWhen(timeAgo(Date.parse(updated.at), Date.now(), updated.locale));
+    say();
+    const timer = setInterval(say, updatedRefreshMs);
+    return () => clearInterval(timer);
+  }, [updated.at, updated.locale]);
+  return <time dateTime={updated.at}>{t("updated", { when })}</time>;
+}
 
 /**
  * A chart page: the way back, the heading, the chart types' tabs, the picker (which each renderer
@@ -33,7 +55,17 @@ export function ChartView({
       <header className="chart-head">
         <h1>{chart.title}</h1>
         <p className="muted">{chart.description}</p>
-        {page.updated === undefined ? null : <p className="muted">{t("updated", { when: page.updated })}</p>}
+        {page.updated === undefined ? null : (
+          <p className="muted">
+            <ChartUpdated updated={page.updated} />
+            {page.demo ? (
+              <>
+                {" "}
+                <DemoBadge>{t("common:demoData")}</DemoBadge>
+              </>
+            ) : null}
+          </p>
+        )}
       </header>
       <nav className="chart-tabs" aria-label={t("tabs.label")}>
         <ul className="chart-tabs__list">
