@@ -254,12 +254,27 @@ describe("failures", () => {
     try {
       const { page } = await openPage(refusing, { viewport: viewports.phone, userAgent: personUserAgent });
       const requests = watchRequests(page);
-      // A slow runtime chunk: a press before it arrives would fail at once and send no statistic.
+      // The runtime chunk held until the test lets it through: until it arrives the button says it
+      // is not ready (a press then would fail at once and send no statistic), and once it has, a
+      // press is recorded. Events, not a delay: the page's own request is the signal.
+      let requested: () => void = () => {};
+      const chunkRequested = new Promise<void>((resolve) => {
+        requested = resolve;
+      });
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       await page.route("**/build/_shared/runtime-*.js", async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        requested();
+        await released;
         await route.continue();
       });
-      await page.goto(`${baseURL}/identify`);
+      // "commit": the held chunk may be one the document's scripts import, which the load waits for.
+      await page.goto(`${baseURL}/identify`, { waitUntil: "commit" });
+      await chunkRequested;
+      expect(await page.getByRole("button", { name: "Tap to listen" }).isDisabled()).toBe(true);
+      release();
       await pressListen(page);
       await page.getByRole("heading", { name: "Microphone permission needed" }).waitFor({ timeout: 10_000 });
       // The screen asks first (the prompt is pending) and says "blocking" once the browser refuses.
