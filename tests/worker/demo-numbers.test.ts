@@ -7,7 +7,7 @@ import { get } from "./site";
 // the concerts and lyrics are; a number visitors made is not. Each case asks for an address no
 // other asks for: the edge's document cache lives as long as the isolate.
 
-const badge = '<span class="track-badge">Demo data</span>';
+const badge = '<span class="demo-badge">Demo data</span>';
 
 async function html(path: string): Promise<string> {
   const response = await get(path);
@@ -64,7 +64,7 @@ describe("a track page's count", () => {
     );
     expect(notes.length).toBeGreaterThan(0);
     for (const note of notes)
-      expect(note).toMatch(/^Identified [\d,]+ times?<!-- --> <span class="track-badge">Demo data$/);
+      expect(note).toMatch(/^Identified [\d,]+ times?<!-- --> <span class="demo-badge">Demo data$/);
   });
 });
 
