@@ -10,6 +10,12 @@ import { median } from "./stats";
 const samples = 7;
 /** Answered by the worker itself (the embedded origin), touching neither D1 nor the assets. */
 const probePath = "/services/health";
+/**
+ * A page as a new isolate's first request: the React render, its language's strings loaded on
+ * first use (decision 061), in a language other than the fallback so that two are loaded. The
+ * offline page reads no catalogue, which this runtime's empty D1 does not hold.
+ */
+const pageProbePath = "/de/offline";
 
 export type ColdStart = {
   /** Median ms from a new workerd to the first answer of the site's worker. */
@@ -18,17 +24,23 @@ export type ColdStart = {
   emptyMs: number;
   /** siteMs − emptyMs: what loading and evaluating the site's script adds. */
   scriptMs: number;
+  /** Median ms from a new workerd to the first answer of a German page (pageProbePath), rendered. */
+  firstPageMs: number;
 };
 
-async function timeToFirstAnswer(worker: WorkerOptions, recognizer: WorkerOptions): Promise<number> {
+async function timeToFirstAnswer(
+  worker: WorkerOptions,
+  recognizer: WorkerOptions,
+  probe = probePath,
+): Promise<number> {
   const started = performance.now();
   // The site's RECOGNIZER binding needs its Worker in the runtime to start at all (decision 052);
   // the empty worker's runtime holds it too, so the difference stays the site's script.
   const miniflare = new Miniflare({ host: "127.0.0.1", port: 0, workers: [worker, recognizer] });
   try {
-    const response = await miniflare.dispatchFetch(`http://localhost${probePath}`);
+    const response = await miniflare.dispatchFetch(`http://localhost${probe}`);
     await response.arrayBuffer();
-    if (!response.ok) throw new Error(`${probePath} answered ${response.status}`);
+    if (!response.ok) throw new Error(`${probe} answered ${response.status}`);
     return performance.now() - started;
   } finally {
     await miniflare.dispose();
@@ -72,11 +84,13 @@ export async function measureColdStart(snapshot: Snapshot): Promise<ColdStart> {
   const recognizer = recognizerWorker(snapshot);
   const siteTimes: number[] = [];
   const emptyTimes: number[] = [];
+  const pageTimes: number[] = [];
   for (let sample = 0; sample < samples; sample += 1) {
     emptyTimes.push(await timeToFirstAnswer(empty, recognizer));
     siteTimes.push(await timeToFirstAnswer(site, recognizer));
+    pageTimes.push(await timeToFirstAnswer(site, recognizer, pageProbePath));
   }
   const siteMs = median(siteTimes);
   const emptyMs = median(emptyTimes);
-  return { siteMs, emptyMs, scriptMs: siteMs - emptyMs };
+  return { siteMs, emptyMs, scriptMs: siteMs - emptyMs, firstPageMs: median(pageTimes) };
 }

@@ -467,6 +467,13 @@ async function measureColdStartRow(snapshot: Snapshot, rows: Row[]) {
     budget: "",
     verdict: "info",
   });
+  rows.push({
+    area: "cold start",
+    item: "new workerd to a German page's first answer, rendered (/de/offline, median of 7)",
+    figure: `${ms(coldStart.firstPageMs)}: ${ms(coldStart.firstPageMs - coldStart.emptyMs)} over the empty worker`,
+    budget: "",
+    verdict: "info",
+  });
   return coldStart;
 }
 
