@@ -72,6 +72,7 @@ function indexSource() {
     "/** A loaded language's strings; reading one not loaded is a bug of the caller, said loudly. */",
     "function language(key: string): LanguageResources {",
     "  const strings = loaded.get(key);",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated module's own template literal.
     "  if (strings === undefined) throw new Error(`The strings of ${key} are read before loadLanguages loaded them`);",
     "  return strings;",
     "}",

@@ -1,5 +1,5 @@
-import "#tests/all-languages.ts";
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the list quotes the code that builds each key, `${…}` and all.
+import "#tests/all-languages.ts";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
