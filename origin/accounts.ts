@@ -1,3 +1,4 @@
+import type { Database } from "#origin/db/rows.ts";
 import {
   type EmailLoginRequest,
   emailLinkLifetimeMs,
@@ -38,7 +39,7 @@ export type LinkRequestOutcome =
  * cannot pass the limit together.
  */
 export async function createEmailLogin(
-  db: D1Database,
+  db: Database,
   request: EmailLoginRequest,
   binding: { deviceHash: string; clientHash: string },
   now: number,
@@ -90,7 +91,7 @@ export type LinkUse = { outcome: "signedin"; session: string; state: LoginState 
  * used is a conditional update, so two requests with the same link cannot both sign in.
  */
 export async function useEmailLogin(
-  db: D1Database,
+  db: Database,
   link: { key: string; customToken: string; deviceHash: string | undefined },
   now: number,
 ): Promise<LinkUse> {
@@ -121,7 +122,7 @@ export type SignInMethod = "email" | "google";
 
 /** A new session for the account of `email` (made at its first sign-in), signed in by `method`. */
 export async function startSession(
-  db: D1Database,
+  db: Database,
   email: string,
   method: SignInMethod,
   now: number,
@@ -136,7 +137,7 @@ export async function startSession(
 }
 
 /** Whether the account of `email` was closed (privacy flow): it signs in no more. */
-export async function isClosedAccount(db: D1Database, email: string): Promise<boolean> {
+export async function isClosedAccount(db: Database, email: string): Promise<boolean> {
   const closed = await db
     .prepare("SELECT 1 FROM users WHERE email = ? AND closed_at IS NOT NULL")
     .bind(email)
@@ -148,7 +149,7 @@ export async function isClosedAccount(db: D1Database, email: string): Promise<bo
  * Marks a provider's ID token used (its SHA-256): the same token cannot sign in twice, even when
  * it leaks before it expires. False when it was used already.
  */
-export async function claimProviderToken(db: D1Database, idToken: string, now: number): Promise<boolean> {
+export async function claimProviderToken(db: Database, idToken: string, now: number): Promise<boolean> {
   const claimed = await db
     .prepare("INSERT INTO provider_logins (token_hash, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING")
     .bind(await sha256(idToken), now)
@@ -157,7 +158,7 @@ export async function claimProviderToken(db: D1Database, idToken: string, now: n
 }
 
 /** The account of an address, made at its first sign-in. */
-async function userIdFor(db: D1Database, email: string, now: number): Promise<string> {
+async function userIdFor(db: Database, email: string, now: number): Promise<string> {
   await db
     .prepare("INSERT INTO users (id, email, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING")
     .bind(crypto.randomUUID(), email, now)
@@ -190,7 +191,7 @@ const rememberedSessionsLimit = 1_000;
  * `reuse: "recent"` (reads only) may answer from this isolate's lookups of the last `sessionReuseMs`.
  */
 export async function findSession(
-  db: D1Database,
+  db: Database,
   session: string,
   now: number,
   reuse: "recent" | "none" = "none",
@@ -233,7 +234,7 @@ export function forgetSessionsOf(userId: string): void {
   }
 }
 
-export async function endSession(db: D1Database, session: string): Promise<void> {
+export async function endSession(db: Database, session: string): Promise<void> {
   const idHash = await sha256(session);
   await db.prepare("DELETE FROM sessions WHERE id_hash = ?").bind(idHash).run();
   rememberedSessions.delete(idHash);

@@ -7,6 +7,7 @@ import {
   playlistsHoldingTracks,
   playlistTrackKeys,
 } from "#origin/db/playlists.ts";
+import type { Database } from "#origin/db/rows.ts";
 import { albumTracks, type TrackRow, tracksByKeys } from "#origin/db/tracks.ts";
 import { chartCacheControl } from "#rules/chart-schedule.ts";
 import { artistViewNames } from "#rules/schemas/amapi.ts";
@@ -76,7 +77,7 @@ export function idOf(c: OriginContext, what: string): string {
   return parseParams(numericId(`${what} id must be numeric`), c.req.param("id"));
 }
 
-export async function relateOf(d1: D1Database, query: CatalogQuery, rows: TrackRow[]): Promise<Relate> {
+export async function relateOf(d1: Database, query: CatalogQuery, rows: TrackRow[]): Promise<Relate> {
   const relate = query["relate[songs]"] ?? [];
   const include = query.include ?? [];
   let includeArtists: Map<number, ArtistRow> | undefined;
@@ -105,7 +106,7 @@ export function idList(text: string): string[] {
  * they come from (`chart`: its recompute's time and whether it is seeded), undefined for a playlist.
  */
 export async function loadPlaylist(
-  d1: D1Database,
+  d1: Database,
   id: string,
 ): Promise<{ like: PlaylistLike; keys: number[]; chart: RankedChart | undefined }> {
   if (isChartListId(id)) {
@@ -147,7 +148,7 @@ export function playlistCacheControl(chart: RankedChart | undefined): string {
   return chart ? chartCacheControl(Date.parse(chart.computedAt), Date.now()) : cachePolicy.charts;
 }
 
-export async function requireAlbum(d1: D1Database, id: string): Promise<AlbumRow> {
+export async function requireAlbum(d1: Database, id: string): Promise<AlbumRow> {
   const album = await albumById(d1, id);
   if (!album) throw notFound(`No album ${id}`);
   return album;
@@ -168,7 +169,7 @@ export function albumAsPlaylist(album: AlbumRow): PlaylistLike {
 }
 
 /** Playlists holding any of these tracks, most shared tracks first. */
-export async function playlistsWithTracks(d1: D1Database, keys: number[]): Promise<PlaylistRow[]> {
+export async function playlistsWithTracks(d1: Database, keys: number[]): Promise<PlaylistRow[]> {
   const rows = await playlistsHoldingTracks(d1, keys);
   const shared = new Map<string, number>();
   for (const row of rows) {
@@ -179,7 +180,7 @@ export async function playlistsWithTracks(d1: D1Database, keys: number[]): Promi
 }
 
 /** The album resource with its tracks and artists (the catalogue call and the custom one). */
-export async function albumDocument(d1: D1Database, album: AlbumRow, ctx: AnswerContext) {
+export async function albumDocument(d1: Database, album: AlbumRow, ctx: AnswerContext) {
   const [tracks, artists] = await Promise.all([albumTracks(d1, album.id), albumArtists(d1, album.id)]);
   return { data: [albumResource(album, ctx, tracks, artists)] };
 }

@@ -2,6 +2,7 @@ import type * as v from "valibot";
 import { type AlbumRow, albumsByIds } from "#origin/db/albums.ts";
 import { type ArtistRow, artistsOtherThan } from "#origin/db/artists.ts";
 import { artistPlaylists } from "#origin/db/playlists.ts";
+import type { Database } from "#origin/db/rows.ts";
 import { artistTracks, tracksNotBy } from "#origin/db/tracks.ts";
 import type { ArtistViewName, artistViewSchema } from "#rules/schemas/amapi.ts";
 import { playlistsWithTracks } from "./amapi";
@@ -16,7 +17,7 @@ import {
 
 /** Spec 001 §3 artist views. */
 export async function artistView(
-  d1: D1Database,
+  d1: Database,
   artist: ArtistRow,
   view: ArtistViewName,
   ctx: AnswerContext,

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { Database } from "#origin/db/rows.ts";
 
 /**
  * Beacons and logs (spec 000 §7 sinks) travel through the beacons queue: the sink validates and
@@ -43,7 +44,7 @@ export function beaconMessage(
  */
 export async function storeBeaconBatch(
   batch: MessageBatch,
-  db: D1Database,
+  db: Database,
   now = Date.now(),
 ): Promise<{ events: number; malformed: number; statements: number; rowsWritten: number }> {
   const rows: BeaconMessage[] = [];
@@ -98,7 +99,7 @@ export async function storeBeaconBatch(
 
 /** How many beacons of each kind and route were stored from `since` (ms since the epoch) on. */
 export async function receivedBeaconCounts(
-  db: D1Database,
+  db: Database,
   since: number,
 ): Promise<{ kind: string; route: string; n: number }[]> {
   const { results } = await db

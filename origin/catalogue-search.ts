@@ -1,4 +1,5 @@
 import type { ArtistRow } from "#origin/db/artists.ts";
+import type { Database } from "#origin/db/rows.ts";
 import {
   anyMatch,
   artistMatches,
@@ -47,7 +48,7 @@ export class SearchTerm {
   #matchedAsTyped: Promise<boolean> | undefined;
 
   constructor(
-    readonly d1: D1Database,
+    readonly d1: Database,
     readonly text: string,
   ) {}
 
@@ -113,7 +114,7 @@ export function artistIsTopResult(artist: ArtistHit | undefined, song: SongHit |
  * holds the term (`anyMatch`).
  */
 async function songsFor(
-  d1: D1Database,
+  d1: Database,
   term: string,
   offset: number,
   limit: number,
@@ -132,7 +133,7 @@ async function songsFor(
 }
 
 /** The songs of a page, each found by its lyrics with its matched line, marked (one more round trip, only then). */
-async function withLyricLines(d1: D1Database, queries: TermQueries, page: SongMatch[]): Promise<SongHit[]> {
+async function withLyricLines(d1: Database, queries: TermQueries, page: SongMatch[]): Promise<SongHit[]> {
   const lineIds = page.flatMap((match) => (match.lineId === null ? [] : [match.lineId]));
   const lines = await lyricMatches(d1, queries.lyrics, lineIds);
   const lineById = new Map(lines.map((line) => [line.line_id, line]));
@@ -142,7 +143,7 @@ async function withLyricLines(d1: D1Database, queries: TermQueries, page: SongMa
   });
 }
 
-async function artistsFor(d1: D1Database, term: string, offset: number, limit: number) {
+async function artistsFor(d1: Database, term: string, offset: number, limit: number) {
   const queries = termQueries(term, "artist");
   if (queries === undefined) return { hits: [], more: false };
   const matches = await artistMatches(d1, queries, offset, limit + 1);
@@ -158,7 +159,7 @@ async function artistsFor(d1: D1Database, term: string, offset: number, limit: n
  * is not made a commoner word of the lyrics.
  */
 async function correctedTerm(
-  d1: D1Database,
+  d1: Database,
   term: string,
   matchedAsTyped: Promise<boolean>,
 ): Promise<CorrectedTerm> {
@@ -184,7 +185,7 @@ async function correctedTerm(
 }
 
 /** Whether anything in the indexes holds the term as typed (false for a term of no word). */
-async function matchesAsTyped(d1: D1Database, term: string): Promise<boolean> {
+async function matchesAsTyped(d1: Database, term: string): Promise<boolean> {
   const queries = termQueries(term);
   return queries !== undefined && (await anyMatch(d1, queries));
 }

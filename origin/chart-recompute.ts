@@ -1,4 +1,5 @@
 import { type ChartScoreRow, liveCountsSince, storeChartScores } from "#origin/db/charts.ts";
+import type { Database } from "#origin/db/rows.ts";
 import { tagCountsIn } from "#origin/db/tag-counts.ts";
 import { cityScore } from "./catalog-rules";
 import {
@@ -23,7 +24,7 @@ type Scope = { key: string; country: string | undefined; cityId: number | undefi
  * live window (origin/chart-scores.ts), stored with the time they were computed. Scopes and tracks
  * without live counts keep their seeded scores, read where they are.
  */
-export async function recomputeCharts(d1: D1Database, now: Date): Promise<{ scopes: number; rows: number }> {
+export async function recomputeCharts(d1: Database, now: Date): Promise<{ scopes: number; rows: number }> {
   const live = await liveCountsSince(d1, windowStart(now));
   const byScope = new Map<
     string,

@@ -1,6 +1,7 @@
 import { chartScoresOf } from "#origin/db/charts.ts";
 import { genres } from "#origin/db/genres.ts";
 import { cityById, countryById } from "#origin/db/places.ts";
+import type { Database } from "#origin/db/rows.ts";
 import { tagCountsIn } from "#origin/db/tag-counts.ts";
 import { chartSizes } from "#rules/content-rules.ts";
 import { cityScore, discoveryScore, listIds, rankEntries } from "./catalog-rules";
@@ -34,7 +35,7 @@ export function isChartListId(id: string): boolean {
 }
 
 /** Spec 001 §5: chart parameters must resolve to a known country, city or genre. */
-export async function resolveChartList(d1: D1Database, listid: string): Promise<ChartList> {
+export async function resolveChartList(d1: Database, listid: string): Promise<ChartList> {
   const unknown = notFound(`No chart ${listid}`);
   const pattern = patterns.find((p) => p.re.test(listid));
   const match = pattern?.re.exec(listid);
@@ -130,7 +131,7 @@ export type RankedChart = {
  * recompute stored for the tracks with live counts (origin/chart-recompute.ts) in their place, and
  * the time of that recompute, read with its scores.
  */
-export async function rankChart(d1: D1Database, list: ChartList): Promise<RankedChart> {
+export async function rankChart(d1: Database, list: ChartList): Promise<RankedChart> {
   const scope =
     list.kind === "city" && list.cityId !== undefined ? cityScope(list.cityId) : (list.country ?? worldScope);
   const [counts, run] = await Promise.all([tagCountsIn(d1, list.country), chartScoresOf(d1, scope)]);

@@ -32,7 +32,16 @@ export type OriginEnv = {
   STREAMING_CLIENT_ID?: string;
 };
 
-export type OriginApp = Hono<{ Bindings: OriginEnv }>;
+/** The origin's Hono environment: its bindings, and the request's D1 session its routes query. */
+export type OriginHonoEnv = {
+  Bindings: OriginEnv;
+  Variables: {
+    /** origin/d1-session.ts: every route's reads and writes go through it, never `c.env.DB`. */
+    db: D1DatabaseSession;
+  };
+};
+
+export type OriginApp = Hono<OriginHonoEnv>;
 
 /** One request's context in an origin route. */
-export type OriginContext = Context<{ Bindings: OriginEnv }>;
+export type OriginContext = Context<OriginHonoEnv>;

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { Database } from "#origin/db/rows.ts";
 import { guidSchema } from "#rules/cookies.ts";
 import { asksNotToBeTracked } from "#rules/global-privacy-control.ts";
 import {
@@ -23,7 +24,7 @@ import { clientAddressOf } from "./http";
 const cityIds = new Map<string, number>();
 const maxCityIds = 2000;
 
-async function cityIdOf(db: D1Database, country: string, encodedCity: string | undefined): Promise<number> {
+async function cityIdOf(db: Database, country: string, encodedCity: string | undefined): Promise<number> {
   if (!encodedCity) return 0;
   let city: string;
   try {
@@ -47,7 +48,7 @@ async function cityIdOf(db: D1Database, country: string, encodedCity: string | u
 /** Today's salt, made by the first isolate that needs it and read by the others; older ones are deleted. */
 let saltOfDay: { day: string; salt: Promise<string> } | undefined;
 
-function dailySalt(db: D1Database, day: string): Promise<string> {
+function dailySalt(db: Database, day: string): Promise<string> {
   if (saltOfDay?.day === day) return saltOfDay.salt;
   const salt = db
     .batch([
@@ -89,7 +90,7 @@ export async function recordIdentification(
   const country = edgeCountry && /^[A-Z]{2}$/.test(edgeCountry) ? edgeCountry : unknownCountry;
   const city = c.req.header(edgePlaceHeaders.city);
   const address = clientAddressOf(c);
-  const salt = () => dailySalt(c.env.DB, day);
+  const salt = () => dailySalt(c.var.db, day);
   const vouched = v.safeParse(guidSchema, c.req.header(vouchedVisitorHeader));
   const visitor = {
     webId: vouched.success ? vouched.output : undefined,
@@ -104,7 +105,7 @@ export async function recordIdentification(
       id: crypto.randomUUID(),
       trackKey: identification.trackKey,
       country,
-      cityId: await cityIdOf(c.env.DB, country, city),
+      cityId: await cityIdOf(c.var.db, country, city),
       day,
       visitorHash: await visitorHashOf(visitor),
       addressHash: await addressHashOf({ address, day, dailySalt: salt }),
@@ -156,12 +157,7 @@ export const replaySketchAgreement = 13;
  * events; replays marked; the chart visits, one a visitor, track and day, no more than the cap an
  * address; the day's counters and the tag counts from those visits; the retention deletes.
  */
-function foldStatements(
-  db: D1Database,
-  batchId: string,
-  events: readonly IdentificationEvent[],
-  now: number,
-) {
+function foldStatements(db: Database, batchId: string, events: readonly IdentificationEvent[], now: number) {
   const oldest = oldestCountedDay(now);
   return [
     db
@@ -250,7 +246,7 @@ export type FoldSummary = { events: number; malformed: number; statements: numbe
  */
 export async function foldIdentifications(
   batch: MessageBatch,
-  db: D1Database,
+  db: Database,
   now = Date.now(),
 ): Promise<FoldSummary> {
   const valid: { message: Message; event: IdentificationEvent }[] = [];

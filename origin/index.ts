@@ -20,7 +20,8 @@ import { registerVideo } from "#origin/routes/video.ts";
 import { registerWebProvider } from "#origin/routes/web-provider.ts";
 import { registerWebrec } from "#origin/routes/webrec.ts";
 import { SiteError } from "#rules/errors.ts";
-import type { OriginEnv } from "./env";
+import { d1Session } from "./d1-session";
+import type { OriginEnv, OriginHonoEnv } from "./env";
 import { cachePolicy, errorResponse } from "./http";
 import { queue } from "./queue";
 import { scheduled } from "./scheduled";
@@ -68,7 +69,9 @@ export function createOrigin(): EmbeddedOrigin {
 }
 
 function originRoutes() {
-  const root = new Hono<{ Bindings: OriginEnv }>();
+  const root = new Hono<OriginHonoEnv>();
+  // One D1 session a request, before every route (decision 062).
+  root.use("*", d1Session);
   // Spec 001 §7 names the campaign data call outside /services; the base-path app shares the
   // root's routes, so one `fetch` answers both.
   registerCampaignData(root);

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { Database } from "#origin/db/rows.ts";
 import { type TrackRow, tracksSelectedBy } from "#origin/db/tracks.ts";
 import {
   earliestTagTime,
@@ -35,7 +36,7 @@ export type NewTag = {
  * whoever sent it; the caller has checked the tag time (`isAcceptedTagTime`).
  */
 export async function addTag(
-  db: D1Database,
+  db: Database,
   userId: string,
   tag: NewTag,
   now: number,
@@ -135,7 +136,7 @@ export type TagPage = {
 
 /** One page of the library, newest first, after the page `cursor` names (the first without one). */
 export async function listTags(
-  db: D1Database,
+  db: Database,
   userId: string,
   limit: number,
   cursor: Cursor | undefined,
@@ -169,7 +170,7 @@ export async function listTags(
   return { tags, token: encodeCursor({ t: last.tag_time, id: last.id, n: start }), start, count };
 }
 
-function countStatement(db: D1Database, userId: string): D1PreparedStatement {
+function countStatement(db: Database, userId: string): D1PreparedStatement {
   return db.prepare(`SELECT COUNT(*) AS n FROM tags t WHERE t.user_id = ? AND ${shown}`).bind(userId);
 }
 
@@ -178,7 +179,7 @@ function countOf(result: D1Result<{ n: number }> | undefined): number {
 }
 
 /** Spec 002 §7 "GET tag count": the tags the library shows. */
-export async function countTags(db: D1Database, userId: string): Promise<number> {
+export async function countTags(db: Database, userId: string): Promise<number> {
   return countOf(await countStatement(db, userId).all<{ n: number }>());
 }
 
@@ -187,7 +188,7 @@ export async function countTags(db: D1Database, userId: string): Promise<number>
  * deleted for good once it has been hidden longer than `hiddenTagLifetimeMs`. False when the
  * account has no such visible tag (another account's tag is never touched).
  */
-export async function hideTag(db: D1Database, userId: string, tagId: string, now: number): Promise<boolean> {
+export async function hideTag(db: Database, userId: string, tagId: string, now: number): Promise<boolean> {
   const [, hidden] = await db.batch([
     purgeHidden(db, userId, now),
     db
@@ -198,7 +199,7 @@ export async function hideTag(db: D1Database, userId: string, tagId: string, now
 }
 
 /** The undo of a removal. False when the account has no such hidden tag. */
-export async function restoreTag(db: D1Database, userId: string, tagId: string): Promise<boolean> {
+export async function restoreTag(db: Database, userId: string, tagId: string): Promise<boolean> {
   const restored = await db
     .prepare("UPDATE tags SET hidden_at = NULL WHERE id = ? AND user_id = ? AND hidden_at IS NOT NULL")
     .bind(tagId, userId)
@@ -206,14 +207,14 @@ export async function restoreTag(db: D1Database, userId: string, tagId: string):
   return restored.meta.changes === 1;
 }
 
-function purgeHidden(db: D1Database, userId: string, now: number): D1PreparedStatement {
+function purgeHidden(db: Database, userId: string, now: number): D1PreparedStatement {
   return db
     .prepare("DELETE FROM tags WHERE user_id = ? AND hidden_at IS NOT NULL AND hidden_at < ?")
     .bind(userId, now - hiddenTagLifetimeMs);
 }
 
 /** A shown tag of the account, or undefined. */
-export async function findTag(db: D1Database, userId: string, tagId: string): Promise<StoredTag | undefined> {
+export async function findTag(db: Database, userId: string, tagId: string): Promise<StoredTag | undefined> {
   const row = await db
     .prepare(
       `SELECT t.id, t.track_key, t.tag_time, t.country, t.lat, t.lng, t.created_at FROM tags t

@@ -1,5 +1,6 @@
 import { loadLanguages, resources } from "#locales/index.ts";
 import { createStrings } from "#locales/translate.ts";
+import type { Database } from "#origin/db/rows.ts";
 import { emailLinkLifetimeMs } from "#rules/account.ts";
 import { escapeHtml } from "#rules/html.ts";
 import { defaultLanguageKey, type LanguageKey, languageOf, matchLanguage } from "#rules/languages.ts";
@@ -64,7 +65,7 @@ export type OutboxMail = {
 };
 
 /** The outbox's 50 newest mails, newest first: what /dev/outbox shows. */
-export async function outboxMails(db: D1Database): Promise<OutboxMail[]> {
+export async function outboxMails(db: Database): Promise<OutboxMail[]> {
   const { results } = await db
     .prepare(
       "SELECT id, to_address, subject, text_body, html_body, created_at FROM outbox ORDER BY id DESC LIMIT 50",

@@ -1,3 +1,4 @@
+import type { Database } from "#origin/db/rows.ts";
 import { type Campaign, type OfferPlatform, offerLimits } from "#rules/offers.ts";
 import { sha256 } from "./accounts";
 import type { StoredCredential } from "./webauthn";
@@ -17,7 +18,7 @@ type CampaignRow = {
 };
 
 /** A campaign as `/campaign/data/{name}.json` answers it; undefined for a name we do not run. */
-export async function findCampaign(db: D1Database, name: string): Promise<Campaign | undefined> {
+export async function findCampaign(db: Database, name: string): Promise<Campaign | undefined> {
   const row = await db.prepare("SELECT * FROM campaigns WHERE name = ?").bind(name).first<CampaignRow>();
   if (!row) return undefined;
   return {
@@ -40,11 +41,7 @@ export type AccountOffers = {
 };
 
 /** The account's code for this campaign, whether it was handed a code for another one, its age. */
-export async function accountOffers(
-  db: D1Database,
-  userId: string,
-  campaign: string,
-): Promise<AccountOffers> {
+export async function accountOffers(db: Database, userId: string, campaign: string): Promise<AccountOffers> {
   const [codes, user] = await db.batch<{
     campaign: string;
     code: string;
@@ -91,7 +88,7 @@ export function clientHashOf(address: string): Promise<string> {
 }
 
 /** How many codes this client got within the limit's window. */
-export async function clientCodesSince(db: D1Database, clientHash: string, since: number): Promise<number> {
+export async function clientCodesSince(db: Database, clientHash: string, since: number): Promise<number> {
   const row = await db
     .prepare("SELECT COUNT(*) AS codes FROM offer_client_claims WHERE client_hash = ? AND claimed_at > ?")
     .bind(clientHash, since)
@@ -100,7 +97,7 @@ export async function clientCodesSince(db: D1Database, clientHash: string, since
 }
 
 /** The account's credentials that have had no code: an assertion with one of them will do. */
-export async function unredeemedCredentials(db: D1Database, userId: string): Promise<StoredCredential[]> {
+export async function unredeemedCredentials(db: Database, userId: string): Promise<StoredCredential[]> {
   const { results } = await db
     .prepare(
       "SELECT credential_id, public_key, counter FROM offer_credentials WHERE user_id = ? AND redeemed_at IS NULL",
@@ -115,7 +112,7 @@ export async function unredeemedCredentials(db: D1Database, userId: string): Pro
  * by this account or another (credential IDs are unique across accounts).
  */
 export async function storeCredential(
-  db: D1Database,
+  db: Database,
   credential: StoredCredential & { userId: string; fmt: string; aaguid: string; now: number },
 ): Promise<boolean> {
   const row = await db
@@ -137,7 +134,7 @@ export async function storeCredential(
 }
 
 /** An assertion's new signature counter (the library refused one that did not move forward). */
-export async function updateCounter(db: D1Database, credentialId: string, counter: number): Promise<void> {
+export async function updateCounter(db: Database, credentialId: string, counter: number): Promise<void> {
   await db
     .prepare("UPDATE offer_credentials SET counter = ? WHERE credential_id = ?")
     .bind(counter, credentialId)
@@ -162,7 +159,7 @@ export function newOfferCode(): string {
  * credential is marked and the client's claim counted in the same transaction.
  */
 export async function claimOfferCode(
-  db: D1Database,
+  db: Database,
   claim: {
     userId: string;
     campaign: string;
@@ -221,7 +218,7 @@ export async function claimOfferCode(
 
 /** Stores a new challenge for this account, campaign and origin; drops the account's expired ones. */
 export async function storeChallenge(
-  db: D1Database,
+  db: Database,
   challenge: {
     value: string;
     userId: string;
@@ -248,7 +245,7 @@ export async function storeChallenge(
  * answer finds nothing. Only an unexpired challenge of this account and campaign counts.
  */
 export async function takeChallenge(
-  db: D1Database,
+  db: Database,
   lookup: { value: string; userId: string; campaign: string; now: number },
 ): Promise<{ origin: string } | undefined> {
   const row = await db

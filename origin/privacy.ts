@@ -1,3 +1,4 @@
+import type { Database } from "#origin/db/rows.ts";
 import { roughPosition } from "#rules/library.ts";
 import {
   type DataCategories,
@@ -80,7 +81,7 @@ export type ExportClaim =
  * Starts a data download for the account, unless one is still in process (preparing, or ready and
  * unexpired). The check and the insert are one statement, so two requests at once start one.
  */
-export async function claimExport(db: D1Database, userId: string, now: number): Promise<ExportClaim> {
+export async function claimExport(db: Database, userId: string, now: number): Promise<ExportClaim> {
   const id = randomToken().slice(0, 22);
   const token = randomToken();
   const inserted = await db
@@ -106,7 +107,7 @@ export async function claimExport(db: D1Database, userId: string, now: number): 
 
 /** Stores a claimed download's archive: ready, fetchable until `dataExportLifetimeMs` from now. */
 export async function completeExport(
-  db: D1Database,
+  db: Database,
   id: string,
   archive: Uint8Array,
   now: number,
@@ -120,7 +121,7 @@ export async function completeExport(
 }
 
 /** Forgets a download that could not be finished (its mail failed): the person may ask again. */
-export async function dropExport(db: D1Database, id: string): Promise<void> {
+export async function dropExport(db: Database, id: string): Promise<void> {
   await db.prepare("DELETE FROM data_exports WHERE id = ?").bind(id).run();
 }
 
@@ -129,7 +130,7 @@ export async function dropExport(db: D1Database, id: string): Promise<void> {
  * `expiredExportRecordMs`, of every account: run with each privacy call, so that no archive
  * outlives its lifetime by more than the time to the next call of anyone.
  */
-export function purgeExports(db: D1Database, now: number): Promise<D1Result[]> {
+export function purgeExports(db: Database, now: number): Promise<D1Result[]> {
   return db.batch([
     db
       .prepare("UPDATE data_exports SET archive = NULL WHERE expires_at <= ? AND archive IS NOT NULL")
@@ -154,7 +155,7 @@ export type ExportLookup =
  * (with its bytes unless `withArchive` is false: a HEAD request).
  */
 export async function findExport(
-  db: D1Database,
+  db: Database,
   link: { id: string; token: string },
   userId: string,
   now: number,
@@ -191,7 +192,7 @@ export async function findExport(
 }
 
 /** Everything held on the account, read in one batch (one consistent view). */
-export async function personData(db: D1Database, userId: string): Promise<PersonData | undefined> {
+export async function personData(db: Database, userId: string): Promise<PersonData | undefined> {
   const user = await db
     .prepare("SELECT id, email, created_at FROM users WHERE id = ?")
     .bind(userId)
@@ -271,7 +272,7 @@ export async function personData(db: D1Database, userId: string): Promise<Person
 
 /** How much of each kind of data is held on the account now (spec 001 §5 data categories). */
 export async function dataCategoriesOf(
-  db: D1Database,
+  db: Database,
   userId: string,
   now: number,
 ): Promise<DataCategories | undefined> {
@@ -329,10 +330,7 @@ export async function dataCategoriesOf(
  * Every statement names its table, rather than leaning on ON DELETE CASCADE. The address can sign
  * in again: as a new, empty account.
  */
-export async function deleteAccount(
-  db: D1Database,
-  account: { userId: string; email: string },
-): Promise<void> {
+export async function deleteAccount(db: Database, account: { userId: string; email: string }): Promise<void> {
   const { userId, email } = account;
   await db.batch([
     db.prepare("DELETE FROM tags WHERE user_id = ?").bind(userId),

@@ -30,7 +30,7 @@ export async function signedInAccount(
   }
   // Reads may take this isolate's recent lookup of the session; writes always ask D1 (decision 048).
   const reading = c.req.method === "GET" || c.req.method === "HEAD";
-  const found = await findSession(c.env.DB, session, Date.now(), reading ? "recent" : "none");
+  const found = await findSession(c.var.db, session, Date.now(), reading ? "recent" : "none");
   if (found.outcome === "ended") {
     return {
       refused: noStoreJson({ error: "unauthorized", message: "The session has ended" }, sessionEndedStatus, [
@@ -64,7 +64,7 @@ export async function tagRecognition(
   const account = await signedInAccount(c);
   if ("refused" in account) return;
   await addTag(
-    c.env.DB,
+    c.var.db,
     account.userId,
     {
       recognitionId: `web:${match.sessionId}`,

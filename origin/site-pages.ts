@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { Database } from "#origin/db/rows.ts";
 import { type CareersRole, careersRoleSchema } from "#rules/careers.ts";
 import {
   formRateWindowMs,
@@ -27,7 +28,7 @@ const receiptHashOf = (receipt: string) => sha256(`receipt:${receipt}`);
  * the account's data download holds it and its deletion removes it.
  */
 export async function storeSurveyAnswer(
-  db: D1Database,
+  db: Database,
   answer: v.InferOutput<typeof surveySubmissionSchema>,
   sender: { client: string; userId: string | null },
   now: number,
@@ -62,10 +63,7 @@ export async function storeSurveyAnswer(
 }
 
 /** The answer a receipt was handed out with, if any: the one way to read an answer back. */
-export async function surveyAnswerOf(
-  db: D1Database,
-  receipt: string,
-): Promise<StoredSurveyAnswer | undefined> {
+export async function surveyAnswerOf(db: Database, receipt: string): Promise<StoredSurveyAnswer | undefined> {
   const row = await db
     .prepare(
       "SELECT satisfaction, found, comment, created_at AS createdAt FROM survey_answers WHERE receipt_hash = ?",
@@ -80,7 +78,7 @@ export async function surveyAnswerOf(
  * signed in, it names the account: its data download holds it and its deletion removes it.
  */
 export async function storeVerificationRequest(
-  db: D1Database,
+  db: Database,
   request: v.InferOutput<typeof verificationSubmissionSchema>,
   sender: { client: string; userId: string | null },
   now: number,
@@ -113,7 +111,7 @@ export async function storeVerificationRequest(
 }
 
 export async function verificationRequestOf(
-  db: D1Database,
+  db: Database,
   id: string,
 ): Promise<StoredVerification | undefined> {
   const row = await db
@@ -127,7 +125,7 @@ export async function verificationRequestOf(
 }
 
 /** The open roles, newest first. */
-export async function openRoles(db: D1Database): Promise<CareersRole[]> {
+export async function openRoles(db: Database): Promise<CareersRole[]> {
   const { results } = await db
     .prepare(
       `SELECT id, title, team, location, summary, posted_on AS postedOn FROM careers_roles

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { Database } from "#origin/db/rows.ts";
 import { randomUrlToken, s256Challenge } from "#rules/pkce.ts";
 import {
   type AuthorizationQuery,
@@ -114,11 +115,7 @@ export function redirectWith(
  * authorization server would ask for before issuing a code (decision 030, finding 11): an Allow that
  * did not come through the consent page that asked, in the browser it asked, has none.
  */
-export async function openConsent(
-  db: D1Database,
-  request: CheckedAuthorization,
-  now: number,
-): Promise<string> {
+export async function openConsent(db: Database, request: CheckedAuthorization, now: number): Promise<string> {
   const ticket = randomUrlToken();
   await db.batch([
     db.prepare("DELETE FROM oauth_consents WHERE expires_at <= ?").bind(now),
@@ -144,7 +141,7 @@ export async function openConsent(
 
 /** Spends the ticket of the consent page that showed exactly this request; false if there is none. */
 export async function spendConsent(
-  db: D1Database,
+  db: Database,
   ticket: string | undefined,
   request: CheckedAuthorization,
   now: number,
@@ -177,7 +174,7 @@ export async function spendConsent(
  * then that account's, in its data download and revoked by its deletion.
  */
 export async function issueCode(
-  db: D1Database,
+  db: Database,
   request: CheckedAuthorization,
   userId: string | null,
   now: number,
@@ -237,7 +234,7 @@ const codeRowSchema = v.object({
  * tokens issued for it are revoked (RFC 6749 §4.1.2 "SHOULD revoke").
  */
 export async function exchangeCode(
-  db: D1Database,
+  db: Database,
   form: Record<string, unknown>,
   client: OAuthClient,
   now: number,
@@ -317,12 +314,7 @@ export async function exchangeCode(
 }
 
 /** RFC 7009 §2.2: a token is revoked whether or not it was known; the answer is the same. */
-export async function revokeToken(
-  db: D1Database,
-  token: string,
-  clientId: string,
-  now: number,
-): Promise<void> {
+export async function revokeToken(db: Database, token: string, clientId: string, now: number): Promise<void> {
   await db
     .prepare(
       "UPDATE oauth_tokens SET revoked_at = ? WHERE token_hash = ? AND client_id = ? AND revoked_at IS NULL",

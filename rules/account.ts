@@ -124,17 +124,39 @@ export const accountCookieNames = {
   session: "tw_session",
   /** The browser a sign-in link was asked from: the link works only where this cookie is. */
   device: "tw_device",
+  /** The D1 bookmark of the person's last write: their reads see at least that (decision 062). */
+  bookmark: "tw_bookmark",
 } as const;
 
 /** A cookie value the account service issued: 32 random bytes, base64url. */
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 
+/**
+ * A D1 Sessions API bookmark as the cookie may hold it. D1 calls it opaque; the ones it gives are
+ * hex groups joined by dashes (about 60 characters), so this allows what any such shape needs and
+ * bounds the rest: one that fails is ignored and the read is unconstrained (decision 062).
+ */
+export const bookmarkSchema = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(128),
+  v.regex(/^[A-Za-z0-9-]+$/),
+);
+
+/**
+ * How long a bookmark cookie lasts: long past the replicas' lag, after which any replica has the
+ * write anyway; short, so that a person's reads are not held to an old point for nothing.
+ */
+export const bookmarkLifetimeSeconds = 120;
+
 export function readAccountCookies(header: string | null | undefined) {
   const cookies = parseCookieHeader(header);
   const valid = (value: string | undefined) => (value && tokenPattern.test(value) ? value : undefined);
+  const bookmark = v.safeParse(bookmarkSchema, cookies.get(accountCookieNames.bookmark));
   return {
     session: valid(cookies.get(accountCookieNames.session)),
     device: valid(cookies.get(accountCookieNames.device)),
+    bookmark: bookmark.success ? bookmark.output : undefined,
   };
 }
 
@@ -156,6 +178,16 @@ export function sessionCookie(value: string, secure: boolean, persistent = true)
 export function deviceCookie(value: string, secure: boolean): string {
   return serializeCookie(accountCookieNames.device, value, {
     maxAge: 365 * 24 * 60 * 60,
+    sameSite: "Lax",
+    httpOnly: true,
+    secure,
+  });
+}
+
+/** The bookmark of a person's write (decision 062): like the session, HttpOnly and SameSite Lax. */
+export function bookmarkCookie(bookmark: string, secure: boolean): string {
+  return serializeCookie(accountCookieNames.bookmark, bookmark, {
+    maxAge: bookmarkLifetimeSeconds,
     sameSite: "Lax",
     httpOnly: true,
     secure,

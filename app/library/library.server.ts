@@ -127,13 +127,17 @@ export function tagChangeOf(form: FormData): { tagid: string; change: TagChange 
   return { tagid: parsed.output.tagid, change: parsed.output.intent === "remove" ? "hide" : "restore" };
 }
 
-/** Removes a tag or undoes the removal; the tag's title for the page's notice, or undefined if it is not there. */
+/**
+ * Removes a tag or undoes the removal; the tag's title for the page's notice, or undefined if it is
+ * not there. `setCookies`: the account service's, the bookmark of the change among them, which the
+ * person's next reads need to see it (decision 062).
+ */
 export async function changeTag(
   context: Context,
   request: Request,
   tagid: string,
   change: TagChange,
-): Promise<{ title: string; tagid: string } | undefined> {
+): Promise<{ title: string; tagid: string; setCookies: string[] } | undefined> {
   const answer = await accountCall(context.services, request, ["tags", tagid, change], {
     method: "POST",
   });
@@ -152,7 +156,11 @@ export async function changeTag(
   if (answer.status !== 200 || !parsed.success) {
     throw new SiteError("serviceerror", `The account service answered ${answer.status}`);
   }
-  return { tagid: parsed.output.tag.tagid, title: parsed.output.tag.track.title };
+  return {
+    tagid: parsed.output.tag.tagid,
+    title: parsed.output.tag.track.title,
+    setCookies: answer.headers.getSetCookie(),
+  };
 }
 
 /** The file name of an export: the site's name and the day, ASCII only. */

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { all, flag, int, nullableText, text } from "./rows.ts";
+import { all, type Database, flag, int, nullableText, text } from "./rows.ts";
 
 const albumRowSchema = v.object({
   id: text,
@@ -26,16 +26,16 @@ const albumSelect = `
     (SELECT json_group_array(DISTINCT t.artist_id) FROM tracks t WHERE t.album_id = al.id) AS artist_ids
   FROM albums al JOIN genres g ON g.id = al.genre_id`;
 
-function albumsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<AlbumRow[]> {
+function albumsWhere(db: Database, where: string, ...params: unknown[]): Promise<AlbumRow[]> {
   return all(db, albumRowSchema, `${albumSelect} WHERE ${where}`, ...params);
 }
 
 /** Albums by id (unknown ids are left out). */
-export function albumsByIds(db: D1Database, ids: readonly string[]): Promise<AlbumRow[]> {
+export function albumsByIds(db: Database, ids: readonly string[]): Promise<AlbumRow[]> {
   return albumsWhere(db, "al.id IN (SELECT value FROM json_each(?))", JSON.stringify(ids));
 }
 
-export async function albumById(db: D1Database, id: string): Promise<AlbumRow | undefined> {
+export async function albumById(db: Database, id: string): Promise<AlbumRow | undefined> {
   const [row] = await albumsWhere(db, "al.id = ?", id);
   return row;
 }
@@ -43,7 +43,7 @@ export async function albumById(db: D1Database, id: string): Promise<AlbumRow | 
 const listedAlbumRowSchema = v.object({ id: text, alias: text, last_modified: nullableText });
 
 /** Albums in numeric id order after `after`, each with the date its newest track was added. */
-export function albumListing(db: D1Database, after: number, limit: number) {
+export function albumListing(db: Database, after: number, limit: number) {
   return all(
     db,
     listedAlbumRowSchema,

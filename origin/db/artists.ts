@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { all, first, int, nullableText, text } from "./rows.ts";
+import { all, type Database, first, int, nullableText, text } from "./rows.ts";
 
 export const artistRowSchema = v.object({
   id: int,
@@ -19,7 +19,7 @@ export type ArtistRow = v.InferOutput<typeof artistRowSchema>;
 const artistSelect = `SELECT a.*, g.name AS genre_name FROM artists a JOIN genres g ON g.id = a.genre_id`;
 
 export async function artistBy(
-  db: D1Database,
+  db: Database,
   column: "id" | "adamid",
   id: string,
 ): Promise<ArtistRow | undefined> {
@@ -31,22 +31,22 @@ export async function artistBy(
   );
 }
 
-function artistsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<ArtistRow[]> {
+function artistsWhere(db: Database, where: string, ...params: unknown[]): Promise<ArtistRow[]> {
   return all(db, artistRowSchema, `${artistSelect} WHERE ${where}`, ...params);
 }
 
 /** Every artist, in id order. */
-export function allArtists(db: D1Database): Promise<ArtistRow[]> {
+export function allArtists(db: Database): Promise<ArtistRow[]> {
   return artistsWhere(db, "1 = 1 ORDER BY a.id");
 }
 
 /** Artists by id (unknown ids are left out), by name. */
-export function artistsByIds(db: D1Database, ids: readonly number[]): Promise<ArtistRow[]> {
+export function artistsByIds(db: Database, ids: readonly number[]): Promise<ArtistRow[]> {
   return artistsWhere(db, "a.id IN (SELECT value FROM json_each(?)) ORDER BY a.name", JSON.stringify(ids));
 }
 
 /** The artists of an album's tracks, by name. */
-export function albumArtists(db: D1Database, albumId: string): Promise<ArtistRow[]> {
+export function albumArtists(db: Database, albumId: string): Promise<ArtistRow[]> {
   return artistsWhere(
     db,
     "a.id IN (SELECT artist_id FROM tracks WHERE album_id = ?) ORDER BY a.name",
@@ -55,7 +55,7 @@ export function albumArtists(db: D1Database, albumId: string): Promise<ArtistRow
 }
 
 /** Every artist but this one. */
-export function artistsOtherThan(db: D1Database, artistId: number): Promise<ArtistRow[]> {
+export function artistsOtherThan(db: Database, artistId: number): Promise<ArtistRow[]> {
   return artistsWhere(db, "a.id != ?", artistId);
 }
 
@@ -67,7 +67,7 @@ const listedArtistRowSchema = v.object({
 });
 
 /** Artists in id order after `after`, each with the date its newest track was added. */
-export function artistListing(db: D1Database, after: number, limit: number) {
+export function artistListing(db: Database, after: number, limit: number) {
   return all(
     db,
     listedArtistRowSchema,

@@ -1,8 +1,8 @@
 import * as v from "valibot";
-import { all, int, text } from "./rows.ts";
+import { all, type Database, int, text } from "./rows.ts";
 
 /** The live counters (decision 032) of the days from `fromDay` (YYYY-MM-DD) on. */
-export function liveCountsSince(db: D1Database, fromDay: string) {
+export function liveCountsSince(db: Database, fromDay: string) {
   return all(
     db,
     v.object({ day: text, track_key: int, country: text, city_id: int, identifications: int, visitors: int }),
@@ -23,7 +23,7 @@ const runRowSchema = v.object({ computed_at: text });
  * answer carries is the time of the order it carries (decision 032, "Answers and caching").
  */
 export async function chartScoresOf(
-  db: D1Database,
+  db: Database,
   scope: string,
 ): Promise<{ scores: Map<number, ChartScoreRow>; computedAt: string }> {
   const [scores, runs] = await db.batch([
@@ -40,7 +40,7 @@ export async function chartScoresOf(
 
 /** Replaces every stored chart score and the computed time in one batch (all or nothing). */
 export async function storeChartScores(
-  db: D1Database,
+  db: Database,
   rows: readonly ChartScoreRow[],
   computedAt: string,
 ): Promise<void> {

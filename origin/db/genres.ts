@@ -1,9 +1,9 @@
 import * as v from "valibot";
-import { all, int, text } from "./rows.ts";
+import { all, type Database, int, text } from "./rows.ts";
 
 const genreRowSchema = v.object({ id: text, name: text, alias: text, count: int });
 
-export function genres(db: D1Database) {
+export function genres(db: Database) {
   return all(
     db,
     genreRowSchema,

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { first, int, text } from "./rows.ts";
+import { type Database, first, int, text } from "./rows.ts";
 
 const lyricsRowSchema = v.object({
   track_key: int,
@@ -13,7 +13,7 @@ const lyricsRowSchema = v.object({
 export type LyricsRow = v.InferOutput<typeof lyricsRowSchema>;
 
 export async function lyricsOf(
-  db: D1Database,
+  db: Database,
   column: "track_key" | "adamid",
   id: string,
 ): Promise<LyricsRow | undefined> {

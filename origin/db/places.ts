@@ -1,18 +1,18 @@
 import * as v from "valibot";
-import { all, first, int, text } from "./rows.ts";
+import { all, type Database, first, int, text } from "./rows.ts";
 
 const countryRowSchema = v.object({ id: text, url_name: text, loc_name: text });
 const cityRowSchema = v.object({ id: int, country: text, name: text, url_name: text });
 
-export function countries(db: D1Database) {
+export function countries(db: Database) {
   return all(db, countryRowSchema, "SELECT id, url_name, loc_name FROM countries ORDER BY position");
 }
 
-export async function countryById(db: D1Database, id: string) {
+export async function countryById(db: Database, id: string) {
   return first(db, countryRowSchema, "SELECT id, url_name, loc_name FROM countries WHERE id = ?", id);
 }
 
-export function cities(db: D1Database) {
+export function cities(db: Database) {
   return all(
     db,
     cityRowSchema,
@@ -20,7 +20,7 @@ export function cities(db: D1Database) {
   );
 }
 
-export async function cityById(db: D1Database, id: number) {
+export async function cityById(db: Database, id: number) {
   return first(db, cityRowSchema, "SELECT id, country, name, url_name FROM cities WHERE id = ?", id);
 }
 
@@ -37,7 +37,7 @@ const venueRowSchema = v.object({
 export type VenueRow = v.InferOutput<typeof venueRowSchema>;
 
 /** Concert venues with their city's population (events favour big cities), in id order. */
-export function venues(db: D1Database): Promise<VenueRow[]> {
+export function venues(db: Database): Promise<VenueRow[]> {
   return all(
     db,
     venueRowSchema,

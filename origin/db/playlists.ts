@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { all, int, nullableText, text } from "./rows.ts";
+import { all, type Database, int, nullableText, text } from "./rows.ts";
 
 const playlistRowSchema = v.object({
   id: text,
@@ -19,27 +19,27 @@ const playlistSelect = `
   SELECT p.*, (SELECT COUNT(*) FROM playlist_tracks pt WHERE pt.playlist_id = p.id) AS track_count
   FROM playlists p`;
 
-function playlistsWhere(db: D1Database, where: string, ...params: unknown[]): Promise<PlaylistRow[]> {
+function playlistsWhere(db: Database, where: string, ...params: unknown[]): Promise<PlaylistRow[]> {
   return all(db, playlistRowSchema, `${playlistSelect} WHERE ${where}`, ...params);
 }
 
-export async function playlistById(db: D1Database, id: string): Promise<PlaylistRow | undefined> {
+export async function playlistById(db: Database, id: string): Promise<PlaylistRow | undefined> {
   const [row] = await playlistsWhere(db, "p.id = ?", id);
   return row;
 }
 
 /** The playlists made for an artist. */
-export function artistPlaylists(db: D1Database, artistId: number): Promise<PlaylistRow[]> {
+export function artistPlaylists(db: Database, artistId: number): Promise<PlaylistRow[]> {
   return playlistsWhere(db, "p.artist_id = ?", artistId);
 }
 
 /** Every playlist made for an artist, in id order. */
-export function allArtistPlaylists(db: D1Database): Promise<PlaylistRow[]> {
+export function allArtistPlaylists(db: Database): Promise<PlaylistRow[]> {
   return playlistsWhere(db, "p.artist_id IS NOT NULL ORDER BY p.id");
 }
 
 /** Playlists holding any of these tracks. */
-export function playlistsHoldingTracks(db: D1Database, keys: readonly number[]): Promise<PlaylistRow[]> {
+export function playlistsHoldingTracks(db: Database, keys: readonly number[]): Promise<PlaylistRow[]> {
   return playlistsWhere(
     db,
     "p.id IN (SELECT playlist_id FROM playlist_tracks WHERE track_key IN (SELECT value FROM json_each(?)))",
@@ -47,7 +47,7 @@ export function playlistsHoldingTracks(db: D1Database, keys: readonly number[]):
   );
 }
 
-export async function playlistTrackKeys(db: D1Database, playlistId: string): Promise<number[]> {
+export async function playlistTrackKeys(db: Database, playlistId: string): Promise<number[]> {
   const rows = await all(
     db,
     v.object({ track_key: int }),
@@ -60,7 +60,7 @@ export async function playlistTrackKeys(db: D1Database, playlistId: string): Pro
 const listedPlaylistRowSchema = v.object({ id: text, last_modified: text });
 
 /** Playlists in id order after `after` (ids are text: `pl.…`). */
-export function playlistListing(db: D1Database, after: string, limit: number) {
+export function playlistListing(db: Database, after: string, limit: number) {
   return all(
     db,
     listedPlaylistRowSchema,

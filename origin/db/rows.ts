@@ -1,6 +1,12 @@
 import * as v from "valibot";
 
 /**
+ * What a query runs on: a request's D1 session (origin/d1-session.ts, decision 062), or the
+ * binding itself for queue batches and Cron Triggers, which stay on the primary.
+ */
+export type Database = Pick<D1DatabaseSession, "prepare" | "batch">;
+
+/**
  * What every reader of D1 shares (origin/db/*.ts, one module an entity): rows are parsed back with
  * valibot like any other payload, so a catalogue built by another version of the builder fails
  * loudly instead of answering garbage.
@@ -15,7 +21,7 @@ export const flag = v.pipe(
 );
 
 export async function all<S extends v.GenericSchema>(
-  db: D1Database,
+  db: Database,
   schema: S,
   sql: string,
   ...params: unknown[]
@@ -28,7 +34,7 @@ export async function all<S extends v.GenericSchema>(
 }
 
 export async function first<S extends v.GenericSchema>(
-  db: D1Database,
+  db: Database,
   schema: S,
   sql: string,
   ...params: unknown[]

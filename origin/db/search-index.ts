@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { shortestSpellingWord, type TermQueries, twoEditsFrom } from "#origin/search-terms.ts";
 import { type ArtistRow, artistRowSchema } from "./artists.ts";
-import { all, first, int, text } from "./rows.ts";
+import { all, type Database, first, int, text } from "./rows.ts";
 import { tagCountJoins, tagTotal } from "./tag-counts.ts";
 import { type TrackRow, trackColumns, trackJoins, trackRowSchema } from "./tracks.ts";
 
@@ -169,7 +169,7 @@ const noSongFoundSchema = v.object({ key: v.null(), names_found: int });
  * no song): what the spelling fallback asks (catalogue-search.ts), without a round trip of its own.
  */
 export async function songsFound(
-  db: D1Database,
+  db: Database,
   queries: TermQueries,
   limit: number,
   walkThreshold = walkFrom,
@@ -215,11 +215,7 @@ const lyricMatchSchema = v.object({ line_id: int, marked: text, offset_ms: v.nul
 export type LyricMatch = v.InferOutput<typeof lyricMatchSchema>;
 
 /** The lyric lines `lineIds` (search_lyrics rowids) with the words of `query` marked, and when each is sung. */
-export function lyricMatches(
-  db: D1Database,
-  query: string,
-  lineIds: readonly number[],
-): Promise<LyricMatch[]> {
+export function lyricMatches(db: Database, query: string, lineIds: readonly number[]): Promise<LyricMatch[]> {
   if (lineIds.length === 0) return Promise.resolve([]);
   return all(
     db,
@@ -234,7 +230,7 @@ export function lyricMatches(
 }
 
 /** Whether anything at all matches the term (a later page past the end is not a misspelling). */
-export async function anyMatch(db: D1Database, queries: TermQueries): Promise<boolean> {
+export async function anyMatch(db: Database, queries: TermQueries): Promise<boolean> {
   const row = await first(
     db,
     v.object({ found: int }),
@@ -286,7 +282,7 @@ const rebuildSpellingVariants = [
 
 const staleSpelling = "SELECT value FROM meta WHERE key = 'spelling_stale'";
 
-function rebuildSpelling(db: D1Database) {
+function rebuildSpelling(db: Database) {
   return db.batch(
     rebuildSpellingVariants.map((sql) =>
       sql.includes("?1") ? db.prepare(sql).bind(shortestSpellingWord, twoEditsFrom) : db.prepare(sql),
@@ -295,7 +291,7 @@ function rebuildSpelling(db: D1Database) {
 }
 
 /** Rebuilds the spelling variants when the names or lyrics changed since they were built (the scheduled run); whether it did. */
-export async function refreshSpellingVariants(db: D1Database): Promise<boolean> {
+export async function refreshSpellingVariants(db: Database): Promise<boolean> {
   if (!(await first(db, v.object({ value: text }), staleSpelling))) return false;
   await rebuildSpelling(db);
   return true;
@@ -311,7 +307,7 @@ export type SpellingCandidates = { names: string[]; lyrics: string[] };
  * built; then (seldom: the scheduled run rebuilds them) they are rebuilt and asked again.
  */
 export async function spellingCandidates(
-  db: D1Database,
+  db: Database,
   formLists: readonly (readonly string[])[],
   limit: number,
 ): Promise<SpellingCandidates[]> {
@@ -346,7 +342,7 @@ export type ArtistMatch = { row: ArtistRow; tier: number };
  * then by the tag counts of their songs, then by name; only the page's rows are read whole.
  */
 export async function artistMatches(
-  db: D1Database,
+  db: Database,
   queries: TermQueries,
   offset: number,
   limit: number,

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { all, flag, int, text } from "./rows.ts";
+import { all, type Database, flag, int, text } from "./rows.ts";
 
 /**
  * A track's tag count (spec 001 §7): the catalogue's baseline (tag_counts) plus the identifications
@@ -14,7 +14,7 @@ const countRowSchema = v.object({ track_key: int, total: int, recent: int, genre
 export type CountRow = v.InferOutput<typeof countRowSchema>;
 
 /** Per-country tag counts (country undefined: the world, summed). */
-export function tagCountsIn(db: D1Database, country: string | undefined): Promise<CountRow[]> {
+export function tagCountsIn(db: Database, country: string | undefined): Promise<CountRow[]> {
   return country
     ? all(
         db,
@@ -34,7 +34,7 @@ export function tagCountsIn(db: D1Database, country: string | undefined): Promis
  * only. `demo`: the total includes the catalogue's seeded baseline (decision 032), which pages label.
  */
 export async function tagTotals(
-  db: D1Database,
+  db: Database,
   keys: readonly number[],
 ): Promise<Map<number, { total: number; demo: boolean }>> {
   const rows = await all(

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { all, flag, int, nullableText, text } from "./rows.ts";
+import { all, type Database, flag, int, nullableText, text } from "./rows.ts";
 import { tagCountJoins, tagTotal } from "./tag-counts.ts";
 
 export const trackRowSchema = v.object({
@@ -55,7 +55,7 @@ const trackSelect = `SELECT ${trackColumns} FROM tracks t ${trackJoins}`;
  * The tracks whose keys `keysSql` selects, as a statement for `db.batch` beside the query it
  * follows (one round trip instead of two in sequence), and how to read its rows.
  */
-export function tracksSelectedBy(db: D1Database, keysSql: string, ...params: unknown[]) {
+export function tracksSelectedBy(db: Database, keysSql: string, ...params: unknown[]) {
   return {
     statement: db.prepare(`${trackSelect} WHERE t.key IN (${keysSql})`).bind(...params),
     read: (result: D1Result): TrackRow[] => result.results.map((row) => v.parse(trackRowSchema, row)),
@@ -63,7 +63,7 @@ export function tracksSelectedBy(db: D1Database, keysSql: string, ...params: unk
 }
 
 /** Tracks by key, in the order of the keys asked (unknown keys are left out). */
-export async function tracksByKeys(db: D1Database, keys: readonly number[]): Promise<TrackRow[]> {
+export async function tracksByKeys(db: Database, keys: readonly number[]): Promise<TrackRow[]> {
   if (keys.length === 0) return [];
   const rows = await all(
     db,
@@ -75,7 +75,7 @@ export async function tracksByKeys(db: D1Database, keys: readonly number[]): Pro
   return keys.flatMap((key) => byKey.get(key) ?? []);
 }
 
-export async function tracksByAdamIds(db: D1Database, adamids: readonly string[]): Promise<TrackRow[]> {
+export async function tracksByAdamIds(db: Database, adamids: readonly string[]): Promise<TrackRow[]> {
   if (adamids.length === 0) return [];
   const rows = await all(
     db,
@@ -87,33 +87,33 @@ export async function tracksByAdamIds(db: D1Database, adamids: readonly string[]
   return adamids.flatMap((id) => byId.get(id) ?? []);
 }
 
-function tracksWhere(db: D1Database, where: string, ...params: unknown[]): Promise<TrackRow[]> {
+function tracksWhere(db: Database, where: string, ...params: unknown[]): Promise<TrackRow[]> {
   return all(db, trackRowSchema, `${trackSelect} WHERE ${where}`, ...params);
 }
 
 /** Every track, in key order. */
-export function allTracks(db: D1Database): Promise<TrackRow[]> {
+export function allTracks(db: Database): Promise<TrackRow[]> {
   return tracksWhere(db, "1 = 1 ORDER BY t.key");
 }
 
 /** An album's tracks in its track order (unnumbered ones last). */
-export async function albumTracks(db: D1Database, albumId: string): Promise<TrackRow[]> {
+export async function albumTracks(db: Database, albumId: string): Promise<TrackRow[]> {
   const rows = await tracksWhere(db, "t.album_id = ?", albumId);
   return rows.sort((a, b) => (a.track_number ?? 999) - (b.track_number ?? 999) || a.key - b.key);
 }
 
 /** An artist's own tracks. */
-export function artistTracks(db: D1Database, artistId: number): Promise<TrackRow[]> {
+export function artistTracks(db: Database, artistId: number): Promise<TrackRow[]> {
   return tracksWhere(db, "t.artist_id = ?", artistId);
 }
 
 /** Every track not by this artist. */
-export function tracksNotBy(db: D1Database, artistId: number): Promise<TrackRow[]> {
+export function tracksNotBy(db: Database, artistId: number): Promise<TrackRow[]> {
   return tracksWhere(db, "t.artist_id != ?", artistId);
 }
 
 /** Other tracks by the same artist, on the same album or of the same genre. */
-export function tracksNear(db: D1Database, track: TrackRow): Promise<TrackRow[]> {
+export function tracksNear(db: Database, track: TrackRow): Promise<TrackRow[]> {
   return tracksWhere(
     db,
     "t.key != ? AND (t.artist_id = ? OR t.album_id = ? OR t.genre_id = ?)",
@@ -127,7 +127,7 @@ export function tracksNear(db: D1Database, track: TrackRow): Promise<TrackRow[]>
 const listedTrackRowSchema = v.object({ key: int, alias: text, added_date: text });
 
 /** Tracks in key order after `after`: the catalogue listing's page. */
-export function trackListing(db: D1Database, after: number, limit: number) {
+export function trackListing(db: Database, after: number, limit: number) {
   return all(
     db,
     listedTrackRowSchema,

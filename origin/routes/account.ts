@@ -73,7 +73,7 @@ export function registerAccount(origin: OriginApp) {
     const client = clientAddressOf(c);
     const now = Date.now();
     const stored = await createEmailLogin(
-      c.env.DB,
+      c.var.db,
       request,
       { deviceHash: await sha256(device), clientHash: await sha256(`client:${client}`) },
       now,
@@ -106,7 +106,7 @@ export function registerAccount(origin: OriginApp) {
     const link = parseParams(emailValidationSchema, await jsonBody(c));
     const { device } = readAccountCookies(c.req.header("cookie"));
     const used = await useEmailLogin(
-      c.env.DB,
+      c.var.db,
       { key: link.key, customToken: link.customtoken, deviceHash: device ? await sha256(device) : undefined },
       Date.now(),
     );
@@ -125,7 +125,7 @@ export function registerAccount(origin: OriginApp) {
   /** Spec 002 §4 "Logout clears the provider session": the session row and the cookie. */
   origin.post("/account/logout", async (c) => {
     const { session } = readAccountCookies(c.req.header("cookie"));
-    if (session) await endSession(c.env.DB, session);
+    if (session) await endSession(c.var.db, session);
     return noStoreJson(null, 204, [expiredSessionCookie(secureCookiesOf(c.env))]);
   });
 
@@ -134,7 +134,7 @@ export function registerAccount(origin: OriginApp) {
     if (mailerOf(c.env).transport !== "outbox") {
       return errorResponse(new SiteError("notfound", "No outbox: mail is sent for real"));
     }
-    const mails = await outboxMails(c.env.DB);
+    const mails = await outboxMails(c.var.db);
     return noStoreJson({ mails }, 200);
   });
 }

@@ -42,18 +42,18 @@ export function registerCatalogResources(origin: OriginApp) {
     const { ctx, query } = requestOf(c);
     const text = query.ids ?? query["filter[equivalents]"];
     if (text === undefined) throw invalidParam("ids or filter[equivalents] is required");
-    const rows = await tracksByAdamIds(c.env.DB, idList(text));
+    const rows = await tracksByAdamIds(c.var.db, idList(text));
     if (rows.length === 0) throw notFound(`No songs ${text}`);
-    const relate = await relateOf(c.env.DB, query, rows);
+    const relate = await relateOf(c.var.db, query, rows);
     return json(c, { data: rows.map((row) => songResource(row, ctx, relate)) }, cachePolicy.catalogue);
   });
 
   origin.get(`${catalog}/songs/:id`, async (c) => {
     const { ctx, query } = requestOf(c);
     const id = idOf(c, "Song");
-    const rows = await tracksByAdamIds(c.env.DB, [id]);
+    const rows = await tracksByAdamIds(c.var.db, [id]);
     if (rows.length === 0) throw notFound(`No song ${id}`);
-    const relate = await relateOf(c.env.DB, query, rows);
+    const relate = await relateOf(c.var.db, query, rows);
     return json(c, { data: rows.map((row) => songResource(row, ctx, relate)) }, cachePolicy.catalogue);
   });
 
@@ -61,7 +61,7 @@ export function registerCatalogResources(origin: OriginApp) {
   origin.get(`${catalog}/songs/:id/credits`, async (c) => {
     requestOf(c);
     const id = idOf(c, "Song");
-    const [row] = await tracksByAdamIds(c.env.DB, [id]);
+    const [row] = await tracksByAdamIds(c.var.db, [id]);
     if (!row) throw notFound(`No song ${id}`);
     const person = (roleNames: string[]) => [
       {
@@ -93,13 +93,13 @@ export function registerCatalogResources(origin: OriginApp) {
   origin.get(`${catalog}/artists/:id`, async (c) => {
     const { ctx, query } = requestOf(c);
     const id = idOf(c, "Artist");
-    const artist = await artistBy(c.env.DB, "adamid", id);
+    const artist = await artistBy(c.var.db, "adamid", id);
     if (!artist) throw notFound(`No artist ${id}`);
     const views: Partial<Record<ArtistViewName, v.InferInput<typeof artistViewSchema>>> = {};
     for (const view of query.views ?? []) {
-      views[view] = await artistView(c.env.DB, artist, view, ctx, query.limit ?? defaultViewLimit, 0);
+      views[view] = await artistView(c.var.db, artist, view, ctx, query.limit ?? defaultViewLimit, 0);
     }
-    const own = await artistTracks(c.env.DB, artist.id);
+    const own = await artistTracks(c.var.db, artist.id);
     const sf = storefront(ctx);
     const resource = {
       ...artistResource(artist, ctx, new Set<ArtistExtension>(query.extend ?? [])),
@@ -125,26 +125,26 @@ export function registerCatalogResources(origin: OriginApp) {
       v.picklist(artistViewNames, `view must be among ${artistViewNames.join(", ")}`),
       c.req.param("view"),
     );
-    const artist = await artistBy(c.env.DB, "adamid", id);
+    const artist = await artistBy(c.var.db, "adamid", id);
     if (!artist) throw notFound(`No artist ${id}`);
     return json(
       c,
-      await artistView(c.env.DB, artist, view, ctx, query.limit ?? defaultViewLimit, query.offset ?? 0),
+      await artistView(c.var.db, artist, view, ctx, query.limit ?? defaultViewLimit, query.offset ?? 0),
       cachePolicy.catalogue,
     );
   });
 
   origin.get(`${catalog}/albums/:id`, async (c) => {
     const { ctx } = requestOf(c);
-    const album = await requireAlbum(c.env.DB, idOf(c, "Album"));
-    return json(c, await albumDocument(c.env.DB, album, ctx), cachePolicy.catalogue);
+    const album = await requireAlbum(c.var.db, idOf(c, "Album"));
+    return json(c, await albumDocument(c.var.db, album, ctx), cachePolicy.catalogue);
   });
 
   origin.get(`${catalog}/playlists/:id`, async (c) => {
     const { ctx, query } = requestOf(c);
-    const { like, keys, chart } = await loadPlaylist(c.env.DB, c.req.param("id"));
-    const rows = await tracksByKeys(c.env.DB, keys.slice(0, query.limit ?? maxPage));
-    const relate = await relateOf(c.env.DB, query, rows);
+    const { like, keys, chart } = await loadPlaylist(c.var.db, c.req.param("id"));
+    const rows = await tracksByKeys(c.var.db, keys.slice(0, query.limit ?? maxPage));
+    const relate = await relateOf(c.var.db, query, rows);
     return json(
       c,
       { data: [playlistResource(like, ctx, { data: rows.map((r) => songResource(r, ctx, relate)) })] },
@@ -159,11 +159,11 @@ export function registerCatalogResources(origin: OriginApp) {
   origin.get(`${catalog}/playlists/:id/tracks`, async (c) => {
     const { ctx, query } = requestOf(c);
     const id = c.req.param("id");
-    const { keys, chart } = await loadPlaylist(c.env.DB, id);
+    const { keys, chart } = await loadPlaylist(c.var.db, id);
     const limit = query.limit ?? maxPage;
     const offset = query.offset ?? 0;
-    const rows = await tracksByKeys(c.env.DB, keys.slice(offset, offset + limit));
-    const relate = await relateOf(c.env.DB, query, rows);
+    const rows = await tracksByKeys(c.var.db, keys.slice(offset, offset + limit));
+    const relate = await relateOf(c.var.db, query, rows);
     const body: v.InferInput<typeof playlistTracksDocumentSchema> = {
       data: rows.map((row) => songResource(row, ctx, relate)),
       ...(offset + limit < keys.length

@@ -23,7 +23,7 @@ export function registerCatalogSearch(origin: OriginApp) {
     const href = (type: string, at: number) =>
       `/v1/catalog/${sf}/search?offset=${at}&term=${encodeURIComponent(query.term ?? "")}&types=${type}`;
     const results: v.InferInput<typeof searchResultsSchema>["results"] = {};
-    const searched = new SearchTerm(c.env.DB, term);
+    const searched = new SearchTerm(c.var.db, term);
 
     if (types.includes("songs")) {
       const songs = await searchSongs(searched, offset, limit);

@@ -45,7 +45,7 @@ function nextPage(
 export function registerCatalogue(origin: OriginApp) {
   origin.get("/catalogue/v1/tracks", async (c) => {
     const { limit = catalogueListingMaxLimit, after = 0 } = parseParams(listingQuerySchema, c.req.query());
-    const rows = await trackListing(c.env.DB, after, limit);
+    const rows = await trackListing(c.var.db, after, limit);
     const body: v.InferInput<typeof catalogueTracksPageSchema> = {
       data: rows.map((row) => ({ key: String(row.key), alias: row.alias, lastModified: row.added_date })),
       next: nextPage("tracks", limit, rows.length, rows.at(-1)?.key),
@@ -55,7 +55,7 @@ export function registerCatalogue(origin: OriginApp) {
 
   origin.get("/catalogue/v1/artists", async (c) => {
     const { limit = catalogueListingMaxLimit, after = 0 } = parseParams(listingQuerySchema, c.req.query());
-    const rows = await artistListing(c.env.DB, after, limit);
+    const rows = await artistListing(c.var.db, after, limit);
     const body: v.InferInput<typeof catalogueArtistsPageSchema> = {
       data: rows.map((row) => ({
         shazamId: String(row.id),
@@ -70,7 +70,7 @@ export function registerCatalogue(origin: OriginApp) {
 
   origin.get("/catalogue/v1/albums", async (c) => {
     const { limit = catalogueListingMaxLimit, after = 0 } = parseParams(listingQuerySchema, c.req.query());
-    const rows = await albumListing(c.env.DB, after, limit);
+    const rows = await albumListing(c.var.db, after, limit);
     const body: v.InferInput<typeof catalogueAlbumsPageSchema> = {
       data: rows.map((row) => ({
         id: row.id,
@@ -87,7 +87,7 @@ export function registerCatalogue(origin: OriginApp) {
       playlistListingQuerySchema,
       c.req.query(),
     );
-    const rows = await playlistListing(c.env.DB, after, limit);
+    const rows = await playlistListing(c.var.db, after, limit);
     const body: v.InferInput<typeof cataloguePlaylistsPageSchema> = {
       data: rows.map((row) => ({ id: row.id, lastModified: row.last_modified })),
       next: nextPage("playlists", limit, rows.length, rows.at(-1)?.id),

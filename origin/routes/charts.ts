@@ -14,9 +14,9 @@ export function registerCharts(origin: OriginApp) {
   /** Spec 001 §7 `/services/charts/locations`: countries and cities list, with genre lists. */
   origin.get("/charts/locations", async (c) => {
     const [countryRows, cityRows, genreRows] = await Promise.all([
-      countries(c.env.DB),
-      cities(c.env.DB),
-      genres(c.env.DB),
+      countries(c.var.db),
+      cities(c.var.db),
+      genres(c.var.db),
     ]);
     const genreList = (country: string | undefined) =>
       genreRows.map((g) => ({
@@ -60,9 +60,9 @@ export function registerCharts(origin: OriginApp) {
 export function registerRadioCharts(origin: OriginApp) {
   origin.get("/charts/radio/:genre", async (c) => {
     const alias = c.req.param("genre").toLowerCase();
-    const genre = (await genres(c.env.DB)).find((g) => g.alias === alias);
+    const genre = (await genres(c.var.db)).find((g) => g.alias === alias);
     if (!genre) throw notFound(`No genre ${alias}`);
-    const counts = (await tagCountsIn(c.env.DB, undefined)).filter((count) => count.genre_id === genre.id);
+    const counts = (await tagCountsIn(c.var.db, undefined)).filter((count) => count.genre_id === genre.id);
     const ranked = rankEntries(
       counts.map((count) => ({
         trackKey: count.track_key,
@@ -72,7 +72,7 @@ export function registerRadioCharts(origin: OriginApp) {
     const rows = new Map(
       (
         await tracksByKeys(
-          c.env.DB,
+          c.var.db,
           ranked.map((entry) => entry.trackKey),
         )
       ).map((row) => [row.key, row]),

@@ -52,9 +52,9 @@ export function registerContent(origin: OriginApp) {
     const path = parseParams(pathSchema, c.req.param());
     parseParams(trackQuerySchema, c.req.query());
     const key = trackKeyOf(c.req.param("trackId"));
-    const [row] = await tracksByKeys(c.env.DB, [key]);
+    const [row] = await tracksByKeys(c.var.db, [key]);
     if (!row) throw notFound(`No track ${key}`);
-    const lyrics = row.has_lyrics ? await lyricsOf(c.env.DB, "track_key", String(key)) : undefined;
+    const lyrics = row.has_lyrics ? await lyricsOf(c.var.db, "track_key", String(key)) : undefined;
     return json(
       c,
       trackPayload(row, answerContext(path.country, path.lang, path.platform), lyrics),
@@ -67,9 +67,9 @@ export function registerContent(origin: OriginApp) {
     parseParams(pathSchema, c.req.param());
     const { limit = 20 } = parseParams(trackQuerySchema, c.req.query());
     const key = trackKeyOf(c.req.param("trackId"));
-    const [row] = await tracksByKeys(c.env.DB, [key]);
+    const [row] = await tracksByKeys(c.var.db, [key]);
     if (!row) throw notFound(`No track ${key}`);
-    const candidates = await tracksNear(c.env.DB, row);
+    const candidates = await tracksNear(c.var.db, row);
     const affinity = (t: TrackRow) =>
       (t.artist_id === row.artist_id ? 2 : 0) + (t.album_id === row.album_id ? 1 : 0);
     const related = candidates
@@ -85,7 +85,7 @@ export function registerContent(origin: OriginApp) {
       v.pipe(v.string(), v.regex(/^\d{1,15}$/, "Artist id must be numeric")),
       c.req.param("artistId"),
     );
-    const row = await artistBy(c.env.DB, "id", id);
+    const row = await artistBy(c.var.db, "id", id);
     if (!row) throw notFound(`No artist ${id}`);
     return json(c, artistPayload(row), cachePolicy.catalogue);
   });
@@ -94,7 +94,7 @@ export function registerContent(origin: OriginApp) {
   origin.get("/count/v2/web/track/:trackId", async (c) => {
     const id = c.req.param("trackId");
     if (!/^\d{1,15}$/.test(id)) throw invalidParam(messages.tagCountNoId);
-    const totals = await tagTotals(c.env.DB, [Number(id)]);
+    const totals = await tagTotals(c.var.db, [Number(id)]);
     const count = totals.get(Number(id));
     if (count === undefined) throw notFound(`No track ${id}`);
     const body: v.InferInput<typeof tagCountSchema> = { id, ...count };
@@ -107,7 +107,7 @@ export function registerContent(origin: OriginApp) {
     if (ids.length === 0 || ids.some((id) => !/^\d{1,15}$/.test(id)))
       throw invalidParam(messages.tagCountNoId);
     if (ids.length > tagCountListMax) throw invalidParam(`At most ${tagCountListMax} ids`);
-    const totals = await tagTotals(c.env.DB, ids.map(Number));
+    const totals = await tagTotals(c.var.db, ids.map(Number));
     const body: v.InferInput<typeof tagCountSchema>[] = ids.flatMap((id) => {
       const count = totals.get(Number(id));
       return count === undefined ? [] : [{ id, ...count }];
@@ -120,7 +120,7 @@ export function registerContent(origin: OriginApp) {
     parseParams(v.object({ country: countrySchema }), { country: c.req.param("country") });
     const adamid = c.req.param("adamid");
     if (!/^\d{1,15}$/.test(adamid)) throw invalidParam(messages.lyricsNoAdamId);
-    const lyrics = await lyricsOf(c.env.DB, "adamid", adamid);
+    const lyrics = await lyricsOf(c.var.db, "adamid", adamid);
     if (!lyrics) throw notFound(messages.noSyncedLyrics);
     const body: v.InferInput<typeof syncedLyricsSchema> = {
       id: lyrics.lyrics_id,

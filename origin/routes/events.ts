@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { type ArtistRow, allArtists } from "#origin/db/artists.ts";
 import { venues } from "#origin/db/places.ts";
 import { allArtistPlaylists, type PlaylistRow } from "#origin/db/playlists.ts";
+import type { Database } from "#origin/db/rows.ts";
 import { allTracks, type TrackRow } from "#origin/db/tracks.ts";
 import type { OriginApp } from "#origin/env.ts";
 import {
@@ -63,7 +64,7 @@ const upcomingQuerySchema = v.object({
 
 const headerLocationSchema = v.object({ lat: coordinate(-90, 90), lng: coordinate(-180, 180) });
 
-async function loadCatalogue(d1: D1Database): Promise<Catalogue> {
+async function loadCatalogue(d1: Database): Promise<Catalogue> {
   const [artists, tracks, playlists, venueRows] = await Promise.all([
     allArtists(d1),
     allTracks(d1),
@@ -113,7 +114,7 @@ export function registerEvents(origin: OriginApp) {
     if (query.from && query.to && query.from > query.to) throw invalidParam("from is after to");
     const fromHeaders = headerLocation(c.req.raw);
     const myLoc = (query.geoHash ? decodeGeohash(query.geoHash) : undefined) ?? fromHeaders;
-    const catalogue = await loadCatalogue(c.env.DB);
+    const catalogue = await loadCatalogue(c.var.db);
     // Spec 001 §8 "a missing artist id for events also gives 404": an artist no one has is not
     // an artist without concerts.
     const artistId = query.artistId;
@@ -164,7 +165,7 @@ export function registerEvents(origin: OriginApp) {
   origin.get("/event/v1/:country/shazam-events/:id", async (c) => {
     parseParams(v.object({ country: countrySchema }), { country: c.req.param("country") });
     const query = parseParams(upcomingQuerySchema, c.req.query());
-    const catalogue = await loadCatalogue(c.env.DB);
+    const catalogue = await loadCatalogue(c.var.db);
     const event = eventById(catalogue, c.req.param("id"));
     if (!event) throw notFound("concert unavailable");
     const body = {
@@ -184,7 +185,7 @@ export function registerEvents(origin: OriginApp) {
       }),
       c.req.param(),
     );
-    const catalogue = await loadCatalogue(c.env.DB);
+    const catalogue = await loadCatalogue(c.var.db);
     const artist = catalogue.artists.find((a) => String(a.id) === params.id || a.adamid === params.id);
     // Spec 001 §8 "a missing artist id for events also gives 404".
     if (!artist) throw notFound(`No artist ${params.id}`);
@@ -235,7 +236,7 @@ export function registerEvents(origin: OriginApp) {
     if (!size || width !== Number(size[2]) || !(qrSizes as readonly number[]).includes(width)) {
       throw notFound(`QR codes come in ${qrSizes.map((s) => `${s}x${s}`).join(", ")}`);
     }
-    const catalogue = await loadCatalogue(c.env.DB);
+    const catalogue = await loadCatalogue(c.var.db);
     const event = eventById(catalogue, c.req.param("eventId"));
     if (!event) throw notFound("concert unavailable");
     // The code holds the event page's address on the site's own origin, never the Host that asked.

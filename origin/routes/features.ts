@@ -8,7 +8,7 @@ export function registerFeatures(origin: OriginApp) {
   origin.get("/config/:file", async (c) => {
     const match = /^features([\w-]*)\.json$/.exec(c.req.param("file"));
     if (!match) throw notFound(`No config ${c.req.param("file")}`);
-    const config = await featureConfig(c.env.DB, match[1] ?? "");
+    const config = await featureConfig(c.var.db, match[1] ?? "");
     if (config === undefined) throw notFound(`No feature config for app "${match[1]}"`);
     return json(c, config, cachePolicy.features);
   });

@@ -46,8 +46,8 @@ function libraryTagOf(tag: StoredTag, track: Parameters<typeof trackSummary>[0])
 
 /** The tag an answer names, with its track, or a 404 for anything not this account's. */
 async function tagAnswer(c: OriginContext, userId: string, tagId: string): Promise<Response> {
-  const tag = await findTag(c.env.DB, userId, tagId);
-  const [track] = tag ? await tracksByKeys(c.env.DB, [tag.trackKey]) : [];
+  const tag = await findTag(c.var.db, userId, tagId);
+  const [track] = tag ? await tracksByKeys(c.var.db, [tag.trackKey]) : [];
   if (!tag || !track) throw notFound("No such tag");
   return noStoreJson({ tag: libraryTagOf(tag, track) }, 200);
 }
@@ -63,7 +63,7 @@ export function registerLibrary(origin: OriginApp) {
     const query = parseParams(listQuerySchema, { limit: c.req.query("limit"), token: c.req.query("token") });
     const cursor = query.token === undefined ? undefined : decodeCursor(query.token);
     if (query.token !== undefined && !cursor) throw invalidParam("Invalid token");
-    const page = await listTags(c.env.DB, account.userId, query.limit ?? tagPageSize, cursor);
+    const page = await listTags(c.var.db, account.userId, query.limit ?? tagPageSize, cursor);
     return noStoreJson(
       {
         tags: page.tags.map(({ tag, track }) => libraryTagOf(tag, track)),
@@ -79,7 +79,7 @@ export function registerLibrary(origin: OriginApp) {
   origin.get("/account/tags/count", async (c) => {
     const account = await signedInAccount(c);
     if ("refused" in account) return account.refused;
-    return noStoreJson({ count: await countTags(c.env.DB, account.userId) }, 200);
+    return noStoreJson({ count: await countTags(c.var.db, account.userId) }, 200);
   });
 
   /**
@@ -95,9 +95,9 @@ export function registerLibrary(origin: OriginApp) {
       throw invalidParam("tagTime must be a moment since 2000-01-01 and not in the future");
     }
     const trackKey = Number(write.trackKey);
-    if ((await tracksByKeys(c.env.DB, [trackKey])).length === 0) throw notFound("No such track");
+    if ((await tracksByKeys(c.var.db, [trackKey])).length === 0) throw notFound("No such track");
     const added = await addTag(
-      c.env.DB,
+      c.var.db,
       account.userId,
       {
         // A web recognition is the tag tagRecognition makes when signed in: moved twice, kept once.
@@ -111,7 +111,7 @@ export function registerLibrary(origin: OriginApp) {
     // The app's identification, once: a retried request finds its tag and is not counted again.
     // A web recognition was counted when it matched.
     if (added.created && write.source === "app") await recordIdentification(c, { trackKey });
-    const count = await countTags(c.env.DB, account.userId);
+    const count = await countTags(c.var.db, account.userId);
     return noStoreJson({ tagid: added.id, count }, added.created ? 201 : 200);
   });
 
@@ -120,7 +120,7 @@ export function registerLibrary(origin: OriginApp) {
     const account = await signedInAccount(c);
     if ("refused" in account) return account.refused;
     const tagId = parseParams(tagIdSchema, c.req.param("id"));
-    if (!(await hideTag(c.env.DB, account.userId, tagId, Date.now()))) throw notFound("No such tag");
+    if (!(await hideTag(c.var.db, account.userId, tagId, Date.now()))) throw notFound("No such tag");
     return tagAnswer(c, account.userId, tagId);
   });
 
@@ -128,7 +128,7 @@ export function registerLibrary(origin: OriginApp) {
     const account = await signedInAccount(c);
     if ("refused" in account) return account.refused;
     const tagId = parseParams(tagIdSchema, c.req.param("id"));
-    if (!(await restoreTag(c.env.DB, account.userId, tagId))) throw notFound("No such tag");
+    if (!(await restoreTag(c.var.db, account.userId, tagId))) throw notFound("No such tag");
     return tagAnswer(c, account.userId, tagId);
   });
 }

@@ -1,6 +1,5 @@
-import type { Hono } from "hono";
 import * as v from "valibot";
-import type { OriginApp, OriginContext, OriginEnv } from "#origin/env.ts";
+import type { OriginApp, OriginContext } from "#origin/env.ts";
 import {
   clientAddressOf,
   countrySchema,
@@ -98,12 +97,12 @@ function requestInputs(c: OriginContext) {
 }
 
 /** Registers the campaign data call on the origin's root (it is not under /services). */
-export function registerCampaignData(root: Hono<{ Bindings: OriginEnv }>) {
+export function registerCampaignData(root: OriginApp) {
   /** Spec 001 §7 "/campaign/data/{name}.json". */
   root.get("/campaign/data/:file", async (c) => {
     const parsed = v.safeParse(campaignFileSchema, c.req.param("file"));
     if (!parsed.success) return errorResponse(invalidParam("Malformed offer name"));
-    const campaign = await findCampaign(c.env.DB, parsed.output);
+    const campaign = await findCampaign(c.var.db, parsed.output);
     if (!campaign) {
       return errorResponse(notFound(offerMessages.noOffer));
     }
@@ -117,7 +116,7 @@ export function registerOffers(origin: OriginApp) {
     const name = parseParams(campaignNameSchema, c.req.param("name"));
     const signedIn = await signedInAccount(c);
     if ("refused" in signedIn) return signedIn.refused;
-    const offers = await accountOffers(c.env.DB, signedIn.userId, name);
+    const offers = await accountOffers(c.var.db, signedIn.userId, name);
     const answer = noStoreJson(
       {
         code: offers.code?.code ?? null,
@@ -143,8 +142,8 @@ export function registerOffers(origin: OriginApp) {
     const { country } = parseParams(countryBodySchema, await jsonBody(c));
     const signedIn = await signedInAccount(c);
     if ("refused" in signedIn) return signedIn.refused;
-    const campaign = await findCampaign(c.env.DB, name);
-    const offers = await accountOffers(c.env.DB, signedIn.userId, name);
+    const campaign = await findCampaign(c.var.db, name);
+    const offers = await accountOffers(c.var.db, signedIn.userId, name);
     const inputs = requestInputs(c);
     const state = offerState({
       ...inputs,
@@ -157,11 +156,11 @@ export function registerOffers(origin: OriginApp) {
     if (state !== "available") return refusal(state);
     const clientHash = await clientHashOf(clientAddressOf(c));
     const since = inputs.now - offerLimits.clientWindowMs;
-    if ((await clientCodesSince(c.env.DB, clientHash, since)) >= offerLimits.codesPerClient)
+    if ((await clientCodesSince(c.var.db, clientHash, since)) >= offerLimits.codesPerClient)
       return refusal("limitReached");
 
     const rp = relyingPartyOf(siteOriginOf(c.env));
-    const known = await unredeemedCredentials(c.env.DB, signedIn.userId);
+    const known = await unredeemedCredentials(c.var.db, signedIn.userId);
     const timeoutMs = offerCeremonyTimeoutMs;
     const userName = signedIn.state.email ?? "Tunewave";
     const ceremony =
@@ -169,7 +168,7 @@ export function registerOffers(origin: OriginApp) {
         ? { get: await authenticationOptions(rp, { timeoutMs, allow: known.map(({ id }) => id) }) }
         : { create: await registrationOptions(rp, { userName, timeoutMs }) };
     const options = ceremony.get ?? ceremony.create;
-    await storeChallenge(c.env.DB, {
+    await storeChallenge(c.var.db, {
       value: options.challenge,
       userId: signedIn.userId,
       campaign: name,
@@ -190,8 +189,8 @@ export function registerOffers(origin: OriginApp) {
     const body = parseParams(codeBodySchema, await jsonBody(c));
     const signedIn = await signedInAccount(c);
     if ("refused" in signedIn) return signedIn.refused;
-    const campaign = await findCampaign(c.env.DB, name);
-    const offers = await accountOffers(c.env.DB, signedIn.userId, name);
+    const campaign = await findCampaign(c.var.db, name);
+    const offers = await accountOffers(c.var.db, signedIn.userId, name);
     const inputs = requestInputs(c);
     const account = accountInput(offers);
     const before = offerState({ ...inputs, campaign, country: body.country, account, deviceAuth: "unknown" });
@@ -200,7 +199,7 @@ export function registerOffers(origin: OriginApp) {
 
     const challenge = await challengeOf(body.credential);
     const issued = challenge
-      ? await takeChallenge(c.env.DB, {
+      ? await takeChallenge(c.var.db, {
           value: challenge,
           userId: signedIn.userId,
           campaign: name,
@@ -211,7 +210,7 @@ export function registerOffers(origin: OriginApp) {
       return noStoreJson({ error: "invalidparam", message: "The verification has expired: try again" }, 400);
     }
     const rp = relyingPartyOf(siteOriginOf(c.env));
-    const known = await unredeemedCredentials(c.env.DB, signedIn.userId);
+    const known = await unredeemedCredentials(c.var.db, signedIn.userId);
     const checked = await checkCredential(rp, body.credential, challenge, known);
     if (!checked.ok) {
       if (checked.reason === "notVerified") return refusal("deviceAuthRequired");
@@ -224,18 +223,18 @@ export function registerOffers(origin: OriginApp) {
     if (checked.registered) {
       const { registered } = checked;
       // A credential ID another account (or this one) registered already: one code per credential.
-      if (!(await storeCredential(c.env.DB, { ...registered, userId: signedIn.userId, now: inputs.now })))
+      if (!(await storeCredential(c.var.db, { ...registered, userId: signedIn.userId, now: inputs.now })))
         return refusal("limitReached");
       credentialId = registered.id;
     } else if (checked.asserted) {
-      await updateCounter(c.env.DB, checked.asserted.id, checked.asserted.counter);
+      await updateCounter(c.var.db, checked.asserted.id, checked.asserted.counter);
       credentialId = checked.asserted.id;
     } else {
       return noStoreJson({ error: "invalidparam", message: "The verification did not check out" }, 400);
     }
     const after = offerState({ ...inputs, campaign, country: body.country, account, deviceAuth: "verified" });
     if (after !== "available") return refusal(after === "redeemed" ? "noOffer" : after);
-    const claimed = await claimOfferCode(c.env.DB, {
+    const claimed = await claimOfferCode(c.var.db, {
       userId: signedIn.userId,
       campaign: name,
       months: offerMonthsOn(campaign, inputs.device.platform),

@@ -72,24 +72,24 @@ export function registerPrivacy(origin: OriginApp) {
     if ("refused" in signedIn) return signedIn.refused;
     const request = parseParams(dataExportRequestSchema, await jsonBody(c));
     const now = Date.now();
-    await purgeExports(c.env.DB, now);
-    const claim = await claimExport(c.env.DB, signedIn.userId, now);
+    await purgeExports(c.var.db, now);
+    const claim = await claimExport(c.var.db, signedIn.userId, now);
     if (claim.outcome === "inprocess") {
       return refusal("inprocess", { createdAt: claim.createdAt, expiresAt: claim.expiresAt });
     }
     const email = signedIn.state.email;
     let expiresAt: number;
     try {
-      const data = await personData(c.env.DB, signedIn.userId);
+      const data = await personData(c.var.db, signedIn.userId);
       if (!data) throw new Error("the account is gone");
-      expiresAt = await completeExport(c.env.DB, claim.id, await archiveOf(data, request.locale, now), now);
+      expiresAt = await completeExport(c.var.db, claim.id, await archiveOf(data, request.locale, now), now);
       const lang = matchLanguage(request.locale) ?? "en";
       const link = siteUrl(c.env, localizedPath(lang, dataExportPagePath(claim.id)));
       link.searchParams.set("token", claim.token);
       await mailerOf(c.env).send(await dataDownloadMail(email, request.locale, link.href, expiresAt));
     } catch (error) {
       console.error("privacy: the data download was not prepared or mailed:", error);
-      await dropExport(c.env.DB, claim.id);
+      await dropExport(c.var.db, claim.id);
       return noStoreJson({ error: "serviceerror", message: "The data download could not be prepared" }, 502);
     }
     return noStoreJson({ email, expiresAt }, 202);
@@ -110,9 +110,9 @@ export function registerPrivacy(origin: OriginApp) {
     if ("refused" in signedIn) return signedIn.refused;
     if (!id.success || !query.success) return refusal("unknown");
     const now = Date.now();
-    await purgeExports(c.env.DB, now);
+    await purgeExports(c.var.db, now);
     const link = { id: id.output, token: query.output.token };
-    const found = await findExport(c.env.DB, link, signedIn.userId, now, withArchive);
+    const found = await findExport(c.var.db, link, signedIn.userId, now, withArchive);
     return found.outcome === "ready" ? found : refusal(found.outcome);
   }
 
@@ -144,7 +144,7 @@ export function registerPrivacy(origin: OriginApp) {
   origin.get("/account/privacy/categories", async (c) => {
     const signedIn = await signedInAccount(c);
     if ("refused" in signedIn) return signedIn.refused;
-    const categories = await dataCategoriesOf(c.env.DB, signedIn.userId, Date.now());
+    const categories = await dataCategoriesOf(c.var.db, signedIn.userId, Date.now());
     if (!categories) return noStoreJson({ error: "unauthorized", message: "The account is gone" }, 401);
     return noStoreJson(categories, 200);
   });
@@ -160,7 +160,7 @@ export function registerPrivacy(origin: OriginApp) {
     if (confirmation.email !== signedIn.state.email) {
       throw invalidParam("The address is not the signed-in account's");
     }
-    await deleteAccount(c.env.DB, { userId: signedIn.userId, email: signedIn.state.email });
+    await deleteAccount(c.var.db, { userId: signedIn.userId, email: signedIn.state.email });
     return noStoreJson({ deleted: true }, 200, [expiredSessionCookie(secureCookiesOf(c.env))]);
   });
 }

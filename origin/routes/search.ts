@@ -53,7 +53,7 @@ export function registerSearch(origin: OriginApp) {
     const pageSize = query.pageSize ?? searchPageSize;
     const page = query.page ?? 0;
     const limit = query.limit ?? searchPageSize;
-    const term = new SearchTerm(c.env.DB, query.query);
+    const term = new SearchTerm(c.var.db, query.query);
     const [songs, artists, best] = await Promise.all([
       searchSongs(term, page * pageSize, pageSize),
       searchArtists(term, page * limit, limit),
@@ -81,7 +81,7 @@ export function registerSearch(origin: OriginApp) {
     if (query.limit !== undefined) throw invalidParam("limit is not a parameter of track search");
     const pageSize = query.pageSize ?? trackSearchPageSize;
     const page = query.page ?? 0;
-    const songs = await searchSongs(new SearchTerm(c.env.DB, query.query), page * pageSize, pageSize);
+    const songs = await searchSongs(new SearchTerm(c.var.db, query.query), page * pageSize, pageSize);
     const body: Body = { tracks: { hits: songs.hits.map(trackHit) } };
     if (songs.more) body.next = nextLink(c.req.url, page + 1);
     return json(c, body, cachePolicy.catalogue);

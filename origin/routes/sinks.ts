@@ -1,4 +1,3 @@
-import type { Context } from "hono";
 import * as v from "valibot";
 import {
   type BeaconMessage,
@@ -7,7 +6,7 @@ import {
   logBodyMaxBytes,
   receivedBeaconCounts,
 } from "#origin/beacons.ts";
-import type { OriginApp, OriginEnv } from "#origin/env.ts";
+import type { OriginApp, OriginContext } from "#origin/env.ts";
 import {
   cachePolicy,
   clientAddressOf,
@@ -43,7 +42,7 @@ export function sinkLimitKey(address: string): string {
  * over the limit of the minute. Null: queued; else the refusal to answer with.
  */
 async function store(
-  c: Context<{ Bindings: OriginEnv }>,
+  c: OriginContext,
   beacon: Omit<BeaconMessage, "id" | "receivedAt">,
 ): Promise<Response | null> {
   const { success } = await c.env.SINK_LIMIT.limit({ key: sinkLimitKey(clientAddressOf(c)) });
@@ -81,7 +80,7 @@ export function registerSinks(origin: OriginApp) {
       v.object({ since: intParam("since", 0, Number.MAX_SAFE_INTEGER) }),
       c.req.query(),
     );
-    const counts = await receivedBeaconCounts(c.env.DB, since);
+    const counts = await receivedBeaconCounts(c.var.db, since);
     const body: v.InferInput<typeof receivedBeaconsSchema> = {
       since,
       total: 0,
@@ -116,7 +115,7 @@ export function registerSinks(origin: OriginApp) {
   });
 
   /** Spec 000 §7 `POST /services/log[/{tag}]` with a text body (netlog=1 debug logging). */
-  async function log(c: Context<{ Bindings: OriginEnv }>, tag: string) {
+  async function log(c: OriginContext, tag: string) {
     const tooLarge = invalidParam(`Log body over ${logBodyMaxBytes} bytes`);
     // Refused before reading when the declared length is over; counted again once read.
     if (Number(c.req.header("content-length")) > logBodyMaxBytes) throw tooLarge;

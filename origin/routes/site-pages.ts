@@ -1,5 +1,4 @@
-import type { Context } from "hono";
-import type { OriginApp, OriginEnv } from "#origin/env.ts";
+import type { OriginApp, OriginContext } from "#origin/env.ts";
 import { cachePolicy, clientAddressOf, json, jsonBody, noStoreJson, parseParams } from "#origin/http.ts";
 import { signedInAccount } from "#origin/signed-in.ts";
 import {
@@ -39,7 +38,7 @@ function limited(what: string): Response {
  * Who sends a form: the client's address (the rate limit) and, when the session the site passed on
  * is live, the account, which the service reads itself and never takes from the body.
  */
-async function senderOf(c: Context<{ Bindings: OriginEnv }>) {
+async function senderOf(c: OriginContext) {
   const client = clientAddressOf(c);
   if (!c.req.header("cookie")) return { client, userId: null };
   const account = await signedInAccount(c);
@@ -53,7 +52,7 @@ export function registerSitePages(origin: OriginApp) {
    */
   origin.post("/survey/answers", async (c) => {
     const answer = parseParams(surveySubmissionSchema, await jsonBody(c));
-    const stored = await storeSurveyAnswer(c.env.DB, answer, await senderOf(c), Date.now());
+    const stored = await storeSurveyAnswer(c.var.db, answer, await senderOf(c), Date.now());
     if (stored.outcome === "stored") return ownAnswer({ receipt: stored.receipt }, 201);
     if (stored.outcome === "limited") return limited("survey answers");
     return ownAnswer({ error: "invalidparam", message: "This account has already answered the survey" }, 409);
@@ -62,7 +61,7 @@ export function registerSitePages(origin: OriginApp) {
   /** An answer, by the receipt only the browser that sent it holds. */
   origin.get("/survey/answers/:receipt", async (c) => {
     const receipt = parseParams(surveyReceiptSchema, c.req.param("receipt"));
-    const answer = await surveyAnswerOf(c.env.DB, receipt);
+    const answer = await surveyAnswerOf(c.var.db, receipt);
     if (!answer) return ownAnswer({ error: "notfound", message: "No answer with this receipt" }, 404);
     return ownAnswer(answer, 200);
   });
@@ -70,7 +69,7 @@ export function registerSitePages(origin: OriginApp) {
   /** An artist verification request: 201 with its id, or 429 over the client's limit. */
   origin.post("/verify/requests", async (c) => {
     const request = parseParams(verificationSubmissionSchema, await jsonBody(c));
-    const stored = await storeVerificationRequest(c.env.DB, request, await senderOf(c), Date.now());
+    const stored = await storeVerificationRequest(c.var.db, request, await senderOf(c), Date.now());
     if (stored === "limited") return limited("verification requests");
     return ownAnswer(stored, 201);
   });
@@ -78,13 +77,13 @@ export function registerSitePages(origin: OriginApp) {
   /** A verification request, by the random id only its confirmation page knows. */
   origin.get("/verify/requests/:id", async (c) => {
     const id = parseParams(verificationIdSchema, c.req.param("id"));
-    const request = await verificationRequestOf(c.env.DB, id);
+    const request = await verificationRequestOf(c.var.db, id);
     if (!request) return ownAnswer({ error: "notfound", message: "No such verification request" }, 404);
     return ownAnswer(request, 200);
   });
 
   /** Spec 000 §2 page type `careers`: the open roles. */
   origin.get("/careers/roles", async (c) =>
-    json(c, { roles: await openRoles(c.env.DB) }, cachePolicy.features),
+    json(c, { roles: await openRoles(c.var.db) }, cachePolicy.features),
   );
 }

@@ -79,7 +79,7 @@ export function registerStreaming(origin: OriginApp) {
     const checked = checkAuthorization(query.output, clientOf(c));
     if (!checked.ok) return refusalAnswer(checked.refusal, query.output.redirect_uri, query.output.state);
     const { client, scope } = checked.request;
-    const consent = await openConsent(c.env.DB, checked.request, Date.now());
+    const consent = await openConsent(c.var.db, checked.request, Date.now());
     return noStoreJson({ client_id: client.id, client_name: client.name, scope, consent }, 200);
   });
 
@@ -103,7 +103,7 @@ export function registerStreaming(origin: OriginApp) {
     // A code only for the consent page's own Allow (decision 030, finding 11): a post of "allow" that
     // brings no ticket of a page that showed this very request is not the person's consent. It is
     // shown on the page, and nothing goes to the client.
-    if (!(await spendConsent(c.env.DB, input.output.consent, checked.request, now))) {
+    if (!(await spendConsent(c.var.db, input.output.consent, checked.request, now))) {
       return refusalAnswer(
         {
           error: "access_denied",
@@ -114,7 +114,7 @@ export function registerStreaming(origin: OriginApp) {
         undefined,
       );
     }
-    const code = await issueCode(c.env.DB, checked.request, await allowingAccount(c), now);
+    const code = await issueCode(c.var.db, checked.request, await allowingAccount(c), now);
     return noStoreJson({ redirect: redirectWith(redirectUri, { code }, state) }, 200);
   });
 
@@ -126,7 +126,7 @@ export function registerStreaming(origin: OriginApp) {
         400,
       );
     }
-    const outcome = await exchangeCode(c.env.DB, form, clientOf(c), Date.now());
+    const outcome = await exchangeCode(c.var.db, form, clientOf(c), Date.now());
     return outcome.ok ? tokenResponse(outcome.answer, 200) : tokenResponse(outcome.refusal, 400);
   });
 
@@ -142,7 +142,7 @@ export function registerStreaming(origin: OriginApp) {
     if (form.client_id !== client.id) {
       return tokenResponse({ error: "invalid_client", error_description: "Unknown client_id" }, 400);
     }
-    await revokeToken(c.env.DB, form.token, client.id, Date.now());
+    await revokeToken(c.var.db, form.token, client.id, Date.now());
     return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
   });
 }

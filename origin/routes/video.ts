@@ -107,7 +107,7 @@ export function registerVideo(origin: OriginApp) {
     const autoplay = c.req.query("autoplay");
     if (autoplay !== undefined && autoplay !== "0" && autoplay !== "1")
       throw invalidParam("autoplay must be 0 or 1");
-    const [row] = await tracksByKeys(c.env.DB, [key]);
+    const [row] = await tracksByKeys(c.var.db, [key]);
     if (!row) throw notFound(`No video ${key}`);
     const title = `${row.title} — ${row.artist_name} (art track)`;
     const kind = c.req.param("kind");

@@ -114,9 +114,9 @@ export function registerWebProvider(origin: OriginApp) {
         nonce: request.nonce,
       });
       const email = claims.email.toLowerCase();
-      if (await isClosedAccount(c.env.DB, email)) return refusal("closed", 404);
-      if (!(await claimProviderToken(c.env.DB, idToken, now))) return refusal("replayed", 409);
-      const { session, state } = await startSession(c.env.DB, email, "google", now);
+      if (await isClosedAccount(c.var.db, email)) return refusal("closed", 404);
+      if (!(await claimProviderToken(c.var.db, idToken, now))) return refusal("replayed", 409);
+      const { session, state } = await startSession(c.var.db, email, "google", now);
       return noStoreJson(state, 200, [sessionCookie(session, secureCookiesOf(c.env))]);
     } catch (error) {
       if (!(error instanceof OidcError)) throw error;

@@ -1,7 +1,6 @@
-import type { Context } from "hono";
 import * as v from "valibot";
 import { tracksByKeys } from "#origin/db/tracks.ts";
-import type { OriginApp, OriginEnv } from "#origin/env.ts";
+import type { OriginApp, OriginContext } from "#origin/env.ts";
 import {
   cachePolicy,
   clientAddressOf,
@@ -46,7 +45,7 @@ function payloadTooLarge(message: string): Response {
 export const matchesPerAddressPerMinute = 60;
 
 /** Over the limit: the catalogue's limitexceeded, and when to ask again; nothing is read or matched. */
-async function overMatchLimit(c: Context<{ Bindings: OriginEnv }>): Promise<Response | null> {
+async function overMatchLimit(c: OriginContext): Promise<Response | null> {
   const { success } = await c.env.MATCH_LIMIT.limit({ key: `match:${clientAddressKey(clientAddressOf(c))}` });
   return success
     ? null
@@ -115,7 +114,7 @@ type ParsedRequest = { request: WebrecMatchRequest } | { refused: Response };
  * the fields of webrecMatchRequestSchema (else 400), and a signature no longer than
  * SIGNATURE_MAX_BASE64_LENGTH (else 413). The recognizer decodes the signature.
  */
-async function readMatchRequest(c: Context<{ Bindings: OriginEnv }>): Promise<ParsedRequest> {
+async function readMatchRequest(c: OriginContext): Promise<ParsedRequest> {
   const bytes = await readBody(c.req.raw, webrecMaxBodyBytes);
   if (bytes === "too large")
     return { refused: payloadTooLarge(`Request body over ${webrecMaxBodyBytes} bytes`) };
@@ -148,7 +147,7 @@ export function registerWebrec(origin: OriginApp) {
     if (match.outcome !== "matched" && match.outcome !== "nomatch") return recognizerFailure(match);
     const body: WebrecMatchResponse = { matches: [] };
     if (match.outcome === "matched") {
-      const [track] = await tracksByKeys(c.env.DB, [match.trackKey]);
+      const [track] = await tracksByKeys(c.var.db, [match.trackKey]);
       // An index of another catalogue may name a track the database does not hold: no match then.
       if (track) {
         // One identification, signed in or not: the tag below adds none of its own. The body's

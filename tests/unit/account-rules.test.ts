@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import {
+  bookmarkCookie,
   expiredSessionCookie,
   isValidEmail,
   readAccountCookies,
@@ -128,5 +129,28 @@ describe("the session cookie", () => {
       device: undefined,
     });
     expect(readAccountCookies("tw_session=<script>")).toEqual({ session: undefined, device: undefined });
+  });
+});
+
+describe("the bookmark cookie (decision 062)", () => {
+  // The shape D1 documents for a bookmark.
+  const bookmark = "00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683";
+
+  test("HttpOnly, Lax, Secure on https, two minutes", () => {
+    expect(bookmarkCookie(bookmark, true)).toBe(
+      `tw_bookmark=${bookmark}; Max-Age=120; Path=/; SameSite=Lax; Secure; HttpOnly`,
+    );
+  });
+
+  test.each([
+    { case: "D1's shape", value: bookmark, read: bookmark },
+    { case: "128 characters", value: "a".repeat(128), read: "a".repeat(128) },
+    { case: "129 characters", value: "a".repeat(129), read: undefined },
+    { case: "a quote", value: "0000-'or'1'='1", read: undefined },
+    { case: "markup, URL-encoded", value: "%3Cscript%3E", read: undefined },
+    { case: "a space, URL-encoded", value: "0000%200000", read: undefined },
+    { case: "empty", value: "", read: undefined },
+  ])("a bookmark of $case is read as $read", ({ value, read }) => {
+    expect(readAccountCookies(`tw_bookmark=${value}`).bookmark).toBe(read);
   });
 });

@@ -60,6 +60,15 @@ describe("what the match service answers for each answer of the recognizer's bin
     const env = {
       MATCH_LIMIT: { limit: async () => ({ success: true }) },
       RECOGNIZER: { match: answer, summary: answer },
+      // The request's D1 session (decision 062), which none of these answers queries.
+      DB: {
+        withSession: () => ({
+          prepare: () => {
+            throw new Error("no query expected");
+          },
+          getBookmark: () => null,
+        }),
+      },
     };
     const body = JSON.stringify({ data: "AAAA", sessionId: "s-1", lang: "en", country: "us" });
     const request = new Request("https://origin.test/services/webrec/match", { method: "POST", body });

@@ -6,7 +6,7 @@ import {
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
-import { requireAccount } from "#app/account/account.server.ts";
+import { cookieHeaders, requireAccount } from "#app/account/account.server.ts";
 import { changeTag, loadLibrary, tagChangeOf } from "#app/library/library.server.ts";
 import { featureEnabledFor } from "#app/shell/features.server.ts";
 import { loadPage, readForm, requireKnownLanguage } from "#app/shell/http.server.ts";
@@ -77,7 +77,11 @@ export async function action({ params, context, request }: ActionFunctionArgs) {
   if (!asked) return data<TagChangeNotice>({ outcome: "gone" }, { status: 400 });
   const changed = await loadPage(() => changeTag(context, request, asked.tagid, asked.change));
   if (!changed) return data<TagChangeNotice>({ outcome: "gone" }, { status: 404 });
-  return data<TagChangeNotice>({ outcome: asked.change === "hide" ? "removed" : "restored", ...changed });
+  const { setCookies, ...tag } = changed;
+  return data<TagChangeNotice>(
+    { outcome: asked.change === "hide" ? "removed" : "restored", ...tag },
+    { headers: cookieHeaders(setCookies) },
+  );
 }
 
 export default function MyLibrary() {
