@@ -28,6 +28,7 @@ export type Album = {
   title: string;
   artistName: string;
   genreId: string;
+  /** Its tracks' release date too (albumRelease). */
   releaseDate: string;
   copyright: string;
   description: string;
@@ -46,6 +47,7 @@ export type Track = {
   artistId: number;
   albumId: string;
   genreId: string;
+  /** Its album's (albumRelease): set by finishAlbums, once the album's every track is known. */
   releaseDate: string;
   releasePrecision: "year" | "day";
   addedDate: string;
@@ -119,8 +121,8 @@ async function addTrack(
     artistId: artist.id,
     albumId: album.id,
     genreId,
-    releaseDate: recording.year ? `${recording.year}-01-01` : addedDate,
-    releasePrecision: recording.year ? "year" : "day",
+    releaseDate: "",
+    releasePrecision: "day",
     addedDate,
     artId: art.artId,
     bkgcolor: art.bkgcolor,
@@ -247,12 +249,20 @@ export async function finishAlbums(albums: Map<string, Album>): Promise<number> 
     album.tracks.sort(
       (a, b) => (a.recording.trackNumber ?? 999) - (b.recording.trackNumber ?? 999) || a.key - b.key,
     );
-    const years = album.tracks.map((t) => t.releaseDate).sort();
-    album.releaseDate = years.at(-1) ?? "";
+    const release = albumRelease(album.tracks);
+    album.releaseDate = release.date;
+    for (const track of album.tracks) {
+      track.releaseDate = release.date;
+      track.releasePrecision = release.precision;
+    }
     const names = [...new Set(album.tracks.map((t) => t.recording.artist))];
     album.artistName = names.length === 1 ? (names[0] ?? "") : "Various Artists";
-    const firstYear = years[0]?.slice(0, 4);
-    const lastYear = years.at(-1)?.slice(0, 4);
+    // The ℗ line names when the recordings were made, which may span years the release date does not.
+    const years = album.tracks
+      .map((t) => t.recording.year ?? Number(t.addedDate.slice(0, 4)))
+      .sort((a, b) => a - b);
+    const firstYear = years[0];
+    const lastYear = years.at(-1);
     album.copyright = `℗ ${firstYear === lastYear ? firstYear : `${firstYear}–${lastYear}`} ${album.artistName}`;
     if (!album.bkgcolor) {
       const first = album.tracks[0];
@@ -269,6 +279,28 @@ export async function finishAlbums(albums: Map<string, Album>): Promise<number> 
     }
   }
   return mediaBytes;
+}
+
+type ReleasedTrack = { recording: Pick<Recording, "year">; addedDate: string };
+type Release = { date: string; precision: Track["releasePrecision"] };
+
+/**
+ * When an album and each of its tracks were released: one date, so a track page and its album page
+ * never disagree. A track is released on its album (a recording without an album is a single of
+ * its own), so the album's date is the track's, and a track's own year tag does not override it:
+ * the tag says when that recording was made (wesnoth's OST gathers recordings tagged 2004 to 2012),
+ * which the album's ℗ line keeps. The album is out once its newest recording is: the newest year
+ * its tracks' tags (or warzone's album.json) give, to the year; with no year anywhere, the day its
+ * package entered Debian, to the day. Decision 010.
+ */
+export function albumRelease(tracks: readonly ReleasedTrack[]): Release {
+  const years = tracks.flatMap((t) => (t.recording.year === undefined ? [] : [t.recording.year]));
+  if (years.length > 0) return { date: `${years.reduce((a, b) => Math.max(a, b))}-01-01`, precision: "year" };
+  const added = tracks
+    .map((t) => t.addedDate)
+    .sort()
+    .at(-1);
+  return { date: added ?? "", precision: "day" };
 }
 
 /** Artist avatars, drawn in the colours of their recordings. */

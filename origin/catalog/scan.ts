@@ -138,7 +138,8 @@ export async function scanSource(
       },
     });
   }
-  return { recordings, skipped };
+  const titles = nameNumberedTitles(recordings);
+  return { recordings: recordings.map((r, i) => ({ ...r, title: titles[i] ?? r.title })), skipped };
 }
 
 /** A tag that names something: not blank, not a web address ("http://www.kahvi.org" as an album). */
@@ -156,4 +157,41 @@ export function readableTitle(file: string): string {
     .filter(Boolean)
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join(" ");
+}
+
+/**
+ * A title that only numbers its recording ("Track 1", "track02", "Untitled 3"), alone or before what
+ * sets a version apart ("Track 3 - Enhanced"): group 1 is the number, group 2 the rest.
+ */
+const numberedTitle = /^(?:track|untitled)[\s_-]*(\d+)(?![\p{L}\p{N}])(.*)$/iu;
+
+/**
+ * The titles of a source's recordings, a title that only numbers its recording named after the
+ * album it numbers: "Track 1" on "Warzone 2100 OST" is "Warzone 2100 OST No. 1". Warzone's
+ * album.json calls its original soundtrack "Track 1" to "Track 3" and the files are track1.opus to
+ * track3.opus, so neither the package nor the file name names the music, and "Track 1" by Martin
+ * Severn tells a listener nothing a search or a recognition can tell apart. The album is what the
+ * number counts in, so it names the recording; a version of a numbered recording on another album
+ * ("Track 3 - Enhanced" on the Aftermath Soundtrack) is named after the album whose recording it
+ * is a version of, when the source has one. A numbered title with no album to name stays as it is.
+ * Decision 010.
+ */
+export function nameNumberedTitles(
+  recordings: readonly { title: string; album: string | undefined }[],
+): string[] {
+  const bare = new Map<number, string[]>();
+  for (const { title, album } of recordings) {
+    const match = numberedTitle.exec(title);
+    if (!match || match[2]?.trim() || !album) continue;
+    const number = Number(match[1]);
+    bare.set(number, [...(bare.get(number) ?? []), album]);
+  }
+  return recordings.map(({ title, album }) => {
+    const match = numberedTitle.exec(title);
+    if (!match) return title;
+    const number = Number(match[1]);
+    const albums = bare.get(number) ?? [];
+    const numbered = album && albums.includes(album) ? album : (albums[0] ?? album);
+    return numbered ? `${numbered} No. ${number}${match[2] ?? ""}` : title;
+  });
 }

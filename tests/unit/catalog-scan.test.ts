@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { scanSource } from "#origin/catalog/scan.ts";
+import { nameNumberedTitles, readableTitle, scanSource } from "#origin/catalog/scan.ts";
 import type { AudioSource, Licence } from "#origin/catalog/sources.ts";
 import { encodedFixtures } from "./decode-fixtures";
 
@@ -64,4 +64,63 @@ test.each([
     expect(scanned.recordings).toEqual([]);
     expect(scanned.skipped).toEqual([{ file: "music/HellFortressEntrance.ogg", reason: skipped }]);
   }
+});
+
+test.each([
+  { file: "menu.opus", title: "Menu" },
+  { file: "battle-theme_02.ogg", title: "Battle Theme 02" },
+  { file: "HellFortressEntrance.ogg", title: "Hell Fortress Entrance" },
+  { file: "music000.ogg", title: "Music 000" },
+  { file: "/usr/share/music/the_king_is_dead.oga", title: "The King Is Dead" },
+  { file: "track1.opus", title: "Track 1" },
+])("an untagged file's title is its name made readable: $file is $title", ({ file, title }) => {
+  expect(readableTitle(file)).toBe(title);
+});
+
+test.each([
+  {
+    case: "a title that only numbers its recording is named after its album",
+    recordings: [
+      { title: "Track 1", album: "Warzone 2100 OST" },
+      { title: "track02", album: "Warzone 2100 OST" },
+      { title: "Untitled 3", album: "Demo Tape" },
+    ],
+    titles: ["Warzone 2100 OST No. 1", "Warzone 2100 OST No. 2", "Demo Tape No. 3"],
+  },
+  {
+    case: "a version of a numbered recording is named after the album whose recording it is",
+    recordings: [
+      { title: "Track 3", album: "Warzone 2100 OST" },
+      { title: "Track 3 - Enhanced", album: "Aftermath Soundtrack" },
+      { title: "Track 4 - Enhanced", album: "Aftermath Soundtrack" },
+    ],
+    titles: [
+      "Warzone 2100 OST No. 3",
+      "Warzone 2100 OST No. 3 - Enhanced",
+      "Aftermath Soundtrack No. 4 - Enhanced",
+    ],
+  },
+  {
+    case: "the same number on two albums: each names its own",
+    recordings: [
+      { title: "Track 1", album: "First" },
+      { title: "Track 1", album: "Second" },
+      { title: "Track 1 (Live)", album: "Second" },
+    ],
+    titles: ["First No. 1", "Second No. 1", "Second No. 1 (Live)"],
+  },
+  {
+    case: "names that only start like a number, and numbered titles with no album, stay",
+    recordings: [
+      { title: "Track 3", album: undefined },
+      { title: "Tracker", album: "Mods" },
+      { title: "Track 7b", album: "Mods" },
+      { title: "Trackside 2", album: "Mods" },
+      { title: "Menu Theme - Enhanced", album: "Aftermath Soundtrack" },
+      { title: "Launch Codes", album: "Aftermath Soundtrack" },
+    ],
+    titles: ["Track 3", "Tracker", "Track 7b", "Trackside 2", "Menu Theme - Enhanced", "Launch Codes"],
+  },
+])("$case", ({ recordings, titles }) => {
+  expect(nameNumberedTitles(recordings)).toEqual(titles);
 });
