@@ -8,7 +8,8 @@
 //   development code is in it (a message only React's development builds carry), or the
 //   recognizer's (the matcher, the store, the signature decoder: a Worker of their own).
 // - Each page's first-visit JavaScript (gzip): the framework floor and the site's code on top, the
-//   largest pages first with their site chunks (decision 027's budget: floor + ≤ 10 KB).
+//   largest pages first with their site chunks and how many files (decision 027's budget: floor
+//   + ≤ 10 KB), and the pages of 20 files or more.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -163,12 +164,20 @@ function firstVisitReport() {
       .map((chunk) => `${chunk.largest[0]?.owner ?? "?"} ${kb(chunk.gzip)}`)
       .join(", ");
     console.log(
-      `  ${page.id.slice(0, 44).padEnd(44)} ${kb(page.framework + page.site).padStart(9)} = floor + ${kb(page.site).padStart(8)}  (${own}, …)`,
+      `  ${page.id.slice(0, 44).padEnd(44)} ${kb(page.framework + page.site).padStart(9)} = floor + ${kb(page.site).padStart(8)}, ${String(page.scripts.length).padStart(2)} files  (${own}, …)`,
     );
   }
   const smallest = pages.at(-1);
   if (smallest)
     console.log(`  … ${pages.length - 8} more pages, down to ${smallest.id} (floor + ${kb(smallest.site)})`);
+  // Every request costs a round trip's share and its own gzip window (decision 027, part 6).
+  const mostFiles = [...pages]
+    .sort((a, b) => b.scripts.length - a.scripts.length)
+    .filter((page) => page.scripts.length >= 20);
+  if (mostFiles.length > 0)
+    console.log(
+      `  20 files or more: ${mostFiles.map((page) => `${page.id} ${page.scripts.length}`).join(", ")}`,
+    );
 }
 firstVisitReport();
 

@@ -5,12 +5,7 @@ import { titledScreen } from "#app/information/information-page.server.ts";
 import { unlistedPageMeta } from "#app/shell/meta.ts";
 import { useRuntime } from "#app/shell/runtime.tsx";
 import { usePageStrings } from "#app/shell/strings.ts";
-import {
-  type ConnectOutcome,
-  completeConnect,
-  connectStatistic,
-  reportConnect,
-} from "#app/streaming/browser/connect.ts";
+import type { ConnectOutcome } from "#app/streaming/browser/connect.ts";
 import connectStyles from "#app/styles/connect.css";
 import { localizedPath } from "#rules/path.ts";
 
@@ -45,11 +40,17 @@ export default function ConnectCallback() {
     const callback = new URLSearchParams(window.location.search);
     // The code leaves the address bar and the history at once.
     window.history.replaceState(null, "", window.location.pathname);
-    void completeConnect(runtime.storage, callback, (input, init) => fetch(input, init)).then((result) => {
-      const statistic = connectStatistic(result);
-      if (statistic) void runtime.beacons.send(statistic);
-      setDone({ result, reported: reportConnect(window, result) });
-    });
+    // The exchange's code (PKCE, oauth4webapi, storage) loads with the runtime, after the page has
+    // shown (decision 027). Unable to load, the exchange has failed: the page says so itself.
+    void import("#app/streaming/browser/connect.ts").then(
+      ({ completeConnect, connectStatistic, reportConnect }) =>
+        completeConnect(runtime.storage, callback, (input, init) => fetch(input, init)).then((result) => {
+          const statistic = connectStatistic(result);
+          if (statistic) void runtime.beacons.send(statistic);
+          setDone({ result, reported: reportConnect(window, result) });
+        }),
+      () => setDone({ result: { outcome: "failed", error: "unable to load" }, reported: false }),
+    );
   }, [runtime]);
 
   const message = done ? t(`callback.${done.result.outcome}`) : t("callback.working");

@@ -1,18 +1,13 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigate } from "@remix-run/react";
-import * as v from "valibot";
+import { interstitialKeyOf } from "#app/recognition/interstitial-address.server.ts";
 import { RecognitionInterstitial } from "#app/recognition/recognition-interstitial.tsx";
 import TrackRoute, {
   links as trackLinks,
   meta as trackMeta,
   trackRouteData,
 } from "#app/routes/($lang).track.$key.$alias/route.tsx";
-import { throwSiteError } from "#app/shell/http.server.ts";
 import { usePageStrings } from "#app/shell/strings.ts";
-import { SiteError } from "#rules/errors.ts";
-
-/** A track key, as the track address writes it. */
-const interstitialSchema = v.object({ key: v.pipe(v.string(), v.regex(/^\d{1,12}$/)) });
 
 /**
  * `/track/webrec/interstitial?key=…`: the recognition interstitial (spec 002 §2, a takeover) as an
@@ -20,10 +15,7 @@ const interstitialSchema = v.object({ key: v.pipe(v.string(), v.regex(/^\d{1,12}
  * from the track's data (not the query); closing it leaves the track page.
  */
 export async function loader(args: LoaderFunctionArgs) {
-  const search = new URL(args.request.url).searchParams;
-  const query = v.safeParse(interstitialSchema, { key: search.get("key") ?? "" });
-  if (!query.success) throwSiteError(new SiteError("invalidparam", v.summarize(query.issues)));
-  return trackRouteData(args, query.output.key);
+  return trackRouteData(args, interstitialKeyOf(new URL(args.request.url).searchParams));
 }
 
 export const links: LinksFunction = trackLinks;

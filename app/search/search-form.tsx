@@ -2,6 +2,8 @@ import { Form } from "@remix-run/react";
 import type { FormEvent, InputHTMLAttributes, ReactNode, Ref } from "react";
 import { useTranslation } from "#app/shell/strings.ts";
 import { searchTermMaxLength } from "./search-term";
+// One chunk with the rest of every page's shell (app/shell/every-page.ts, decision 027).
+import "#app/shell/every-page.ts";
 
 /**
  * The header's search form (spec 000 §2): a GET form to the search page with one search field and

@@ -1,5 +1,7 @@
 import { usePrimitives } from "#app/ui/primitives.tsx";
 import { useTranslation } from "./strings";
+// One chunk with the rest of every page's shell (app/shell/every-page.ts, decision 027).
+import "#app/shell/every-page.ts";
 
 /**
  * The apology for an error: a 404's own when its page names one (a concert's 'concert unavailable'),

@@ -1,5 +1,7 @@
 import type { MetaDescriptor } from "@remix-run/cloudflare";
 import { appDeepLink, appLinks } from "#rules/app-links.ts";
+// One chunk with the rest of every page's shell (app/shell/every-page.ts, decision 027).
+import "#app/shell/every-page.ts";
 
 /** What a page says about itself; its loader builds it, `pageMeta` turns it into head tags. */
 export type PageMeta = {

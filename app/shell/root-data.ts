@@ -1,5 +1,7 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import type { RootData } from "./root-data.server";
+// One chunk with the rest of every page's shell (app/shell/every-page.ts, decision 027).
+import "#app/shell/every-page.ts";
 
 export type { RootData };
 

@@ -6,6 +6,8 @@ import type { RuntimeNotice, SiteRuntime } from "#app/shell/browser/runtime.ts";
 import type { LoginState } from "#rules/account.ts";
 import type { RootData } from "./root-data";
 import { useTranslation } from "./strings";
+// One chunk with the rest of every page's shell (app/shell/every-page.ts, decision 027).
+import "#app/shell/every-page.ts";
 
 // Loaded on demand: nobody needs the debug overlay's code until four fingers touch the screen.
 const DebugTap = lazy(() => import("./debug-tap"));

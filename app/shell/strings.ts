@@ -15,6 +15,8 @@ import {
   type Translate,
   type TranslateOptions,
 } from "#locales/translate.ts";
+// One chunk with the rest of every page's shell (app/shell/every-page.ts, decision 027).
+import "#app/shell/every-page.ts";
 
 export type { Strings, Translate };
 

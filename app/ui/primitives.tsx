@@ -12,6 +12,8 @@ import { useTranslation } from "#app/shell/strings.ts";
 import type { Image as ImageData, PlaylistEntry } from "#app/shell/view.ts";
 import { PlayIcon } from "#app/track/play-icon.tsx";
 import { ShowMore, type ShowMoreProps } from "./show-more";
+// One chunk with the rest of every page's shell (app/shell/every-page.ts, decision 027).
+import "#app/shell/every-page.ts";
 
 /**
  * The elements whose markup differs between the two renderers of a page: a link and an image. A

@@ -127,7 +127,7 @@ const builtKeys: readonly { keys: string; file: string; code: string; values?: r
   },
   {
     keys: "recognition:listening.*",
-    file: "app/recognition/recognition-panel.tsx",
+    file: "app/recognition/recognition-screens.tsx",
     code: "`listening.${screen.message}`",
   },
   { keys: "search:groups.*", file: "app/search/search-listbox.tsx", code: "`groups.${view.name}`" },

@@ -1,6 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { loadLocations } from "#app/charts/chart-address.server.ts";
+import { loadRadioChart } from "#app/charts/radio-chart.server.ts";
 import type { AmpView } from "#app/shell/amp-view.ts";
 import { loadPage, requireKnownLanguage } from "#app/shell/http.server.ts";
 import { pickResources, serverStrings } from "#app/shell/i18n.server.ts";
@@ -10,9 +11,8 @@ import { type PageMeta, pageMeta } from "#app/shell/meta.ts";
 import { usePageStrings } from "#app/shell/strings.ts";
 import { trackSummaryOfPayload } from "#app/shell/view.ts";
 import chartsStyles from "#app/styles/charts.css";
-import { radioChartServicePath, radioSpinsPath } from "#rules/addresses.ts";
+import { radioSpinsPath } from "#rules/addresses.ts";
 import { localizedPath } from "#rules/path.ts";
-import { radioChartSchema } from "#rules/radio.ts";
 import { RadioSpinsView } from "./view";
 
 // Spec 001 §1 "radio airplay charts per genre", §2 "radio spins: one page per genre": a genre's
@@ -26,10 +26,7 @@ export async function loader({ params, context, request }: LoaderFunctionArgs) {
   const { lang, locale } = context.edge;
   const genre = params.genre ?? "";
   const [chart, locations] = await loadPage(() =>
-    Promise.all([
-      context.services.getJson(radioChartServicePath(genre.toLowerCase()), radioChartSchema),
-      loadLocations(context),
-    ]),
+    Promise.all([loadRadioChart(context, genre), loadLocations(context)]),
   );
   // One address per genre: /radio-spins/Rock → /radio-spins/rock.
   if (genre !== chart.genre.urlName)
