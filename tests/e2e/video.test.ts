@@ -43,6 +43,14 @@ async function progressBeacons(page: Page): Promise<string[]> {
     .sort((a, b) => Number(a.split(".")[2]) - Number(b.split(".")[2]));
 }
 
+/** Until every one of `beaconIds` has been seen (the runtime sends each beacon on its own). */
+async function waitForBeacons(page: Page, beaconIds: string[]): Promise<void> {
+  await page.waitForFunction((ids) => {
+    const seen = (window as unknown as { statsSeen: Seen[] }).statsSeen;
+    return ids.every((id) => seen.some((b) => b.query.beaconId === id));
+  }, beaconIds);
+}
+
 async function embedFrame(page: Page): Promise<Frame> {
   const frame = await (await page.locator("dialog.video-overlay iframe").elementHandle())?.contentFrame();
   if (!frame) throw new Error("no embed frame");
@@ -79,11 +87,8 @@ test("play opens the overlay, the embed plays with picture and sound, reports 25
     const video = document.querySelector("video") as HTMLVideoElement;
     video.currentTime = video.duration * 0.8;
   });
-  await page.waitForFunction(() =>
-    (window as unknown as { statsSeen: Seen[] }).statsSeen.some(
-      (b) => b.query.beaconId === "video.progress.75",
-    ),
-  );
+  // Each point is its own beacon, sent on its own: all three are waited for, then counted.
+  await waitForBeacons(page, ["video.progress.25", "video.progress.50", "video.progress.75"]);
   expect(await progressBeacons(page)).toEqual([
     "video.progress.25",
     "video.progress.50",
@@ -97,6 +102,7 @@ test("play opens the overlay, the embed plays with picture and sound, reports 25
     return video.play();
   });
   await page.waitForFunction(() => document.querySelector(".video-overlay__state")?.textContent === "Ended");
+  await waitForBeacons(page, ["video.progress.100"]);
   expect(await progressBeacons(page)).toEqual([
     "video.progress.25",
     "video.progress.50",
