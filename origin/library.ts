@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { Database } from "#origin/db/rows.ts";
-import { type TrackRow, tracksSelectedBy } from "#origin/db/tracks.ts";
+import { type Database, int } from "#origin/db/rows.ts";
+import { type TrackRow, trackColumns, trackJoins, trackRowSchema } from "#origin/db/tracks.ts";
 import {
   earliestTagTime,
   hiddenTagLifetimeMs,
@@ -130,9 +130,21 @@ export type TagPage = {
   token: string | undefined;
   /** Where the next page starts, or -1 (spec 002 §5). */
   start: number;
-  /** Every tag the library shows (`countTags`), read in the same transaction as the page. */
+  /** Every tag the library shows (`countTags`), read by the same statement as the page. */
   count: number;
 };
+
+/** A page row: the count on every row, the tag and its track on all but an empty page's one row. */
+const pageRowSchema = v.object({
+  tag_count: int,
+  tag_id: v.nullable(v.string()),
+  tag_track_key: v.nullable(int),
+  tag_time: v.nullable(v.number()),
+  tag_country: v.nullable(v.string()),
+  tag_lat: v.nullable(v.number()),
+  tag_lng: v.nullable(v.number()),
+  tag_created_at: v.nullable(v.number()),
+});
 
 /** One page of the library, newest first, after the page `cursor` names (the first without one). */
 export async function listTags(
@@ -142,31 +154,56 @@ export async function listTags(
   cursor: Cursor | undefined,
 ): Promise<TagPage> {
   const after = cursor ? "AND (t.tag_time < ?3 OR (t.tag_time = ?3 AND t.id < ?4))" : "";
-  const pageOf = `FROM tags t WHERE t.user_id = ?1 AND ${shown} ${after} ORDER BY t.tag_time DESC, t.id DESC LIMIT ?2`;
   const params = [userId, limit + 1, ...(cursor ? [cursor.t, cursor.id] : [])];
-  // The page's tags, their tracks and the count in one round trip (decision 048: a library view's D1 waits).
-  const tracksOfPage = tracksSelectedBy(db, `SELECT t.track_key ${pageOf}`, ...params);
-  const [tagRows, trackRows, countRows] = await db.batch([
-    db
-      .prepare(`SELECT t.id, t.track_key, t.tag_time, t.country, t.lat, t.lng, t.created_at ${pageOf}`)
-      .bind(...params),
-    tracksOfPage.statement,
-    countStatement(db, userId),
-  ]);
-  const count = countOf(countRows as D1Result<{ n: number }> | undefined);
-  const results = (tagRows?.results ?? []) as TagRow[];
+  // The page's tags, their tracks and the count in one statement: a library view costs one D1
+  // query, the floor of a signed-in page (decision 048, amendment 3). The count is the one row of
+  // `counted`, so that a page past the last tag still says how many there are.
+  const result = await db
+    .prepare(
+      `WITH counted AS (SELECT COUNT(*) AS n FROM tags t WHERE t.user_id = ?1 AND ${shown}),
+       page AS (
+         SELECT t.id AS tag_id, t.track_key AS tag_track_key, t.tag_time, t.country AS tag_country,
+           t.lat AS tag_lat, t.lng AS tag_lng, t.created_at AS tag_created_at
+         FROM tags t WHERE t.user_id = ?1 AND ${shown} ${after} ORDER BY t.tag_time DESC, t.id DESC LIMIT ?2),
+       shown_page AS (SELECT p.*, ${trackColumns} FROM page p JOIN tracks t ON t.key = p.tag_track_key ${trackJoins})
+       SELECT counted.n AS tag_count, shown_page.* FROM counted LEFT JOIN shown_page
+       ORDER BY shown_page.tag_time DESC, shown_page.tag_id DESC`,
+    )
+    .bind(...params)
+    .all();
+  const rows = result.results.map((row) => ({
+    page: v.parse(pageRowSchema, row),
+    row,
+  }));
+  const count = rows[0]?.page.tag_count ?? 0;
+  const results = rows.flatMap(({ page, row }) =>
+    page.tag_id === null ||
+    page.tag_track_key === null ||
+    page.tag_time === null ||
+    page.tag_created_at === null
+      ? []
+      : [
+          {
+            stored: {
+              id: page.tag_id,
+              track_key: page.tag_track_key,
+              tag_time: page.tag_time,
+              country: page.tag_country,
+              lat: page.tag_lat,
+              lng: page.tag_lng,
+              created_at: page.tag_created_at,
+            } satisfies TagRow,
+            track: v.parse(trackRowSchema, row),
+          },
+        ],
+  );
   const page = results.slice(0, limit);
-  const rows = page.map(storedTagOf);
-  const tracks = new Map(tracksOfPage.read(trackRows as D1Result).map((row) => [row.key, row]));
-  const tags = rows.flatMap((tag) => {
-    const track = tracks.get(tag.trackKey);
-    return track ? [{ tag, track }] : [];
-  });
+  const tags = page.map(({ stored, track }) => ({ tag: storedTagOf(stored), track }));
   // The next page starts after the stored time, the one the index orders by.
-  const last = page.at(-1);
+  const last = page.at(-1)?.stored;
   const before = cursor?.n ?? 0;
   if (results.length <= limit || !last) return { tags, token: undefined, start: noMorePages, count };
-  const start = before + rows.length;
+  const start = before + tags.length;
   return { tags, token: encodeCursor({ t: last.tag_time, id: last.id, n: start }), start, count };
 }
 

@@ -51,17 +51,6 @@ export const trackJoins = `
   LEFT JOIN lyrics l ON l.track_key = t.key`;
 const trackSelect = `SELECT ${trackColumns} FROM tracks t ${trackJoins}`;
 
-/**
- * The tracks whose keys `keysSql` selects, as a statement for `db.batch` beside the query it
- * follows (one round trip instead of two in sequence), and how to read its rows.
- */
-export function tracksSelectedBy(db: Database, keysSql: string, ...params: unknown[]) {
-  return {
-    statement: db.prepare(`${trackSelect} WHERE t.key IN (${keysSql})`).bind(...params),
-    read: (result: D1Result): TrackRow[] => result.results.map((row) => v.parse(trackRowSchema, row)),
-  };
-}
-
 /** Tracks by key, in the order of the keys asked (unknown keys are left out). */
 export async function tracksByKeys(db: Database, keys: readonly number[]): Promise<TrackRow[]> {
   if (keys.length === 0) return [];

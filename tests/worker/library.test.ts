@@ -82,6 +82,25 @@ describe("the tags list", () => {
     expect([first.count, second.count, third.count]).toEqual([45, 45, 45]);
   });
 
+  test("an empty library, and a page after the last tag shown, still say how many tags there are", async () => {
+    const who = await signedIn();
+    expect(await list(who)).toEqual({ tags: [], start: noMorePages, count: 0 });
+    for (let i = 0; i < 3; i++) await appTag(who, `past-${i}`, Date.UTC(2026, 2, 1 + i));
+    const first = await list(who, "?limit=2");
+    expect(first.tags).toHaveLength(2);
+    const last = (await list(who, `?limit=2&token=${first.token}`)).tags[0];
+    if (!last) throw new Error("no last tag");
+    // The only tag of the second page removed: that page is now empty, and the count is 2.
+    expect((await who.fetch(`/services/account/tags/${last.tagid}/hide`, { method: "POST" })).status).toBe(
+      200,
+    );
+    expect(await list(who, `?limit=2&token=${first.token}`)).toEqual({
+      tags: [],
+      start: noMorePages,
+      count: 2,
+    });
+  });
+
   test("a removed (HIDDEN) tag leaves the list and the count, and its undo brings it back", async () => {
     const who = await signedIn();
     for (const i of [1, 2, 3]) await appTag(who, `hide-${i}`, Date.UTC(2026, 1, i));
