@@ -12,6 +12,16 @@ import { createSiteStorage } from "#app/shell/browser/storage.ts";
 import type { LanguageKey } from "#rules/languages.ts";
 import { normalizeSearchTerm, searchDebounceMs, searchLiveMessageMs } from "./search-groups";
 
+/** Which part of the plain form being replaced has the focus: its input, its button, or neither. */
+function focusedPart(plainInput: HTMLInputElement | null): "input" | "submit" | undefined {
+  const active = document.activeElement;
+  if (!plainInput || !active) return undefined;
+  if (active === plainInput) return "input";
+  return active instanceof HTMLButtonElement && active.type === "submit" && plainInput.form?.contains(active)
+    ? "submit"
+    : undefined;
+}
+
 /**
  * The search combobox's behaviour (spec 000 §2): its model, the recent searches, the debounced
  * search and next-page requests, what each key and option does, and the hand-over from the plain
@@ -31,7 +41,7 @@ export function useSearchCombobox({
   const navigate = useNavigate();
   const [handedOver] = useState(() => ({
     input: takeOver?.value ?? "",
-    focused: takeOver !== null && document.activeElement === takeOver,
+    focused: focusedPart(takeOver),
     caret: takeOver?.selectionStart ?? null,
   }));
   const reducer = useMemo(() => createSearchBoxReducer(), []);
@@ -169,7 +179,12 @@ export function useSearchCombobox({
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when this replaces the plain input.
   useLayoutEffect(() => {
     const input = inputRef.current;
-    if (!handedOver.focused || !input) return;
+    if (handedOver.focused === "submit") {
+      // Tabbed past the input before the code arrived: the focus stays on the button, not the page.
+      rootRef.current?.querySelector<HTMLButtonElement>("button[type=submit]")?.focus();
+      return;
+    }
+    if (handedOver.focused !== "input" || !input) return;
     // Focusing opens the box (onFocus), as the plain input's focus would have.
     input.focus();
     if (handedOver.caret !== null) input.setSelectionRange(handedOver.caret, handedOver.caret);

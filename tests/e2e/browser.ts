@@ -4,6 +4,7 @@ import {
   type BrowserContextOptions,
   chromium,
   type Page,
+  type Request,
 } from "playwright-core";
 import { findChromium } from "#scripts/chromium.mjs";
 
@@ -46,7 +47,7 @@ export async function launchWithProfile(
 export async function openPage(
   browser: Browser,
   options: BrowserContextOptions = {},
-): Promise<{ page: Page; errors: string[]; failures: string[] }> {
+): Promise<{ page: Page; errors: string[]; failures: string[]; unanswered: () => string[] }> {
   const context = await browser.newContext({ serviceWorkers: "block", ...options });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -62,7 +63,12 @@ export async function openPage(
   page.on("response", (response) => {
     if (response.status() >= 400) failures.push(`${response.url()} answered ${response.status()}`);
   });
-  return { page, errors, failures };
+  // The requests sent and not yet answered, for a failure's message too.
+  const open = new Set<Request>();
+  page.on("request", (request) => open.add(request));
+  page.on("requestfinished", (request) => open.delete(request));
+  page.on("requestfailed", (request) => open.delete(request));
+  return { page, errors, failures, unanswered: () => [...open].map((request) => request.url()) };
 }
 
 /**

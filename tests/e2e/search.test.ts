@@ -48,7 +48,7 @@ async function highlighted(page: Page): Promise<string | null> {
 
 test("typing searches once after the debounce, arrows move the highlight, Enter shows more and opens a song", async () => {
   // The country of the visit (here the co parameter) is the catalogue storefront searched.
-  const { page, errors, failures, searches } = await searchPage(viewports.desktop, "/home?co=DE");
+  const { page, errors, failures, unanswered, searches } = await searchPage(viewports.desktop, "/home?co=DE");
   await page.click(input);
   await page.keyboard.type("lupus", { delay: 40 });
   await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
@@ -95,7 +95,7 @@ test("typing searches once after the debounce, arrows move the highlight, Enter 
   // The URL is what is checked here (track-page.test.ts checks the page): not every picture's load.
   await page.waitForURL(/\/track\/\d+\/[a-z0-9-]+$/, { waitUntil: "commit" }).catch((error: Error) => {
     throw new Error(
-      `${error.message}\nEnter on ${song}; the page is at ${page.url()}; ${failures.join("; ") || "no request failed"}; ${errors.join("; ")}`,
+      `${error.message}\nEnter on ${song}; the page is at ${page.url()}; ${failures.join("; ") || "no request failed"}; unanswered: ${unanswered().join(", ") || "none"}; ${errors.join("; ")}`,
     );
   });
   const stored = await page.evaluate(() => localStorage.getItem("search.recents"));
@@ -130,6 +130,35 @@ test("the combobox's code loads at the first focus and takes over what was typed
   await page.keyboard.type("s");
   await page.waitForSelector(`${popup}:not([hidden]) [role=option]`);
   expect(await page.inputValue(input)).toBe("lupus");
+  expect(errors).toEqual([]);
+});
+
+test("tabbed on to the search button before the combobox's code arrived, the focus stays on the button", async () => {
+  const { page, errors } = await searchPage(viewports.desktop);
+  // The code held until the focus has moved on: a slow phone's network.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let asked = () => {};
+  const requested = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  await page.route("**/search-combobox-*", async (route) => {
+    asked();
+    await held;
+    await route.continue();
+  });
+  await page.focus(input);
+  await requested;
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.className)).toBe("search-box__submit");
+  release();
+  await page.waitForSelector(`${input}[role=combobox]`);
+  expect(await page.evaluate(() => document.activeElement?.className)).toBe("search-box__submit");
+  // The next Tab goes on from there, to the header's first section.
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Charts");
   expect(errors).toEqual([]);
 });
 
