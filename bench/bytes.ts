@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type AgnosticRouteObject, matchRoutes } from "@remix-run/router";
 import * as v from "valibot";
+import { assetFileOf } from "#scripts/asset-urls.mjs";
 import { type ClientMetafile, describeChunk, gzipSize, scriptsOfRoutes } from "#scripts/client-chunks.mjs";
 
 const manifestRouteSchema = v.object({
@@ -92,7 +93,7 @@ export type FileSizes = { files: number; rawBytes: number; gzipBytes: number; ea
 /** Sizes of files the site serves from `publicDir`, by their URL path, largest first in `each`. */
 export function sizesOf(publicDir: string, urls: readonly string[]): FileSizes {
   const each = urls.map((url): FileSize => {
-    const file = path.join(publicDir, decodeURIComponent(url.split(/[?#]/)[0] ?? url));
+    const file = path.join(publicDir, assetFileOf(url));
     if (!existsSync(file)) throw new Error(`${url} is not in ${publicDir}`);
     const bytes = readFileSync(file);
     return { url, rawBytes: bytes.length, gzipBytes: gzipSize(bytes) };

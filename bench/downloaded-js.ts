@@ -19,6 +19,7 @@
  *   worker is registered, and the signature worker is fetched only when recognition starts.
  */
 import { type Browser, chromium } from "playwright-core";
+import { assetFileOf } from "#scripts/asset-urls.mjs";
 import { findChromium } from "#scripts/chromium.mjs";
 import { chromeFlags } from "./lighthouse";
 
@@ -77,7 +78,7 @@ export async function measureDownloadedJs(
     cdp.on("Network.requestWillBeSent", (event) => {
       const address = event.request.url;
       pending.set(event.requestId, {
-        url: address.startsWith(origin) ? decodeURIComponent(address.slice(origin.length)) : address,
+        url: address.startsWith(origin) ? assetFileOf(address.slice(origin.length)) : address,
         type: event.type ?? "Other",
         initiator: event.initiator.type,
         beforeLoad: !loaded,

@@ -14,6 +14,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { assetFileOf, assetUrlOf } from "./asset-urls.mjs";
 import { readClientMetafile } from "./client-chunks.mjs";
 import { bundleWorkerScript } from "./worker-bundle.mjs";
 
@@ -60,12 +61,13 @@ if (manifests.length !== 1 || workers.length !== 1) {
   throw new Error("public/build needs one Remix manifest and one signature worker: run the whole build");
 }
 const precache = [
-  ...[...needed].map((file) => `/${path.posix.relative("public", file)}`),
+  ...[...needed].map((file) => assetUrlOf(`/${path.posix.relative("public", file)}`)),
   `/build/${manifests[0]}`,
   `/build/_recognition/${workers[0]}`,
 ].sort();
 for (const url of precache) {
-  if (!fs.existsSync(path.join(root, "public", url))) throw new Error(`${url} is not in public/`);
+  if (!fs.existsSync(path.join(root, "public", assetFileOf(url))))
+    throw new Error(`${url} is not in public/`);
 }
 
 const bundle = (define) => bundleWorkerScript(entry, { __TUNEWAVE_SERVICE_WORKER__: JSON.stringify(define) });
@@ -75,7 +77,10 @@ const code = await bundle({ version: "", precache });
 const version = createHash("sha256").update(code).update(precache.join("\n")).digest("hex").slice(0, 12);
 const contents = await bundle({ version, precache });
 fs.writeFileSync(output, contents);
-const bytes = precache.reduce((sum, url) => sum + fs.statSync(path.join(root, "public", url)).size, 0);
+const bytes = precache.reduce(
+  (sum, url) => sum + fs.statSync(path.join(root, "public", assetFileOf(url))).size,
+  0,
+);
 process.stderr.write(
   `service worker: /sw.js ${version} (${(contents.length / 1024).toFixed(1)} KiB), precaching ${precache.length} assets (${(bytes / 1024).toFixed(0)} KiB)\n`,
 );

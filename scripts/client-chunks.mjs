@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { assetFileOf } from "./asset-urls.mjs";
 
 /** The framework: what hydrating any Remix page needs, whatever the site's code. */
 const frameworkPackages = new Set([
@@ -41,11 +42,11 @@ export function readClientMetafile(root) {
 }
 
 /**
- * One chunk by its URL (`/build/_shared/chunk-X.js`): framework when most of its bytes are the
+ * One chunk by its URL (`/build/_shared/chunk-X.js`, encoded or not): framework when most of its bytes are the
  * framework's, and its largest owners (packages or the site's folders) by bytes in the output.
  */
 export function describeChunk(metafile, url) {
-  const output = metafile.outputs[`public${url}`];
+  const output = metafile.outputs[`public${assetFileOf(url)}`];
   if (!output) throw new Error(`${url} is not in the browser build's metafile: the build changed`);
   const owners = new Map();
   for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
@@ -80,5 +81,5 @@ export function gzipSize(bytes) {
 }
 
 export function gzipBytesOf(publicDir, url) {
-  return gzipSize(readFileSync(path.join(publicDir, url)));
+  return gzipSize(readFileSync(path.join(publicDir, assetFileOf(url))));
 }

@@ -14,6 +14,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { assetFileOf } from "./asset-urls.mjs";
 import {
   describeChunk,
   gzipBytesOf,
@@ -138,7 +139,10 @@ function firstVisitReport() {
     return chunks.get(url);
   };
   const pages = Object.values(manifest.routes)
-    .filter((route) => route.parentId && metafile.outputs[`public${route.module}`]?.exports.includes("meta"))
+    .filter(
+      (route) =>
+        route.parentId && metafile.outputs[`public${assetFileOf(route.module)}`]?.exports.includes("meta"),
+    )
     .map((route) => {
       const chain = [];
       for (let at = route; at; at = manifest.routes[at.parentId]) chain.unshift(at);

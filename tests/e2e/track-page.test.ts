@@ -382,3 +382,36 @@ test("a social-card scraper reads the track's meta without running JavaScript", 
   const image = await fetch(result.ogImage?.[0]?.url ?? "");
   expect(image.status).toBe(200);
 });
+
+test("its scripts load without a redirect, on a first visit and on a client navigation to it", async () => {
+  // A route module is named after its route's parameters (`($lang).track.$key`): asked for by
+  // any other spelling than the assets server's own, every load of it would be a 307 first.
+  const { path } = await aTrackWithLyrics();
+  const open = async () => {
+    const opened = await openPage(browser, { viewport: viewports.phone, userAgent: personUserAgent });
+    const notServed: string[] = [];
+    opened.page.on("response", (response) => {
+      if (new URL(response.url()).pathname.startsWith("/build/") && response.status() !== 200)
+        notServed.push(`${response.url()} ${response.status()}`);
+    });
+    return { ...opened, notServed };
+  };
+  const first = await open();
+  await first.page.goto(`${baseURL}${path}`, { waitUntil: "networkidle" });
+  await first.page.waitForSelector("html[data-ready]");
+  // From the home page, in a browser that has not loaded the track page's modules yet.
+  const navigated = await open();
+  await navigated.page.goto(`${baseURL}/`, { waitUntil: "networkidle" });
+  await navigated.page.waitForSelector("html[data-ready]");
+  await navigated.page.locator('a[href^="/track/"]').first().click();
+  await navigated.page.waitForURL((url) => url.pathname.startsWith("/track/"));
+  await navigated.page.waitForSelector(".track-hero");
+  const routeModules = await navigated.page.evaluate(
+    () =>
+      performance.getEntriesByType("resource").filter((entry) => entry.name.includes("/build/routes/"))
+        .length,
+  );
+  expect(routeModules).toBeGreaterThan(1);
+  expect([...first.notServed, ...navigated.notServed]).toEqual([]);
+  expect([...first.errors, ...navigated.errors]).toEqual([]);
+});
