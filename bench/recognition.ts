@@ -296,7 +296,7 @@ function queryExcerpts(
   return results;
 }
 
-/** Synthetic audio in no catalogue: noises, steady tones, a random melody, sweeps, silence. */
+/** Synthetic audio in no catalogue: noises, steady tones, a random melody, sweeps, beeps, silence. */
 function syntheticNegatives(random: Random, count: number): { name: string; samples: Float32Array }[] {
   const length = LONGEST * BENCH_RATE;
   const out: { name: string; samples: Float32Array }[] = [];
@@ -341,6 +341,24 @@ function syntheticNegatives(random: Random, count: number): { name: string; samp
       name = "sweep";
     }
     out.push({ name, samples });
+  }
+  // Beeps: a square wave's short pulses at a steady pace (a phone's ring, a reversing truck, and
+  // Chromium's fake microphone: 400 Hz every 500 ms), each at several starts within its period.
+  for (const [frequency, beepMs, periodMs] of [
+    [400, 20, 500],
+    [400, 100, 500],
+    [1000, 50, 1000],
+    [800, 200, 400],
+  ] as const) {
+    for (const phaseMs of [0, 125, 250, 375]) {
+      const samples = new Float32Array(length);
+      for (let j = 0; j < length; j++) {
+        const ms = (j * 1000) / BENCH_RATE + phaseMs;
+        if (ms % periodMs >= beepMs) continue;
+        samples[j] = Math.floor((2 * frequency * j) / BENCH_RATE) % 2 === 0 ? 0.1 : -0.1;
+      }
+      out.push({ name: "beeps", samples });
+    }
   }
   out.push({ name: "silence", samples: new Float32Array(length) });
   return out;
@@ -778,7 +796,7 @@ function report(options: Options, run: Run): void {
   console.log(
     `false matches: ${falseMatches.length} of ${negatives.length} queries (${pct(falseMatchRate)}): ` +
       `${run.heldOutExcerpts} excerpts of ${run.heldOutCount} held-out recordings x ${negativeConditions.length} conditions, ` +
-      `and 61 synthetic signals, each at ${checkpoints.join("/")} s`,
+      `and ${negatives.filter((r) => r.condition.startsWith("synthetic: ")).length / checkpoints.length} synthetic signals, each at ${checkpoints.join("/")} s`,
   );
   for (const r of falseMatches)
     console.log(`  false match: ${r.condition}, ${r.seconds} s, ${r.heard} -> ${r.matchedKey} (${r.score})`);

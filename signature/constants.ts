@@ -124,6 +124,14 @@ export const MATCH_VERIFY_CANDIDATES = 4;
  * (b + 5 sqrt(b + 1)): at 3.5, as the scan, steady tones and noise matched (043).
  */
 export const MATCH_VERIFY_MARGIN = 5;
+/**
+ * A query must hold peaks at this many different frequencies (hash units, HASH_FREQUENCY_BINS)
+ * to be matched at all: a beep, a ring tone or a steady tone repeats a chord of a few frequencies,
+ * which lines up with any song that repeats those notes at that pace. The recognition bench's
+ * recordings hold 19 or more even at 3 s in noise; its beeps and tones 6 or fewer
+ * (docs/decisions/063-repeated-tones.md).
+ */
+export const MATCH_MIN_FREQUENCIES = 12;
 /** A match this sure ends the skew scan early (SKEW_FACTORS are tried in order, 1 first). */
 export const MATCH_SURE_ALIGNED = 24;
 /**

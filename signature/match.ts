@@ -1,9 +1,11 @@
 import {
   FFT_SIZE,
   HASH_BITS,
+  HASH_FREQUENCY_BINS,
   MATCH_MARGIN,
   MATCH_MARGIN_AT_CATALOGUE_SPEED,
   MATCH_MIN_ALIGNED,
+  MATCH_MIN_FREQUENCIES,
   MATCH_OFFSET_TOLERANCE_FRAMES,
   MATCH_QUERY_PEAKS,
   MATCH_SHARED_MARGIN,
@@ -62,6 +64,8 @@ const TOLERANCE = MATCH_OFFSET_TOLERANCE_FRAMES;
 const MAX_SKEW = 0.02;
 /** A fitted slope is trusted this far from the speed that matched: an edge of the scan fits beyond it. */
 const MAX_FITTED_SKEW = MAX_SKEW + 0.005;
+/** A hash's frequency step, in a peak's units (1/PEAK_BIN_FRACTION of an FFT bin). */
+const HASH_FREQUENCY_UNIT = HASH_FREQUENCY_BINS * PEAK_BIN_FRACTION;
 /** Anchors from 600 Hz up measure the frequency skew (in 1/PEAK_BIN_FRACTION bins). */
 const SKEW_MIN_FREQUENCY = (600 / (SIGNATURE_SAMPLE_RATE / FFT_SIZE)) * PEAK_BIN_FRACTION;
 /** Bounds of the numbers rarestWithin packs into one sort key. */
@@ -528,6 +532,13 @@ function queried(signature: Signature): Signature {
   };
 }
 
+/** How many different frequencies, in hash units, the signature's peaks stand at. */
+function frequenciesOf(signature: Signature): number {
+  const units = new Set<number>();
+  for (const bin of signature.bins) units.add(Math.floor(bin / HASH_FREQUENCY_UNIT));
+  return units.size;
+}
+
 /** A match with the index's track number, before the store names its track. */
 type TrackMatch = Omit<Match, "trackKey"> & { track: number };
 
@@ -542,6 +553,8 @@ type TrackMatch = Omit<Match, "trackKey"> & { track: number };
  */
 function* matchSteps(whole: Signature): Steps<TrackMatch | null> {
   const signature = queried(whole);
+  // One chord, however often repeated, tells no song from another: no lookup is made for it.
+  if (frequenciesOf(signature) < MATCH_MIN_FREQUENCIES) return null;
   const { best, isMatch: matched } = yield* rankSteps(signature);
   if (!best || !matched) return null;
   let { slope, start, frequencyRatio } = yield* alignment(signature, best);

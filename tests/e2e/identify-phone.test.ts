@@ -64,6 +64,16 @@ async function tapListen(page: Page) {
   await button.tap();
 }
 
+/** What the recognition stage shows: its screen, status, panel heading, and the page's address. */
+function shownScreen(page: Page) {
+  return page.evaluate(() => ({
+    screen: document.querySelector<HTMLElement>(".recognition__stage")?.dataset.screen,
+    status: document.querySelector("#recognition-status")?.textContent,
+    heading: [...document.querySelectorAll("h2[tabindex='-1']")].map((h) => h.textContent).join(" | "),
+    path: window.location.pathname,
+  }));
+}
+
 function status(page: Page): Promise<string | null> {
   return page.locator("#recognition-status").textContent();
 }
@@ -178,6 +188,15 @@ describe("on a 360 px phone", () => {
     expect(await button.evaluate((element) => getComputedStyle(element).touchAction)).toBe("manipulation");
     await screenshot(page, "phone-idle");
 
+    const matchAnswers: string[] = [];
+    page.on("requestfinished", async (request) => {
+      if (!request.url().endsWith("/webrec/match")) return;
+      matchAnswers.push(String((await request.response())?.status()));
+    });
+    page.on("requestfailed", (request) => {
+      if (request.url().endsWith("/webrec/match"))
+        matchAnswers.push(request.failure()?.errorText ?? "failed");
+    });
     await button.tap();
     await expect.poll(() => status(page), { timeout: 5_000 }).toBe("Listening");
     await expectThumbTarget(page.getByRole("button", { name: "Stop listening" }));
@@ -187,12 +206,11 @@ describe("on a 360 px phone", () => {
     await expectThumbTarget(page.getByRole("button", { name: "Stop listening" }));
     await screenshot(page, "phone-still-listening");
 
-    // Polled through the heading's name so that a failure says which screen came instead.
+    // Polled through the heading's name, with the screen, its status and the address, so that a
+    // failure says which screen came instead.
     await expect
-      .poll(async () => (await page.locator("h2[tabindex='-1']").allTextContents()).join(" | "), {
-        timeout: 30_000,
-      })
-      .toBe("No result");
+      .poll(async () => ({ ...(await shownScreen(page)), matchAnswers }), { timeout: 30_000 })
+      .toMatchObject({ heading: "No result" });
     await expectThumbTarget(page.getByRole("button", { name: "Try again" }));
     await expectNoSidewaysScroll(page);
     await screenshot(page, "phone-nomatch");
